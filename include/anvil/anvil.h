@@ -1,0 +1,22 @@
+#ifndef ANVIL_ANVIL_H
+#define ANVIL_ANVIL_H
+
+/**
+ * anvil: Smithy client behaviours for C — waiters, retries, paginators,
+ * request compression and idempotency tokens, with the JSON, JMESPath, model
+ * and transport layers they stand on. Include this for everything, or the
+ * one header per concept you need.
+ */
+
+#include "anvil/allocator.h"
+#include "anvil/arena.h"
+#include "anvil/buffer.h"
+#include "anvil/common.h"
+#include "anvil/diag.h"
+#include "anvil/env.h"
+#include "anvil/log.h"
+#include "anvil/status.h"
+#include "anvil/str_view.h"
+#include "anvil/version.h"
+
+#endif

@@ -1,0 +1,65 @@
+#ifndef ANVIL_DIAG_H
+#define ANVIL_DIAG_H
+
+/**
+ * Diagnostics: where and why input was rejected. Parsers and validators fill
+ * one when they return an error (a NULL diag pointer is always allowed and
+ * means "don't tell me"). The struct lives in caller storage, holds no
+ * pointers to allocated memory and needs no clean-up.
+ */
+
+#include <stdarg.h>
+
+#include "anvil/common.h"
+
+ANVIL_EXTERN_C_BEGIN
+
+#define ANVIL_DIAG_MESSAGE_MAX 256
+
+struct anvil_diag {
+    /** The status the failing call returned (ANVIL_OK when the diag is empty). */
+    int code;
+    /** 1-based line of the problem, or 0 when the input has no lines (or unknown). */
+    size_t line;
+    /** 1-based column in bytes within the line, or 0 when unknown. */
+    size_t column;
+    /** 0-based byte offset into the input. Meaningful only when `line` is not 0. */
+    size_t offset;
+    /** What went wrong, NUL-terminated, truncated to fit (UTF-8 kept whole). */
+    char message[ANVIL_DIAG_MESSAGE_MAX];
+};
+
+/** Empties the diag (code ANVIL_OK, no position, empty message). NULL is ignored. */
+ANVIL_API void anvil_diag_clear(struct anvil_diag *diag);
+
+/**
+ * Fills the diag with a code, a position and a printf-formatted message.
+ * Returns `code`, so a parser can write `return anvil_diag_set(...)`. A NULL
+ * diag is ignored (the code is still returned).
+ */
+ANVIL_API int anvil_diag_set(struct anvil_diag *diag, int code, size_t line, size_t column, size_t offset,
+                             const char *fmt, ...) ANVIL_PRINTF(6, 7);
+
+/** anvil_diag_set() with a va_list. */
+ANVIL_API int anvil_diag_vset(struct anvil_diag *diag, int code, size_t line, size_t column, size_t offset,
+                              const char *fmt, va_list args);
+
+/**
+ * Fills the diag with `code` and the position of byte `offset` in `text`
+ * (line and column counted from the text, \n ends a line), then the message.
+ * `offset` past the end is clamped to the end.
+ */
+ANVIL_API int anvil_diag_set_at(struct anvil_diag *diag, int code, const char *text, size_t text_len, size_t offset,
+                                const char *fmt, ...) ANVIL_PRINTF(6, 7);
+
+/**
+ * Writes "LINE:COLUMN: MESSAGE" (or just "MESSAGE" without a position),
+ * prefixed by "SOURCE:" when `source` is not NULL, into `out` (size `out_size`,
+ * always NUL-terminated when out_size > 0). Returns the length the full text
+ * needs, like snprintf.
+ */
+ANVIL_API size_t anvil_diag_format(const struct anvil_diag *diag, const char *source, char *out, size_t out_size);
+
+ANVIL_EXTERN_C_END
+
+#endif

@@ -1,0 +1,160 @@
+#include <string.h>
+
+#include "anvil/status.h"
+#include "core/arena_internal.h"
+
+#define S_HEADER_SIZE offsetof(struct anvil__arena_block, data)
+#define S_MAX_ALIGN ((size_t)64)
+
+int anvil_arena_new(struct anvil_allocator *parent, const struct anvil_arena_options *options,
+                    struct anvil_arena **out) {
+    if (!out) {
+        return ANVIL_EINVAL;
+    }
+    *out = NULL;
+    struct anvil_arena *arena = anvil_mem_calloc(parent, 1, sizeof(*arena));
+    if (!arena) {
+        return ANVIL_ENOMEM;
+    }
+    arena->parent = parent ? parent : anvil_allocator_default();
+    size_t first = options && options->first_block_size ? options->first_block_size : ANVIL_ARENA_DEFAULT_BLOCK_SIZE;
+    arena->first_block_size = first < ANVIL_ARENA_MAX_BLOCK_SIZE ? first : ANVIL_ARENA_MAX_BLOCK_SIZE;
+    arena->next_block_size = arena->first_block_size;
+    arena->max_bytes = options && options->max_bytes ? options->max_bytes : ANVIL_ARENA_DEFAULT_MAX_BYTES;
+    *out = arena;
+    return ANVIL_OK;
+}
+
+static void s_free_chain(struct anvil_arena *arena, struct anvil__arena_block *block) {
+    while (block) {
+        struct anvil__arena_block *prev = block->prev;
+        arena->reserved -= S_HEADER_SIZE + block->size;
+        anvil_mem_release(arena->parent, block);
+        block = prev;
+    }
+}
+
+void anvil_arena_destroy(struct anvil_arena *arena) {
+    if (!arena) {
+        return;
+    }
+    s_free_chain(arena, arena->head);
+    anvil_mem_release(arena->parent, arena);
+}
+
+static struct anvil__arena_block *s_new_block(struct anvil_arena *arena, size_t data_size, bool dedicated) {
+    size_t total;
+    if (anvil__size_add(data_size, S_HEADER_SIZE, &total)) {
+        arena->exhausted = true;
+        return NULL;
+    }
+    if (total > arena->max_bytes || arena->reserved > arena->max_bytes - total) {
+        arena->exhausted = true;
+        return NULL;
+    }
+    struct anvil__arena_block *block = anvil_mem_acquire(arena->parent, total);
+    if (!block) {
+        return NULL;
+    }
+    block->size = data_size;
+    block->dedicated = dedicated;
+    arena->reserved += total;
+    return block;
+}
+
+void *anvil__arena_alloc_slow(struct anvil_arena *arena, size_t size, size_t align) {
+    size_t need;
+    if (anvil__size_add(size, align, &need)) {
+        arena->exhausted = true;
+        return NULL;
+    }
+    if (need > arena->next_block_size / 2) {
+        /* A large request gets a block of its own behind the current one, so
+         * the space left in the current block is not wasted. */
+        struct anvil__arena_block *block = s_new_block(arena, need, true);
+        if (!block) {
+            return NULL;
+        }
+        if (arena->head) {
+            block->prev = arena->head->prev;
+            arena->head->prev = block;
+        } else {
+            block->prev = NULL;
+            arena->head = block;
+        }
+        uintptr_t at = ((uintptr_t)block->data + (align - 1)) & ~(uintptr_t)(align - 1);
+        arena->used += size;
+        return (void *)at;
+    }
+    struct anvil__arena_block *block = s_new_block(arena, arena->next_block_size, false);
+    if (!block) {
+        return NULL;
+    }
+    block->prev = arena->head;
+    arena->head = block;
+    arena->cursor = block->data;
+    arena->end = block->data + block->size;
+    if (arena->next_block_size < ANVIL_ARENA_MAX_BLOCK_SIZE) {
+        arena->next_block_size *= 2;
+    }
+    return anvil__arena_bump(arena, size, align);
+}
+
+void *anvil_arena_alloc(struct anvil_arena *arena, size_t size, size_t align) {
+    if (!arena) {
+        return NULL;
+    }
+    if (align == 0) {
+        align = alignof(max_align_t);
+    }
+    if (align > S_MAX_ALIGN || (align & (align - 1)) != 0) {
+        return NULL;
+    }
+    return anvil__arena_bump(arena, size ? size : 1, align);
+}
+
+char *anvil_arena_strndup(struct anvil_arena *arena, const char *src, size_t len) {
+    size_t total;
+    if (anvil__size_add(len, 1, &total)) {
+        return NULL;
+    }
+    char *copy = anvil_arena_alloc(arena, total, 1);
+    if (copy) {
+        if (len) {
+            memcpy(copy, src, len);
+        }
+        copy[len] = '\0';
+    }
+    return copy;
+}
+
+void anvil_arena_reset(struct anvil_arena *arena) {
+    if (!arena) {
+        return;
+    }
+    struct anvil__arena_block *keep = arena->head && !arena->head->dedicated ? arena->head : NULL;
+    s_free_chain(arena, keep ? keep->prev : arena->head);
+    if (keep) {
+        keep->prev = NULL;
+        arena->cursor = keep->data;
+        arena->end = keep->data + keep->size;
+    } else {
+        arena->cursor = NULL;
+        arena->end = NULL;
+    }
+    arena->head = keep;
+    arena->used = 0;
+    arena->exhausted = false;
+}
+
+size_t anvil_arena_bytes_reserved(const struct anvil_arena *arena) {
+    return arena ? arena->reserved : 0;
+}
+
+size_t anvil_arena_bytes_used(const struct anvil_arena *arena) {
+    return arena ? arena->used : 0;
+}
+
+bool anvil_arena_exhausted(const struct anvil_arena *arena) {
+    return arena && arena->exhausted;
+}

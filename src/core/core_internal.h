@@ -1,0 +1,44 @@
+#ifndef ANVIL_CORE_INTERNAL_H
+#define ANVIL_CORE_INTERNAL_H
+
+/* Helpers shared by every module inside the library; not installed. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "anvil/common.h"
+
+#define ANVIL_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ANVIL_LIKELY(x) __builtin_expect(!!(x), 1)
+#define ANVIL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define ANVIL_LIKELY(x) (x)
+#define ANVIL_UNLIKELY(x) (x)
+#endif
+
+/* Size arithmetic that reports overflow instead of wrapping: true = overflowed. */
+static inline bool anvil__size_add(size_t a, size_t b, size_t *out) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_add_overflow(a, b, out);
+#else
+    *out = a + b;
+    return *out < a;
+#endif
+}
+
+static inline bool anvil__size_mul(size_t a, size_t b, size_t *out) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_mul_overflow(a, b, out);
+#else
+    *out = a * b;
+    return a != 0 && *out / a != b;
+#endif
+}
+
+static inline uint64_t anvil__u64_add_sat(uint64_t a, uint64_t b) {
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+#endif

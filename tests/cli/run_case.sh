@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Runs one CLI golden case: run_case.sh ANVIL_BINARY CASE_FILE
+#
+# A case file holds sections, each starting with a line "--- NAME":
+#   args     one argument per line (required; may be empty)
+#   stdin    bytes fed to standard input (default: none)
+#   exit     the expected exit code (required)
+#   stdout   the exact expected standard output    | or stdout-grep: an
+#   stderr   the exact expected standard error     | extended regex that
+#                                                    must match some line
+# A section's text ends at the next "--- " line; its last newline belongs to
+# it unless the section name ends in "-nonl". "{{VERSION}}" expands to the
+# version the binary reports. "{{TESTDATA}}" expands to ANVIL_TESTDATA_DIR.
+set -euo pipefail
+bin=$1
+case_file=$2
+testdata=${ANVIL_TESTDATA_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)/shared/testdata}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Split the case into one file per section.
+awk -v dir="$work" '
+  /^--- / { name = substr($0, 5); file = dir "/" name; printf "" > file; next }
+  name != "" { print >> file }
+' "$case_file"
+
+for required in args exit; do
+  [[ -f $work/$required ]] || { echo "$case_file: no '--- $required' section" >&2; exit 2; }
+done
+
+version=$("$bin" --version | sed 's/^anvil //')
+expand() { sed -e "s|{{VERSION}}|$version|g" -e "s|{{TESTDATA}}|$testdata|g" "$1"; }
+
+args=()
+while IFS= read -r line; do
+  args+=("$(printf '%s' "$line" | sed -e "s|{{VERSION}}|$version|g" -e "s|{{TESTDATA}}|$testdata|g")")
+done < "$work/args"
+
+stdin_file=/dev/null
+[[ -f $work/stdin ]] && stdin_file=$work/stdin
+if [[ -f $work/stdin-nonl ]]; then
+  printf '%s' "$(cat "$work/stdin-nonl")" > "$work/stdin.raw"
+  stdin_file=$work/stdin.raw
+fi
+
+set +e
+"$bin" "${args[@]}" < "$stdin_file" > "$work/out" 2> "$work/err"
+code=$?
+set -e
+
+fail=0
+want_code=$(tr -d '[:space:]' < "$work/exit")
+if [[ $code != "$want_code" ]]; then
+  echo "exit code: got $code, want $want_code"
+  fail=1
+fi
+for stream in stdout stderr; do
+  got=$work/out
+  [[ $stream == stderr ]] && got=$work/err
+  if [[ -f $work/$stream ]]; then
+    if ! diff -u <(expand "$work/$stream") "$got" > "$work/diff"; then
+      echo "$stream differs (- want, + got):"
+      cat "$work/diff"
+      fail=1
+    fi
+  fi
+  if [[ -f $work/$stream-grep ]]; then
+    while IFS= read -r pattern; do
+      [[ -z $pattern ]] && continue
+      if ! grep -Eq -- "$pattern" "$got"; then
+        echo "$stream has no line matching: $pattern"
+        echo "--- $stream was:"; cat "$got"
+        fail=1
+      fi
+    done < "$work/$stream-grep"
+  fi
+done
+if [[ $fail != 0 ]]; then
+  echo "FAIL $(basename "$case_file")"
+  exit 1
+fi
+echo "PASS $(basename "$case_file")"

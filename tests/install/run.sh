@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs the build into a scratch prefix, then builds and runs a consumer
+# against it twice: with find_package(anvil) and with pkg-config.
+# Usage: run.sh BUILD_DIR SCRATCH_DIR C_COMPILER [SANITIZE_FLAGS]
+set -euo pipefail
+build=$1 scratch=$2 cc=$3 sanitize=${4:-}
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$scratch"
+mkdir -p "$scratch"
+prefix=$scratch/prefix
+
+cmake --install "$build" --prefix "$prefix" > "$scratch/install.log"
+for f in include/anvil/anvil.h include/anvil/status.h bin/anvil; do
+  [[ -e $prefix/$f ]] || { echo "missing after install: $f"; exit 1; }
+done
+libdir=$(dirname "$(find "$prefix" -name 'libanvil.so' -o -name 'libanvil.a' | head -1)")
+[[ -e $libdir/libanvil.a && -e $libdir/libanvil.so ]] || { echo "missing libanvil.a or libanvil.so"; exit 1; }
+[[ -e $libdir/pkgconfig/anvil.pc ]] || { echo "missing anvil.pc"; exit 1; }
+[[ -e $libdir/cmake/anvil/anvilConfig.cmake ]] || { echo "missing anvilConfig.cmake"; exit 1; }
+if find "$prefix/include" -name '*_internal.h' | grep -q .; then
+  echo "private headers were installed"; exit 1
+fi
+
+echo "== find_package(anvil)"
+cmake -S "$here/consumer" -B "$scratch/consumer" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$sanitize" -DCMAKE_EXE_LINKER_FLAGS="$sanitize" \
+  > "$scratch/consumer-configure.log"
+cmake --build "$scratch/consumer" > "$scratch/consumer-build.log"
+"$scratch/consumer/consumer_shared"
+"$scratch/consumer/consumer_static"
+# The shared consumer really uses the shared library.
+ldd "$scratch/consumer/consumer_shared" | grep -q "$libdir/libanvil.so" || {
+  echo "consumer_shared does not load the installed libanvil.so"; exit 1; }
+
+echo "== pkg-config anvil"
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+flags=$(pkg-config --cflags --libs anvil)
+# shellcheck disable=SC2086
+"$cc" $sanitize "$here/consumer/main.c" $flags -o "$scratch/consumer_pc"
+LD_LIBRARY_PATH=$libdir "$scratch/consumer_pc"
+pkg-config --modversion anvil
+
+echo "== installed CLI"
+LD_LIBRARY_PATH=$libdir "$prefix/bin/anvil" --version
+echo "PASS install.consumer"

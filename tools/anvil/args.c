@@ -1,0 +1,167 @@
+/* Option parsing, usage errors and "did you mean" suggestions. */
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "cli.h"
+
+void cli_error(const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    fputs("anvil: ", stderr);
+    vfprintf(stderr, fmt, args);
+    fputc('\n', stderr);
+    va_end(args);
+}
+
+int cli_usage_error(const char *command, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    fputs("anvil: ", stderr);
+    vfprintf(stderr, fmt, args);
+    fputc('\n', stderr);
+    va_end(args);
+    if (command) {
+        fprintf(stderr, "Try 'anvil help %s' for more information.\n", command);
+    } else {
+        fputs("Try 'anvil --help' for more information.\n", stderr);
+    }
+    return CLI_EXIT_USAGE;
+}
+
+/* Levenshtein distance, capped: words longer than 64 bytes are never "close". */
+static size_t s_distance(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64) {
+        return SIZE_MAX;
+    }
+    size_t row[65];
+    for (size_t j = 0; j <= lb; j++) {
+        row[j] = j;
+    }
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            size_t best = diag + cost;
+            if (up + 1 < best) {
+                best = up + 1;
+            }
+            if (row[j - 1] + 1 < best) {
+                best = row[j - 1] + 1;
+            }
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *cli_suggest(const char *word, const char *const *candidates) {
+    const char *best = NULL;
+    size_t best_distance = SIZE_MAX;
+    for (size_t i = 0; candidates[i]; i++) {
+        size_t d = s_distance(word, candidates[i]);
+        if (d < best_distance) {
+            best_distance = d;
+            best = candidates[i];
+        }
+    }
+    /* Close means at most a third of the word changed (and at least one edit allowed). */
+    size_t allowed = strlen(word) / 3 > 0 ? strlen(word) / 3 : 1;
+    return best_distance <= allowed ? best : NULL;
+}
+
+void cli_parser_init(struct cli_parser *parser, int argc, char **argv, const struct cli_option *options,
+                     const char *command) {
+    parser->argc = argc;
+    parser->argv = argv;
+    parser->index = 0;
+    parser->options = options;
+    parser->command = command;
+    parser->options_done = false;
+}
+
+static int s_unknown_option(struct cli_parser *parser, const char *spelled) {
+    const char *names[64];
+    char dashed[64][48];
+    size_t n = 0;
+    for (const struct cli_option *o = parser->options; o->long_name && n < 64; o++, n++) {
+        snprintf(dashed[n], sizeof(dashed[n]), "--%s", o->long_name);
+        names[n] = dashed[n];
+    }
+    names[n] = NULL;
+    const char *hint = spelled[1] == '-' ? cli_suggest(spelled, names) : NULL;
+    if (hint) {
+        return cli_usage_error(parser->command, "unknown option '%s' (did you mean '%s'?)", spelled, hint);
+    }
+    return cli_usage_error(parser->command, "unknown option '%s'", spelled);
+}
+
+enum cli_next cli_parser_next(struct cli_parser *parser, int *id, const char **value) {
+    *value = NULL;
+    if (parser->index >= parser->argc) {
+        return CLI_NEXT_END;
+    }
+    char *arg = parser->argv[parser->index++];
+    if (parser->options_done || arg[0] != '-' || arg[1] == '\0') {
+        *value = arg; /* "-" alone is an operand: standard input */
+        return CLI_NEXT_OPERAND;
+    }
+    if (strcmp(arg, "--") == 0) {
+        parser->options_done = true;
+        return cli_parser_next(parser, id, value);
+    }
+    const struct cli_option *match = NULL;
+    const char *inline_value = NULL;
+    if (arg[1] == '-') {
+        const char *name = arg + 2;
+        const char *eq = strchr(name, '=');
+        size_t name_len = eq ? (size_t)(eq - name) : strlen(name);
+        for (const struct cli_option *o = parser->options; o->long_name; o++) {
+            if (strlen(o->long_name) == name_len && strncmp(o->long_name, name, name_len) == 0) {
+                match = o;
+                break;
+            }
+        }
+        if (!match) {
+            char spelled[64];
+            snprintf(spelled, sizeof(spelled), "--%.*s", (int)(name_len < 50 ? name_len : 50), name);
+            s_unknown_option(parser, spelled);
+            return CLI_NEXT_ERROR;
+        }
+        inline_value = eq ? eq + 1 : NULL;
+    } else {
+        for (const struct cli_option *o = parser->options; o->long_name; o++) {
+            if (o->short_name && o->short_name == arg[1]) {
+                match = o;
+                break;
+            }
+        }
+        if (!match || (arg[2] != '\0' && match->arg == CLI_ARG_NONE)) {
+            char spelled[3] = {'-', arg[1], '\0'};
+            s_unknown_option(parser, spelled);
+            return CLI_NEXT_ERROR;
+        }
+        inline_value = arg[2] ? arg + 2 : NULL;
+    }
+    *id = match->id;
+    if (match->arg == CLI_ARG_NONE) {
+        if (inline_value) {
+            cli_usage_error(parser->command, "option '--%s' takes no value", match->long_name);
+            return CLI_NEXT_ERROR;
+        }
+        return CLI_NEXT_OPTION;
+    }
+    if (inline_value) {
+        *value = inline_value;
+    } else if (parser->index < parser->argc) {
+        *value = parser->argv[parser->index++];
+    } else {
+        cli_usage_error(parser->command, "option '--%s' needs a value", match->long_name);
+        return CLI_NEXT_ERROR;
+    }
+    return CLI_NEXT_OPTION;
+}

@@ -1,0 +1,93 @@
+#ifndef ANVIL_CLI_H
+#define ANVIL_CLI_H
+
+/* The anvil command-line tool: shared declarations. Public API only. */
+
+#include <stdio.h>
+
+#include "anvil/anvil.h"
+
+/* The exit-code contract (docs/cli.md). */
+enum cli_exit {
+    CLI_EXIT_OK = 0,
+    CLI_EXIT_FAILURE_STATE = 1,
+    CLI_EXIT_TIMEOUT = 2,
+    CLI_EXIT_SERVICE = 3,
+    CLI_EXIT_USAGE = 64,
+    CLI_EXIT_DATA = 65,
+    CLI_EXIT_NO_INPUT = 66,
+    CLI_EXIT_INTERNAL = 70,
+    CLI_EXIT_IO = 74
+};
+
+typedef int cli_command_fn(int argc, char **argv);
+
+struct cli_command {
+    const char *name;
+    /* One line for the command list. */
+    const char *summary;
+    /* Full help: usage line, description, options. */
+    const char *help;
+    cli_command_fn *run;
+};
+
+/* Every command, in the order `anvil --help` lists them; NULL-name terminated. */
+extern const struct cli_command cli_commands[];
+
+const struct cli_command *cli_find_command(const char *name);
+
+/* Prints "anvil: MESSAGE\n" to stderr. */
+void cli_error(const char *fmt, ...) ANVIL_PRINTF(1, 2);
+
+/*
+ * Prints "anvil: MESSAGE" and a hint line to stderr and returns
+ * CLI_EXIT_USAGE. `command` (may be NULL) names the help to point at.
+ */
+int cli_usage_error(const char *command, const char *fmt, ...) ANVIL_PRINTF(2, 3);
+
+/* The closest of `candidates` (NULL-terminated) to `word`, or NULL if none is close. */
+const char *cli_suggest(const char *word, const char *const *candidates);
+
+/* ---- option parsing ---- */
+
+enum cli_arg_kind { CLI_ARG_NONE, CLI_ARG_REQUIRED };
+
+struct cli_option {
+    const char *long_name; /* without the leading "--" */
+    char short_name;       /* 0 for none */
+    enum cli_arg_kind arg;
+    int id;
+};
+
+struct cli_parser {
+    int argc;
+    char **argv;
+    int index;
+    const struct cli_option *options; /* terminated by a NULL long_name */
+    const char *command;              /* for error hints; NULL = top level */
+    bool options_done;                /* after "--" */
+};
+
+enum cli_next {
+    CLI_NEXT_END = 0,     /* no arguments left */
+    CLI_NEXT_OPTION = 1,  /* *id and *value are set */
+    CLI_NEXT_OPERAND = 2, /* *value is a positional argument */
+    CLI_NEXT_ERROR = 3    /* an error was printed; exit CLI_EXIT_USAGE */
+};
+
+void cli_parser_init(struct cli_parser *parser, int argc, char **argv, const struct cli_option *options,
+                     const char *command);
+
+/* Steps through argv: "--name", "--name=value", "--name value", "-x", "-x value", "--". */
+enum cli_next cli_parser_next(struct cli_parser *parser, int *id, const char **value);
+
+/* Prints a command's full help to `out`. */
+void cli_print_command_help(FILE *out, const struct cli_command *command);
+
+/* Prints the top-level help to `out`. */
+void cli_print_main_help(FILE *out);
+
+int cli_cmd_help(int argc, char **argv);
+int cli_cmd_version(int argc, char **argv);
+
+#endif

@@ -1,0 +1,84 @@
+/* anvil: top-level option handling and subcommand dispatch. */
+
+#include <string.h>
+
+#include "cli.h"
+
+static int s_unknown_command(const char *name) {
+    const char *names[32];
+    size_t n = 0;
+    for (const struct cli_command *c = cli_commands; c->name && n < 31; c++) {
+        names[n++] = c->name;
+    }
+    names[n] = NULL;
+    const char *hint = cli_suggest(name, names);
+    if (hint) {
+        return cli_usage_error(NULL, "unknown command '%s' (did you mean '%s'?)", name, hint);
+    }
+    return cli_usage_error(NULL, "unknown command '%s'", name);
+}
+
+static bool s_wants_help(int argc, char **argv) {
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            return false;
+        }
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static int s_flush_stdout(int code) {
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        cli_error("cannot write to standard output");
+        return code == CLI_EXIT_OK ? CLI_EXIT_IO : code;
+    }
+    return code;
+}
+
+int main(int argc, char **argv) {
+    static const struct cli_option options[] = {
+        {"help", 'h', CLI_ARG_NONE, 'h'},
+        {"version", 'V', CLI_ARG_NONE, 'V'},
+        {NULL, 0, CLI_ARG_NONE, 0},
+    };
+    if (argc < 2) {
+        return cli_usage_error(NULL, "no command given");
+    }
+    /* Global options come before the command; the first operand is the command. */
+    struct cli_parser parser;
+    cli_parser_init(&parser, argc - 1, argv + 1, options, NULL);
+    int id;
+    const char *value;
+    for (;;) {
+        enum cli_next next = cli_parser_next(&parser, &id, &value);
+        if (next == CLI_NEXT_ERROR) {
+            return CLI_EXIT_USAGE;
+        }
+        if (next == CLI_NEXT_END) {
+            return cli_usage_error(NULL, "no command given");
+        }
+        if (next == CLI_NEXT_OPTION) {
+            if (id == 'h') {
+                cli_print_main_help(stdout);
+            } else {
+                printf("anvil %s\n", anvil_version_string());
+            }
+            return s_flush_stdout(CLI_EXIT_OK);
+        }
+        break;
+    }
+    const struct cli_command *command = cli_find_command(value);
+    if (!command) {
+        return s_unknown_command(value);
+    }
+    int sub_argc = argc - 1 - parser.index;
+    char **sub_argv = argv + 1 + parser.index;
+    if (command->run != cli_cmd_help && s_wants_help(sub_argc, sub_argv)) {
+        cli_print_command_help(stdout, command);
+        return s_flush_stdout(CLI_EXIT_OK);
+    }
+    return s_flush_stdout(command->run(sub_argc, sub_argv));
+}
