@@ -11,8 +11,18 @@ set(ANVIL_CORE_SOURCES
   src/core/str_view.c
   src/core/version.c)
 
-set(ANVIL_SOURCES ${ANVIL_CORE_SOURCES})
+set(ANVIL_JSON_SOURCES
+  src/json/json_build.c
+  src/json/json_builder.c
+  src/json/json_number.c
+  src/json/json_parse.c
+  src/json/json_value.c
+  src/json/json_write.c
+  src/json/utf8.c)
+
+set(ANVIL_SOURCES ${ANVIL_CORE_SOURCES} ${ANVIL_JSON_SOURCES})
 
 # Libraries the library links privately, and their pkg-config spelling.
-set(ANVIL_LINK_LIBS)
-set(ANVIL_PC_LIBS)
+find_package(Threads REQUIRED)
+set(ANVIL_LINK_LIBS Threads::Threads m)
+set(ANVIL_PC_LIBS -lpthread -lm)

@@ -52,6 +52,10 @@ ANVIL_API int anvil_diag_vset(struct anvil_diag *diag, int code, size_t line, si
 ANVIL_API int anvil_diag_set_at(struct anvil_diag *diag, int code, const char *text, size_t text_len, size_t offset,
                                 const char *fmt, ...) ANVIL_PRINTF(6, 7);
 
+/** anvil_diag_set_at() with a va_list. */
+ANVIL_API int anvil_diag_vset_at(struct anvil_diag *diag, int code, const char *text, size_t text_len, size_t offset,
+                                 const char *fmt, va_list args);
+
 /**
  * Writes "LINE:COLUMN: MESSAGE" (or just "MESSAGE" without a position),
  * prefixed by "SOURCE:" when `source` is not NULL, into `out` (size `out_size`,

@@ -61,8 +61,8 @@ int anvil_diag_set(struct anvil_diag *diag, int code, size_t line, size_t column
     return code;
 }
 
-int anvil_diag_set_at(struct anvil_diag *diag, int code, const char *text, size_t text_len, size_t offset,
-                      const char *fmt, ...) {
+int anvil_diag_vset_at(struct anvil_diag *diag, int code, const char *text, size_t text_len, size_t offset,
+                       const char *fmt, va_list args) {
     if (!diag) {
         return code;
     }
@@ -77,9 +77,14 @@ int anvil_diag_set_at(struct anvil_diag *diag, int code, const char *text, size_
             line_start = i + 1;
         }
     }
+    return anvil_diag_vset(diag, code, line, offset - line_start + 1, offset, fmt, args);
+}
+
+int anvil_diag_set_at(struct anvil_diag *diag, int code, const char *text, size_t text_len, size_t offset,
+                      const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
-    anvil_diag_vset(diag, code, line, offset - line_start + 1, offset, fmt, args);
+    anvil_diag_vset_at(diag, code, text, text_len, offset, fmt, args);
     va_end(args);
     return code;
 }

@@ -87,7 +87,25 @@ void cli_print_command_help(FILE *out, const struct cli_command *command);
 /* Prints the top-level help to `out`. */
 void cli_print_main_help(FILE *out);
 
+/*
+ * Reads all of `path` ("-" or NULL = standard input) into `out` (initialised
+ * here), refusing more than `max_bytes`. `*label` names the input for
+ * messages. Returns CLI_EXIT_OK, or prints the problem and returns the exit
+ * code (with `out` cleaned up).
+ */
+int cli_read_input(const char *path, size_t max_bytes, struct anvil_buf *out, const char **label);
+
+/* Writes bytes to standard output; CLI_EXIT_IO (with a message) on failure. */
+int cli_write_output(const char *bytes, size_t len);
+
+/* Prints "LABEL:LINE:COLUMN: MESSAGE" to standard error. */
+void cli_report_diag(const char *label, const struct anvil_diag *diag);
+
+/* The exit code for a library status (docs/cli.md). */
+int cli_exit_for_status(int status);
+
 int cli_cmd_help(int argc, char **argv);
+int cli_cmd_json(int argc, char **argv);
 int cli_cmd_version(int argc, char **argv);
 
 #endif

@@ -11,6 +11,20 @@ const struct cli_command cli_commands[] = {
      "Without COMMAND, lists the commands. With COMMAND, shows its usage and options.\n"
      "'anvil COMMAND --help' does the same.\n",
      cli_cmd_help},
+    {"json", "Validate a JSON document and print it again",
+     "Usage: anvil json [--pretty] [--ascii] [--quiet] [--max-depth N] [--max-bytes N] [FILE]\n"
+     "\n"
+     "Parses FILE (standard input when FILE is absent or '-') as strict RFC 8259 JSON\n"
+     "and prints it again, compact by default. Invalid input prints\n"
+     "FILE:LINE:COLUMN: MESSAGE on standard error and exits 65.\n"
+     "\n"
+     "Options:\n"
+     "  -p, --pretty       indent with two spaces, one member or item per line\n"
+     "  -a, --ascii        escape every non-ASCII character as \\uXXXX\n"
+     "  -q, --quiet        only validate; print nothing on success\n"
+     "      --max-depth N  deepest nesting accepted (default 512)\n"
+     "      --max-bytes N  largest input accepted in bytes (default 1 GiB)\n",
+     cli_cmd_json},
     {"version", "Print anvil's version",
      "Usage: anvil version\n"
      "\n"

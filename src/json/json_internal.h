@@ -1,0 +1,75 @@
+#ifndef ANVIL_JSON_INTERNAL_H
+#define ANVIL_JSON_INTERNAL_H
+
+/* Shared by the parser, builder, writer and value code; not installed. */
+
+#include <string.h>
+
+#include "anvil/json.h"
+#include "core/arena_internal.h"
+
+/* Objects with an index carry this header just before their members. */
+struct anvil__json_index {
+    /* Member index + 1 per slot; 0 = empty. Open addressing, linear probing. */
+    const uint32_t *slots;
+    uint32_t mask;
+    uint32_t reserved;
+};
+
+static inline const struct anvil__json_index *anvil__json_index_of(const struct anvil_json *object) {
+    return (const struct anvil__json_index *)object->u.members - 1;
+}
+
+static inline struct anvil_json anvil__json_container(enum anvil_json_type type, size_t len, const void *storage) {
+    struct anvil_json v;
+    v.tag = (uint64_t)type | ((uint64_t)len << ANVIL_JSON__LEN_SHIFT);
+    if (type == ANVIL_JSON_ARRAY) {
+        v.u.items = storage;
+    } else {
+        v.u.members = storage;
+    }
+    return v;
+}
+
+/* Key records equal in bytes (pointer equality first: keys are interned per document). */
+static inline bool anvil__json_key_eq(const struct anvil_json_key *a, const struct anvil_json_key *b) {
+    return a == b || (a->hash == b->hash && a->len == b->len && memcmp(a->bytes, b->bytes, a->len) == 0);
+}
+
+/* Lookup with a precomputed anvil_json_hash() of the key (JMESPath compiles it once). */
+const struct anvil_json *anvil__json_object_get_hashed(const struct anvil_json *v, const char *key, size_t len,
+                                                       uint32_t hash);
+
+/* A string value for `len` bytes already known to be valid UTF-8; copies into `arena`. */
+int anvil__json_string_value(struct anvil_arena *arena, const char *bytes, size_t len, struct anvil_json *out);
+
+/* A key record in `arena` (not interned). */
+const struct anvil_json_key *anvil__json_key_new(struct anvil_arena *arena, const char *bytes, size_t len,
+                                                 uint32_t hash);
+
+/*
+ * Turns `count` members (keys need not be interned) into an object value in
+ * `arena`: later duplicates overwrite earlier values in place (last wins) or,
+ * with `reject`, stop with ANVIL_ESYNTAX and the duplicate's position in
+ * `*dup_at`. Builds the index for large objects. `members` is scratch and may
+ * be reordered/compacted.
+ */
+int anvil__json_object_finish(struct anvil_arena *arena, struct anvil_allocator *scratch,
+                              struct anvil_json_member *members, size_t count, bool reject, size_t *dup_at,
+                              struct anvil_json *out);
+
+/* Validates UTF-8 (RFC 3629: no overlongs, surrogates or code points above U+10FFFF). */
+bool anvil__utf8_valid(const char *bytes, size_t len);
+
+/*
+ * Length of the valid UTF-8 sequence starting at `p` (1-4), or 0 if it is
+ * invalid or truncated before `end`.
+ */
+size_t anvil__utf8_sequence(const unsigned char *p, const unsigned char *end);
+
+/* Number text <-> double, independent of the process locale. */
+int anvil__json_strtod(const char *text, size_t len, double *out);
+/* Writes the shortest round-tripping text for a finite double into `out` (>= 32 bytes); returns its length. */
+size_t anvil__json_format_double(double d, char *out);
+
+#endif

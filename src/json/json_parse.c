@@ -1,0 +1,884 @@
+/*
+ * The strict RFC 8259 parser. Iterative: containers in progress live on an
+ * explicit frame stack and their finished values on a slot stack, so nesting
+ * depth costs heap, never C stack. A container is copied into the arena,
+ * contiguous, when it closes. Keys are interned per document.
+ */
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "anvil/status.h"
+#include "json/json_internal.h"
+
+struct s_frame {
+    size_t start; /* first slot of this container */
+    bool object;
+};
+
+struct s_parser {
+    const unsigned char *begin;
+    const unsigned char *end;
+    struct anvil_arena *arena;
+    struct anvil_allocator *allocator;
+    struct anvil_diag *diag;
+    size_t max_depth;
+    size_t max_string;
+    bool reject_duplicates;
+    bool replace_surrogates;
+
+    struct anvil_json_member *slots;
+    size_t slot_len, slot_cap;
+    /* With reject_duplicates: where each slot's key starts, for the error. */
+    size_t *key_offsets;
+    struct s_frame *frames;
+    size_t depth, frame_cap;
+
+    /* Intern table: open addressing over key records. */
+    const struct anvil_json_key **keys;
+    size_t key_mask, key_count;
+
+    /* Unescaped string bytes when a string has escapes or non-ASCII. */
+    unsigned char *scratch;
+    size_t scratch_cap;
+};
+
+/* ---- errors ---- */
+
+static void s_describe(const unsigned char *p, const unsigned char *end, char *out, size_t size) {
+    if (p >= end) {
+        snprintf(out, size, "end of input");
+    } else if (*p >= 0x20 && *p < 0x7F) {
+        snprintf(out, size, "'%c'", *p);
+    } else {
+        snprintf(out, size, "byte 0x%02X", *p);
+    }
+}
+
+static int s_error_at(struct s_parser *ps, int code, const unsigned char *at, const char *fmt, ...) ANVIL_PRINTF(4, 5);
+
+static int s_error_at(struct s_parser *ps, int code, const unsigned char *at, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    anvil_diag_vset_at(ps->diag, code, (const char *)ps->begin, (size_t)(ps->end - ps->begin), (size_t)(at - ps->begin),
+                       fmt, args);
+    va_end(args);
+    return code;
+}
+
+static int s_unexpected(struct s_parser *ps, const unsigned char *at, const char *expected) {
+    char found[32];
+    s_describe(at, ps->end, found, sizeof(found));
+    char message[160];
+    snprintf(message, sizeof(message), "expected %s, found %s", expected, found);
+    return s_error_at(ps, ANVIL_ESYNTAX, at, "%s", message);
+}
+
+static int s_nomem(struct s_parser *ps, const unsigned char *at) {
+    if (anvil_arena_exhausted(ps->arena)) {
+        return s_error_at(ps, ANVIL_ELIMIT, at, "document needs more memory than the arena's limit");
+    }
+    return s_error_at(ps, ANVIL_ENOMEM, at, "out of memory");
+}
+
+/* ---- growable scratch arrays ---- */
+
+static int s_grow(struct s_parser *ps, void **array, size_t *cap, size_t elem, size_t need) {
+    size_t next = *cap ? *cap : 64;
+    while (next < need) {
+        next *= 2;
+    }
+    size_t bytes;
+    if (anvil__size_mul(next, elem, &bytes)) {
+        return ANVIL_ENOMEM;
+    }
+    void *p = *array;
+    if (anvil_mem_realloc(ps->allocator, &p, bytes) != ANVIL_OK) {
+        return ANVIL_ENOMEM;
+    }
+    *array = p;
+    *cap = next;
+    return ANVIL_OK;
+}
+
+static int s_push_slot(struct s_parser *ps, const struct anvil_json_key *key, struct anvil_json value,
+                       const unsigned char *key_at) {
+    if (ANVIL_UNLIKELY(ps->slot_len == ps->slot_cap)) {
+        size_t cap = ps->slot_cap;
+        if (s_grow(ps, (void **)&ps->slots, &ps->slot_cap, sizeof(*ps->slots), cap + 1) != ANVIL_OK) {
+            return ANVIL_ENOMEM;
+        }
+        if (ps->reject_duplicates) {
+            size_t offsets_cap = cap;
+            if (s_grow(ps, (void **)&ps->key_offsets, &offsets_cap, sizeof(size_t), ps->slot_cap) != ANVIL_OK) {
+                return ANVIL_ENOMEM;
+            }
+        }
+    }
+    ps->slots[ps->slot_len].key = key;
+    ps->slots[ps->slot_len].value = value;
+    if (ps->reject_duplicates) {
+        ps->key_offsets[ps->slot_len] = key_at ? (size_t)(key_at - ps->begin) : 0;
+    }
+    ps->slot_len++;
+    return ANVIL_OK;
+}
+
+/* ---- interning ---- */
+
+static int s_intern_grow(struct s_parser *ps) {
+    size_t cap = ps->keys ? (ps->key_mask + 1) * 2 : 256;
+    const struct anvil_json_key **table = anvil_mem_calloc(ps->allocator, cap, sizeof(*table));
+    if (!table) {
+        return ANVIL_ENOMEM;
+    }
+    size_t mask = cap - 1;
+    if (ps->keys) {
+        for (size_t i = 0; i <= ps->key_mask; i++) {
+            const struct anvil_json_key *k = ps->keys[i];
+            if (k) {
+                size_t slot = k->hash & mask;
+                while (table[slot]) {
+                    slot = (slot + 1) & mask;
+                }
+                table[slot] = k;
+            }
+        }
+        anvil_mem_release(ps->allocator, ps->keys);
+    }
+    ps->keys = table;
+    ps->key_mask = mask;
+    return ANVIL_OK;
+}
+
+static const struct anvil_json_key *s_intern(struct s_parser *ps, const unsigned char *bytes, size_t len) {
+    if (ANVIL_UNLIKELY(ps->key_count * 2 >= ps->key_mask)) {
+        if (s_intern_grow(ps) != ANVIL_OK) {
+            return NULL;
+        }
+    }
+    uint32_t hash = anvil_json_hash((const char *)bytes, len);
+    size_t slot = hash & ps->key_mask;
+    for (;;) {
+        const struct anvil_json_key *k = ps->keys[slot];
+        if (!k) {
+            break;
+        }
+        if (k->hash == hash && k->len == len && memcmp(k->bytes, bytes, len) == 0) {
+            return k;
+        }
+        slot = (slot + 1) & ps->key_mask;
+    }
+    const struct anvil_json_key *k = anvil__json_key_new(ps->arena, (const char *)bytes, len, hash);
+    if (k) {
+        ps->keys[slot] = k;
+        ps->key_count++;
+    }
+    return k;
+}
+
+/* ---- white space ---- */
+
+static const unsigned char s_is_ws[256] = {[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1};
+
+static inline const unsigned char *s_skip_ws(const unsigned char *p, const unsigned char *end) {
+    while (p < end && s_is_ws[*p]) {
+        p++;
+    }
+    return p;
+}
+
+/* ---- strings ---- */
+
+/* Bytes that end the fast scan: '"', '\\', controls and non-ASCII. */
+static const unsigned char s_string_stop[256] = {
+    [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1, [0x07] = 1, [0x08] = 1,
+    [0x09] = 1, [0x0A] = 1, [0x0B] = 1, [0x0C] = 1, [0x0D] = 1, [0x0E] = 1, [0x0F] = 1, [0x10] = 1, [0x11] = 1,
+    [0x12] = 1, [0x13] = 1, [0x14] = 1, [0x15] = 1, [0x16] = 1, [0x17] = 1, [0x18] = 1, [0x19] = 1, [0x1A] = 1,
+    [0x1B] = 1, [0x1C] = 1, [0x1D] = 1, [0x1E] = 1, [0x1F] = 1, ['"'] = 1,  ['\\'] = 1, [0x80] = 1, [0x81] = 1,
+    [0x82] = 1, [0x83] = 1, [0x84] = 1, [0x85] = 1, [0x86] = 1, [0x87] = 1, [0x88] = 1, [0x89] = 1, [0x8A] = 1,
+    [0x8B] = 1, [0x8C] = 1, [0x8D] = 1, [0x8E] = 1, [0x8F] = 1, [0x90] = 1, [0x91] = 1, [0x92] = 1, [0x93] = 1,
+    [0x94] = 1, [0x95] = 1, [0x96] = 1, [0x97] = 1, [0x98] = 1, [0x99] = 1, [0x9A] = 1, [0x9B] = 1, [0x9C] = 1,
+    [0x9D] = 1, [0x9E] = 1, [0x9F] = 1, [0xA0] = 1, [0xA1] = 1, [0xA2] = 1, [0xA3] = 1, [0xA4] = 1, [0xA5] = 1,
+    [0xA6] = 1, [0xA7] = 1, [0xA8] = 1, [0xA9] = 1, [0xAA] = 1, [0xAB] = 1, [0xAC] = 1, [0xAD] = 1, [0xAE] = 1,
+    [0xAF] = 1, [0xB0] = 1, [0xB1] = 1, [0xB2] = 1, [0xB3] = 1, [0xB4] = 1, [0xB5] = 1, [0xB6] = 1, [0xB7] = 1,
+    [0xB8] = 1, [0xB9] = 1, [0xBA] = 1, [0xBB] = 1, [0xBC] = 1, [0xBD] = 1, [0xBE] = 1, [0xBF] = 1, [0xC0] = 1,
+    [0xC1] = 1, [0xC2] = 1, [0xC3] = 1, [0xC4] = 1, [0xC5] = 1, [0xC6] = 1, [0xC7] = 1, [0xC8] = 1, [0xC9] = 1,
+    [0xCA] = 1, [0xCB] = 1, [0xCC] = 1, [0xCD] = 1, [0xCE] = 1, [0xCF] = 1, [0xD0] = 1, [0xD1] = 1, [0xD2] = 1,
+    [0xD3] = 1, [0xD4] = 1, [0xD5] = 1, [0xD6] = 1, [0xD7] = 1, [0xD8] = 1, [0xD9] = 1, [0xDA] = 1, [0xDB] = 1,
+    [0xDC] = 1, [0xDD] = 1, [0xDE] = 1, [0xDF] = 1, [0xE0] = 1, [0xE1] = 1, [0xE2] = 1, [0xE3] = 1, [0xE4] = 1,
+    [0xE5] = 1, [0xE6] = 1, [0xE7] = 1, [0xE8] = 1, [0xE9] = 1, [0xEA] = 1, [0xEB] = 1, [0xEC] = 1, [0xED] = 1,
+    [0xEE] = 1, [0xEF] = 1, [0xF0] = 1, [0xF1] = 1, [0xF2] = 1, [0xF3] = 1, [0xF4] = 1, [0xF5] = 1, [0xF6] = 1,
+    [0xF7] = 1, [0xF8] = 1, [0xF9] = 1, [0xFA] = 1, [0xFB] = 1, [0xFC] = 1, [0xFD] = 1, [0xFE] = 1, [0xFF] = 1,
+};
+
+#define S_ONES UINT64_C(0x0101010101010101)
+#define S_HIGHS UINT64_C(0x8080808080808080)
+
+/* Skips bytes that need no attention, eight at a time, then one at a time. */
+static inline const unsigned char *s_scan_plain(const unsigned char *q, const unsigned char *end) {
+    while (end - q >= 8) {
+        uint64_t w;
+        memcpy(&w, q, 8);
+        uint64_t quote = w ^ (S_ONES * '"');
+        uint64_t slash = w ^ (S_ONES * '\\');
+        uint64_t stop = ((quote - S_ONES) & ~quote) | ((slash - S_ONES) & ~slash) | (w - S_ONES * 0x20) | w;
+        if (stop & S_HIGHS) {
+            break;
+        }
+        q += 8;
+    }
+    while (q < end && !s_string_stop[*q]) {
+        q++;
+    }
+    return q;
+}
+
+static int s_hex4(const unsigned char *p, uint32_t *out) {
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned char c = p[i];
+        uint32_t d;
+        if (c >= '0' && c <= '9') {
+            d = (uint32_t)(c - '0');
+        } else if (c >= 'a' && c <= 'f') {
+            d = (uint32_t)(c - 'a' + 10);
+        } else if (c >= 'A' && c <= 'F') {
+            d = (uint32_t)(c - 'A' + 10);
+        } else {
+            return i;
+        }
+        v = v * 16 + d;
+    }
+    *out = v;
+    return 4;
+}
+
+static size_t s_put_utf8(unsigned char *out, uint32_t cp) {
+    if (cp < 0x80) {
+        out[0] = (unsigned char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (unsigned char)(0xC0 | (cp >> 6));
+        out[1] = (unsigned char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (unsigned char)(0xE0 | (cp >> 12));
+        out[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = (unsigned char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (unsigned char)(0xF0 | (cp >> 18));
+    out[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* Reads \uXXXX at `p` (pointing at the backslash); 0 on success. */
+static int s_read_u_escape(struct s_parser *ps, const unsigned char *p, uint32_t *cp) {
+    if (ps->end - p < 6) {
+        return s_error_at(ps, ANVIL_ESYNTAX, p, "incomplete \\u escape");
+    }
+    int ok = s_hex4(p + 2, cp);
+    if (ok != 4) {
+        return s_error_at(ps, ANVIL_ESYNTAX, p + 2 + ok, "\\u must be followed by four hex digits");
+    }
+    return ANVIL_OK;
+}
+
+/*
+ * The slow path for a string with escapes or non-ASCII bytes: decodes from
+ * `from` (inside the string) into the scratch buffer, which already holds
+ * `have` bytes. On success `*q` points past the closing quote.
+ */
+static int s_string_slow(struct s_parser *ps, const unsigned char *from, size_t have, const unsigned char **q_out,
+                         size_t *len_out) {
+    const unsigned char *q = from;
+    const unsigned char *end = ps->end;
+    size_t len = have;
+    for (;;) {
+        const unsigned char *plain = s_scan_plain(q, end);
+        size_t run = (size_t)(plain - q);
+        /* Room for the run and for one escape's output (at most 4 bytes). */
+        if (len + run + 4 > ps->scratch_cap &&
+            s_grow(ps, (void **)&ps->scratch, &ps->scratch_cap, 1, len + run + 4) != ANVIL_OK) {
+            return s_nomem(ps, q);
+        }
+        if (run) {
+            memcpy(ps->scratch + len, q, run);
+        }
+        len += run;
+        q = plain;
+        if (len > ps->max_string) {
+            return s_error_at(ps, ANVIL_ELIMIT, q, "string longer than the limit");
+        }
+        if (q >= end) {
+            return s_error_at(ps, ANVIL_ESYNTAX, q, "unterminated string");
+        }
+        unsigned char c = *q;
+        if (c == '"') {
+            *q_out = q + 1;
+            *len_out = len;
+            return ANVIL_OK;
+        }
+        if (c >= 0x80) {
+            size_t n = anvil__utf8_sequence(q, end);
+            if (n == 0) {
+                char byte[16];
+                snprintf(byte, sizeof(byte), "0x%02X", c);
+                return s_error_at(ps, ANVIL_ESYNTAX, q, "invalid UTF-8 (byte %s)", byte);
+            }
+            memcpy(ps->scratch + len, q, n);
+            len += n;
+            q += n;
+            continue;
+        }
+        if (c < 0x20) {
+            char byte[16];
+            snprintf(byte, sizeof(byte), "U+%04X", c);
+            return s_error_at(ps, ANVIL_ESYNTAX, q, "control character %s must be escaped in a string", byte);
+        }
+        /* A backslash. */
+        if (end - q < 2) {
+            return s_error_at(ps, ANVIL_ESYNTAX, q, "unterminated string");
+        }
+        unsigned char e = q[1];
+        unsigned char simple = 0;
+        switch (e) {
+        case '"':
+        case '\\':
+        case '/':
+            simple = e;
+            break;
+        case 'b':
+            simple = '\b';
+            break;
+        case 'f':
+            simple = '\f';
+            break;
+        case 'n':
+            simple = '\n';
+            break;
+        case 'r':
+            simple = '\r';
+            break;
+        case 't':
+            simple = '\t';
+            break;
+        case 'u':
+            break;
+        default: {
+            char what[32];
+            s_describe(q + 1, end, what, sizeof(what));
+            return s_error_at(ps, ANVIL_ESYNTAX, q, "invalid escape: backslash followed by %s", what);
+        }
+        }
+        if (e != 'u') {
+            ps->scratch[len++] = simple;
+            q += 2;
+            continue;
+        }
+        uint32_t cp;
+        int rc = s_read_u_escape(ps, q, &cp);
+        if (rc != ANVIL_OK) {
+            return rc;
+        }
+        const unsigned char *escape_at = q;
+        q += 6;
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+            uint32_t low = 0;
+            if (end - q >= 6 && q[0] == '\\' && q[1] == 'u' && s_hex4(q + 2, &low) == 4 && low >= 0xDC00 &&
+                low <= 0xDFFF) {
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                q += 6;
+            } else if (ps->replace_surrogates) {
+                cp = 0xFFFD;
+            } else {
+                return s_error_at(ps, ANVIL_ESYNTAX, escape_at,
+                                  "high surrogate \\u escape not followed by a low surrogate");
+            }
+        } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+            if (!ps->replace_surrogates) {
+                return s_error_at(ps, ANVIL_ESYNTAX, escape_at, "low surrogate \\u escape without a high one");
+            }
+            cp = 0xFFFD;
+        }
+        len += s_put_utf8(ps->scratch + len, cp);
+    }
+}
+
+/*
+ * Parses the string whose opening quote is at `*pp`. On success `*bytes` and
+ * `*len` give its decoded bytes (in the input when it had no escapes and no
+ * non-ASCII, else in scratch) and `*pp` points past the closing quote.
+ */
+static inline int s_string(struct s_parser *ps, const unsigned char **pp, const unsigned char **bytes, size_t *len) {
+    const unsigned char *start = *pp + 1;
+    const unsigned char *q = s_scan_plain(start, ps->end);
+    if (ANVIL_LIKELY(q < ps->end && *q == '"')) {
+        *len = (size_t)(q - start);
+        if (ANVIL_UNLIKELY(*len > ps->max_string)) {
+            return s_error_at(ps, ANVIL_ELIMIT, start, "string longer than the limit");
+        }
+        *bytes = start;
+        *pp = q + 1;
+        return ANVIL_OK;
+    }
+    size_t have = (size_t)(q - start);
+    if (have > ps->scratch_cap && s_grow(ps, (void **)&ps->scratch, &ps->scratch_cap, 1, have) != ANVIL_OK) {
+        return s_nomem(ps, start);
+    }
+    if (have) {
+        memcpy(ps->scratch, start, have);
+    }
+    int rc = s_string_slow(ps, q, have, pp, len);
+    *bytes = ps->scratch;
+    return rc;
+}
+
+/* ---- numbers ---- */
+
+static const double s_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+static inline bool s_digit(unsigned char c) {
+    return (unsigned char)(c - '0') < 10;
+}
+
+static int s_number(struct s_parser *ps, const unsigned char **pp, struct anvil_json *out) {
+    const unsigned char *start = *pp;
+    const unsigned char *p = start;
+    const unsigned char *end = ps->end;
+    bool negative = false;
+    if (*p == '-') {
+        negative = true;
+        p++;
+    }
+    if (p >= end || !s_digit(*p)) {
+        return s_unexpected(ps, p, "a digit");
+    }
+    uint64_t mantissa = 0;
+    int digits = 0;       /* significant digits kept in mantissa */
+    int dropped = 0;      /* integer digits that did not fit */
+    bool inexact = false; /* a non-zero digit was dropped */
+    if (*p == '0') {
+        p++;
+        if (p < end && s_digit(*p)) {
+            return s_error_at(ps, ANVIL_ESYNTAX, p - 1, "leading zeros are not allowed in numbers");
+        }
+    } else {
+        do {
+            if (digits < 19) {
+                mantissa = mantissa * 10 + (uint64_t)(*p - '0');
+                digits += mantissa != 0;
+            } else {
+                dropped++;
+                inexact |= *p != '0';
+            }
+            p++;
+        } while (p < end && s_digit(*p));
+    }
+    bool integer = true;
+    int64_t exp10 = dropped;
+    if (p < end && *p == '.') {
+        integer = false;
+        p++;
+        if (p >= end || !s_digit(*p)) {
+            return s_unexpected(ps, p, "a digit after the decimal point");
+        }
+        do {
+            if (digits < 19) {
+                mantissa = mantissa * 10 + (uint64_t)(*p - '0');
+                digits += mantissa != 0;
+                exp10--;
+            } else {
+                inexact |= *p != '0';
+            }
+            p++;
+        } while (p < end && s_digit(*p));
+    }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        integer = false;
+        p++;
+        bool exp_negative = false;
+        if (p < end && (*p == '+' || *p == '-')) {
+            exp_negative = *p == '-';
+            p++;
+        }
+        if (p >= end || !s_digit(*p)) {
+            return s_unexpected(ps, p, "a digit in the exponent");
+        }
+        int64_t e = 0;
+        do {
+            if (e < 1000000) {
+                e = e * 10 + (*p - '0');
+            }
+            p++;
+        } while (p < end && s_digit(*p));
+        exp10 += exp_negative ? -e : e;
+    }
+    *pp = p;
+    if (integer && dropped == 0) {
+        if (!negative && mantissa <= (uint64_t)INT64_MAX) {
+            *out = anvil_json_make_int((int64_t)mantissa);
+            return ANVIL_OK;
+        }
+        if (negative && mantissa <= (uint64_t)INT64_MAX + 1) {
+            *out = anvil_json_make_int(mantissa == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mantissa);
+            return ANVIL_OK;
+        }
+    }
+    double d;
+    if (!inexact && mantissa <= (UINT64_C(1) << 53) && exp10 >= -22 && exp10 <= 22) {
+        /* Clinger's fast path: both operands exact, so one correctly rounded operation. */
+        d = (double)mantissa;
+        d = exp10 < 0 ? d / s_pow10[-exp10] : d * s_pow10[exp10];
+        d = negative ? -d : d;
+    } else if (mantissa == 0 && !inexact) {
+        d = negative ? -0.0 : 0.0;
+    } else {
+        int rc = anvil__json_strtod((const char *)start, (size_t)(p - start), &d);
+        if (rc != ANVIL_OK) {
+            return s_error_at(ps, rc == ANVIL_ENOMEM ? ANVIL_ENOMEM : ANVIL_ESYNTAX, start,
+                              "number is too large for a double");
+        }
+    }
+    *out = anvil_json_make_double(d);
+    return ANVIL_OK;
+}
+
+/* ---- containers ---- */
+
+static int s_open(struct s_parser *ps, const unsigned char *at, bool object) {
+    if (ANVIL_UNLIKELY(ps->depth >= ps->max_depth)) {
+        char limit[32];
+        snprintf(limit, sizeof(limit), "%zu", ps->max_depth);
+        return s_error_at(ps, ANVIL_ELIMIT, at, "nesting deeper than the limit of %s", limit);
+    }
+    if (ANVIL_UNLIKELY(ps->depth == ps->frame_cap) &&
+        s_grow(ps, (void **)&ps->frames, &ps->frame_cap, sizeof(*ps->frames), ps->depth + 1) != ANVIL_OK) {
+        return s_nomem(ps, at);
+    }
+    ps->frames[ps->depth].start = ps->slot_len;
+    ps->frames[ps->depth].object = object;
+    ps->depth++;
+    return ANVIL_OK;
+}
+
+static int s_close(struct s_parser *ps, const unsigned char *at, struct anvil_json *out) {
+    struct s_frame *f = &ps->frames[ps->depth - 1];
+    size_t count = ps->slot_len - f->start;
+    int rc;
+    if (f->object) {
+        size_t dup = 0;
+        rc = anvil__json_object_finish(ps->arena, ps->allocator, ps->slots + f->start, count, ps->reject_duplicates,
+                                       &dup, out);
+        if (rc == ANVIL_ESYNTAX) {
+            return s_error_at(ps, ANVIL_ESYNTAX, ps->begin + ps->key_offsets[f->start + dup],
+                              "duplicate key in object");
+        }
+    } else {
+        struct anvil_json *items;
+        rc = anvil_json_new_array(ps->arena, count, out, &items);
+        if (rc == ANVIL_OK) {
+            const struct anvil_json_member *slot = ps->slots + f->start;
+            for (size_t i = 0; i < count; i++) {
+                items[i] = slot[i].value;
+            }
+        }
+    }
+    if (rc != ANVIL_OK) {
+        return rc == ANVIL_ENOMEM || rc == ANVIL_ELIMIT ? s_nomem(ps, at) : rc;
+    }
+    ps->slot_len = f->start;
+    ps->depth--;
+    return ANVIL_OK;
+}
+
+/* ---- the main loop ---- */
+
+static int s_literal(struct s_parser *ps, const unsigned char **pp, const char *word, size_t len) {
+    const unsigned char *p = *pp;
+    if ((size_t)(ps->end - p) < len || memcmp(p, word, len) != 0) {
+        return s_unexpected(ps, p, "a value");
+    }
+    *pp = p + len;
+    return ANVIL_OK;
+}
+
+static int s_parse(struct s_parser *ps, struct anvil_json *root) {
+    const unsigned char *p = ps->begin;
+    const unsigned char *end = ps->end;
+    struct anvil_json v;
+    int rc;
+
+    /* RFC 8259 section 8.1: a parser MAY ignore a byte order mark. */
+    if (end - p >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
+        p += 3;
+    }
+    p = s_skip_ws(p, end);
+    if (p == end) {
+        return s_error_at(ps, ANVIL_ESYNTAX, p, "empty document: expected a JSON value");
+    }
+    if ((end - p >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF))) ||
+        (end - p >= 2 && (p[0] == 0 || p[1] == 0))) {
+        return s_error_at(ps, ANVIL_ESYNTAX, p, "input looks like UTF-16; JSON text must be UTF-8");
+    }
+
+value:
+    p = s_skip_ws(p, end);
+    if (p >= end) {
+        return s_unexpected(ps, p, "a value");
+    }
+    switch (*p) {
+    case '{':
+        if ((rc = s_open(ps, p, true)) != ANVIL_OK) {
+            return rc;
+        }
+        p = s_skip_ws(p + 1, end);
+        if (p < end && *p == '}') {
+            if ((rc = s_close(ps, p, &v)) != ANVIL_OK) {
+                return rc;
+            }
+            p++;
+            goto have_value;
+        }
+        goto key;
+    case '[':
+        if ((rc = s_open(ps, p, false)) != ANVIL_OK) {
+            return rc;
+        }
+        p = s_skip_ws(p + 1, end);
+        if (p < end && *p == ']') {
+            if ((rc = s_close(ps, p, &v)) != ANVIL_OK) {
+                return rc;
+            }
+            p++;
+            goto have_value;
+        }
+        goto value;
+    case '"': {
+        const unsigned char *bytes;
+        size_t len;
+        const unsigned char *at = p;
+        if ((rc = s_string(ps, &p, &bytes, &len)) != ANVIL_OK) {
+            return rc;
+        }
+        if ((rc = anvil__json_string_value(ps->arena, (const char *)bytes, len, &v)) != ANVIL_OK) {
+            return s_nomem(ps, at);
+        }
+        goto have_value;
+    }
+    case '-':
+    case '0':
+    case '1':
+    case '2':
+    case '3':
+    case '4':
+    case '5':
+    case '6':
+    case '7':
+    case '8':
+    case '9':
+        if ((rc = s_number(ps, &p, &v)) != ANVIL_OK) {
+            return rc;
+        }
+        goto have_value;
+    case 't':
+        if ((rc = s_literal(ps, &p, "true", 4)) != ANVIL_OK) {
+            return rc;
+        }
+        v = anvil_json_make_bool(true);
+        goto have_value;
+    case 'f':
+        if ((rc = s_literal(ps, &p, "false", 5)) != ANVIL_OK) {
+            return rc;
+        }
+        v = anvil_json_make_bool(false);
+        goto have_value;
+    case 'n':
+        if ((rc = s_literal(ps, &p, "null", 4)) != ANVIL_OK) {
+            return rc;
+        }
+        v = anvil_json_make_null();
+        goto have_value;
+    case ']':
+        if (ps->depth > 0 && !ps->frames[ps->depth - 1].object && ps->slot_len > ps->frames[ps->depth - 1].start) {
+            return s_error_at(ps, ANVIL_ESYNTAX, p, "trailing comma before ']'");
+        }
+        return s_unexpected(ps, p, "a value");
+    default:
+        return s_unexpected(ps, p, "a value");
+    }
+
+key:
+    if (p >= end || *p != '"') {
+        if (p < end && *p == '}') {
+            return s_error_at(ps, ANVIL_ESYNTAX, p, "trailing comma before '}'");
+        }
+        return s_unexpected(ps, p, "a string key");
+    }
+    {
+        const unsigned char *at = p;
+        const unsigned char *bytes;
+        size_t len;
+        if ((rc = s_string(ps, &p, &bytes, &len)) != ANVIL_OK) {
+            return rc;
+        }
+        const struct anvil_json_key *key = s_intern(ps, bytes, len);
+        if (!key || s_push_slot(ps, key, anvil_json_make_null(), at) != ANVIL_OK) {
+            return s_nomem(ps, at);
+        }
+    }
+    p = s_skip_ws(p, end);
+    if (p >= end || *p != ':') {
+        return s_unexpected(ps, p, "':' after the key");
+    }
+    p++;
+    goto value;
+
+have_value:
+    if (ps->depth == 0) {
+        *root = v;
+        p = s_skip_ws(p, end);
+        if (p != end) {
+            return s_error_at(ps, ANVIL_ESYNTAX, p, "unexpected data after the JSON value");
+        }
+        return ANVIL_OK;
+    }
+    if (ps->frames[ps->depth - 1].object) {
+        ps->slots[ps->slot_len - 1].value = v;
+    } else if (s_push_slot(ps, NULL, v, NULL) != ANVIL_OK) {
+        return s_nomem(ps, p);
+    }
+    p = s_skip_ws(p, end);
+    if (p < end && *p == ',') {
+        p = s_skip_ws(p + 1, end);
+        if (ps->frames[ps->depth - 1].object) {
+            goto key;
+        }
+        goto value;
+    }
+    if (ps->frames[ps->depth - 1].object) {
+        if (p < end && *p == '}') {
+            if ((rc = s_close(ps, p, &v)) != ANVIL_OK) {
+                return rc;
+            }
+            p++;
+            goto have_value;
+        }
+        return s_unexpected(ps, p, "',' or '}' after an object member");
+    }
+    if (p < end && *p == ']') {
+        if ((rc = s_close(ps, p, &v)) != ANVIL_OK) {
+            return rc;
+        }
+        p++;
+        goto have_value;
+    }
+    return s_unexpected(ps, p, "',' or ']' after an array item");
+}
+
+static void s_release(struct s_parser *ps) {
+    anvil_mem_release(ps->allocator, ps->slots);
+    anvil_mem_release(ps->allocator, ps->key_offsets);
+    anvil_mem_release(ps->allocator, ps->frames);
+    anvil_mem_release(ps->allocator, ps->keys);
+    anvil_mem_release(ps->allocator, ps->scratch);
+}
+
+int anvil_json_parse_into(struct anvil_arena *arena, struct anvil_allocator *allocator, const char *text, size_t len,
+                          const struct anvil_json_parse_options *options, struct anvil_json *out,
+                          struct anvil_diag *diag) {
+    anvil_diag_clear(diag);
+    if (!arena || !out || (!text && len > 0)) {
+        return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "invalid argument");
+    }
+    struct anvil_json_parse_options o = options ? *options : (struct anvil_json_parse_options){0};
+    size_t max_depth = o.max_depth ? o.max_depth : ANVIL_JSON_DEFAULT_MAX_DEPTH;
+    size_t max_document = o.max_document_bytes ? o.max_document_bytes : ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES;
+    size_t max_string = o.max_string_bytes ? o.max_string_bytes : ANVIL_JSON_DEFAULT_MAX_STRING_BYTES;
+    if (max_depth > ANVIL_JSON_MAX_DEPTH) {
+        return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "max_depth %zu is above the most anvil supports (%d)",
+                              max_depth, ANVIL_JSON_MAX_DEPTH);
+    }
+    if (max_string > UINT32_MAX - 1) {
+        max_string = UINT32_MAX - 1;
+    }
+    if (len > max_document) {
+        return anvil_diag_set(diag, ANVIL_ELIMIT, 0, 0, 0, "document of %zu bytes is larger than the limit of %zu", len,
+                              max_document);
+    }
+    struct s_parser ps = {0};
+    ps.begin = (const unsigned char *)(text ? text : "");
+    ps.end = ps.begin + len;
+    ps.arena = arena;
+    ps.allocator = allocator;
+    ps.diag = diag;
+    ps.max_depth = max_depth;
+    ps.max_string = max_string;
+    ps.reject_duplicates = o.duplicates == ANVIL_JSON_DUPLICATES_REJECT;
+    ps.replace_surrogates = o.surrogates == ANVIL_JSON_SURROGATES_REPLACE;
+    struct anvil_json root;
+    int rc = s_parse(&ps, &root);
+    s_release(&ps);
+    if (rc == ANVIL_OK) {
+        *out = root;
+    }
+    return rc;
+}
+
+struct anvil_json_doc {
+    struct anvil_allocator *allocator;
+    struct anvil_arena *arena;
+    struct anvil_json root;
+};
+
+int anvil_json_parse(struct anvil_allocator *allocator, const char *text, size_t len,
+                     const struct anvil_json_parse_options *options, struct anvil_json_doc **out,
+                     struct anvil_diag *diag) {
+    anvil_diag_clear(diag);
+    if (!out) {
+        return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "invalid argument");
+    }
+    *out = NULL;
+    struct anvil_json_doc *doc = anvil_mem_calloc(allocator, 1, sizeof(*doc));
+    if (!doc) {
+        return anvil_diag_set(diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
+    }
+    /* Size the first block from the input, so a large document does not
+     * climb through many small blocks; values take about 1.5x the text. */
+    struct anvil_arena_options arena_options = {0};
+    arena_options.first_block_size = len < 2048 ? 4096 : len + len / 2;
+    int rc = anvil_arena_new(allocator, &arena_options, &doc->arena);
+    if (rc != ANVIL_OK) {
+        anvil_mem_release(allocator, doc);
+        return anvil_diag_set(diag, rc, 0, 0, 0, "out of memory");
+    }
+    doc->allocator = allocator;
+    rc = anvil_json_parse_into(doc->arena, allocator, text, len, options, &doc->root, diag);
+    if (rc != ANVIL_OK) {
+        anvil_json_doc_destroy(doc);
+        return rc;
+    }
+    *out = doc;
+    return ANVIL_OK;
+}
+
+const struct anvil_json *anvil_json_doc_root(const struct anvil_json_doc *doc) {
+    return &doc->root;
+}
+
+struct anvil_arena *anvil_json_doc_arena(struct anvil_json_doc *doc) {
+    return doc->arena;
+}
+
+void anvil_json_doc_destroy(struct anvil_json_doc *doc) {
+    if (doc) {
+        anvil_arena_destroy(doc->arena);
+        anvil_mem_release(doc->allocator, doc);
+    }
+}

@@ -1,0 +1,99 @@
+/* Reading whole inputs (files or standard input) with a size cap. */
+
+#include <errno.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_read_input(const char *path, size_t max_bytes, struct anvil_buf *out, const char **label) {
+    bool use_stdin = path == NULL || strcmp(path, "-") == 0;
+    *label = use_stdin ? "<stdin>" : path;
+    FILE *f = use_stdin ? stdin : fopen(path, "rb");
+    if (!f) {
+        cli_error("cannot open '%s': %s", path, strerror(errno));
+        return CLI_EXIT_NO_INPUT;
+    }
+    anvil_buf_init(out, NULL, max_bytes);
+    int code = CLI_EXIT_OK;
+    for (;;) {
+        int rc = anvil_buf_reserve(out, 65536);
+        if (rc == ANVIL_ELIMIT) {
+            /* Near the cap: read what still fits, then see whether more remains. */
+            size_t room = out->max_len - out->len;
+            if (room == 0) {
+                if (fgetc(f) != EOF) {
+                    cli_error("%s: input is larger than the limit of %zu bytes", *label, max_bytes);
+                    code = CLI_EXIT_DATA;
+                }
+                break;
+            }
+            rc = anvil_buf_reserve(out, room);
+        }
+        if (rc != ANVIL_OK) {
+            cli_error("%s: out of memory reading the input", *label);
+            code = CLI_EXIT_INTERNAL;
+            break;
+        }
+        size_t room = out->capacity - out->len - 1;
+        size_t n = fread(out->data + out->len, 1, room, f);
+        out->len += n;
+        out->data[out->len] = '\0';
+        if (n < room) {
+            if (ferror(f)) {
+                cli_error("cannot read '%s': %s", *label, strerror(errno));
+                code = CLI_EXIT_NO_INPUT;
+            }
+            break;
+        }
+    }
+    if (!use_stdin) {
+        fclose(f);
+    }
+    if (code != CLI_EXIT_OK) {
+        anvil_buf_clean_up(out);
+    }
+    return code;
+}
+
+int cli_write_output(const char *bytes, size_t len) {
+    if (fwrite(bytes, 1, len, stdout) != len) {
+        cli_error("cannot write to standard output: %s", strerror(errno));
+        return CLI_EXIT_IO;
+    }
+    return CLI_EXIT_OK;
+}
+
+void cli_report_diag(const char *label, const struct anvil_diag *diag) {
+    char line[ANVIL_DIAG_MESSAGE_MAX + 512];
+    anvil_diag_format(diag, label, line, sizeof(line));
+    fprintf(stderr, "%s\n", line);
+}
+
+int cli_exit_for_status(int status) {
+    switch (status) {
+    case ANVIL_OK:
+        return CLI_EXIT_OK;
+    case ANVIL_ESYNTAX:
+    case ANVIL_ETYPE:
+    case ANVIL_EARITY:
+    case ANVIL_EVALUE:
+    case ANVIL_EMODEL:
+    case ANVIL_ELIMIT:
+        return CLI_EXIT_DATA;
+    case ANVIL_EINVAL:
+    case ANVIL_ECONFIG:
+    case ANVIL_ENOTFOUND:
+        return CLI_EXIT_USAGE;
+    case ANVIL_EIO:
+        return CLI_EXIT_IO;
+    case ANVIL_ETIMEDOUT:
+        return CLI_EXIT_TIMEOUT;
+    case ANVIL_ETRANSPORT:
+    case ANVIL_ESERVICE:
+    case ANVIL_EQUOTA:
+    case ANVIL_ECANCELED:
+        return CLI_EXIT_SERVICE;
+    default:
+        return CLI_EXIT_INTERNAL;
+    }
+}
