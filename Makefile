@@ -5,7 +5,9 @@ BUILD_TEST    ?= build/test
 BUILD_RELEASE ?= build/release
 JOBS          ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps build test demo format format-check clean
+BUILD_BENCH   ?= build/bench
+
+.PHONY: all deps build test demo bench fuzz format format-check clean
 
 all: build
 
@@ -24,6 +26,18 @@ test: deps
 	cmake -S . -B $(BUILD_TEST) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DANVIL_SANITIZE=ON -DANVIL_WERROR=ON
 	cmake --build $(BUILD_TEST)
 	ctest --test-dir $(BUILD_TEST) -j $(JOBS) --output-on-failure
+
+bench: deps
+	cmake -S . -B $(BUILD_BENCH) -G Ninja -DCMAKE_BUILD_TYPE=Release -DANVIL_BUILD_TESTS=OFF
+	cmake --build $(BUILD_BENCH)
+	scripts/bench $(BUILD_BENCH)
+
+# A libFuzzer session per target (clang); new inputs land in build/fuzz/work-TARGET.
+FUZZ_SECONDS ?= 300
+fuzz: deps
+	cmake -S . -B build/fuzz -G Ninja -DCMAKE_C_COMPILER=clang -DANVIL_FUZZ=ON -DANVIL_SANITIZE=ON
+	cmake --build build/fuzz
+	scripts/fuzz build/fuzz $(FUZZ_SECONDS)
 
 format:
 	scripts/format-check --fix

@@ -2,6 +2,7 @@
 set(ANVIL_CORE_SOURCES
   src/core/allocator.c
   src/core/arena.c
+  src/core/arena_cache.c
   src/core/buffer.c
   src/core/diag.c
   src/core/env.c

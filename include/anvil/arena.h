@@ -29,8 +29,11 @@ struct anvil_arena_options {
 };
 
 #define ANVIL_ARENA_DEFAULT_BLOCK_SIZE ((size_t)4096)
+/** Blocks double in size up to this; a larger first block may be asked for. */
 #define ANVIL_ARENA_MAX_BLOCK_SIZE ((size_t)1 << 24)
 #define ANVIL_ARENA_DEFAULT_MAX_BYTES ((size_t)1 << 32)
+/** Most bytes of freed blocks the process-wide block cache keeps. */
+#define ANVIL_ARENA_CACHE_MAX_BYTES ((size_t)64 << 20)
 
 /**
  * Creates an empty arena drawing from `parent` (NULL = default). `options` may
@@ -73,6 +76,15 @@ ANVIL_API size_t anvil_arena_bytes_used(const struct anvil_arena *arena);
  * reset. Lets callers tell ANVIL_ELIMIT from ANVIL_ENOMEM.
  */
 ANVIL_API bool anvil_arena_exhausted(const struct anvil_arena *arena);
+
+/**
+ * Arenas that draw from the default allocator keep freed blocks of 256 KiB
+ * or more in a small process-wide cache (at most ANVIL_ARENA_CACHE_MAX_BYTES),
+ * so parsing large documents one after another reuses memory instead of
+ * faulting in fresh pages each time. This frees the cached blocks and
+ * returns how many bytes that was. Thread-safe.
+ */
+ANVIL_API size_t anvil_arena_cache_trim(void);
 
 ANVIL_EXTERN_C_END
 

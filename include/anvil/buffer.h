@@ -63,7 +63,7 @@ ANVIL_API int anvil_buf_append_sv(struct anvil_buf *buf, struct anvil_str_view s
 ANVIL_API int anvil_buf_appendf(struct anvil_buf *buf, const char *fmt, ...) ANVIL_PRINTF(2, 3);
 
 /** anvil_buf_appendf() with a va_list. */
-ANVIL_API int anvil_buf_vappendf(struct anvil_buf *buf, const char *fmt, va_list args);
+ANVIL_API int anvil_buf_vappendf(struct anvil_buf *buf, const char *fmt, va_list args) ANVIL_PRINTF(2, 0);
 
 /** Forgets the contents but keeps the allocation. */
 ANVIL_API void anvil_buf_clear(struct anvil_buf *buf);

@@ -42,7 +42,7 @@ ANVIL_API int anvil_diag_set(struct anvil_diag *diag, int code, size_t line, siz
 
 /** anvil_diag_set() with a va_list. */
 ANVIL_API int anvil_diag_vset(struct anvil_diag *diag, int code, size_t line, size_t column, size_t offset,
-                              const char *fmt, va_list args);
+                              const char *fmt, va_list args) ANVIL_PRINTF(6, 0);
 
 /**
  * Fills the diag with `code` and the position of byte `offset` in `text`
@@ -54,7 +54,7 @@ ANVIL_API int anvil_diag_set_at(struct anvil_diag *diag, int code, const char *t
 
 /** anvil_diag_set_at() with a va_list. */
 ANVIL_API int anvil_diag_vset_at(struct anvil_diag *diag, int code, const char *text, size_t text_len, size_t offset,
-                                 const char *fmt, va_list args);
+                                 const char *fmt, va_list args) ANVIL_PRINTF(6, 0);
 
 /**
  * Writes "LINE:COLUMN: MESSAGE" (or just "MESSAGE" without a position),

@@ -59,7 +59,7 @@ ANVIL_API void anvil_log(const struct anvil_logger *logger, enum anvil_log_level
 
 /** anvil_log() with a va_list. */
 ANVIL_API void anvil_vlog(const struct anvil_logger *logger, enum anvil_log_level level, const char *subject,
-                          const char *fmt, va_list args);
+                          const char *fmt, va_list args) ANVIL_PRINTF(4, 0);
 
 /** "error", "warn", "info", "debug", "trace" or "none". */
 ANVIL_API const char *anvil_log_level_name(enum anvil_log_level level);

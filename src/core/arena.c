@@ -17,8 +17,9 @@ int anvil_arena_new(struct anvil_allocator *parent, const struct anvil_arena_opt
         return ANVIL_ENOMEM;
     }
     arena->parent = parent ? parent : anvil_allocator_default();
-    size_t first = options && options->first_block_size ? options->first_block_size : ANVIL_ARENA_DEFAULT_BLOCK_SIZE;
-    arena->first_block_size = first < ANVIL_ARENA_MAX_BLOCK_SIZE ? first : ANVIL_ARENA_MAX_BLOCK_SIZE;
+    arena->cacheable = arena->parent == anvil_allocator_default();
+    arena->first_block_size =
+        options && options->first_block_size ? options->first_block_size : ANVIL_ARENA_DEFAULT_BLOCK_SIZE;
     arena->next_block_size = arena->first_block_size;
     arena->max_bytes = options && options->max_bytes ? options->max_bytes : ANVIL_ARENA_DEFAULT_MAX_BYTES;
     *out = arena;
@@ -29,7 +30,9 @@ static void s_free_chain(struct anvil_arena *arena, struct anvil__arena_block *b
     while (block) {
         struct anvil__arena_block *prev = block->prev;
         arena->reserved -= S_HEADER_SIZE + block->size;
-        anvil_mem_release(arena->parent, block);
+        if (!arena->cacheable || !anvil__arena_cache_put(block)) {
+            anvil_mem_release(arena->parent, block);
+        }
         block = prev;
     }
 }
@@ -52,13 +55,20 @@ static struct anvil__arena_block *s_new_block(struct anvil_arena *arena, size_t 
         arena->exhausted = true;
         return NULL;
     }
-    struct anvil__arena_block *block = anvil_mem_acquire(arena->parent, total);
-    if (!block) {
-        return NULL;
+    struct anvil__arena_block *block = arena->cacheable ? anvil__arena_cache_take(data_size) : NULL;
+    if (block && S_HEADER_SIZE + block->size > arena->max_bytes - arena->reserved) {
+        anvil__arena_cache_put(block); /* larger than asked, and that would cross the limit */
+        block = NULL;
     }
-    block->size = data_size;
+    if (!block) {
+        block = anvil_mem_acquire(arena->parent, total);
+        if (!block) {
+            return NULL;
+        }
+        block->size = data_size;
+    }
     block->dedicated = dedicated;
-    arena->reserved += total;
+    arena->reserved += S_HEADER_SIZE + block->size;
     return block;
 }
 
@@ -86,7 +96,14 @@ void *anvil__arena_alloc_slow(struct anvil_arena *arena, size_t size, size_t ali
         arena->used += size;
         return (void *)at;
     }
-    struct anvil__arena_block *block = s_new_block(arena, arena->next_block_size, false);
+    size_t block_size = arena->next_block_size;
+    size_t hinted = arena->hint ? arena->hint(arena->hint_ctx) : 0;
+    if (hinted) {
+        block_size = hinted > need ? hinted : need;
+    } else if (arena->next_block_size < ANVIL_ARENA_MAX_BLOCK_SIZE) {
+        arena->next_block_size *= 2;
+    }
+    struct anvil__arena_block *block = s_new_block(arena, block_size, false);
     if (!block) {
         return NULL;
     }
@@ -94,9 +111,6 @@ void *anvil__arena_alloc_slow(struct anvil_arena *arena, size_t size, size_t ali
     arena->head = block;
     arena->cursor = block->data;
     arena->end = block->data + block->size;
-    if (arena->next_block_size < ANVIL_ARENA_MAX_BLOCK_SIZE) {
-        arena->next_block_size *= 2;
-    }
     return anvil__arena_bump(arena, size, align);
 }
 

@@ -20,8 +20,19 @@ struct anvil__arena_block {
     alignas(max_align_t) unsigned char data[];
 };
 
+/*
+ * Asked for the size of the next regular block when the current one is full;
+ * 0 = use the arena's own doubling rule. The JSON parser estimates what the
+ * rest of the document will need.
+ */
+typedef size_t anvil__arena_hint_fn(void *ctx);
+
 struct anvil_arena {
     struct anvil_allocator *parent;
+    /* Blocks may go to and come from the process-wide cache (default allocator only). */
+    bool cacheable;
+    anvil__arena_hint_fn *hint;
+    void *hint_ctx;
     /* Newest regular block first; dedicated blocks sit behind it. */
     struct anvil__arena_block *head;
     unsigned char *cursor;
@@ -35,6 +46,15 @@ struct anvil_arena {
 };
 
 void *anvil__arena_alloc_slow(struct anvil_arena *arena, size_t size, size_t align);
+
+/* Only blocks of at least this size are cached. */
+#define ANVIL_ARENA_CACHE_MIN_BLOCK ((size_t)256 << 10)
+
+/* A cached block of `size` to 2 * `size` data bytes, or NULL. */
+struct anvil__arena_block *anvil__arena_cache_take(size_t size);
+
+/* Offers a block to the cache; false when it does not fit (the caller frees it). */
+bool anvil__arena_cache_put(struct anvil__arena_block *block);
 
 /* Fast path: `align` must be a power of two no larger than 64. */
 static inline void *anvil__arena_bump(struct anvil_arena *arena, size_t size, size_t align) {

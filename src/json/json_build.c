@@ -5,34 +5,6 @@
 #include "anvil/status.h"
 #include "json/json_internal.h"
 
-#define S_MAX_STRING ((size_t)UINT32_MAX - 1)
-
-int anvil__json_string_value(struct anvil_arena *arena, const char *bytes, size_t len, struct anvil_json *out) {
-    if (len > S_MAX_STRING) {
-        return ANVIL_ELIMIT;
-    }
-    struct anvil_json v;
-    v.tag = (uint64_t)ANVIL_JSON_STRING | ((uint64_t)len << ANVIL_JSON__LEN_SHIFT);
-    if (len < sizeof(v.u)) {
-        /* Short strings live in the payload itself, NUL-padded. */
-        v.tag |= ANVIL_JSON__FLAG;
-        memset(&v.u, 0, sizeof(v.u));
-        if (len) {
-            memcpy(&v.u, bytes, len);
-        }
-    } else {
-        char *copy = anvil__arena_bump(arena, len + 1, 1);
-        if (!copy) {
-            return ANVIL_ENOMEM;
-        }
-        memcpy(copy, bytes, len);
-        copy[len] = '\0';
-        v.u.str = copy;
-    }
-    *out = v;
-    return ANVIL_OK;
-}
-
 const struct anvil_json_key *anvil__json_key_new(struct anvil_arena *arena, const char *bytes, size_t len,
                                                  uint32_t hash) {
     struct anvil_json_key *key = anvil__arena_bump(arena, sizeof(*key) + len + 1, _Alignof(struct anvil_json_key));

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "anvil/json.h"
+#include "anvil/status.h"
 #include "core/arena_internal.h"
 
 /* Objects with an index carry this header just before their members. */
@@ -36,12 +37,62 @@ static inline bool anvil__json_key_eq(const struct anvil_json_key *a, const stru
     return a == b || (a->hash == b->hash && a->len == b->len && memcmp(a->bytes, b->bytes, a->len) == 0);
 }
 
+/* The per-process seed of anvil_json_hash(). */
+uint64_t anvil__json_hash_seed(void);
+
+/* anvil_json_hash() with the seed passed in (hot loops fetch it once). */
+static inline uint32_t anvil__json_hash_with(uint64_t seed, const char *bytes, size_t len) {
+    uint64_t h = seed ^ ((uint64_t)len * UINT64_C(0x9E3779B97F4A7C15));
+    const unsigned char *p = (const unsigned char *)bytes;
+    while (len >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * UINT64_C(0x9E3779B97F4A7C15);
+        h ^= h >> 29;
+        p += 8;
+        len -= 8;
+    }
+    if (len > 0) {
+        uint64_t w = 0;
+        memcpy(&w, p, len);
+        h = (h ^ w) * UINT64_C(0xD6E8FEB86659FD93);
+    }
+    h ^= h >> 32;
+    h *= UINT64_C(0xff51afd7ed558ccd);
+    h ^= h >> 29;
+    return (uint32_t)(h >> 32);
+}
+
 /* Lookup with a precomputed anvil_json_hash() of the key (JMESPath compiles it once). */
 const struct anvil_json *anvil__json_object_get_hashed(const struct anvil_json *v, const char *key, size_t len,
                                                        uint32_t hash);
 
 /* A string value for `len` bytes already known to be valid UTF-8; copies into `arena`. */
-int anvil__json_string_value(struct anvil_arena *arena, const char *bytes, size_t len, struct anvil_json *out);
+static inline int anvil__json_string_value(struct anvil_arena *arena, const char *bytes, size_t len,
+                                           struct anvil_json *out) {
+    if (len > (size_t)UINT32_MAX - 1) {
+        return ANVIL_ELIMIT;
+    }
+    out->tag = (uint64_t)ANVIL_JSON_STRING | ((uint64_t)len << ANVIL_JSON__LEN_SHIFT);
+    if (len < sizeof(out->u)) {
+        /* Short strings live in the payload itself, NUL-padded. */
+        out->tag |= ANVIL_JSON__FLAG;
+        uint64_t word = 0;
+        if (len) {
+            memcpy(&word, bytes, len);
+        }
+        memcpy(&out->u, &word, sizeof(word));
+        return ANVIL_OK;
+    }
+    char *copy = anvil__arena_bump(arena, len + 1, 1);
+    if (!copy) {
+        return ANVIL_ENOMEM;
+    }
+    memcpy(copy, bytes, len);
+    copy[len] = '\0';
+    out->u.str = copy;
+    return ANVIL_OK;
+}
 
 /* A key record in `arena` (not interned). */
 const struct anvil_json_key *anvil__json_key_new(struct anvil_arena *arena, const char *bytes, size_t len,

@@ -12,7 +12,7 @@
 #include "json/json_internal.h"
 
 struct s_frame {
-    size_t start; /* first slot of this container */
+    size_t start; /* first item (arrays) or member (objects) of this container */
     bool object;
 };
 
@@ -27,16 +27,26 @@ struct s_parser {
     bool reject_duplicates;
     bool replace_surrogates;
 
-    struct anvil_json_member *slots;
-    size_t slot_len, slot_cap;
-    /* With reject_duplicates: where each slot's key starts, for the error. */
+    /* Finished items of open arrays, and members of open objects. */
+    struct anvil_json *items;
+    size_t item_len, item_cap;
+    struct anvil_json_member *members;
+    size_t member_len, member_cap;
+    /* With reject_duplicates: where each member's key starts, for the error. */
     size_t *key_offsets;
+    /* Input consumed when the last container closed, and arena use at the start: for the block hint. */
+    size_t progress;
+    size_t used_at_start;
     struct s_frame *frames;
     size_t depth, frame_cap;
 
     /* Intern table: open addressing over key records. */
     const struct anvil_json_key **keys;
     size_t key_mask, key_count;
+    uint64_t hash_seed;
+    /* Recently seen keys, by length and first and last byte: arrays of
+     * similar objects repeat their keys, and a hit skips the hashing. */
+    const struct anvil_json_key *recent[256];
 
     /* Unescaped string bytes when a string has escapes or non-ASCII. */
     unsigned char *scratch;
@@ -101,27 +111,56 @@ static int s_grow(struct s_parser *ps, void **array, size_t *cap, size_t elem, s
     return ANVIL_OK;
 }
 
-static int s_push_slot(struct s_parser *ps, const struct anvil_json_key *key, struct anvil_json value,
-                       const unsigned char *key_at) {
-    if (ANVIL_UNLIKELY(ps->slot_len == ps->slot_cap)) {
-        size_t cap = ps->slot_cap;
-        if (s_grow(ps, (void **)&ps->slots, &ps->slot_cap, sizeof(*ps->slots), cap + 1) != ANVIL_OK) {
+static int s_push_member(struct s_parser *ps, const struct anvil_json_key *key, const unsigned char *key_at) {
+    if (ANVIL_UNLIKELY(ps->member_len == ps->member_cap)) {
+        size_t cap = ps->member_cap;
+        if (s_grow(ps, (void **)&ps->members, &ps->member_cap, sizeof(*ps->members), cap + 1) != ANVIL_OK) {
             return ANVIL_ENOMEM;
         }
         if (ps->reject_duplicates) {
             size_t offsets_cap = cap;
-            if (s_grow(ps, (void **)&ps->key_offsets, &offsets_cap, sizeof(size_t), ps->slot_cap) != ANVIL_OK) {
+            if (s_grow(ps, (void **)&ps->key_offsets, &offsets_cap, sizeof(size_t), ps->member_cap) != ANVIL_OK) {
                 return ANVIL_ENOMEM;
             }
         }
     }
-    ps->slots[ps->slot_len].key = key;
-    ps->slots[ps->slot_len].value = value;
+    ps->members[ps->member_len].key = key;
+    ps->members[ps->member_len].value = anvil_json_make_null();
     if (ps->reject_duplicates) {
-        ps->key_offsets[ps->slot_len] = key_at ? (size_t)(key_at - ps->begin) : 0;
+        ps->key_offsets[ps->member_len] = (size_t)(key_at - ps->begin);
     }
-    ps->slot_len++;
+    ps->member_len++;
     return ANVIL_OK;
+}
+
+static inline int s_push_item(struct s_parser *ps, struct anvil_json value) {
+    if (ANVIL_UNLIKELY(ps->item_len == ps->item_cap) &&
+        s_grow(ps, (void **)&ps->items, &ps->item_cap, sizeof(*ps->items), ps->item_cap + 1) != ANVIL_OK) {
+        return ANVIL_ENOMEM;
+    }
+    ps->items[ps->item_len++] = value;
+    return ANVIL_OK;
+}
+
+/*
+ * The arena asks this when a block is full: the rest of the document will
+ * probably need what the part already parsed needed per input byte.
+ */
+static size_t s_block_hint(void *ctx) {
+    struct s_parser *ps = ctx;
+    size_t len = (size_t)(ps->end - ps->begin);
+    if (ps->progress < 4096 || ps->progress >= len) {
+        return 0;
+    }
+    /* The parsed prefix will need what it used plus the open containers'
+     * items and members (copied when they close); scale that to the whole. */
+    double used = (double)(anvil_arena_bytes_used(ps->arena) - ps->used_at_start);
+    double pending =
+        (double)(ps->item_len * sizeof(struct anvil_json) + ps->member_len * sizeof(struct anvil_json_member));
+    double total = (used + pending) / (double)ps->progress * (double)len;
+    double remaining = (total - used) * 1.05 + 16384.0;
+    double most = (double)ANVIL_ARENA_MAX_BLOCK_SIZE * 16;
+    return remaining < most ? (size_t)remaining : (size_t)most;
 }
 
 /* ---- interning ---- */
@@ -151,13 +190,22 @@ static int s_intern_grow(struct s_parser *ps) {
     return ANVIL_OK;
 }
 
+static inline size_t s_recent_slot(const unsigned char *bytes, size_t len) {
+    return len ? (len * 31 + (size_t)bytes[0] * 7 + bytes[len - 1]) & 255 : 0;
+}
+
 static const struct anvil_json_key *s_intern(struct s_parser *ps, const unsigned char *bytes, size_t len) {
+    size_t recent = s_recent_slot(bytes, len);
+    const struct anvil_json_key *hit = ps->recent[recent];
+    if (hit && hit->len == len && memcmp(hit->bytes, bytes, len) == 0) {
+        return hit;
+    }
     if (ANVIL_UNLIKELY(ps->key_count * 2 >= ps->key_mask)) {
         if (s_intern_grow(ps) != ANVIL_OK) {
             return NULL;
         }
     }
-    uint32_t hash = anvil_json_hash((const char *)bytes, len);
+    uint32_t hash = anvil__json_hash_with(ps->hash_seed, (const char *)bytes, len);
     size_t slot = hash & ps->key_mask;
     for (;;) {
         const struct anvil_json_key *k = ps->keys[slot];
@@ -165,6 +213,7 @@ static const struct anvil_json_key *s_intern(struct s_parser *ps, const unsigned
             break;
         }
         if (k->hash == hash && k->len == len && memcmp(k->bytes, bytes, len) == 0) {
+            ps->recent[recent] = k;
             return k;
         }
         slot = (slot + 1) & ps->key_mask;
@@ -173,6 +222,7 @@ static const struct anvil_json_key *s_intern(struct s_parser *ps, const unsigned
     if (k) {
         ps->keys[slot] = k;
         ps->key_count++;
+        ps->recent[recent] = k;
     }
     return k;
 }
@@ -381,7 +431,7 @@ static int s_string_slow(struct s_parser *ps, const unsigned char *from, size_t 
             q += 2;
             continue;
         }
-        uint32_t cp;
+        uint32_t cp = 0;
         int rc = s_read_u_escape(ps, q, &cp);
         if (rc != ANVIL_OK) {
             return rc;
@@ -562,7 +612,7 @@ static int s_open(struct s_parser *ps, const unsigned char *at, bool object) {
         s_grow(ps, (void **)&ps->frames, &ps->frame_cap, sizeof(*ps->frames), ps->depth + 1) != ANVIL_OK) {
         return s_nomem(ps, at);
     }
-    ps->frames[ps->depth].start = ps->slot_len;
+    ps->frames[ps->depth].start = object ? ps->member_len : ps->item_len;
     ps->frames[ps->depth].object = object;
     ps->depth++;
     return ANVIL_OK;
@@ -570,30 +620,37 @@ static int s_open(struct s_parser *ps, const unsigned char *at, bool object) {
 
 static int s_close(struct s_parser *ps, const unsigned char *at, struct anvil_json *out) {
     struct s_frame *f = &ps->frames[ps->depth - 1];
-    size_t count = ps->slot_len - f->start;
     int rc;
+    ps->progress = (size_t)(at - ps->begin);
     if (f->object) {
+        size_t count = ps->member_len - f->start;
         size_t dup = 0;
-        rc = anvil__json_object_finish(ps->arena, ps->allocator, ps->slots + f->start, count, ps->reject_duplicates,
-                                       &dup, out);
+        /* No members may have been allocated yet (an empty object). */
+        rc = anvil__json_object_finish(ps->arena, ps->allocator, count ? ps->members + f->start : NULL, count,
+                                       ps->reject_duplicates, &dup, out);
         if (rc == ANVIL_ESYNTAX) {
             return s_error_at(ps, ANVIL_ESYNTAX, ps->begin + ps->key_offsets[f->start + dup],
                               "duplicate key in object");
         }
+        ps->member_len = f->start;
     } else {
-        struct anvil_json *items;
-        rc = anvil_json_new_array(ps->arena, count, out, &items);
-        if (rc == ANVIL_OK) {
-            const struct anvil_json_member *slot = ps->slots + f->start;
-            for (size_t i = 0; i < count; i++) {
-                items[i] = slot[i].value;
+        size_t count = ps->item_len - f->start;
+        struct anvil_json *stored = NULL;
+        rc = ANVIL_OK;
+        if (count) {
+            stored = anvil__arena_bump(ps->arena, count * sizeof(*stored), _Alignof(struct anvil_json));
+            if (stored) {
+                memcpy(stored, ps->items + f->start, count * sizeof(*stored));
+            } else {
+                rc = ANVIL_ENOMEM;
             }
         }
+        *out = anvil__json_container(ANVIL_JSON_ARRAY, count, stored);
+        ps->item_len = f->start;
     }
     if (rc != ANVIL_OK) {
         return rc == ANVIL_ENOMEM || rc == ANVIL_ELIMIT ? s_nomem(ps, at) : rc;
     }
-    ps->slot_len = f->start;
     ps->depth--;
     return ANVIL_OK;
 }
@@ -661,8 +718,8 @@ value:
         }
         goto value;
     case '"': {
-        const unsigned char *bytes;
-        size_t len;
+        const unsigned char *bytes = NULL;
+        size_t len = 0;
         const unsigned char *at = p;
         if ((rc = s_string(ps, &p, &bytes, &len)) != ANVIL_OK) {
             return rc;
@@ -706,7 +763,7 @@ value:
         v = anvil_json_make_null();
         goto have_value;
     case ']':
-        if (ps->depth > 0 && !ps->frames[ps->depth - 1].object && ps->slot_len > ps->frames[ps->depth - 1].start) {
+        if (ps->depth > 0 && !ps->frames[ps->depth - 1].object && ps->item_len > ps->frames[ps->depth - 1].start) {
             return s_error_at(ps, ANVIL_ESYNTAX, p, "trailing comma before ']'");
         }
         return s_unexpected(ps, p, "a value");
@@ -723,13 +780,13 @@ key:
     }
     {
         const unsigned char *at = p;
-        const unsigned char *bytes;
-        size_t len;
+        const unsigned char *bytes = NULL;
+        size_t len = 0;
         if ((rc = s_string(ps, &p, &bytes, &len)) != ANVIL_OK) {
             return rc;
         }
         const struct anvil_json_key *key = s_intern(ps, bytes, len);
-        if (!key || s_push_slot(ps, key, anvil_json_make_null(), at) != ANVIL_OK) {
+        if (!key || s_push_member(ps, key, at) != ANVIL_OK) {
             return s_nomem(ps, at);
         }
     }
@@ -750,8 +807,8 @@ have_value:
         return ANVIL_OK;
     }
     if (ps->frames[ps->depth - 1].object) {
-        ps->slots[ps->slot_len - 1].value = v;
-    } else if (s_push_slot(ps, NULL, v, NULL) != ANVIL_OK) {
+        ps->members[ps->member_len - 1].value = v;
+    } else if (s_push_item(ps, v) != ANVIL_OK) {
         return s_nomem(ps, p);
     }
     p = s_skip_ws(p, end);
@@ -783,7 +840,8 @@ have_value:
 }
 
 static void s_release(struct s_parser *ps) {
-    anvil_mem_release(ps->allocator, ps->slots);
+    anvil_mem_release(ps->allocator, ps->items);
+    anvil_mem_release(ps->allocator, ps->members);
     anvil_mem_release(ps->allocator, ps->key_offsets);
     anvil_mem_release(ps->allocator, ps->frames);
     anvil_mem_release(ps->allocator, ps->keys);
@@ -822,8 +880,20 @@ int anvil_json_parse_into(struct anvil_arena *arena, struct anvil_allocator *all
     ps.max_string = max_string;
     ps.reject_duplicates = o.duplicates == ANVIL_JSON_DUPLICATES_REJECT;
     ps.replace_surrogates = o.surrogates == ANVIL_JSON_SURROGATES_REPLACE;
+    ps.used_at_start = anvil_arena_bytes_used(arena);
+    ps.hash_seed = anvil__json_hash_seed();
+    /* Only the parser's own arena gets the hint; a caller's arena keeps its rules. */
+    bool hinted = !arena->hint;
+    if (hinted) {
+        arena->hint = s_block_hint;
+        arena->hint_ctx = &ps;
+    }
     struct anvil_json root;
     int rc = s_parse(&ps, &root);
+    if (hinted) {
+        arena->hint = NULL;
+        arena->hint_ctx = NULL;
+    }
     s_release(&ps);
     if (rc == ANVIL_OK) {
         *out = root;
@@ -850,9 +920,10 @@ int anvil_json_parse(struct anvil_allocator *allocator, const char *text, size_t
         return anvil_diag_set(diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
     }
     /* Size the first block from the input, so a large document does not
-     * climb through many small blocks; values take about 1.5x the text. */
+     * climb through many small blocks: values take 1.3x-1.8x the text (the
+     * block hint sizes the rest from what the first part needed). */
     struct anvil_arena_options arena_options = {0};
-    arena_options.first_block_size = len < 2048 ? 4096 : len + len / 2;
+    arena_options.first_block_size = len < 2048 ? 4096 : len + len / 4;
     int rc = anvil_arena_new(allocator, &arena_options, &doc->arena);
     if (rc != ANVIL_OK) {
         anvil_mem_release(allocator, doc);

@@ -23,33 +23,13 @@ static void s_init_seed(void) {
     s_seed = seed | 1;
 }
 
-static inline uint64_t s_mix(uint64_t h) {
-    h ^= h >> 33;
-    h *= UINT64_C(0xff51afd7ed558ccd);
-    h ^= h >> 33;
-    h *= UINT64_C(0xc4ceb9fe1a85ec53);
-    h ^= h >> 33;
-    return h;
+uint64_t anvil__json_hash_seed(void) {
+    pthread_once(&s_seed_once, s_init_seed);
+    return s_seed;
 }
 
 uint32_t anvil_json_hash(const char *bytes, size_t len) {
-    pthread_once(&s_seed_once, s_init_seed);
-    uint64_t h = s_seed ^ ((uint64_t)len * UINT64_C(0x9E3779B97F4A7C15));
-    const unsigned char *p = (const unsigned char *)bytes;
-    while (len >= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        h = (h ^ w) * UINT64_C(0x9E3779B97F4A7C15);
-        h ^= h >> 29;
-        p += 8;
-        len -= 8;
-    }
-    if (len > 0) {
-        uint64_t w = 0;
-        memcpy(&w, p, len);
-        h = (h ^ w) * UINT64_C(0xD6E8FEB86659FD93);
-    }
-    return (uint32_t)(s_mix(h) >> 32);
+    return anvil__json_hash_with(anvil__json_hash_seed(), bytes, len);
 }
 
 const struct anvil_json *anvil__json_object_get_hashed(const struct anvil_json *v, const char *key, size_t len,

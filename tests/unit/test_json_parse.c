@@ -1,0 +1,439 @@
+#include <math.h>
+
+#include "harness.h"
+
+static int s_parse(struct anvil_test *t, const char *text, struct anvil_json_doc **doc, struct anvil_diag *diag) {
+    return anvil_json_parse(t->alloc, text, strlen(text), NULL, doc, diag);
+}
+
+TEST(json_parse_scalars_and_types) {
+    struct anvil_json_doc *doc = NULL;
+    CHECK_OK(s_parse(t, " [null, true, false, 0, -12, 1.5, \"s\", [], {}] ", &doc, NULL));
+    const struct anvil_json *root = anvil_json_doc_root(doc);
+    CHECK(anvil_json_is_array(root));
+    CHECK_EQ_U64(anvil_json_len(root), 9);
+    CHECK(anvil_json_is_null(anvil_json_array_at(root, 0)));
+    CHECK(anvil_json_bool(anvil_json_array_at(root, 1)));
+    CHECK(anvil_json_is_bool(anvil_json_array_at(root, 2)) && !anvil_json_bool(anvil_json_array_at(root, 2)));
+    CHECK(anvil_json_is_int(anvil_json_array_at(root, 3)));
+    CHECK_EQ_INT(anvil_json_int(anvil_json_array_at(root, 4)), -12);
+    CHECK(!anvil_json_is_int(anvil_json_array_at(root, 5)));
+    CHECK(anvil_json_double(anvil_json_array_at(root, 5)) == 1.5);
+    CHECK(anvil_sv_eq_cstr(anvil_json_string(anvil_json_array_at(root, 6)), "s"));
+    CHECK(anvil_json_is_array(anvil_json_array_at(root, 7)) && anvil_json_len(anvil_json_array_at(root, 7)) == 0);
+    CHECK(anvil_json_is_object(anvil_json_array_at(root, 8)) && anvil_json_len(anvil_json_array_at(root, 8)) == 0);
+    CHECK(anvil_json_array_at(root, 9) == NULL);
+    CHECK(anvil_json_array_at(anvil_json_array_at(root, 0), 0) == NULL);
+done:
+    anvil_json_doc_destroy(doc);
+}
+
+TEST(json_parse_integers_keep_exactness) {
+    struct anvil_json_doc *doc = NULL;
+    CHECK_OK(s_parse(t,
+                     "[9223372036854775807, -9223372036854775808, 9223372036854775808, -0, 1.0, 1e2, "
+                     "12345678901234567890123, 0.000001]",
+                     &doc, NULL));
+    const struct anvil_json *r = anvil_json_doc_root(doc);
+    CHECK(anvil_json_is_int(anvil_json_array_at(r, 0)));
+    CHECK(anvil_json_int(anvil_json_array_at(r, 0)) == INT64_MAX);
+    CHECK(anvil_json_is_int(anvil_json_array_at(r, 1)));
+    CHECK(anvil_json_int(anvil_json_array_at(r, 1)) == INT64_MIN);
+    CHECK(!anvil_json_is_int(anvil_json_array_at(r, 2)));
+    CHECK(anvil_json_double(anvil_json_array_at(r, 2)) == 9223372036854775808.0);
+    CHECK(anvil_json_is_int(anvil_json_array_at(r, 3)) && anvil_json_int(anvil_json_array_at(r, 3)) == 0);
+    CHECK(!anvil_json_is_int(anvil_json_array_at(r, 4)) && anvil_json_double(anvil_json_array_at(r, 4)) == 1.0);
+    CHECK(!anvil_json_is_int(anvil_json_array_at(r, 5)) && anvil_json_double(anvil_json_array_at(r, 5)) == 100.0);
+    CHECK(anvil_json_double(anvil_json_array_at(r, 6)) == 12345678901234567890123.0);
+    CHECK(anvil_json_double(anvil_json_array_at(r, 7)) == 0.000001);
+done:
+    anvil_json_doc_destroy(doc);
+}
+
+TEST(json_parse_doubles_are_correctly_rounded) {
+    static const struct {
+        const char *text;
+        double want;
+    } cases[] = {
+        {"0.1", 0.1},
+        {"1e22", 1e22},
+        {"1e23", 1e23},
+        {"9007199254740993", 9007199254740993.0}, /* an int64, compared below as double */
+        {"9007199254740993.0", 9007199254740992.0},
+        {"1.7976931348623157e308", 1.7976931348623157e308},
+        {"2.2250738585072014e-308", 2.2250738585072014e-308},
+        {"4.9406564584124654e-324", 4.9406564584124654e-324},
+        {"2.4703282292062328e-324", 4.9406564584124654e-324},
+        {"1e-400", 0.0},
+        {"-1e-400", -0.0},
+        {"0.30000000000000004", 0.30000000000000004},
+        {"123456789012345678901234567890e-10", 12345678901234567890.1234567890},
+        {"0.000000000000000000000000000000000000000000001e+45", 1.0},
+        {"-0.0", -0.0},
+        {"1E+2", 100.0},
+        {"1e-2", 0.01},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct anvil_json_doc *doc = NULL;
+        int rc = s_parse(t, cases[i].text, &doc, NULL);
+        if (rc != ANVIL_OK) {
+            anvil_json_doc_destroy(doc);
+            CHECK_OK(rc);
+        }
+        double got = anvil_json_double(anvil_json_doc_root(doc));
+        bool same = got == cases[i].want && signbit(got) == signbit(cases[i].want);
+        anvil_json_doc_destroy(doc);
+        if (!same) {
+            anvil_test_fail(t, __FILE__, __LINE__, "%s parsed as %.17g, want %.17g", cases[i].text, got, cases[i].want);
+            goto done;
+        }
+    }
+done:;
+}
+
+TEST(json_parse_strings_and_escapes) {
+    struct anvil_json_doc *doc = NULL;
+    CHECK_OK(s_parse(t,
+                     "[\"\", \"1234567\", \"12345678\", \"a\\u0000b\", \"\\\"\\\\\\/\\b\\f\\n\\r\\t\", "
+                     "\"\\u00e9\\u20AC\\ud83d\\ude00\", \"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"]",
+                     &doc, NULL));
+    const struct anvil_json *r = anvil_json_doc_root(doc);
+    CHECK_EQ_U64(anvil_json_len(anvil_json_array_at(r, 0)), 0);
+    CHECK_STR_EQ(anvil_json_string_ptr(anvil_json_array_at(r, 0)), "");
+    CHECK_STR_EQ(anvil_json_string_ptr(anvil_json_array_at(r, 1)), "1234567");
+    CHECK_STR_EQ(anvil_json_string_ptr(anvil_json_array_at(r, 2)), "12345678");
+    struct anvil_str_view nul = anvil_json_string(anvil_json_array_at(r, 3));
+    CHECK_MEM_EQ(nul.ptr, nul.len, "a\0b");
+    CHECK(nul.ptr[3] == '\0');
+    struct anvil_str_view esc = anvil_json_string(anvil_json_array_at(r, 4));
+    CHECK_MEM_EQ(esc.ptr, esc.len, "\"\\/\b\f\n\r\t");
+    struct anvil_str_view uni = anvil_json_string(anvil_json_array_at(r, 5));
+    CHECK_MEM_EQ(uni.ptr, uni.len, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+    struct anvil_str_view raw = anvil_json_string(anvil_json_array_at(r, 6));
+    CHECK_MEM_EQ(raw.ptr, raw.len, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+done:
+    anvil_json_doc_destroy(doc);
+}
+
+/* Every position of a special byte relative to the 8-byte scan blocks. */
+TEST(json_parse_string_scan_boundaries) {
+    char text[64];
+    for (size_t pos = 0; pos < 20; pos++) {
+        for (int kind = 0; kind < 4; kind++) {
+            static const char *const inserts[] = {"\\n", "\xc3\xa9", "\\u0041", "\\\""};
+            static const char *const decoded[] = {"\n", "\xc3\xa9", "A", "\""};
+            char want[64];
+            size_t n = 0;
+            text[n++] = '"';
+            memset(text + n, 'x', pos);
+            n += pos;
+            size_t ins = strlen(inserts[kind]);
+            memcpy(text + n, inserts[kind], ins);
+            n += ins;
+            memcpy(text + n, "yyyyyyyyy\"", 10);
+            n += 10;
+            memset(want, 'x', pos);
+            size_t w = pos;
+            memcpy(want + w, decoded[kind], strlen(decoded[kind]));
+            w += strlen(decoded[kind]);
+            memcpy(want + w, "yyyyyyyyy", 9);
+            w += 9;
+            struct anvil_json_doc *doc = NULL;
+            int rc = anvil_json_parse(t->alloc, text, n, NULL, &doc, NULL);
+            if (rc != ANVIL_OK) {
+                anvil_json_doc_destroy(doc);
+                CHECK_OK(rc);
+            }
+            struct anvil_str_view got = anvil_json_string(anvil_json_doc_root(doc));
+            bool same = got.len == w && memcmp(got.ptr, want, w) == 0;
+            anvil_json_doc_destroy(doc);
+            CHECK(same);
+        }
+    }
+done:;
+}
+
+TEST(json_parse_errors_say_where) {
+    static const struct {
+        const char *text;
+        size_t line, column;
+        const char *message;
+    } cases[] = {
+        {"{\n  \"a\": 1,\n  \"b\" 2\n}", 3, 7, "expected ':' after the key, found '2'"},
+        {"[1, 2,]", 1, 7, "trailing comma before ']'"},
+        {"{\"a\": 1,}", 1, 9, "trailing comma before '}'"},
+        {"[01]", 1, 2, "leading zeros are not allowed in numbers"},
+        {"[1.]", 1, 4, "expected a digit after the decimal point, found ']'"},
+        {"[1e+]", 1, 5, "expected a digit in the exponent, found ']'"},
+        {"\"abc", 1, 5, "unterminated string"},
+        {"\"a\tb\"", 1, 3, "control character U+0009 must be escaped in a string"},
+        {"\"\\x\"", 1, 2, "invalid escape: backslash followed by 'x'"},
+        {"\"\\u12G4\"", 1, 6, "\\u must be followed by four hex digits"},
+        {"\"\\ud800\"", 1, 2, "high surrogate \\u escape not followed by a low surrogate"},
+        {"\"\\udc00\"", 1, 2, "low surrogate \\u escape without a high one"},
+        {"\"\xc0\xaf\"", 1, 2, "invalid UTF-8 (byte 0xC0)"},
+        {"[1] [2]", 1, 5, "unexpected data after the JSON value"},
+        {"", 1, 1, "empty document: expected a JSON value"},
+        {"   \n ", 2, 2, "empty document: expected a JSON value"},
+        {"[tru]", 1, 2, "expected a value, found 't'"},
+        {"{1: 2}", 1, 2, "expected a string key, found '1'"},
+        {"[1 2]", 1, 4, "expected ',' or ']' after an array item, found '2'"},
+        {"{\"a\": 1 \"b\"}", 1, 9, "expected ',' or '}' after an object member, found '\"'"},
+        {"[", 1, 2, "expected a value, found end of input"},
+        {"-", 1, 2, "expected a digit, found end of input"},
+        {"1e999", 1, 1, "number is too large for a double"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct anvil_json_doc *doc = (struct anvil_json_doc *)1;
+        struct anvil_diag diag;
+        int rc = s_parse(t, cases[i].text, &doc, &diag);
+        CHECK(doc == NULL);
+        if (rc == ANVIL_ENOMEM) {
+            CHECK_OK(rc);
+        }
+        if (rc != ANVIL_ESYNTAX || diag.code != rc || diag.line != cases[i].line || diag.column != cases[i].column ||
+            strcmp(diag.message, cases[i].message) != 0) {
+            anvil_test_fail(t, __FILE__, __LINE__, "case %zu: got %s %zu:%zu \"%s\", want %zu:%zu \"%s\"", i,
+                            anvil_status_name(rc), diag.line, diag.column, diag.message, cases[i].line, cases[i].column,
+                            cases[i].message);
+            goto done;
+        }
+    }
+done:;
+}
+
+TEST(json_parse_reads_only_len_bytes) {
+    struct anvil_json_doc *doc = NULL;
+    /* The bytes after len are garbage that would change the result if read. */
+    const char text[] = {'[', '1', '2', ']', '9', '9'};
+    CHECK_OK(anvil_json_parse(t->alloc, text, 4, NULL, &doc, NULL));
+    CHECK_EQ_INT(anvil_json_int(anvil_json_array_at(anvil_json_doc_root(doc), 0)), 12);
+    anvil_json_doc_destroy(doc);
+    doc = NULL;
+    CHECK_OK(anvil_json_parse(t->alloc, "12", 1, NULL, &doc, NULL));
+    CHECK_EQ_INT(anvil_json_int(anvil_json_doc_root(doc)), 1);
+    anvil_json_doc_destroy(doc);
+    doc = NULL;
+    CHECK_STATUS(anvil_json_parse(t->alloc, "\"abc\"", 4, NULL, &doc, NULL), ANVIL_ESYNTAX);
+    CHECK_STATUS(anvil_json_parse(t->alloc, "tru", 3, NULL, &doc, NULL), ANVIL_ESYNTAX);
+    CHECK_STATUS(anvil_json_parse(t->alloc, "\"\\u00", 5, NULL, &doc, NULL), ANVIL_ESYNTAX);
+    CHECK_STATUS(anvil_json_parse(t->alloc, "\"\xe2\x82", 3, NULL, &doc, NULL), ANVIL_ESYNTAX);
+    CHECK_STATUS(anvil_json_parse(t->alloc, NULL, 0, NULL, &doc, NULL), ANVIL_ESYNTAX);
+    CHECK_STATUS(anvil_json_parse(t->alloc, NULL, 3, NULL, &doc, NULL), ANVIL_EINVAL);
+    CHECK_STATUS(anvil_json_parse(t->alloc, "1", 1, NULL, NULL, NULL), ANVIL_EINVAL);
+done:
+    anvil_json_doc_destroy(doc);
+}
+
+static char *s_nested(struct anvil_test *t, size_t depth, size_t *len) {
+    char *text = anvil_mem_acquire(t->alloc, depth * 2 + 1);
+    if (text) {
+        memset(text, '[', depth);
+        memset(text + depth, ']', depth);
+        *len = depth * 2;
+    }
+    return text;
+}
+
+TEST(json_parse_depth_limit) {
+    struct anvil_json_doc *doc = NULL;
+    struct anvil_diag diag;
+    size_t len = 0;
+    char *text = s_nested(t, 512, &len);
+    CHECK_ALLOC(text);
+    CHECK_OK(anvil_json_parse(t->alloc, text, len, NULL, &doc, &diag));
+    anvil_json_doc_destroy(doc);
+    doc = NULL;
+    anvil_mem_release(t->alloc, text);
+    text = s_nested(t, 513, &len);
+    CHECK_ALLOC(text);
+    CHECK_STATUS(anvil_json_parse(t->alloc, text, len, NULL, &doc, &diag), ANVIL_ELIMIT);
+    CHECK_EQ_U64(diag.column, 513);
+    CHECK_STR_EQ(diag.message, "nesting deeper than the limit of 512");
+    struct anvil_json_parse_options options = {.max_depth = 2};
+    CHECK_STATUS(anvil_json_parse(t->alloc, "{\"a\":[[1]]}", 11, &options, &doc, &diag), ANVIL_ELIMIT);
+    options.max_depth = ANVIL_JSON_MAX_DEPTH + 1;
+    CHECK_STATUS(anvil_json_parse(t->alloc, "1", 1, &options, &doc, &diag), ANVIL_EINVAL);
+done:
+    anvil_mem_release(t->alloc, text);
+    anvil_json_doc_destroy(doc);
+}
+
+TEST(json_parse_hundred_thousand_nested_arrays_is_a_clean_error) {
+    struct anvil_json_doc *doc = NULL;
+    struct anvil_diag diag;
+    size_t len = 0;
+    char *text = s_nested(t, 100000, &len);
+    CHECK_ALLOC(text);
+    CHECK_STATUS(anvil_json_parse(t->alloc, text, len, NULL, &doc, &diag), ANVIL_ELIMIT);
+    /* Even at the highest depth anvil supports, nothing recurses on the C stack. */
+    struct anvil_json_parse_options options = {.max_depth = ANVIL_JSON_MAX_DEPTH};
+    CHECK_STATUS(anvil_json_parse(t->alloc, text, len, &options, &doc, &diag), ANVIL_ELIMIT);
+    CHECK_EQ_U64(diag.offset, ANVIL_JSON_MAX_DEPTH);
+done:
+    anvil_mem_release(t->alloc, text);
+    anvil_json_doc_destroy(doc);
+}
+
+TEST(json_parse_string_and_document_limits) {
+    struct anvil_json_doc *doc = NULL;
+    struct anvil_diag diag;
+    struct anvil_json_parse_options options = {.max_string_bytes = 4};
+    CHECK_OK(anvil_json_parse(t->alloc, "[\"abcd\"]", 8, &options, &doc, &diag));
+    anvil_json_doc_destroy(doc);
+    doc = NULL;
+    CHECK_STATUS(anvil_json_parse(t->alloc, "[\"abcde\"]", 9, &options, &doc, &diag), ANVIL_ELIMIT);
+    CHECK_STR_EQ(diag.message, "string longer than the limit");
+    /* The escaped (slow) path counts decoded bytes. */
+    CHECK_OK(anvil_json_parse(t->alloc, "[\"\\n\\n\\n\\n\"]", 12, &options, &doc, &diag));
+    anvil_json_doc_destroy(doc);
+    doc = NULL;
+    CHECK_STATUS(anvil_json_parse(t->alloc, "[\"\\n\\n\\n\\n\\n\"]", 14, &options, &doc, &diag), ANVIL_ELIMIT);
+    /* Keys too. */
+    CHECK_STATUS(anvil_json_parse(t->alloc, "{\"abcde\":1}", 11, &options, &doc, &diag), ANVIL_ELIMIT);
+    struct anvil_json_parse_options small = {.max_document_bytes = 5};
+    CHECK_STATUS(anvil_json_parse(t->alloc, "[1, 2]", 6, &small, &doc, &diag), ANVIL_ELIMIT);
+    CHECK_STR_EQ(diag.message, "document of 6 bytes is larger than the limit of 5");
+done:
+    anvil_json_doc_destroy(doc);
+}
+
+TEST(json_parse_duplicate_keys_last_wins_in_place) {
+    struct anvil_json_doc *doc = NULL;
+    CHECK_OK(s_parse(t, "{\"a\": 1, \"b\": 2, \"a\": 3, \"c\": 4, \"a\": 5}", &doc, NULL));
+    const struct anvil_json *r = anvil_json_doc_root(doc);
+    CHECK_EQ_U64(anvil_json_len(r), 3);
+    CHECK(anvil_sv_eq_cstr(anvil_json_member_key(anvil_json_object_at(r, 0)), "a"));
+    CHECK_EQ_INT(anvil_json_int(&anvil_json_object_at(r, 0)->value), 5);
+    CHECK(anvil_sv_eq_cstr(anvil_json_member_key(anvil_json_object_at(r, 2)), "c"));
+    CHECK_EQ_INT(anvil_json_int(anvil_json_object_get_cstr(r, "a")), 5);
+done:
+    anvil_json_doc_destroy(doc);
+}
+
+TEST(json_parse_duplicate_keys_in_large_objects) {
+    struct anvil_buf text;
+    struct anvil_json_doc *doc = NULL;
+    anvil_buf_init(&text, t->alloc, 0);
+    CHECK_OK(anvil_buf_append_byte(&text, '{'));
+    for (int i = 0; i < 40; i++) {
+        CHECK_OK(anvil_buf_appendf(&text, "\"k%d\": %d, ", i % 30, i));
+    }
+    CHECK_OK(anvil_buf_append_cstr(&text, "\"end\": true}"));
+    CHECK_OK(anvil_json_parse(t->alloc, text.data, text.len, NULL, &doc, NULL));
+    const struct anvil_json *r = anvil_json_doc_root(doc);
+    CHECK_EQ_U64(anvil_json_len(r), 31);
+    CHECK_EQ_INT(anvil_json_int(anvil_json_object_get_cstr(r, "k5")), 35);
+    CHECK_EQ_INT(anvil_json_int(anvil_json_object_get_cstr(r, "k29")), 29);
+    CHECK(anvil_sv_eq_cstr(anvil_json_member_key(anvil_json_object_at(r, 30)), "end"));
+    anvil_json_doc_destroy(doc);
+    doc = NULL;
+    struct anvil_json_parse_options strict = {.duplicates = ANVIL_JSON_DUPLICATES_REJECT};
+    struct anvil_diag diag;
+    CHECK_STATUS(anvil_json_parse(t->alloc, text.data, text.len, &strict, &doc, &diag), ANVIL_ESYNTAX);
+    CHECK_STR_EQ(diag.message, "duplicate key in object");
+    CHECK(memcmp(text.data + diag.offset, "\"k0\": 30", 8) == 0);
+    CHECK_STATUS(anvil_json_parse(t->alloc, "{\"x\":1,\n \"x\":2}", 15, &strict, &doc, &diag), ANVIL_ESYNTAX);
+    CHECK_EQ_U64(diag.line, 2);
+    CHECK_EQ_U64(diag.column, 2);
+done:
+    anvil_json_doc_destroy(doc);
+    anvil_buf_clean_up(&text);
+}
+
+TEST(json_parse_large_object_lookup_uses_every_key) {
+    struct anvil_buf text;
+    struct anvil_json_doc *doc = NULL;
+    anvil_buf_init(&text, t->alloc, 0);
+    CHECK_OK(anvil_buf_append_byte(&text, '{'));
+    for (int i = 0; i < 1000; i++) {
+        CHECK_OK(anvil_buf_appendf(&text, "%s\"key-%d\": %d", i ? "," : "", i, i * 7));
+    }
+    CHECK_OK(anvil_buf_append_byte(&text, '}'));
+    CHECK_OK(anvil_json_parse(t->alloc, text.data, text.len, NULL, &doc, NULL));
+    const struct anvil_json *r = anvil_json_doc_root(doc);
+    for (int i = 0; i < 1000; i++) {
+        char key[32];
+        snprintf(key, sizeof(key), "key-%d", i);
+        const struct anvil_json *v = anvil_json_object_get_cstr(r, key);
+        CHECK(v != NULL);
+        CHECK_EQ_INT(anvil_json_int(v), i * 7);
+    }
+    CHECK(anvil_json_object_get_cstr(r, "key-1000") == NULL);
+    CHECK(anvil_json_object_get_cstr(r, "") == NULL);
+    CHECK(anvil_json_object_get(anvil_json_object_get_cstr(r, "key-1"), "a", 1) == NULL);
+done:
+    anvil_json_doc_destroy(doc);
+    anvil_buf_clean_up(&text);
+}
+
+TEST(json_parse_keys_are_shared_within_a_document) {
+    struct anvil_json_doc *doc = NULL;
+    CHECK_OK(s_parse(t, "[{\"name\": 1}, {\"name\": 2}, {\"na\\u006de\": 3}]", &doc, NULL));
+    const struct anvil_json *r = anvil_json_doc_root(doc);
+    const struct anvil_json_key *k0 = anvil_json_object_at(anvil_json_array_at(r, 0), 0)->key;
+    CHECK(k0 == anvil_json_object_at(anvil_json_array_at(r, 1), 0)->key);
+    CHECK(k0 == anvil_json_object_at(anvil_json_array_at(r, 2), 0)->key);
+done:
+    anvil_json_doc_destroy(doc);
+}
+
+TEST(json_parse_lone_surrogates_replaced_on_request) {
+    struct anvil_json_doc *doc = NULL;
+    struct anvil_json_parse_options options = {.surrogates = ANVIL_JSON_SURROGATES_REPLACE};
+    const char *text = "[\"a\\ud800b\", \"\\udc00\", \"\\ud83d\\ude00\"]";
+    CHECK_OK(anvil_json_parse(t->alloc, text, strlen(text), &options, &doc, NULL));
+    const struct anvil_json *r = anvil_json_doc_root(doc);
+    struct anvil_str_view a = anvil_json_string(anvil_json_array_at(r, 0));
+    CHECK_MEM_EQ(a.ptr, a.len,
+                 "a\xef\xbf\xbd"
+                 "b");
+    struct anvil_str_view b = anvil_json_string(anvil_json_array_at(r, 1));
+    CHECK_MEM_EQ(b.ptr, b.len, "\xef\xbf\xbd");
+    struct anvil_str_view c = anvil_json_string(anvil_json_array_at(r, 2));
+    CHECK_MEM_EQ(c.ptr, c.len, "\xf0\x9f\x98\x80");
+done:
+    anvil_json_doc_destroy(doc);
+}
+
+TEST(json_parse_skips_a_utf8_bom) {
+    struct anvil_json_doc *doc = NULL;
+    CHECK_OK(s_parse(t, "\xef\xbb\xbf{\"a\": 1}", &doc, NULL));
+    CHECK_EQ_INT(anvil_json_int(anvil_json_object_get_cstr(anvil_json_doc_root(doc), "a")), 1);
+done:
+    anvil_json_doc_destroy(doc);
+}
+
+TEST(json_parse_into_a_caller_arena) {
+    struct anvil_arena *arena = NULL;
+    struct anvil_json a, b;
+    struct anvil_diag diag;
+    CHECK_OK(anvil_arena_new(t->alloc, NULL, &arena));
+    CHECK_OK(anvil_json_parse_into(arena, t->alloc, "{\"x\": [1, 2]}", 13, NULL, &a, &diag));
+    CHECK_OK(anvil_json_parse_into(arena, t->alloc, "[true]", 6, NULL, &b, &diag));
+    CHECK_EQ_U64(anvil_json_len(anvil_json_object_get_cstr(&a, "x")), 2);
+    CHECK(anvil_json_bool(anvil_json_array_at(&b, 0)));
+    CHECK_STATUS(anvil_json_parse_into(arena, t->alloc, "[", 1, NULL, &b, &diag), ANVIL_ESYNTAX);
+    CHECK_STATUS(anvil_json_parse_into(NULL, t->alloc, "1", 1, NULL, &b, &diag), ANVIL_EINVAL);
+done:
+    anvil_arena_destroy(arena);
+}
+
+TEST(json_parse_arena_limit_is_elimit) {
+    struct anvil_arena *arena = NULL;
+    struct anvil_json v;
+    struct anvil_diag diag;
+    struct anvil_arena_options options = {.first_block_size = 256, .max_bytes = 1024};
+    CHECK_OK(anvil_arena_new(t->alloc, &options, &arena));
+    char text[4096];
+    size_t n = 0;
+    text[n++] = '[';
+    for (int i = 0; i < 200; i++) {
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "%s\"string number %d\"", i ? "," : "", i);
+    }
+    text[n++] = ']';
+    CHECK_STATUS(anvil_json_parse_into(arena, t->alloc, text, n, NULL, &v, &diag), ANVIL_ELIMIT);
+    CHECK(strstr(diag.message, "limit") != NULL);
+done:
+    anvil_arena_destroy(arena);
+}
