@@ -26,6 +26,7 @@ test: deps
 	cmake -S . -B $(BUILD_TEST) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DANVIL_SANITIZE=ON -DANVIL_WERROR=ON
 	cmake --build $(BUILD_TEST)
 	ctest --test-dir $(BUILD_TEST) -j $(JOBS) --output-on-failure
+	scripts/summary $(BUILD_TEST)
 
 bench: deps
 	cmake -S . -B $(BUILD_BENCH) -G Ninja -DCMAKE_BUILD_TYPE=Release -DANVIL_BUILD_TESTS=OFF
@@ -34,7 +35,8 @@ bench: deps
 
 # A libFuzzer session per target (clang); new inputs land in build/fuzz/work-TARGET.
 FUZZ_SECONDS ?= 300
-fuzz: deps
+fuzz:
+	scripts/deps --fuzz
 	cmake -S . -B build/fuzz -G Ninja -DCMAKE_C_COMPILER=clang -DANVIL_FUZZ=ON -DANVIL_SANITIZE=ON
 	cmake --build build/fuzz
 	scripts/fuzz build/fuzz $(FUZZ_SECONDS)

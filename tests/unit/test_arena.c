@@ -134,3 +134,45 @@ TEST(arena_strndup_and_null_handling) {
 done:
     anvil_arena_destroy(arena);
 }
+
+TEST(arena_cache_reuses_large_default_blocks) {
+    struct anvil_arena *arena = NULL;
+    struct anvil_arena_options options = {.first_block_size = (size_t)1 << 20};
+    anvil_arena_cache_trim();
+    CHECK_OK(anvil_arena_new(NULL, &options, &arena));
+    char *first = anvil_arena_alloc(arena, 100, 8);
+    CHECK(first != NULL);
+    anvil_arena_destroy(arena);
+    arena = NULL;
+    /* The next arena of the same size gets the same block back. */
+    CHECK_OK(anvil_arena_new(NULL, &options, &arena));
+    char *second = anvil_arena_alloc(arena, 100, 8);
+    CHECK(second == first);
+    anvil_arena_destroy(arena);
+    arena = NULL;
+    CHECK(anvil_arena_cache_trim() >= ((size_t)1 << 20));
+    CHECK_EQ_U64(anvil_arena_cache_trim(), 0);
+    /* Small blocks are left to malloc. */
+    CHECK_OK(anvil_arena_new(NULL, NULL, &arena));
+    CHECK(anvil_arena_alloc(arena, 100, 8) != NULL);
+    anvil_arena_destroy(arena);
+    arena = NULL;
+    CHECK_EQ_U64(anvil_arena_cache_trim(), 0);
+done:
+    anvil_arena_destroy(arena);
+    anvil_arena_cache_trim();
+}
+
+TEST(arena_cache_never_holds_blocks_of_other_allocators) {
+    /* The counting allocator fails the test if a block is kept instead of released. */
+    struct anvil_arena *arena = NULL;
+    struct anvil_arena_options options = {.first_block_size = (size_t)1 << 20};
+    CHECK_OK(anvil_arena_new(t->alloc, &options, &arena));
+    CHECK_ALLOC(anvil_arena_alloc(arena, 100, 8));
+    CHECK_ALLOC(anvil_arena_alloc(arena, (size_t)2 << 20, 8));
+    anvil_arena_destroy(arena);
+    arena = NULL;
+    CHECK_EQ_U64(anvil_arena_cache_trim(), 0);
+done:
+    anvil_arena_destroy(arena);
+}

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -15,8 +16,13 @@ int cli_read_input(const char *path, size_t max_bytes, struct anvil_buf *out, co
     }
     anvil_buf_init(out, NULL, max_bytes);
     int code = CLI_EXIT_OK;
+    /* A regular file's size is known: one allocation, one read. */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (uintmax_t)st.st_size < max_bytes) {
+        (void)anvil_buf_reserve(out, (size_t)st.st_size + 1);
+    }
     for (;;) {
-        int rc = anvil_buf_reserve(out, 65536);
+        int rc = out->capacity - out->len > 4096 ? ANVIL_OK : anvil_buf_reserve(out, 65536);
         if (rc == ANVIL_ELIMIT) {
             /* Near the cap: read what still fits, then see whether more remains. */
             size_t room = out->max_len - out->len;
