@@ -2,6 +2,7 @@
 #   make demo   deps, release build, anvil on a real example
 #   make test   deps, ASan+UBSan -Werror build, format check, every test
 BUILD_TEST    ?= build/test
+BUILD_CLANG   ?= build/test-clang
 BUILD_RELEASE ?= build/release
 JOBS          ?= $(shell nproc 2>/dev/null || echo 2)
 
@@ -26,6 +27,11 @@ test: deps
 	cmake -S . -B $(BUILD_TEST) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DANVIL_SANITIZE=ON -DANVIL_WERROR=ON
 	cmake --build $(BUILD_TEST)
 	ctest --test-dir $(BUILD_TEST) -j $(JOBS) --output-on-failure
+	@echo "== the same library and tests under clang's sanitizers and warnings"
+	cmake -S . -B $(BUILD_CLANG) -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
+	  -DANVIL_SANITIZE=ON -DANVIL_WERROR=ON -DANVIL_BUILD_BENCH=OFF
+	cmake --build $(BUILD_CLANG)
+	ctest --test-dir $(BUILD_CLANG) -j $(JOBS) --output-on-failure -L 'unit|sweep|conformance|fuzz' -LE cli
 	scripts/summary $(BUILD_TEST)
 
 bench: deps
@@ -36,7 +42,7 @@ bench: deps
 # A libFuzzer session per target (clang); new inputs land in build/fuzz/work-TARGET.
 FUZZ_SECONDS ?= 300
 fuzz:
-	scripts/deps --fuzz
+	scripts/deps
 	cmake -S . -B build/fuzz -G Ninja -DCMAKE_C_COMPILER=clang -DANVIL_FUZZ=ON -DANVIL_SANITIZE=ON
 	cmake --build build/fuzz
 	scripts/fuzz build/fuzz $(FUZZ_SECONDS)

@@ -65,13 +65,13 @@ done:;
 }
 
 TEST(json_write_refuses_non_finite_and_respects_the_cap) {
+    struct anvil_arena *arena = NULL;
     struct anvil_buf out;
     anvil_buf_init(&out, t->alloc, 8);
     struct anvil_json nan = anvil_json_make_double(0.0 / 0.0);
     CHECK_STATUS(anvil_json_write(&nan, 0, &out), ANVIL_EVALUE);
     CHECK_STATUS(anvil_json_write_double(-1.0 / 0.0, &out), ANVIL_EVALUE);
     struct anvil_json s;
-    struct anvil_arena *arena = NULL;
     CHECK_OK(anvil_arena_new(t->alloc, NULL, &arena));
     CHECK_OK(anvil_json_new_string(arena, "0123456789", 10, &s));
     CHECK_STATUS(anvil_json_write(&s, 0, &out), ANVIL_ELIMIT);
