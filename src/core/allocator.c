@@ -82,3 +82,26 @@ char *anvil_mem_strndup(struct anvil_allocator *allocator, const char *src, size
     }
     return copy;
 }
+
+int anvil__mem_grow(struct anvil_allocator *allocator, void **array, size_t *capacity, size_t elem_size,
+                    size_t min_capacity) {
+    if (*capacity >= min_capacity) {
+        return ANVIL_OK;
+    }
+    size_t next = *capacity ? *capacity : 16;
+    while (next < min_capacity) {
+        if (next > SIZE_MAX / 2) {
+            return ANVIL_ELIMIT;
+        }
+        next *= 2;
+    }
+    size_t bytes;
+    if (anvil__size_mul(next, elem_size, &bytes)) {
+        return ANVIL_ELIMIT;
+    }
+    int rc = anvil_mem_realloc(allocator, array, bytes);
+    if (rc == ANVIL_OK) {
+        *capacity = next;
+    }
+    return rc;
+}

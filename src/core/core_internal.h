@@ -37,6 +37,17 @@ static inline bool anvil__size_mul(size_t a, size_t b, size_t *out) {
 #endif
 }
 
+struct anvil_allocator;
+
+/*
+ * Grows a heap array to hold at least `min_capacity` elements of
+ * `elem_size` bytes, doubling (from 16), so appends stay amortised O(1).
+ * ANVIL_OK; ANVIL_ELIMIT when the size overflows; ANVIL_ENOMEM (the array is
+ * then unchanged).
+ */
+int anvil__mem_grow(struct anvil_allocator *allocator, void **array, size_t *capacity, size_t elem_size,
+                    size_t min_capacity);
+
 static inline uint64_t anvil__u64_add_sat(uint64_t a, uint64_t b) {
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }

@@ -58,18 +58,7 @@ static int s_fail(struct anvil_json_builder *b, int rc) {
 }
 
 static int s_grow(struct anvil_json_builder *b, void **array, size_t *cap, size_t elem) {
-    size_t next = *cap ? *cap * 2 : 16;
-    size_t bytes;
-    if (anvil__size_mul(next, elem, &bytes)) {
-        return ANVIL_ELIMIT;
-    }
-    void *p = *array;
-    if (anvil_mem_realloc(b->allocator, &p, bytes) != ANVIL_OK) {
-        return ANVIL_ENOMEM;
-    }
-    *array = p;
-    *cap = next;
-    return ANVIL_OK;
+    return anvil__mem_grow(b->allocator, array, cap, elem, *cap + 1);
 }
 
 /* Delivers a finished value to the open container, or makes it the result. */

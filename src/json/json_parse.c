@@ -94,21 +94,7 @@ static int s_nomem(struct s_parser *ps, const unsigned char *at) {
 /* ---- growable scratch arrays ---- */
 
 static int s_grow(struct s_parser *ps, void **array, size_t *cap, size_t elem, size_t need) {
-    size_t next = *cap ? *cap : 64;
-    while (next < need) {
-        next *= 2;
-    }
-    size_t bytes;
-    if (anvil__size_mul(next, elem, &bytes)) {
-        return ANVIL_ENOMEM;
-    }
-    void *p = *array;
-    if (anvil_mem_realloc(ps->allocator, &p, bytes) != ANVIL_OK) {
-        return ANVIL_ENOMEM;
-    }
-    *array = p;
-    *cap = next;
-    return ANVIL_OK;
+    return anvil__mem_grow(ps->allocator, array, cap, elem, need) == ANVIL_OK ? ANVIL_OK : ANVIL_ENOMEM;
 }
 
 static int s_push_member(struct s_parser *ps, const struct anvil_json_key *key, const unsigned char *key_at) {

@@ -12,26 +12,9 @@
 #include <string.h>
 
 #include "anvil/anvil.h"
+#include "read_file.h"
 
 static size_t s_passed, s_failed, s_bytes;
-
-static char *s_read(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *data = size >= 0 ? malloc((size_t)size + 1) : NULL;
-    if (data && fread(data, 1, (size_t)size, f) != (size_t)size) {
-        free(data);
-        data = NULL;
-    }
-    fclose(f);
-    *len = data ? (size_t)size : 0;
-    return data;
-}
 
 static const char *s_check(const char *text, size_t len, unsigned flags) {
     struct anvil_json_doc *doc = NULL, *again = NULL;
@@ -62,7 +45,7 @@ static const char *s_check(const char *text, size_t len, unsigned flags) {
 
 static void s_file(const char *path) {
     size_t len;
-    char *text = s_read(path, &len);
+    char *text = anvil_test_read_file(path, &len);
     const char *problem = text ? s_check(text, len, 0) : "cannot read";
     if (!problem && text) {
         problem = s_check(text, len, ANVIL_JSON_WRITE_PRETTY);

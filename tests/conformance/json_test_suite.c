@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "anvil/anvil.h"
+#include "read_file.h"
 
 /* docs/json.md, "Implementation-defined cases": true = accepted. */
 static const struct {
@@ -65,30 +66,6 @@ static const char *const s_replaced[] = {
     "i_string_invalid_lonely_surrogate.json",        "i_string_invalid_surrogate.json",
     "i_string_inverted_surrogates_U+1D11E.json",     "i_string_lone_second_surrogate.json",
 };
-
-static char *s_read(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *data = malloc(cap);
-    size_t got;
-    while (data && (got = fread(data + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *bigger = realloc(data, cap *= 2);
-            if (!bigger) {
-                free(data);
-                data = NULL;
-            }
-            data = bigger;
-        }
-    }
-    fclose(f);
-    *len = n;
-    return data;
-}
 
 /* Round trip in both styles; returns NULL or what went wrong. */
 static const char *s_round_trip(const struct anvil_json *root) {
@@ -151,7 +128,7 @@ int main(int argc, char **argv) {
         char path[4096];
         snprintf(path, sizeof(path), "%s/%s", argv[1], name);
         size_t len = 0;
-        char *text = s_read(path, &len);
+        char *text = anvil_test_read_file(path, &len);
         if (!text) {
             printf("FAIL %s: cannot read\n", name);
             failed++;

@@ -5,21 +5,25 @@
 
 #include "cli.h"
 
-void cli_error(const char *fmt, ...) {
-    va_list args;
-    va_start(args, fmt);
+static void s_vreport(const char *fmt, va_list args) ANVIL_PRINTF(1, 0);
+
+static void s_vreport(const char *fmt, va_list args) {
     fputs("anvil: ", stderr);
     vfprintf(stderr, fmt, args);
     fputc('\n', stderr);
+}
+
+void cli_error(const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    s_vreport(fmt, args);
     va_end(args);
 }
 
 int cli_usage_error(const char *command, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
-    fputs("anvil: ", stderr);
-    vfprintf(stderr, fmt, args);
-    fputc('\n', stderr);
+    s_vreport(fmt, args);
     va_end(args);
     if (command) {
         fprintf(stderr, "Try 'anvil help %s' for more information.\n", command);

@@ -36,6 +36,9 @@ extern const struct cli_command cli_commands[];
 
 const struct cli_command *cli_find_command(const char *name);
 
+/* The command name closest to `name`, or NULL if none is close. */
+const char *cli_suggest_command(const char *name);
+
 /* Prints "anvil: MESSAGE\n" to stderr. */
 void cli_error(const char *fmt, ...) ANVIL_PRINTF(1, 2);
 

@@ -57,13 +57,7 @@ int cli_cmd_help(int argc, char **argv) {
     }
     const struct cli_command *command = cli_find_command(topic);
     if (!command) {
-        const char *names[32];
-        size_t n = 0;
-        for (const struct cli_command *c = cli_commands; c->name && n < 31; c++) {
-            names[n++] = c->name;
-        }
-        names[n] = NULL;
-        const char *hint = cli_suggest(topic, names);
+        const char *hint = cli_suggest_command(topic);
         if (hint) {
             return cli_usage_error(NULL, "no command '%s' (did you mean '%s'?)", topic, hint);
         }

@@ -41,3 +41,13 @@ const struct cli_command *cli_find_command(const char *name) {
     }
     return NULL;
 }
+
+const char *cli_suggest_command(const char *name) {
+    const char *names[32];
+    size_t n = 0;
+    for (const struct cli_command *c = cli_commands; c->name && n < 31; c++) {
+        names[n++] = c->name;
+    }
+    names[n] = NULL;
+    return cli_suggest(name, names);
+}

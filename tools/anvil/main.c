@@ -5,13 +5,7 @@
 #include "cli.h"
 
 static int s_unknown_command(const char *name) {
-    const char *names[32];
-    size_t n = 0;
-    for (const struct cli_command *c = cli_commands; c->name && n < 31; c++) {
-        names[n++] = c->name;
-    }
-    names[n] = NULL;
-    const char *hint = cli_suggest(name, names);
+    const char *hint = cli_suggest_command(name);
     if (hint) {
         return cli_usage_error(NULL, "unknown command '%s' (did you mean '%s'?)", name, hint);
     }
