@@ -29,8 +29,10 @@ cmake --build "$scratch/consumer" > "$scratch/consumer-build.log"
 "$scratch/consumer/consumer_shared"
 "$scratch/consumer/consumer_static"
 # The shared consumer really uses the shared library.
-ldd "$scratch/consumer/consumer_shared" | grep -q "$libdir/libanvil.so" || {
-  echo "consumer_shared does not load the installed libanvil.so"; exit 1; }
+# (ldd's output is captured first: `ldd | grep -q` under pipefail fails when grep exits early.)
+linked=$(ldd "$scratch/consumer/consumer_shared")
+[[ $linked == *"$libdir/libanvil.so"* ]] || {
+  echo "consumer_shared does not load the installed libanvil.so:"; echo "$linked"; exit 1; }
 
 echo "== pkg-config anvil"
 export PKG_CONFIG_PATH=$libdir/pkgconfig
