@@ -17,7 +17,7 @@ libdir=$(dirname "$(find "$prefix" -name 'libanvil.so' -o -name 'libanvil.a' | h
 [[ -e $libdir/libanvil.a && -e $libdir/libanvil.so ]] || { echo "missing libanvil.a or libanvil.so"; exit 1; }
 [[ -e $libdir/pkgconfig/anvil.pc ]] || { echo "missing anvil.pc"; exit 1; }
 [[ -e $libdir/cmake/anvil/anvilConfig.cmake ]] || { echo "missing anvilConfig.cmake"; exit 1; }
-if find "$prefix/include" -name '*_internal.h' | grep -q .; then
+if [[ -n $(find "$prefix/include" -name '*_internal.h') ]]; then
   echo "private headers were installed"; exit 1
 fi
 
