@@ -21,7 +21,14 @@ set(ANVIL_JSON_SOURCES
   src/json/json_write.c
   src/json/utf8.c)
 
-set(ANVIL_SOURCES ${ANVIL_CORE_SOURCES} ${ANVIL_JSON_SOURCES})
+set(ANVIL_JMESPATH_SOURCES
+  src/jmespath/ast.c
+  src/jmespath/eval.c
+  src/jmespath/functions.c
+  src/jmespath/lexer.c
+  src/jmespath/parser.c)
+
+set(ANVIL_SOURCES ${ANVIL_CORE_SOURCES} ${ANVIL_JSON_SOURCES} ${ANVIL_JMESPATH_SOURCES})
 
 # Libraries the library links privately, and their pkg-config spelling.
 find_package(Threads REQUIRED)

@@ -1,0 +1,168 @@
+#ifndef ANVIL_JMESPATH_INTERNAL_H
+#define ANVIL_JMESPATH_INTERNAL_H
+
+/* Tokens, the syntax tree and the function table, shared by the lexer,
+ * parser, evaluator and functions; not installed. */
+
+#include "anvil/jmespath.h"
+#include "json/json_internal.h"
+
+#define ANVIL_JMESPATH_MAX_DEPTH_LIMIT 4096
+
+enum jp_token_type {
+    JP_EOF,
+    JP_UNQUOTED, /* foo */
+    JP_QUOTED,   /* "foo" */
+    JP_NUMBER,   /* -12 (indexes and slices) */
+    JP_LITERAL,  /* `json` and 'raw string' */
+    JP_DOT,
+    JP_STAR,
+    JP_FLATTEN, /* [] */
+    JP_FILTER,  /* [? */
+    JP_LBRACKET,
+    JP_RBRACKET,
+    JP_LBRACE,
+    JP_RBRACE,
+    JP_LPAREN,
+    JP_RPAREN,
+    JP_COMMA,
+    JP_COLON,
+    JP_PIPE,
+    JP_OR,
+    JP_AND,
+    JP_NOT,
+    JP_EQ,
+    JP_NE,
+    JP_LT,
+    JP_LTE,
+    JP_GT,
+    JP_GTE,
+    JP_CURRENT, /* @ */
+    JP_EXPREF,  /* & */
+    JP_TOKEN_COUNT
+};
+
+struct jp_token {
+    enum jp_token_type type;
+    /* Byte offset in the expression text. */
+    size_t pos;
+    /* Identifiers: the decoded name (in the expression's arena). */
+    struct anvil_str_view name;
+    /* JP_NUMBER, saturated to the int64 range. */
+    int64_t number;
+    /* JP_LITERAL. */
+    struct anvil_json literal;
+};
+
+enum jp_node_type {
+    JP_N_IDENTITY,   /* the current node, implicitly */
+    JP_N_CURRENT,    /* @ */
+    JP_N_FIELD,      /* name, hash */
+    JP_N_SUBEXPR,    /* children: applied left to right */
+    JP_N_INDEX_EXPR, /* children: applied left to right */
+    JP_N_PIPE,       /* children: applied left to right, projections stop */
+    JP_N_INDEX,      /* index */
+    JP_N_SLICE,      /* start, stop, step with has_* flags */
+    JP_N_PROJECTION, /* children[0] base, children[1] applied to each item */
+    JP_N_VALUE_PROJECTION,
+    JP_N_FILTER_PROJECTION, /* children[0] base, [1] applied to matches, [2] condition */
+    JP_N_FLATTEN,           /* children[0] */
+    JP_N_MULTI_LIST,        /* children */
+    JP_N_MULTI_HASH,        /* children, keys */
+    JP_N_OR,
+    JP_N_AND,
+    JP_N_NOT,
+    JP_N_COMPARE, /* op: one of JP_EQ..JP_GTE */
+    JP_N_LITERAL,
+    JP_N_FUNCTION, /* function, children = arguments */
+    JP_N_EXPREF    /* children[0] */
+};
+
+struct jp_function;
+
+struct jp_node {
+    enum jp_node_type type;
+    enum jp_token_type op;
+    size_t pos;
+    struct jp_node **children;
+    size_t count;
+    size_t capacity; /* for lists that grow while parsing */
+    struct anvil_str_view name;
+    uint32_t hash;
+    int64_t index;
+    int64_t start, stop, step;
+    bool has_start, has_stop, has_step;
+    struct anvil_json literal;
+    const struct anvil_json_key **keys;
+    const struct jp_function *function;
+};
+
+struct anvil_jmespath {
+    struct anvil_allocator *allocator;
+    struct anvil_arena *arena;
+    const char *text;
+    size_t len;
+    struct jp_node *root;
+};
+
+/* ---- functions ---- */
+
+enum jp_type_mask {
+    JP_T_NULL = 1 << 0,
+    JP_T_BOOL = 1 << 1,
+    JP_T_NUMBER = 1 << 2,
+    JP_T_STRING = 1 << 3,
+    JP_T_ARRAY = 1 << 4,
+    JP_T_OBJECT = 1 << 5,
+    JP_T_EXPREF = 1 << 6,
+    JP_T_ANY = JP_T_NULL | JP_T_BOOL | JP_T_NUMBER | JP_T_STRING | JP_T_ARRAY | JP_T_OBJECT,
+    /* Arrays whose items are all numbers / all strings (checked at run time). */
+    JP_T_ARRAY_NUMBER = 1 << 7,
+    JP_T_ARRAY_STRING = 1 << 8
+};
+
+struct jp_eval;
+
+/* An evaluated argument: a value, or the tree of an &expression. */
+struct jp_arg {
+    struct anvil_json value;
+    const struct jp_node *expref;
+};
+
+typedef int jp_function_fn(struct jp_eval *ev, const struct jp_node *call, struct jp_arg *args, size_t count,
+                           struct anvil_json *out);
+
+struct jp_function {
+    const char *name;
+    size_t min_args;
+    size_t max_args; /* SIZE_MAX: variadic */
+    /* Accepted types per parameter; the last one repeats for variadic functions. */
+    unsigned params[3];
+    jp_function_fn *fn;
+};
+
+const struct jp_function *jp_function_find(const char *name, size_t len);
+
+/* ---- evaluation, shared with the functions ---- */
+
+struct jp_eval {
+    struct anvil_arena *arena;
+    struct anvil_allocator *scratch;
+    struct anvil_diag *diag;
+    const struct anvil_jmespath *expr;
+    /* Results collected by projections and functions, copied out when done. */
+    struct anvil_json *stack;
+    size_t stack_len, stack_cap;
+};
+
+int jp_eval_node(struct jp_eval *ev, const struct jp_node *node, const struct anvil_json *in, struct anvil_json *out);
+int jp_error(struct jp_eval *ev, int code, const struct jp_node *at, const char *fmt, ...) ANVIL_PRINTF(4, 5);
+int jp_push(struct jp_eval *ev, struct anvil_json value);
+/* Moves stack[from..] into a new array in the arena and pops them. */
+int jp_pop_array(struct jp_eval *ev, size_t from, struct anvil_json *out);
+int jp_nomem(struct jp_eval *ev);
+
+int jp_lex(struct anvil_arena *arena, struct anvil_allocator *allocator, const char *text, size_t len,
+           struct jp_token **tokens, size_t *count, struct anvil_diag *diag);
+
+#endif
