@@ -423,14 +423,17 @@ int jp_eval_node(struct jp_eval *ev, const struct jp_node *n, const struct anvil
         return s_multi_hash(ev, n, &in, out);
     case JP_N_OR:
     case JP_N_AND:
-        if ((rc = jp_eval_node(ev, n->children[0], &in, &a)) != ANVIL_OK) {
-            return rc;
+        /* `||` gives the first truthy operand, `&&` the first falsy one; else the last. */
+        for (size_t i = 0; i < n->count; i++) {
+            if ((rc = jp_eval_node(ev, n->children[i], &in, &a)) != ANVIL_OK) {
+                return rc;
+            }
+            if (anvil_jmespath_truthy(&a) == (n->type == JP_N_OR)) {
+                break;
+            }
         }
-        if (anvil_jmespath_truthy(&a) == (n->type == JP_N_OR)) {
-            *out = a;
-            return ANVIL_OK;
-        }
-        return jp_eval_node(ev, n->children[1], &in, out);
+        *out = a;
+        return ANVIL_OK;
     case JP_N_NOT:
         if ((rc = jp_eval_node(ev, n->children[0], &in, &a)) != ANVIL_OK) {
             return rc;

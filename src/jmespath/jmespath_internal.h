@@ -69,8 +69,8 @@ enum jp_node_type {
     JP_N_FLATTEN,           /* children[0] */
     JP_N_MULTI_LIST,        /* children */
     JP_N_MULTI_HASH,        /* children, keys */
-    JP_N_OR,
-    JP_N_AND,
+    JP_N_OR,                /* children: the first truthy one, else the last */
+    JP_N_AND,               /* children: the first falsy one, else the last */
     JP_N_NOT,
     JP_N_COMPARE, /* op: one of JP_EQ..JP_GTE */
     JP_N_LITERAL,
@@ -87,6 +87,8 @@ struct jp_node {
     struct jp_node **children;
     size_t count;
     size_t capacity; /* for lists that grow while parsing */
+    /* Height of the subtree: evaluation recurses at most this deep. */
+    size_t height;
     struct anvil_str_view name;
     uint32_t hash;
     int64_t index;

@@ -144,7 +144,8 @@ static int s_json_literal(struct s_lexer *lx) {
     struct anvil_diag inner;
     rc = anvil_json_parse_into(lx->arena, lx->allocator, json, n, NULL, &t->literal, &inner);
     if (rc != ANVIL_OK) {
-        return s_error(lx, rc == ANVIL_ENOMEM ? rc : ANVIL_ESYNTAX, start, "invalid JSON literal: %s", inner.message);
+        return s_error(lx, rc == ANVIL_ENOMEM || rc == ANVIL_ELIMIT ? rc : ANVIL_ESYNTAX, start,
+                       "invalid JSON literal: %s", inner.message);
     }
     return ANVIL_OK;
 }

@@ -118,8 +118,20 @@ static int s_nomem(struct s_parser *ps) {
     return s_error(ps, ANVIL_ENOMEM, s_current(ps)->pos, "out of memory");
 }
 
-/* Appends a child, growing the list inside the arena (old lists are left behind). */
+/*
+ * Appends a child, growing the list inside the arena (old lists are left
+ * behind), and keeps the tree's height within max_depth: chains are flat
+ * lists, but left-deep trees such as `a == b == c == ...` are not, and the
+ * evaluator recurses once per level.
+ */
 static int s_add_child(struct s_parser *ps, struct jp_node *parent, struct jp_node *child) {
+    if (child->height + 1 > parent->height) {
+        parent->height = child->height + 1;
+        if (parent->height > ps->max_depth) {
+            return s_error(ps, ANVIL_ELIMIT, child->pos, "expression nested deeper than the limit of %zu",
+                           ps->max_depth);
+        }
+    }
     if (parent->count == parent->capacity) {
         size_t cap = parent->capacity ? parent->capacity * 2 : 2;
         struct jp_node **children = anvil_arena_alloc(ps->expr->arena, cap * sizeof(*children), 0);
@@ -139,11 +151,15 @@ static int s_add_child(struct s_parser *ps, struct jp_node *parent, struct jp_no
 static int s_pair(struct s_parser *ps, enum jp_node_type type, size_t pos, struct jp_node *a, struct jp_node *b,
                   struct jp_node **out) {
     struct jp_node *n = s_node(ps, type, pos);
-    if (!n || s_add_child(ps, n, a) != ANVIL_OK || (b && s_add_child(ps, n, b) != ANVIL_OK)) {
+    if (!n) {
         return s_nomem(ps);
     }
+    int rc = s_add_child(ps, n, a);
+    if (rc == ANVIL_OK && b) {
+        rc = s_add_child(ps, n, b);
+    }
     *out = n;
-    return ANVIL_OK;
+    return rc;
 }
 
 /* A chain node (sub-expression, index expression, pipe): extend the left one if it is one. */
@@ -373,8 +389,12 @@ static int s_filter(struct s_parser *ps, struct jp_node *left, size_t pos, struc
         return rc;
     }
     struct jp_node *n = s_node(ps, JP_N_FILTER_PROJECTION, pos);
-    if (!n || s_add_child(ps, n, left) || s_add_child(ps, n, right) || s_add_child(ps, n, condition)) {
+    if (!n) {
         return s_nomem(ps);
+    }
+    if ((rc = s_add_child(ps, n, left)) != ANVIL_OK || (rc = s_add_child(ps, n, right)) != ANVIL_OK ||
+        (rc = s_add_child(ps, n, condition)) != ANVIL_OK) {
+        return rc;
     }
     *out = n;
     return ANVIL_OK;
@@ -540,10 +560,11 @@ static int s_led(struct s_parser *ps, struct jp_token *t, struct jp_node *left, 
         return s_chain(ps, JP_N_PIPE, t->pos, left, right, out);
     case JP_OR:
     case JP_AND:
+        /* Both are associative, so a chain is one flat list. */
         if ((rc = s_expression(ps, s_bp[t->type], &right)) != ANVIL_OK) {
             return rc;
         }
-        return s_pair(ps, t->type == JP_OR ? JP_N_OR : JP_N_AND, t->pos, left, right, out);
+        return s_chain(ps, t->type == JP_OR ? JP_N_OR : JP_N_AND, t->pos, left, right, out);
     case JP_LPAREN:
         return s_function(ps, left, t->pos, out);
     case JP_FILTER:

@@ -25,6 +25,22 @@ const struct cli_command cli_commands[] = {
      "      --max-depth N  deepest nesting accepted (default 512)\n"
      "      --max-bytes N  largest input accepted in bytes (default 1 GiB)\n",
      cli_cmd_json},
+    {"query", "Evaluate a JMESPath expression against a JSON document",
+     "Usage: anvil query [-f FILE] [-e EXPR_FILE] [-u] [-p] [--ast] EXPRESSION [FILE]\n"
+     "\n"
+     "Evaluates the JMESPath EXPRESSION against the JSON document in FILE (standard\n"
+     "input when absent or '-') and prints the result as JSON. Compatible with jp.\n"
+     "Errors print \"anvil: query: KIND: MESSAGE\" (KIND is syntax, invalid-type,\n"
+     "invalid-arity, invalid-value or unknown-function) and exit 65; syntax errors\n"
+     "also show the expression with a caret under the problem.\n"
+     "\n"
+     "Options:\n"
+     "  -f, --filename FILE   read the document from FILE\n"
+     "  -e, --expr-file FILE  read the expression from FILE\n"
+     "  -u, --unquoted        print a string result without quotes\n"
+     "  -p, --pretty          indent the result\n"
+     "      --ast             print the parsed expression tree instead of evaluating\n",
+     cli_cmd_query},
     {"version", "Print anvil's version",
      "Usage: anvil version\n"
      "\n"

@@ -1,0 +1,164 @@
+/* anvil query: evaluate a JMESPath expression against a JSON document (like jp). */
+
+#include <string.h>
+
+#include "cli.h"
+
+enum { OPT_HELP = 'h', OPT_FILE = 'f', OPT_UNQUOTED = 'u', OPT_PRETTY = 'p', OPT_AST = 1000, OPT_EXPR_FILE = 'e' };
+
+/* "anvil: query: KIND: MESSAGE", and for syntax errors the expression with a caret. */
+static int s_report(const char *expr, size_t len, int rc, const struct anvil_diag *diag) {
+    fprintf(stderr, "anvil: query: %s: %s\n", anvil_jmespath_error_kind(rc), diag->message);
+    if (rc == ANVIL_ESYNTAX && diag->line > 0 && memchr(expr, '\n', len) == NULL) {
+        fprintf(stderr, "  %.*s\n  %*s^\n", (int)len, expr, (int)(diag->column - 1), "");
+    }
+    return rc == ANVIL_ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_DATA;
+}
+
+int cli_cmd_query(int argc, char **argv) {
+    static const struct cli_option options[] = {
+        {"help", 'h', CLI_ARG_NONE, OPT_HELP},
+        {"filename", 'f', CLI_ARG_REQUIRED, OPT_FILE},
+        {"expr-file", 'e', CLI_ARG_REQUIRED, OPT_EXPR_FILE},
+        {"unquoted", 'u', CLI_ARG_NONE, OPT_UNQUOTED},
+        {"pretty", 'p', CLI_ARG_NONE, OPT_PRETTY},
+        {"ast", 0, CLI_ARG_NONE, OPT_AST},
+        {NULL, 0, CLI_ARG_NONE, 0},
+    };
+    struct cli_parser parser;
+    cli_parser_init(&parser, argc, argv, options, "query");
+    const char *file = NULL, *expr_file = NULL, *expression = NULL;
+    bool unquoted = false, ast = false;
+    unsigned flags = ANVIL_JSON_WRITE_COMPACT;
+    int id;
+    const char *value;
+    enum cli_next next;
+    while ((next = cli_parser_next(&parser, &id, &value)) != CLI_NEXT_END) {
+        if (next == CLI_NEXT_ERROR) {
+            return CLI_EXIT_USAGE;
+        }
+        if (next == CLI_NEXT_OPERAND) {
+            if (!expression && !expr_file) {
+                expression = value;
+            } else if (!file) {
+                file = value;
+            } else {
+                return cli_usage_error("query", "'anvil query' takes one EXPRESSION and at most one FILE");
+            }
+            continue;
+        }
+        switch (id) {
+        case OPT_HELP:
+            cli_print_command_help(stdout, cli_find_command("query"));
+            return CLI_EXIT_OK;
+        case OPT_FILE:
+            file = value;
+            break;
+        case OPT_EXPR_FILE:
+            expr_file = value;
+            break;
+        case OPT_UNQUOTED:
+            unquoted = true;
+            break;
+        case OPT_PRETTY:
+            flags |= ANVIL_JSON_WRITE_PRETTY;
+            break;
+        case OPT_AST:
+            ast = true;
+            break;
+        }
+    }
+    /* With --expr-file, the single operand is the input file. */
+    if (expr_file && expression) {
+        if (file) {
+            return cli_usage_error("query", "give the expression either as an argument or with --expr-file");
+        }
+        file = expression;
+        expression = NULL;
+    }
+    struct anvil_buf expr_text;
+    anvil_buf_init(&expr_text, NULL, 0);
+    if (expr_file) {
+        const char *label;
+        int code = cli_read_input(expr_file, ANVIL_JMESPATH_DEFAULT_MAX_LENGTH + 1, &expr_text, &label);
+        if (code != CLI_EXIT_OK) {
+            return code;
+        }
+        while (expr_text.len &&
+               (expr_text.data[expr_text.len - 1] == '\n' || expr_text.data[expr_text.len - 1] == '\r')) {
+            expr_text.len--;
+        }
+        expression = expr_text.data ? expr_text.data : "";
+    } else if (!expression) {
+        return cli_usage_error("query", "no EXPRESSION given");
+    }
+    size_t expr_len = expr_file ? expr_text.len : strlen(expression);
+
+    struct anvil_jmespath *expr = NULL;
+    struct anvil_diag diag;
+    int rc = anvil_jmespath_compile(NULL, expression, expr_len, NULL, &expr, &diag);
+    if (rc != ANVIL_OK) {
+        int code = s_report(expression, expr_len, rc, &diag);
+        anvil_buf_clean_up(&expr_text);
+        return code;
+    }
+    int code = CLI_EXIT_OK;
+    struct anvil_buf out;
+    anvil_buf_init(&out, NULL, 0);
+    if (ast) {
+        rc = anvil_jmespath_write_ast(expr, flags | ANVIL_JSON_WRITE_PRETTY, &out);
+        if (rc == ANVIL_OK && (rc = anvil_buf_append_byte(&out, '\n')) == ANVIL_OK) {
+            code = cli_write_output(out.data, out.len);
+        } else {
+            cli_error("query: cannot print the tree: %s", anvil_status_str(rc));
+            code = cli_exit_for_status(rc);
+        }
+        goto done;
+    }
+    struct anvil_buf input;
+    const char *label;
+    code = cli_read_input(file, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input, &label);
+    if (code != CLI_EXIT_OK) {
+        goto done;
+    }
+    struct anvil_json_doc *doc = NULL;
+    rc = anvil_json_parse(NULL, input.data, input.len, NULL, &doc, &diag);
+    anvil_buf_clean_up(&input);
+    if (rc != ANVIL_OK) {
+        cli_report_diag(label, &diag);
+        code = cli_exit_for_status(rc);
+        goto done;
+    }
+    struct anvil_arena *arena = NULL;
+    struct anvil_json result;
+    rc = anvil_arena_new(NULL, NULL, &arena);
+    if (rc == ANVIL_OK) {
+        rc = anvil_jmespath_search(expr, anvil_json_doc_root(doc), arena, &result, &diag);
+        if (rc != ANVIL_OK) {
+            code = s_report(expression, expr_len, rc, &diag);
+        } else if (unquoted && anvil_json_is_string(&result)) {
+            struct anvil_str_view s = anvil_json_string(&result);
+            if ((rc = anvil_buf_append_sv(&out, s)) == ANVIL_OK &&
+                (rc = anvil_buf_append_byte(&out, '\n')) == ANVIL_OK) {
+                code = cli_write_output(out.data, out.len);
+            }
+        } else if ((rc = anvil_json_write(&result, flags, &out)) == ANVIL_OK &&
+                   (rc = anvil_buf_append_byte(&out, '\n')) == ANVIL_OK) {
+            code = cli_write_output(out.data, out.len);
+        }
+        if (rc != ANVIL_OK && code == CLI_EXIT_OK) {
+            cli_error("query: cannot print the result: %s", anvil_status_str(rc));
+            code = cli_exit_for_status(rc);
+        }
+    } else {
+        cli_error("query: out of memory");
+        code = CLI_EXIT_INTERNAL;
+    }
+    anvil_arena_destroy(arena);
+    anvil_json_doc_destroy(doc);
+done:
+    anvil_buf_clean_up(&out);
+    anvil_buf_clean_up(&expr_text);
+    anvil_jmespath_destroy(expr);
+    return code;
+}
