@@ -68,7 +68,7 @@ static int s_quoted(struct s_lexer *lx) {
         return s_error(lx, rc == ANVIL_ENOMEM ? rc : ANVIL_ESYNTAX, start + inner.offset,
                        "invalid quoted identifier: %s", inner.message);
     }
-    struct jp_token *t;
+    struct jp_token *t = NULL;
     if ((rc = s_push(lx, JP_QUOTED, start, &t)) != ANVIL_OK) {
         return rc;
     }
@@ -121,7 +121,7 @@ static int s_raw(struct s_lexer *lx) {
     char *text;
     size_t n;
     int rc = s_until(lx, '\'', "raw string literal", &text, &n);
-    struct jp_token *t;
+    struct jp_token *t = NULL;
     if (rc != ANVIL_OK || (rc = s_push(lx, JP_LITERAL, start, &t)) != ANVIL_OK) {
         return rc;
     }
@@ -137,7 +137,7 @@ static int s_json_literal(struct s_lexer *lx) {
     char *json;
     size_t n;
     int rc = s_until(lx, '`', "JSON literal", &json, &n);
-    struct jp_token *t;
+    struct jp_token *t = NULL;
     if (rc != ANVIL_OK || (rc = s_push(lx, JP_LITERAL, start, &t)) != ANVIL_OK) {
         return rc;
     }
@@ -166,7 +166,7 @@ static int s_number(struct s_lexer *lx) {
         uint64_t digit = (uint64_t)(lx->text[i] - '0');
         magnitude = magnitude > (UINT64_MAX - digit) / 10 ? UINT64_MAX : magnitude * 10 + digit;
     }
-    struct jp_token *t;
+    struct jp_token *t = NULL;
     int rc = s_push(lx, JP_NUMBER, start, &t);
     if (rc != ANVIL_OK) {
         return rc;
@@ -252,7 +252,7 @@ static int s_next(struct s_lexer *lx) {
         while (end < lx->len && s_ident_char(s[end])) {
             end++;
         }
-        struct jp_token *t;
+        struct jp_token *t = NULL;
         int rc = s_push(lx, JP_UNQUOTED, p, &t);
         if (rc != ANVIL_OK) {
             return rc;

@@ -246,13 +246,13 @@ static int s_projection_rhs(struct s_parser *ps, int bp, struct jp_node **out);
 
 static int s_project_if_slice(struct s_parser *ps, struct jp_node *left, struct jp_node *right, size_t pos,
                               struct jp_node **out) {
-    struct jp_node *index_expr;
+    struct jp_node *index_expr = NULL;
     int rc = s_chain(ps, JP_N_INDEX_EXPR, pos, left, right, &index_expr);
     if (rc != ANVIL_OK || right->type != JP_N_SLICE) {
         *out = index_expr;
         return rc;
     }
-    struct jp_node *rhs;
+    struct jp_node *rhs = NULL;
     if ((rc = s_projection_rhs(ps, s_bp[JP_STAR], &rhs)) != ANVIL_OK) {
         return rc;
     }
@@ -265,7 +265,7 @@ static int s_multi_list(struct s_parser *ps, size_t pos, struct jp_node **out) {
         return s_nomem(ps);
     }
     for (;;) {
-        struct jp_node *item;
+        struct jp_node *item = NULL;
         int rc = s_expression(ps, 0, &item);
         if (rc != ANVIL_OK) {
             return rc;
@@ -300,7 +300,7 @@ static int s_multi_hash(struct s_parser *ps, size_t pos, struct jp_node **out) {
         if (t->type != JP_UNQUOTED && t->type != JP_QUOTED) {
             return s_unexpected(ps, "a key (an identifier) in a multi-select hash");
         }
-        struct jp_node *name;
+        struct jp_node *name = NULL;
         int rc = s_field(ps, t, &name);
         if (rc != ANVIL_OK || (rc = s_add_child(ps, names, name)) != ANVIL_OK) {
             return rc;
@@ -309,7 +309,7 @@ static int s_multi_hash(struct s_parser *ps, size_t pos, struct jp_node **out) {
         if ((rc = s_match(ps, JP_COLON)) != ANVIL_OK) {
             return rc;
         }
-        struct jp_node *value;
+        struct jp_node *value = NULL;
         if ((rc = s_expression(ps, 0, &value)) != ANVIL_OK || (rc = s_add_child(ps, n, value)) != ANVIL_OK) {
             return rc;
         }
@@ -374,12 +374,12 @@ static int s_projection_rhs(struct s_parser *ps, int bp, struct jp_node **out) {
 }
 
 static int s_filter(struct s_parser *ps, struct jp_node *left, size_t pos, struct jp_node **out) {
-    struct jp_node *condition;
+    struct jp_node *condition = NULL;
     int rc = s_expression(ps, 0, &condition);
     if (rc != ANVIL_OK || (rc = s_match(ps, JP_RBRACKET)) != ANVIL_OK) {
         return rc;
     }
-    struct jp_node *right;
+    struct jp_node *right = NULL;
     if (s_current(ps)->type == JP_FLATTEN) {
         right = s_node(ps, JP_N_IDENTITY, pos);
         if (!right) {
@@ -401,7 +401,7 @@ static int s_filter(struct s_parser *ps, struct jp_node *left, size_t pos, struc
 }
 
 static int s_flatten(struct s_parser *ps, struct jp_node *left, size_t pos, struct jp_node **out) {
-    struct jp_node *flat, *right;
+    struct jp_node *flat = NULL, *right = NULL;
     int rc = s_pair(ps, JP_N_FLATTEN, pos, left, NULL, &flat);
     if (rc != ANVIL_OK || (rc = s_projection_rhs(ps, s_bp[JP_FLATTEN], &right)) != ANVIL_OK) {
         return rc;
@@ -425,7 +425,7 @@ static int s_function(struct s_parser *ps, struct jp_node *name, size_t pos, str
     n->function = fn;
     n->name = name->name;
     while (s_current(ps)->type != JP_RPAREN) {
-        struct jp_node *arg;
+        struct jp_node *arg = NULL;
         int rc = s_expression(ps, 0, &arg);
         if (rc != ANVIL_OK || (rc = s_add_child(ps, n, arg)) != ANVIL_OK) {
             return rc;
@@ -455,7 +455,7 @@ static int s_function(struct s_parser *ps, struct jp_node *name, size_t pos, str
 /* ---- nud and led ---- */
 
 static int s_nud(struct s_parser *ps, struct jp_token *t, struct jp_node **out) {
-    struct jp_node *left, *right;
+    struct jp_node *left = NULL, *right = NULL;
     int rc;
     switch (t->type) {
     case JP_LITERAL:
@@ -538,7 +538,7 @@ static int s_nud(struct s_parser *ps, struct jp_token *t, struct jp_node **out) 
 }
 
 static int s_led(struct s_parser *ps, struct jp_token *t, struct jp_node *left, struct jp_node **out) {
-    struct jp_node *right;
+    struct jp_node *right = NULL;
     int rc;
     switch (t->type) {
     case JP_DOT:
@@ -615,7 +615,7 @@ static int s_expression(struct s_parser *ps, int bp, struct jp_node **out) {
     ps->depth++;
     struct jp_token *t = s_current(ps);
     s_advance(ps);
-    struct jp_node *left;
+    struct jp_node *left = NULL;
     int rc = s_nud(ps, t, &left);
     while (rc == ANVIL_OK && bp < s_bp[s_current(ps)->type]) {
         struct jp_token *op = s_current(ps);
