@@ -47,6 +47,18 @@ struct anvil_arena {
 
 void *anvil__arena_alloc_slow(struct anvil_arena *arena, size_t size, size_t align);
 
+/*
+ * Makes `arena` (caller storage) an arena whose first `size` bytes come from
+ * `buffer` (caller-owned, max_align_t-aligned), drawing further blocks from
+ * `parent`. For objects that want one allocation for themselves and their
+ * first allocations. Such an arena must not be reset; release it with
+ * anvil__arena_clean_up(), never anvil_arena_destroy().
+ */
+void anvil__arena_init_inline(struct anvil_arena *arena, struct anvil_allocator *parent, void *buffer, size_t size);
+
+/* Frees the blocks an inline arena took from its parent. */
+void anvil__arena_clean_up(struct anvil_arena *arena);
+
 /* Only blocks of at least this size are cached. */
 #define ANVIL_ARENA_CACHE_MIN_BLOCK ((size_t)256 << 10)
 

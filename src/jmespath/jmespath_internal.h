@@ -101,7 +101,9 @@ struct jp_node {
 
 struct anvil_jmespath {
     struct anvil_allocator *allocator;
+    /* Points at arena_storage; the tree, tokens' strings and text live there. */
     struct anvil_arena *arena;
+    struct anvil_arena arena_storage;
     const char *text;
     size_t len;
     struct jp_node *root;
@@ -164,7 +166,12 @@ int jp_push(struct jp_eval *ev, struct anvil_json value);
 int jp_pop_array(struct jp_eval *ev, size_t from, struct anvil_json *out);
 int jp_nomem(struct jp_eval *ev);
 
+/*
+ * Splits the text into tokens. `stack` (capacity `stack_cap`) holds them when
+ * they fit; otherwise `*tokens` is a heap array the caller releases (it is
+ * released when `*tokens != stack`).
+ */
 int jp_lex(struct anvil_arena *arena, struct anvil_allocator *allocator, const char *text, size_t len,
-           struct jp_token **tokens, size_t *count, struct anvil_diag *diag);
+           struct jp_token *stack, size_t stack_cap, struct jp_token **tokens, size_t *count, struct anvil_diag *diag);
 
 #endif

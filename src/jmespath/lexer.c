@@ -16,6 +16,7 @@ struct s_lexer {
     struct anvil_diag *diag;
     struct jp_token *tokens;
     size_t count, cap;
+    struct jp_token *stack; /* the caller's buffer, used until it is full */
 };
 
 static int s_error(struct s_lexer *lx, int code, size_t at, const char *fmt, ...) ANVIL_PRINTF(4, 5);
@@ -29,9 +30,18 @@ static int s_error(struct s_lexer *lx, int code, size_t at, const char *fmt, ...
 }
 
 static int s_push(struct s_lexer *lx, enum jp_token_type type, size_t pos, struct jp_token **out) {
-    if (anvil__mem_grow(lx->allocator, (void **)&lx->tokens, &lx->cap, sizeof(struct jp_token), lx->count + 1) !=
-        ANVIL_OK) {
-        return s_error(lx, ANVIL_ENOMEM, pos, "out of memory");
+    if (lx->count == lx->cap) {
+        /* Leaving the stack buffer: move what it holds to the heap. */
+        struct jp_token *heap = lx->tokens == lx->stack ? NULL : lx->tokens;
+        size_t cap = lx->tokens == lx->stack ? 0 : lx->cap;
+        if (anvil__mem_grow(lx->allocator, (void **)&heap, &cap, sizeof(struct jp_token), lx->count + 1) != ANVIL_OK) {
+            return s_error(lx, ANVIL_ENOMEM, pos, "out of memory");
+        }
+        if (lx->tokens == lx->stack && lx->count) {
+            memcpy(heap, lx->stack, lx->count * sizeof(*heap));
+        }
+        lx->tokens = heap;
+        lx->cap = cap;
     }
     struct jp_token *t = &lx->tokens[lx->count++];
     memset(t, 0, sizeof(*t));
@@ -268,8 +278,8 @@ static int s_next(struct s_lexer *lx) {
 }
 
 int jp_lex(struct anvil_arena *arena, struct anvil_allocator *allocator, const char *text, size_t len,
-           struct jp_token **tokens, size_t *count, struct anvil_diag *diag) {
-    struct s_lexer lx = {text, len, 0, arena, allocator, diag, NULL, 0, 0};
+           struct jp_token *stack, size_t stack_cap, struct jp_token **tokens, size_t *count, struct anvil_diag *diag) {
+    struct s_lexer lx = {text, len, 0, arena, allocator, diag, stack, 0, stack_cap, stack};
     int rc = ANVIL_OK;
     while (rc == ANVIL_OK) {
         while (lx.pos < len &&
@@ -283,7 +293,9 @@ int jp_lex(struct anvil_arena *arena, struct anvil_allocator *allocator, const c
         rc = s_next(&lx);
     }
     if (rc != ANVIL_OK) {
-        anvil_mem_release(allocator, lx.tokens);
+        if (lx.tokens != stack) {
+            anvil_mem_release(allocator, lx.tokens);
+        }
         return rc;
     }
     *tokens = lx.tokens;

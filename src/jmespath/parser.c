@@ -6,6 +6,7 @@
  * nesting (parentheses, projections, `!`, functions) is bounded by max_depth.
  */
 
+#include <stdalign.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -62,6 +63,7 @@ struct s_parser {
     size_t at;
     size_t depth;
     size_t max_depth;
+    uint64_t hash_seed;
 };
 
 static int s_error(struct s_parser *ps, int code, size_t pos, const char *fmt, ...) ANVIL_PRINTF(4, 5);
@@ -179,7 +181,7 @@ static int s_field(struct s_parser *ps, struct jp_token *t, struct jp_node **out
         return s_nomem(ps);
     }
     n->name = t->name;
-    n->hash = anvil_json_hash(t->name.ptr, t->name.len);
+    n->hash = anvil__json_hash_with(ps->hash_seed, t->name.ptr, t->name.len);
     *out = n;
     return ANVIL_OK;
 }
@@ -649,22 +651,31 @@ int anvil_jmespath_compile(struct anvil_allocator *allocator, const char *text, 
         return anvil_diag_set(diag, ANVIL_ELIMIT, 0, 0, 0, "expression of %zu bytes is longer than the limit of %zu",
                               len, max_length);
     }
-    struct anvil_jmespath *expr = anvil_mem_calloc(allocator, 1, sizeof(*expr));
+    /* One allocation holds the expression and the first block of its arena
+     * (a small expression needs nothing more): compiling is cheap enough to
+     * do per call. */
+    size_t header = (sizeof(struct anvil_jmespath) + alignof(max_align_t) - 1) & ~(alignof(max_align_t) - 1);
+    size_t inline_bytes = 512 + len * 8;
+    struct anvil_jmespath *expr = anvil_mem_acquire(allocator, header + inline_bytes);
     if (!expr) {
         return anvil_diag_set(diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
     }
+    memset(expr, 0, sizeof(*expr));
     expr->allocator = allocator;
-    struct anvil_arena_options arena_options = {.first_block_size = 1024 + len * 8};
-    int rc = anvil_arena_new(allocator, &arena_options, &expr->arena);
-    char *copy = rc == ANVIL_OK ? anvil_arena_strndup(expr->arena, text ? text : "", len) : NULL;
+    expr->arena = &expr->arena_storage;
+    struct anvil_arena *arena = expr->arena;
+    anvil__arena_init_inline(arena, allocator, (char *)expr + header, inline_bytes);
+    char *copy = anvil_arena_strndup(arena, text ? text : "", len);
+    int rc = copy ? ANVIL_OK : ANVIL_ENOMEM;
     if (!copy) {
         anvil_jmespath_destroy(expr);
         return anvil_diag_set(diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
     }
     expr->text = copy;
     expr->len = len;
-    struct s_parser ps = {expr, diag, NULL, 0, 0, 0, max_depth};
-    rc = jp_lex(expr->arena, allocator, copy, len, &ps.tokens, &ps.count, diag);
+    struct jp_token stack[48];
+    struct s_parser ps = {expr, diag, NULL, 0, 0, 0, max_depth, anvil__json_hash_seed()};
+    rc = jp_lex(arena, allocator, copy, len, stack, sizeof(stack) / sizeof(stack[0]), &ps.tokens, &ps.count, diag);
     if (rc == ANVIL_OK) {
         if (ps.tokens[0].type == JP_EOF) {
             rc = s_error(&ps, ANVIL_ESYNTAX, 0, "empty expression");
@@ -676,10 +687,12 @@ int anvil_jmespath_compile(struct anvil_allocator *allocator, const char *text, 
             rc = s_error(&ps, ANVIL_ESYNTAX, t->pos, "unexpected %s after a complete expression",
                          s_token_names[t->type]);
         }
-        anvil_mem_release(allocator, ps.tokens);
+        if (ps.tokens != stack) {
+            anvil_mem_release(allocator, ps.tokens);
+        }
     }
     if (rc != ANVIL_OK) {
-        if (rc == ANVIL_ENOMEM && anvil_arena_exhausted(expr->arena)) {
+        if (rc == ANVIL_ENOMEM && anvil_arena_exhausted(arena)) {
             rc = ANVIL_ELIMIT;
         }
         anvil_jmespath_destroy(expr);
@@ -691,7 +704,7 @@ int anvil_jmespath_compile(struct anvil_allocator *allocator, const char *text, 
 
 void anvil_jmespath_destroy(struct anvil_jmespath *expr) {
     if (expr) {
-        anvil_arena_destroy(expr->arena);
+        anvil__arena_clean_up(expr->arena);
         anvil_mem_release(expr->allocator, expr);
     }
 }

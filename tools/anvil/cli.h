@@ -90,13 +90,26 @@ void cli_print_command_help(FILE *out, const struct cli_command *command);
 /* Prints the top-level help to `out`. */
 void cli_print_main_help(FILE *out);
 
+/* A whole input: a read-only mapping of a regular file, or bytes read into a buffer. */
+struct cli_input {
+    const char *data;
+    size_t len;
+    /* Names the input in messages: the path, or "<stdin>". */
+    const char *label;
+    void *mapping;
+    size_t mapping_len;
+    struct anvil_buf buf;
+};
+
 /*
- * Reads all of `path` ("-" or NULL = standard input) into `out` (initialised
- * here), refusing more than `max_bytes`. `*label` names the input for
- * messages. Returns CLI_EXIT_OK, or prints the problem and returns the exit
- * code (with `out` cleaned up).
+ * Reads all of `path` ("-" or NULL = standard input), refusing more than
+ * `max_bytes`. Large regular files are mapped, not copied. Returns
+ * CLI_EXIT_OK, or prints the problem and returns the exit code (nothing to
+ * release then). Release with cli_input_release().
  */
-int cli_read_input(const char *path, size_t max_bytes, struct anvil_buf *out, const char **label);
+int cli_input_read(const char *path, size_t max_bytes, struct cli_input *in);
+
+void cli_input_release(struct cli_input *in);
 
 /* Writes bytes to standard output; CLI_EXIT_IO (with a message) on failure. */
 int cli_write_output(const char *bytes, size_t len);

@@ -65,20 +65,20 @@ int cli_cmd_json(int argc, char **argv) {
     }
     size_t max_bytes =
         parse_options.max_document_bytes ? parse_options.max_document_bytes : ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES;
-    struct anvil_buf input;
-    const char *label;
-    int code = cli_read_input(path, max_bytes, &input, &label);
+    struct cli_input input;
+    int code = cli_input_read(path, max_bytes, &input);
     if (code != CLI_EXIT_OK) {
         return code;
     }
     struct anvil_json_doc *doc = NULL;
     struct anvil_diag diag;
     int rc = anvil_json_parse(NULL, input.data, input.len, &parse_options, &doc, &diag);
-    anvil_buf_clean_up(&input);
     if (rc != ANVIL_OK) {
-        cli_report_diag(label, &diag);
+        cli_report_diag(input.label, &diag);
+        cli_input_release(&input);
         return cli_exit_for_status(rc);
     }
+    const char *label = input.label;
     if (!quiet) {
         struct anvil_buf out;
         anvil_buf_init(&out, NULL, 0);
@@ -95,5 +95,6 @@ int cli_cmd_json(int argc, char **argv) {
         anvil_buf_clean_up(&out);
     }
     anvil_json_doc_destroy(doc);
+    cli_input_release(&input);
     return code;
 }

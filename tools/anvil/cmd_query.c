@@ -76,30 +76,30 @@ int cli_cmd_query(int argc, char **argv) {
         file = expression;
         expression = NULL;
     }
-    struct anvil_buf expr_text;
-    anvil_buf_init(&expr_text, NULL, 0);
+    struct cli_input expr_text = {0};
+    size_t expr_len = 0;
     if (expr_file) {
-        const char *label;
-        int code = cli_read_input(expr_file, ANVIL_JMESPATH_DEFAULT_MAX_LENGTH + 1, &expr_text, &label);
+        int code = cli_input_read(expr_file, ANVIL_JMESPATH_DEFAULT_MAX_LENGTH + 1, &expr_text);
         if (code != CLI_EXIT_OK) {
             return code;
         }
-        while (expr_text.len &&
-               (expr_text.data[expr_text.len - 1] == '\n' || expr_text.data[expr_text.len - 1] == '\r')) {
-            expr_text.len--;
+        expr_len = expr_text.len;
+        while (expr_len && (expr_text.data[expr_len - 1] == '\n' || expr_text.data[expr_len - 1] == '\r')) {
+            expr_len--;
         }
-        expression = expr_text.data ? expr_text.data : "";
+        expression = expr_text.data;
     } else if (!expression) {
         return cli_usage_error("query", "no EXPRESSION given");
+    } else {
+        expr_len = strlen(expression);
     }
-    size_t expr_len = expr_file ? expr_text.len : strlen(expression);
 
     struct anvil_jmespath *expr = NULL;
     struct anvil_diag diag;
     int rc = anvil_jmespath_compile(NULL, expression, expr_len, NULL, &expr, &diag);
     if (rc != ANVIL_OK) {
         int code = s_report(expression, expr_len, rc, &diag);
-        anvil_buf_clean_up(&expr_text);
+        cli_input_release(&expr_text);
         return code;
     }
     int code = CLI_EXIT_OK;
@@ -115,20 +115,20 @@ int cli_cmd_query(int argc, char **argv) {
         }
         goto done;
     }
-    struct anvil_buf input;
-    const char *label;
-    code = cli_read_input(file, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input, &label);
+    struct cli_input input;
+    code = cli_input_read(file, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
     if (code != CLI_EXIT_OK) {
         goto done;
     }
     struct anvil_json_doc *doc = NULL;
     rc = anvil_json_parse(NULL, input.data, input.len, NULL, &doc, &diag);
-    anvil_buf_clean_up(&input);
     if (rc != ANVIL_OK) {
-        cli_report_diag(label, &diag);
+        cli_report_diag(input.label, &diag);
+        cli_input_release(&input);
         code = cli_exit_for_status(rc);
         goto done;
     }
+    cli_input_release(&input); /* the document copied what it needs */
     struct anvil_arena *arena = NULL;
     struct anvil_json result;
     rc = anvil_arena_new(NULL, NULL, &arena);
@@ -158,7 +158,7 @@ int cli_cmd_query(int argc, char **argv) {
     anvil_json_doc_destroy(doc);
 done:
     anvil_buf_clean_up(&out);
-    anvil_buf_clean_up(&expr_text);
+    cli_input_release(&expr_text);
     anvil_jmespath_destroy(expr);
     return code;
 }
