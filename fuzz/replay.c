@@ -86,6 +86,7 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         failed |= s_run(argv[i]);
     }
-    printf("replayed %zu inputs\n", s_ran);
+    const char *name = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    printf("replayed %zu inputs through %s\n", s_ran, name);
     return failed || s_ran == 0;
 }
