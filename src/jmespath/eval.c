@@ -288,6 +288,45 @@ static int s_multi_hash(struct jp_eval *ev, const struct jp_node *n, const struc
     return rc;
 }
 
+/*
+ * [*] and [] (over array items), .* (over object values) and [?cond] (array
+ * items where cond is truthy): apply children[1] to each, keep non-null results.
+ */
+static int s_project(struct jp_eval *ev, const struct jp_node *n, const struct anvil_json *in, struct anvil_json *out) {
+    struct anvil_json base, r;
+    int rc = jp_eval_node(ev, n->children[0], in, &base);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    bool items = n->type != JP_N_VALUE_PROJECTION;
+    if (items ? !anvil_json_is_array(&base) : !anvil_json_is_object(&base)) {
+        *out = anvil_json_make_null();
+        return ANVIL_OK;
+    }
+    const struct jp_node *condition = n->type == JP_N_FILTER_PROJECTION ? n->children[2] : NULL;
+    size_t mark = ev->stack_len;
+    for (size_t i = 0; i < anvil_json_len(&base); i++) {
+        const struct anvil_json *item = items ? &base.u.items[i] : &base.u.members[i].value;
+        if (condition) {
+            if ((rc = jp_eval_node(ev, condition, item, &r)) != ANVIL_OK) {
+                ev->stack_len = mark;
+                return rc;
+            }
+            if (!anvil_jmespath_truthy(&r)) {
+                continue;
+            }
+        }
+        if ((rc = jp_eval_node(ev, n->children[1], item, &r)) != ANVIL_OK) {
+            ev->stack_len = mark;
+            return rc;
+        }
+        if (!anvil_json_is_null(&r) && (rc = jp_push(ev, r)) != ANVIL_OK) {
+            return rc;
+        }
+    }
+    return jp_pop_array(ev, mark, out);
+}
+
 int jp_eval_node(struct jp_eval *ev, const struct jp_node *n, const struct anvil_json *in_ptr, struct anvil_json *out) {
     /* A copy: `out` may alias `in`, and nested evaluations may move the stack. */
     struct anvil_json in = *in_ptr;
@@ -326,58 +365,9 @@ int jp_eval_node(struct jp_eval *ev, const struct jp_node *n, const struct anvil
     case JP_N_SLICE:
         return s_slice(ev, n, &in, out);
     case JP_N_PROJECTION:
-    case JP_N_VALUE_PROJECTION: {
-        if ((rc = jp_eval_node(ev, n->children[0], &in, &a)) != ANVIL_OK) {
-            return rc;
-        }
-        bool list = n->type == JP_N_PROJECTION;
-        if (list ? !anvil_json_is_array(&a) : !anvil_json_is_object(&a)) {
-            *out = anvil_json_make_null();
-            return ANVIL_OK;
-        }
-        size_t mark = ev->stack_len;
-        size_t count = anvil_json_len(&a);
-        for (size_t i = 0; i < count; i++) {
-            const struct anvil_json *item = list ? &a.u.items[i] : &a.u.members[i].value;
-            if ((rc = jp_eval_node(ev, n->children[1], item, &b)) != ANVIL_OK) {
-                ev->stack_len = mark;
-                return rc;
-            }
-            if (!anvil_json_is_null(&b) && (rc = jp_push(ev, b)) != ANVIL_OK) {
-                return rc;
-            }
-        }
-        return jp_pop_array(ev, mark, out);
-    }
-    case JP_N_FILTER_PROJECTION: {
-        if ((rc = jp_eval_node(ev, n->children[0], &in, &a)) != ANVIL_OK) {
-            return rc;
-        }
-        if (!anvil_json_is_array(&a)) {
-            *out = anvil_json_make_null();
-            return ANVIL_OK;
-        }
-        size_t mark = ev->stack_len;
-        for (size_t i = 0; i < anvil_json_len(&a); i++) {
-            const struct anvil_json *item = &a.u.items[i];
-            struct anvil_json keep;
-            if ((rc = jp_eval_node(ev, n->children[2], item, &keep)) != ANVIL_OK) {
-                ev->stack_len = mark;
-                return rc;
-            }
-            if (!anvil_jmespath_truthy(&keep)) {
-                continue;
-            }
-            if ((rc = jp_eval_node(ev, n->children[1], item, &b)) != ANVIL_OK) {
-                ev->stack_len = mark;
-                return rc;
-            }
-            if (!anvil_json_is_null(&b) && (rc = jp_push(ev, b)) != ANVIL_OK) {
-                return rc;
-            }
-        }
-        return jp_pop_array(ev, mark, out);
-    }
+    case JP_N_VALUE_PROJECTION:
+    case JP_N_FILTER_PROJECTION:
+        return s_project(ev, n, &in, out);
     case JP_N_FLATTEN: {
         if ((rc = jp_eval_node(ev, n->children[0], &in, &a)) != ANVIL_OK) {
             return rc;
