@@ -28,7 +28,11 @@ set(ANVIL_JMESPATH_SOURCES
   src/jmespath/lexer.c
   src/jmespath/parser.c)
 
-set(ANVIL_SOURCES ${ANVIL_CORE_SOURCES} ${ANVIL_JSON_SOURCES} ${ANVIL_JMESPATH_SOURCES})
+set(ANVIL_MODEL_SOURCES
+  src/model/load.c
+  src/model/shapes.c)
+
+set(ANVIL_SOURCES ${ANVIL_CORE_SOURCES} ${ANVIL_JSON_SOURCES} ${ANVIL_JMESPATH_SOURCES} ${ANVIL_MODEL_SOURCES})
 
 # Libraries the library links privately, and their pkg-config spelling.
 find_package(Threads REQUIRED)

@@ -17,6 +17,7 @@
 #include "anvil/jmespath.h"
 #include "anvil/json.h"
 #include "anvil/log.h"
+#include "anvil/model.h"
 #include "anvil/status.h"
 #include "anvil/str_view.h"
 #include "anvil/version.h"

@@ -83,10 +83,14 @@ struct anvil_json_member {
  */
 #define ANVIL_JSON_MAX_DEPTH 10000
 
-/* ---- reading values (all inline, O(1), thread-safe) ---- */
+/*
+ * ---- reading values (all inline, O(1), thread-safe) ----
+ * Every accessor takes NULL as a missing value: type null, length 0, no
+ * items, members or bytes. So the result of a failed lookup can be passed on.
+ */
 
 static inline enum anvil_json_type anvil_json_type(const struct anvil_json *v) {
-    return (enum anvil_json_type)(v->tag & ANVIL_JSON__TYPE_MASK);
+    return v ? (enum anvil_json_type)(v->tag & ANVIL_JSON__TYPE_MASK) : ANVIL_JSON_NULL;
 }
 
 static inline bool anvil_json_is_null(const struct anvil_json *v) {
@@ -110,7 +114,7 @@ static inline bool anvil_json_is_object(const struct anvil_json *v) {
 
 /** True for `true`; false for `false` and for every non-boolean. */
 static inline bool anvil_json_bool(const struct anvil_json *v) {
-    return v->tag == (ANVIL_JSON_BOOL | ANVIL_JSON__FLAG);
+    return v && v->tag == (ANVIL_JSON_BOOL | ANVIL_JSON__FLAG);
 }
 
 /**
@@ -118,7 +122,7 @@ static inline bool anvil_json_bool(const struct anvil_json *v) {
  * that fits int64_t; anvil_json_int() then gives it exactly.
  */
 static inline bool anvil_json_is_int(const struct anvil_json *v) {
-    return v->tag == (ANVIL_JSON_NUMBER | ANVIL_JSON__FLAG);
+    return v && v->tag == (ANVIL_JSON_NUMBER | ANVIL_JSON__FLAG);
 }
 
 /** The integer value of an exact integer; 0 for anything else. */
@@ -136,7 +140,7 @@ static inline double anvil_json_double(const struct anvil_json *v) {
 
 /** Length in bytes of a string, items of an array, members of an object; 0 otherwise. */
 static inline size_t anvil_json_len(const struct anvil_json *v) {
-    return (size_t)(v->tag >> ANVIL_JSON__LEN_SHIFT);
+    return v ? (size_t)(v->tag >> ANVIL_JSON__LEN_SHIFT) : 0;
 }
 
 /**
@@ -204,8 +208,9 @@ static inline struct anvil_json anvil_json_make_double(double d) {
 /* ---- lookup, equality, order ---- */
 
 /**
- * The value of the member named `key` (`len` bytes), or NULL when `v` is not
- * an object or has no such member. O(1) for indexed objects, else a scan that
+ * The value of the member named `key` (`len` bytes), or NULL when `v` is
+ * NULL, not an object, or has no such member (so lookups chain:
+ * get(get(v, "a"), "b")). O(1) for indexed objects, else a scan that
  * compares hashes first. Thread-safe.
  */
 ANVIL_API const struct anvil_json *anvil_json_object_get(const struct anvil_json *v, const char *key, size_t len);

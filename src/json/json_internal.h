@@ -37,6 +37,12 @@ static inline bool anvil__json_key_eq(const struct anvil_json_key *a, const stru
     return a == b || (a->hash == b->hash && a->len == b->len && memcmp(a->bytes, b->bytes, a->len) == 0);
 }
 
+/* An empty object value with static storage. */
+static inline const struct anvil_json *anvil__json_empty_object(void) {
+    static const struct anvil_json empty = {ANVIL_JSON_OBJECT, {0}};
+    return &empty;
+}
+
 /* The per-process seed of anvil_json_hash(). */
 uint64_t anvil__json_hash_seed(void);
 

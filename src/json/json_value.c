@@ -62,7 +62,7 @@ const struct anvil_json *anvil__json_object_get_hashed(const struct anvil_json *
 }
 
 const struct anvil_json *anvil_json_object_get(const struct anvil_json *v, const char *key, size_t len) {
-    if (!anvil_json_is_object(v) || (len > 0 && !key)) {
+    if (!v || !anvil_json_is_object(v) || (len > 0 && !key)) {
         return NULL;
     }
     return anvil__json_object_get_hashed(v, key, len, anvil_json_hash(key, len));

@@ -1,0 +1,143 @@
+#ifndef ANVIL_MODEL_H
+#define ANVIL_MODEL_H
+
+/**
+ * Smithy models: load the JSON AST that `smithy build` produces (IDL
+ * versions "1.0" and "2.0") into an index of shapes by absolute id, with
+ * member targets resolved (prelude shapes such as `smithy.api#String`
+ * included), `apply` statements and mixins merged, and traits kept as JSON
+ * values. The model owns one arena: one anvil_model_destroy() frees every
+ * shape, member and trait. A loaded model is immutable; any number of
+ * threads may read it.
+ */
+
+#include "anvil/json.h"
+
+ANVIL_EXTERN_C_BEGIN
+
+enum anvil_shape_type {
+    ANVIL_SHAPE_BLOB,
+    ANVIL_SHAPE_BOOLEAN,
+    ANVIL_SHAPE_STRING,
+    ANVIL_SHAPE_BYTE,
+    ANVIL_SHAPE_SHORT,
+    ANVIL_SHAPE_INTEGER,
+    ANVIL_SHAPE_LONG,
+    ANVIL_SHAPE_FLOAT,
+    ANVIL_SHAPE_DOUBLE,
+    ANVIL_SHAPE_BIG_INTEGER,
+    ANVIL_SHAPE_BIG_DECIMAL,
+    ANVIL_SHAPE_TIMESTAMP,
+    ANVIL_SHAPE_DOCUMENT,
+    ANVIL_SHAPE_ENUM,
+    ANVIL_SHAPE_INT_ENUM,
+    ANVIL_SHAPE_LIST,
+    ANVIL_SHAPE_SET,
+    ANVIL_SHAPE_MAP,
+    ANVIL_SHAPE_STRUCTURE,
+    ANVIL_SHAPE_UNION,
+    ANVIL_SHAPE_SERVICE,
+    ANVIL_SHAPE_RESOURCE,
+    ANVIL_SHAPE_OPERATION
+};
+
+struct anvil_model;
+struct anvil_shape;
+
+/** A member of a structure, union, enum, list (`member`) or map (`key`, `value`). */
+struct anvil_member {
+    struct anvil_str_view name;
+    const struct anvil_shape *target;
+    /** The member's traits: an object of absolute trait id -> value (empty when none). */
+    struct anvil_json traits;
+};
+
+#define ANVIL_MODEL_DEFAULT_MAX_SHAPES 1000000
+
+/** Load options; zero means the default. */
+struct anvil_model_options {
+    /** Most shapes a model may define. Default 1,000,000. */
+    size_t max_shapes;
+};
+
+/**
+ * Loads a Smithy JSON AST from `len` bytes of `text`. On success stores the
+ * model in `*out` (free with anvil_model_destroy()). Errors: ANVIL_ESYNTAX
+ * (not JSON; diag has line and column), ANVIL_EMODEL (not a valid model: a
+ * shape of unknown type, a member targeting an undefined shape, a mixin
+ * cycle; diag names the shape), ANVIL_ELIMIT, ANVIL_ENOMEM, ANVIL_EINVAL.
+ * Thread-safe.
+ */
+ANVIL_API int anvil_model_load(struct anvil_allocator *allocator, const char *text, size_t len,
+                               const struct anvil_model_options *options, struct anvil_model **out,
+                               struct anvil_diag *diag);
+
+/** Frees the model, its shapes and traits. NULL is ignored. */
+ANVIL_API void anvil_model_destroy(struct anvil_model *model);
+
+/** The IDL version the file declares ("1.0" or "2.0"). */
+ANVIL_API struct anvil_str_view anvil_model_version(const struct anvil_model *model);
+
+/** The model's `metadata` object (null when absent). */
+ANVIL_API const struct anvil_json *anvil_model_metadata(const struct anvil_model *model);
+
+/** Number of shapes the file defines (prelude shapes not counted). */
+ANVIL_API size_t anvil_model_shape_count(const struct anvil_model *model);
+
+/** Shape `index` (0 .. count-1) in file order. */
+ANVIL_API const struct anvil_shape *anvil_model_shape_at(const struct anvil_model *model, size_t index);
+
+/**
+ * The shape with absolute id `id` (e.g. "com.amazonaws.dynamodb#DescribeTable"
+ * or a prelude id such as "smithy.api#String"), or NULL.
+ */
+ANVIL_API const struct anvil_shape *anvil_model_find(const struct anvil_model *model, const char *id, size_t len);
+
+/** A shape's absolute id. */
+ANVIL_API struct anvil_str_view anvil_shape_id(const struct anvil_shape *shape);
+
+/** The part of the id after '#'. */
+ANVIL_API struct anvil_str_view anvil_shape_name(const struct anvil_shape *shape);
+
+ANVIL_API enum anvil_shape_type anvil_shape_type(const struct anvil_shape *shape);
+
+/** "structure", "operation", ... as Smithy spells it. */
+ANVIL_API const char *anvil_shape_type_name(enum anvil_shape_type type);
+
+/** True for shapes of the Smithy prelude (smithy.api#...). */
+ANVIL_API bool anvil_shape_is_prelude(const struct anvil_shape *shape);
+
+/** The shape's traits (own, mixed in and applied): an object, empty when none. */
+ANVIL_API const struct anvil_json *anvil_shape_traits(const struct anvil_shape *shape);
+
+/** The value of trait `id` (absolute, e.g. "smithy.api#readonly"), or NULL when absent. */
+ANVIL_API const struct anvil_json *anvil_shape_trait(const struct anvil_shape *shape, const char *id);
+
+/** Members in document order (structure, union, enum, intEnum, list, set, map). */
+ANVIL_API size_t anvil_shape_member_count(const struct anvil_shape *shape);
+ANVIL_API const struct anvil_member *anvil_shape_member_at(const struct anvil_shape *shape, size_t index);
+ANVIL_API const struct anvil_member *anvil_shape_member(const struct anvil_shape *shape, const char *name);
+
+/** An operation's input and output shapes (smithy.api#Unit when not modelled); NULL for other shapes. */
+ANVIL_API const struct anvil_shape *anvil_operation_input(const struct anvil_shape *operation);
+ANVIL_API const struct anvil_shape *anvil_operation_output(const struct anvil_shape *operation);
+
+/** An operation's (or service's) modelled errors. */
+ANVIL_API size_t anvil_shape_error_count(const struct anvil_shape *shape);
+ANVIL_API const struct anvil_shape *anvil_shape_error_at(const struct anvil_shape *shape, size_t index);
+
+/**
+ * Visits every operation in the closure of `service`: its operations and
+ * those of its resources (lifecycle, operations, collectionOperations),
+ * recursively, each once, in discovery order. Calls `fn` (may be NULL) for
+ * each; stops early when it returns false. Stores the number visited in
+ * `*visited` (may be NULL). Returns ANVIL_OK, ANVIL_EINVAL when `service`
+ * is not a service, or ANVIL_ENOMEM. Thread-safe.
+ */
+typedef bool anvil_operation_visit_fn(const struct anvil_shape *operation, void *user_data);
+ANVIL_API int anvil_service_operations(const struct anvil_model *model, const struct anvil_shape *service,
+                                       anvil_operation_visit_fn *fn, void *user_data, size_t *visited);
+
+ANVIL_EXTERN_C_END
+
+#endif

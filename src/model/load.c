@@ -1,0 +1,545 @@
+/*
+ * Loading a Smithy JSON AST: shapes first (ids and types), then an index,
+ * then every reference (member targets, operation input/output/errors,
+ * service and resource bindings) resolved against the index and the
+ * prelude, then mixins and `apply` statements merged into traits.
+ */
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "anvil/status.h"
+#include "core/core_internal.h"
+#include "model/model_internal.h"
+
+struct s_loader {
+    struct anvil_model *model;
+    struct anvil_diag *diag;
+    /* `apply` statements, handled after everything else. */
+    const struct anvil_json_member **applies;
+    size_t apply_count;
+};
+
+static int s_error(struct s_loader *ld, int code, const char *fmt, ...) ANVIL_PRINTF(3, 4);
+
+static int s_error(struct s_loader *ld, int code, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    anvil_diag_vset(ld->diag, code, 0, 0, 0, fmt, args);
+    va_end(args);
+    return code;
+}
+
+static int s_nomem(struct s_loader *ld) {
+    return s_error(ld, ANVIL_ENOMEM, "out of memory");
+}
+
+static const struct {
+    const char *name;
+    enum anvil_shape_type type;
+} s_types[] = {
+    {"blob", ANVIL_SHAPE_BLOB},
+    {"boolean", ANVIL_SHAPE_BOOLEAN},
+    {"string", ANVIL_SHAPE_STRING},
+    {"byte", ANVIL_SHAPE_BYTE},
+    {"short", ANVIL_SHAPE_SHORT},
+    {"integer", ANVIL_SHAPE_INTEGER},
+    {"long", ANVIL_SHAPE_LONG},
+    {"float", ANVIL_SHAPE_FLOAT},
+    {"double", ANVIL_SHAPE_DOUBLE},
+    {"bigInteger", ANVIL_SHAPE_BIG_INTEGER},
+    {"bigDecimal", ANVIL_SHAPE_BIG_DECIMAL},
+    {"timestamp", ANVIL_SHAPE_TIMESTAMP},
+    {"document", ANVIL_SHAPE_DOCUMENT},
+    {"enum", ANVIL_SHAPE_ENUM},
+    {"intEnum", ANVIL_SHAPE_INT_ENUM},
+    {"list", ANVIL_SHAPE_LIST},
+    {"set", ANVIL_SHAPE_SET},
+    {"map", ANVIL_SHAPE_MAP},
+    {"structure", ANVIL_SHAPE_STRUCTURE},
+    {"union", ANVIL_SHAPE_UNION},
+    {"service", ANVIL_SHAPE_SERVICE},
+    {"resource", ANVIL_SHAPE_RESOURCE},
+    {"operation", ANVIL_SHAPE_OPERATION},
+};
+
+static bool s_type(struct anvil_str_view name, enum anvil_shape_type *out) {
+    for (size_t i = 0; i < sizeof(s_types) / sizeof(s_types[0]); i++) {
+        if (anvil_sv_eq_cstr(name, s_types[i].name)) {
+            *out = s_types[i].type;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* namespace#Name: a non-empty namespace, one '#', a non-empty name, no '$'. */
+static bool s_valid_id(struct anvil_str_view id) {
+    size_t hash = anvil_sv_find_byte(id, 0, '#');
+    return hash != SIZE_MAX && hash > 0 && hash + 1 < id.len && anvil_sv_find_byte(id, hash + 1, '#') == SIZE_MAX &&
+           anvil_sv_find_byte(id, 0, '$') == SIZE_MAX;
+}
+
+static int s_index(struct s_loader *ld) {
+    struct anvil_model *m = ld->model;
+    size_t total = m->count + m->prelude_count;
+    size_t cap = 16;
+    while (cap < total * 2) {
+        cap *= 2;
+    }
+    m->index = anvil_arena_alloc(m->arena, cap * sizeof(*m->index), 0);
+    if (!m->index) {
+        return s_nomem(ld);
+    }
+    memset(m->index, 0, cap * sizeof(*m->index));
+    m->index_mask = cap - 1;
+    for (size_t i = 0; i < total; i++) {
+        struct anvil_shape *s = i < m->count ? &m->shapes[i] : &m->prelude[i - m->count];
+        size_t slot = anvil_json_hash(s->id.ptr, s->id.len) & m->index_mask;
+        while (m->index[slot]) {
+            if (anvil_sv_eq(m->index[slot]->id, s->id)) {
+                if (s->prelude) {
+                    goto next; /* a model may redefine nothing in smithy.api, but keep its own */
+                }
+                return s_error(ld, ANVIL_EMODEL, "shape `%.*s` is defined twice", (int)s->id.len, s->id.ptr);
+            }
+            slot = (slot + 1) & m->index_mask;
+        }
+        m->index[slot] = s;
+    next:;
+    }
+    return ANVIL_OK;
+}
+
+/* The shape a `{"target": "ns#X"}` reference names. */
+static int s_target(struct s_loader *ld, const struct anvil_shape *from, const char *what, const struct anvil_json *ref,
+                    const struct anvil_shape **out) {
+    const struct anvil_json *target = anvil_json_object_get_cstr(ref, "target");
+    if (!anvil_json_is_string(target)) {
+        return s_error(ld, ANVIL_EMODEL, "shape `%.*s`: %s must be an object with a string `target`", (int)from->id.len,
+                       from->id.ptr, what);
+    }
+    struct anvil_str_view id = anvil_json_string(target);
+    *out = anvil_model_find(ld->model, id.ptr, id.len);
+    if (!*out) {
+        return s_error(ld, ANVIL_EMODEL, "shape `%.*s`: %s targets `%.*s`, which is not defined", (int)from->id.len,
+                       from->id.ptr, what, (int)id.len, id.ptr);
+    }
+    return ANVIL_OK;
+}
+
+static int s_member(struct s_loader *ld, struct anvil_shape *s, struct anvil_str_view name,
+                    const struct anvil_json *def, struct anvil_member *out) {
+    char what[160];
+    snprintf(what, sizeof(what), "member `%.*s`", (int)(name.len < 100 ? name.len : 100), name.ptr);
+    if (!anvil_json_is_object(def)) {
+        return s_error(ld, ANVIL_EMODEL, "shape `%.*s`: %s must be an object", (int)s->id.len, s->id.ptr, what);
+    }
+    out->name = name;
+    int rc = s_target(ld, s, what, def, &out->target);
+    const struct anvil_json *traits = anvil_json_object_get_cstr(def, "traits");
+    if (traits && !anvil_json_is_object(traits)) {
+        return s_error(ld, ANVIL_EMODEL, "shape `%.*s`: %s traits must be an object", (int)s->id.len, s->id.ptr, what);
+    }
+    out->traits = traits ? *traits : *anvil__json_empty_object();
+    return rc;
+}
+
+static int s_members(struct s_loader *ld, struct anvil_shape *s) {
+    const struct anvil_json *ast = s->ast;
+    switch (s->type) {
+    case ANVIL_SHAPE_STRUCTURE:
+    case ANVIL_SHAPE_UNION:
+    case ANVIL_SHAPE_ENUM:
+    case ANVIL_SHAPE_INT_ENUM: {
+        const struct anvil_json *members = anvil_json_object_get_cstr(ast, "members");
+        if (!members) {
+            return ANVIL_OK;
+        }
+        if (!anvil_json_is_object(members)) {
+            return s_error(ld, ANVIL_EMODEL, "shape `%.*s`: `members` must be an object", (int)s->id.len, s->id.ptr);
+        }
+        s->member_count = anvil_json_len(members);
+        s->members = anvil_arena_alloc(ld->model->arena, (s->member_count + 1) * sizeof(*s->members), 0);
+        if (!s->members) {
+            return s_nomem(ld);
+        }
+        for (size_t i = 0; i < s->member_count; i++) {
+            const struct anvil_json_member *m = anvil_json_object_at(members, i);
+            int rc = s_member(ld, s, anvil_json_member_key(m), &m->value, &s->members[i]);
+            if (rc != ANVIL_OK) {
+                return rc;
+            }
+        }
+        return ANVIL_OK;
+    }
+    case ANVIL_SHAPE_LIST:
+    case ANVIL_SHAPE_SET:
+    case ANVIL_SHAPE_MAP: {
+        static const char *const list_names[] = {"member"};
+        static const char *const map_names[] = {"key", "value"};
+        bool map = s->type == ANVIL_SHAPE_MAP;
+        const char *const *names = map ? map_names : list_names;
+        size_t n = map ? 2 : 1;
+        s->members = anvil_arena_alloc(ld->model->arena, n * sizeof(*s->members), 0);
+        if (!s->members) {
+            return s_nomem(ld);
+        }
+        for (size_t i = 0; i < n; i++) {
+            const struct anvil_json *def = anvil_json_object_get_cstr(ast, names[i]);
+            if (!def) {
+                /* A list or map defined only through mixins gets its members there. */
+                if (anvil_json_object_get_cstr(ast, "mixins")) {
+                    return ANVIL_OK;
+                }
+                return s_error(ld, ANVIL_EMODEL, "shape `%.*s`: a %s needs a `%s` member", (int)s->id.len, s->id.ptr,
+                               anvil_shape_type_name(s->type), names[i]);
+            }
+            int rc = s_member(ld, s, anvil_sv_from_cstr(names[i]), def, &s->members[i]);
+            if (rc != ANVIL_OK) {
+                return rc;
+            }
+        }
+        s->member_count = n;
+        return ANVIL_OK;
+    }
+    default:
+        return ANVIL_OK;
+    }
+}
+
+/* A list of `{"target": ...}` references under `key`, appended to `*list`. */
+static int s_refs(struct s_loader *ld, const struct anvil_shape *s, const char *key, const struct anvil_shape ***list,
+                  size_t *count) {
+    const struct anvil_json *refs = anvil_json_object_get_cstr(s->ast, key);
+    if (!refs) {
+        return ANVIL_OK;
+    }
+    if (!anvil_json_is_array(refs)) {
+        return s_error(ld, ANVIL_EMODEL, "shape `%.*s`: `%s` must be an array", (int)s->id.len, s->id.ptr, key);
+    }
+    size_t n = anvil_json_len(refs);
+    const struct anvil_shape **grown = anvil_arena_alloc(ld->model->arena, (*count + n + 1) * sizeof(*grown), 0);
+    if (!grown) {
+        return s_nomem(ld);
+    }
+    if (*count) {
+        memcpy(grown, *list, *count * sizeof(*grown));
+    }
+    for (size_t i = 0; i < n; i++) {
+        int rc = s_target(ld, s, key, anvil_json_array_at(refs, i), &grown[*count + i]);
+        if (rc != ANVIL_OK) {
+            return rc;
+        }
+    }
+    *list = grown;
+    *count += n;
+    return ANVIL_OK;
+}
+
+/* One `{"target": ...}` reference under `key`, if present, appended to `*list`. */
+static int s_ref(struct s_loader *ld, const struct anvil_shape *s, const char *key, const struct anvil_shape ***list,
+                 size_t *count) {
+    const struct anvil_json *ref = anvil_json_object_get_cstr(s->ast, key);
+    if (!ref) {
+        return ANVIL_OK;
+    }
+    const struct anvil_shape *target;
+    int rc = s_target(ld, s, key, ref, &target);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    const struct anvil_shape **grown = anvil_arena_alloc(ld->model->arena, (*count + 1) * sizeof(*grown), 0);
+    if (!grown) {
+        return s_nomem(ld);
+    }
+    if (*count) {
+        memcpy(grown, *list, *count * sizeof(*grown));
+    }
+    grown[(*count)++] = target;
+    *list = grown;
+    return ANVIL_OK;
+}
+
+static int s_relations(struct s_loader *ld, struct anvil_shape *s) {
+    int rc = ANVIL_OK;
+    const struct anvil_shape *unit = anvil_model_find(ld->model, "smithy.api#Unit", 15);
+    switch (s->type) {
+    case ANVIL_SHAPE_OPERATION: {
+        s->input = s->output = unit;
+        const struct anvil_json *input = anvil_json_object_get_cstr(s->ast, "input");
+        const struct anvil_json *output = anvil_json_object_get_cstr(s->ast, "output");
+        if (input && (rc = s_target(ld, s, "input", input, &s->input)) != ANVIL_OK) {
+            return rc;
+        }
+        if (output && (rc = s_target(ld, s, "output", output, &s->output)) != ANVIL_OK) {
+            return rc;
+        }
+        return s_refs(ld, s, "errors", &s->errors, &s->error_count);
+    }
+    case ANVIL_SHAPE_SERVICE:
+        if ((rc = s_refs(ld, s, "operations", &s->operations, &s->operation_count)) != ANVIL_OK ||
+            (rc = s_refs(ld, s, "resources", &s->resources, &s->resource_count)) != ANVIL_OK) {
+            return rc;
+        }
+        return s_refs(ld, s, "errors", &s->errors, &s->error_count);
+    case ANVIL_SHAPE_RESOURCE: {
+        static const char *const lifecycle[] = {"create", "put", "read", "update", "delete", "list"};
+        for (size_t i = 0; i < sizeof(lifecycle) / sizeof(lifecycle[0]) && rc == ANVIL_OK; i++) {
+            rc = s_ref(ld, s, lifecycle[i], &s->operations, &s->operation_count);
+        }
+        if (rc == ANVIL_OK) {
+            rc = s_refs(ld, s, "operations", &s->operations, &s->operation_count);
+        }
+        if (rc == ANVIL_OK) {
+            rc = s_refs(ld, s, "collectionOperations", &s->operations, &s->operation_count);
+        }
+        if (rc == ANVIL_OK) {
+            rc = s_refs(ld, s, "resources", &s->resources, &s->resource_count);
+        }
+        return rc;
+    }
+    default:
+        return ANVIL_OK;
+    }
+}
+
+/* `into` = `into` with `extra`'s members added; `extra` wins on conflicts. */
+static int s_merge_traits(struct s_loader *ld, struct anvil_json *into, const struct anvil_json *extra,
+                          const char *skip) {
+    size_t a = anvil_json_len(into), b = anvil_json_len(extra);
+    if (b == 0) {
+        return ANVIL_OK;
+    }
+    struct anvil_json_member *all = anvil_mem_acquire(ld->model->allocator, (a + b) * sizeof(*all));
+    if (!all) {
+        return s_nomem(ld);
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < a; i++) {
+        all[n++] = into->u.members[i];
+    }
+    for (size_t i = 0; i < b; i++) {
+        const struct anvil_json_member *m = &extra->u.members[i];
+        if (!skip || !anvil_sv_eq_cstr(anvil_json_member_key(m), skip)) {
+            all[n++] = *m;
+        }
+    }
+    size_t unused;
+    int rc = anvil__json_object_finish(ld->model->arena, ld->model->allocator, all, n, false, &unused, into);
+    anvil_mem_release(ld->model->allocator, all);
+    return rc == ANVIL_OK ? ANVIL_OK : s_nomem(ld);
+}
+
+/* Mixins: their members come first, their traits under the shape's own (smithy.api#mixin is not inherited). */
+static int s_mixins(struct s_loader *ld, struct anvil_shape *s, size_t depth) {
+    if (s->mixin_state == 2 || s->prelude) {
+        return ANVIL_OK;
+    }
+    if (s->mixin_state == 1) {
+        return s_error(ld, ANVIL_EMODEL, "shape `%.*s` is part of a mixin cycle", (int)s->id.len, s->id.ptr);
+    }
+    if (depth > 256) {
+        return s_error(ld, ANVIL_ELIMIT, "mixins nested deeper than 256 at `%.*s`", (int)s->id.len, s->id.ptr);
+    }
+    const struct anvil_json *mixins = anvil_json_object_get_cstr(s->ast, "mixins");
+    if (!mixins) {
+        s->mixin_state = 2;
+        return ANVIL_OK;
+    }
+    if (!anvil_json_is_array(mixins)) {
+        return s_error(ld, ANVIL_EMODEL, "shape `%.*s`: `mixins` must be an array", (int)s->id.len, s->id.ptr);
+    }
+    s->mixin_state = 1;
+    struct anvil_json own = s->traits;
+    struct anvil_json inherited = *anvil__json_empty_object();
+    for (size_t i = 0; i < anvil_json_len(mixins); i++) {
+        const struct anvil_shape *mixin;
+        int rc = s_target(ld, s, "mixin", anvil_json_array_at(mixins, i), &mixin);
+        if (rc == ANVIL_OK) {
+            rc = s_mixins(ld, (struct anvil_shape *)mixin, depth + 1);
+        }
+        if (rc == ANVIL_OK) {
+            rc = s_merge_traits(ld, &inherited, &mixin->traits, "smithy.api#mixin");
+        }
+        if (rc != ANVIL_OK) {
+            return rc;
+        }
+        if (mixin->member_count) {
+            /* Mixin members first; a member the shape redefines keeps the shape's definition. */
+            struct anvil_member *all =
+                anvil_arena_alloc(ld->model->arena, (mixin->member_count + s->member_count + 1) * sizeof(*all), 0);
+            if (!all) {
+                return s_nomem(ld);
+            }
+            size_t n = 0;
+            for (size_t j = 0; j < mixin->member_count; j++) {
+                bool redefined = false;
+                for (size_t k = 0; k < s->member_count && !redefined; k++) {
+                    redefined = anvil_sv_eq(s->members[k].name, mixin->members[j].name);
+                }
+                if (!redefined) {
+                    all[n++] = mixin->members[j];
+                }
+            }
+            for (size_t k = 0; k < s->member_count; k++) {
+                all[n++] = s->members[k];
+            }
+            s->members = all;
+            s->member_count = n;
+        }
+    }
+    s->traits = inherited;
+    int rc = s_merge_traits(ld, &s->traits, &own, NULL);
+    s->mixin_state = 2;
+    return rc;
+}
+
+static int s_apply(struct s_loader *ld, const struct anvil_json_member *apply) {
+    struct anvil_str_view target = anvil_json_member_key(apply);
+    const struct anvil_json *traits = anvil_json_object_get_cstr(&apply->value, "traits");
+    if (!anvil_json_is_object(traits)) {
+        return s_error(ld, ANVIL_EMODEL, "apply to `%.*s` needs a `traits` object", (int)target.len, target.ptr);
+    }
+    size_t dollar = anvil_sv_find_byte(target, 0, '$');
+    struct anvil_str_view shape_id = dollar == SIZE_MAX ? target : anvil_sv_slice(target, 0, dollar);
+    struct anvil_shape *shape = (struct anvil_shape *)anvil_model_find(ld->model, shape_id.ptr, shape_id.len);
+    if (!shape || shape->prelude) {
+        return s_error(ld, ANVIL_EMODEL, "apply targets `%.*s`, which is not defined in this model", (int)target.len,
+                       target.ptr);
+    }
+    if (dollar == SIZE_MAX) {
+        return s_merge_traits(ld, &shape->traits, traits, NULL);
+    }
+    struct anvil_str_view member = anvil_sv_slice(target, dollar + 1, SIZE_MAX);
+    for (size_t i = 0; i < shape->member_count; i++) {
+        if (anvil_sv_eq(shape->members[i].name, member)) {
+            return s_merge_traits(ld, &shape->members[i].traits, traits, NULL);
+        }
+    }
+    return s_error(ld, ANVIL_EMODEL, "apply targets member `%.*s`, which `%.*s` does not have", (int)member.len,
+                   member.ptr, (int)shape_id.len, shape_id.ptr);
+}
+
+static int s_load(struct s_loader *ld, size_t max_shapes) {
+    struct anvil_model *m = ld->model;
+    const struct anvil_json *root = anvil_json_doc_root(m->doc);
+    if (!anvil_json_is_object(root)) {
+        return s_error(ld, ANVIL_EMODEL, "a Smithy JSON AST model must be an object");
+    }
+    const struct anvil_json *version = anvil_json_object_get_cstr(root, "smithy");
+    struct anvil_str_view v = anvil_json_string(version);
+    if (!anvil_json_is_string(version) || !(anvil_sv_eq_cstr(v, "1.0") || anvil_sv_eq_cstr(v, "2.0") ||
+                                            anvil_sv_eq_cstr(v, "1") || anvil_sv_eq_cstr(v, "2"))) {
+        return s_error(ld, ANVIL_EMODEL, "the `smithy` version must be \"1.0\" or \"2.0\"");
+    }
+    m->version = v;
+    m->metadata = anvil_json_object_get_cstr(root, "metadata");
+    const struct anvil_json *shapes = anvil_json_object_get_cstr(root, "shapes");
+    if (shapes && !anvil_json_is_object(shapes)) {
+        return s_error(ld, ANVIL_EMODEL, "`shapes` must be an object");
+    }
+    size_t n = shapes ? anvil_json_len(shapes) : 0;
+    if (n > max_shapes) {
+        return s_error(ld, ANVIL_ELIMIT, "the model defines %zu shapes, more than the limit of %zu", n, max_shapes);
+    }
+    m->shapes = anvil_arena_alloc(m->arena, (n + 1) * sizeof(*m->shapes), 0);
+    ld->applies = anvil_arena_alloc(m->arena, (n + 1) * sizeof(*ld->applies), 0);
+    if (!m->shapes || !ld->applies) {
+        return s_nomem(ld);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct anvil_json_member *entry = anvil_json_object_at(shapes, i);
+        struct anvil_str_view id = anvil_json_member_key(entry);
+        const struct anvil_json *type = anvil_json_object_get_cstr(&entry->value, "type");
+        bool apply = anvil_sv_eq_cstr(anvil_json_string(type), "apply");
+        /* An apply statement may name a member: ns#Shape$member. */
+        size_t dollar = apply ? anvil_sv_find_byte(id, 0, '$') : SIZE_MAX;
+        if (!s_valid_id(dollar == SIZE_MAX ? id : anvil_sv_slice(id, 0, dollar)) ||
+            (dollar != SIZE_MAX && dollar + 1 >= id.len)) {
+            return s_error(ld, ANVIL_EMODEL, "`%.*s` is not an absolute shape id (namespace#Name)",
+                           (int)(id.len < 200 ? id.len : 200), id.ptr);
+        }
+        if (!anvil_json_is_string(type)) {
+            return s_error(ld, ANVIL_EMODEL, "shape `%.*s` must be an object with a string `type`", (int)id.len,
+                           id.ptr);
+        }
+        if (apply) {
+            ld->applies[ld->apply_count++] = entry;
+            continue;
+        }
+        struct anvil_shape *s = &m->shapes[m->count];
+        memset(s, 0, sizeof(*s));
+        if (!s_type(anvil_json_string(type), &s->type)) {
+            struct anvil_str_view t = anvil_json_string(type);
+            return s_error(ld, ANVIL_EMODEL, "shape `%.*s` has unknown type `%.*s`", (int)id.len, id.ptr,
+                           (int)(t.len < 64 ? t.len : 64), t.ptr);
+        }
+        s->id = id;
+        s->name_at = anvil_sv_find_byte(id, 0, '#') + 1;
+        s->ast = &entry->value;
+        s->index = m->count++;
+        const struct anvil_json *traits = anvil_json_object_get_cstr(&entry->value, "traits");
+        if (traits && !anvil_json_is_object(traits)) {
+            return s_error(ld, ANVIL_EMODEL, "shape `%.*s`: `traits` must be an object", (int)id.len, id.ptr);
+        }
+        s->traits = traits ? *traits : *anvil__json_empty_object();
+    }
+    int rc = anvil__model_add_prelude(m);
+    if (rc != ANVIL_OK) {
+        return s_nomem(ld);
+    }
+    if ((rc = s_index(ld)) != ANVIL_OK) {
+        return rc;
+    }
+    for (size_t i = 0; i < m->count && rc == ANVIL_OK; i++) {
+        rc = s_members(ld, &m->shapes[i]);
+        if (rc == ANVIL_OK) {
+            rc = s_relations(ld, &m->shapes[i]);
+        }
+    }
+    for (size_t i = 0; i < m->count && rc == ANVIL_OK; i++) {
+        rc = s_mixins(ld, &m->shapes[i], 0);
+    }
+    for (size_t i = 0; i < ld->apply_count && rc == ANVIL_OK; i++) {
+        rc = s_apply(ld, ld->applies[i]);
+    }
+    return rc;
+}
+
+int anvil_model_load(struct anvil_allocator *allocator, const char *text, size_t len,
+                     const struct anvil_model_options *options, struct anvil_model **out, struct anvil_diag *diag) {
+    anvil_diag_clear(diag);
+    if (!out || (!text && len > 0)) {
+        return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "invalid argument");
+    }
+    *out = NULL;
+    struct anvil_model *m = anvil_mem_calloc(allocator, 1, sizeof(*m));
+    if (!m) {
+        return anvil_diag_set(diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
+    }
+    m->allocator = allocator;
+    int rc = anvil_json_parse(allocator, text, len, NULL, &m->doc, diag);
+    if (rc == ANVIL_OK) {
+        m->arena = anvil_json_doc_arena(m->doc); /* one arena for the text's values and the shapes */
+        struct s_loader ld = {m, diag, NULL, 0};
+        size_t max_shapes = options && options->max_shapes ? options->max_shapes : ANVIL_MODEL_DEFAULT_MAX_SHAPES;
+        rc = s_load(&ld, max_shapes);
+        if (rc == ANVIL_ENOMEM && anvil_arena_exhausted(m->arena)) {
+            rc = anvil_diag_set(diag, ANVIL_ELIMIT, 0, 0, 0, "the model needs more memory than the arena allows");
+        }
+    }
+    if (rc != ANVIL_OK) {
+        anvil_model_destroy(m);
+        return rc;
+    }
+    *out = m;
+    return ANVIL_OK;
+}
+
+void anvil_model_destroy(struct anvil_model *model) {
+    if (model) {
+        anvil_json_doc_destroy(model->doc);
+        anvil_mem_release(model->allocator, model);
+    }
+}

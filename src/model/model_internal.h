@@ -1,0 +1,51 @@
+#ifndef ANVIL_MODEL_INTERNAL_H
+#define ANVIL_MODEL_INTERNAL_H
+
+/* The model's layout, shared by the loader and the queries; not installed. */
+
+#include "anvil/model.h"
+#include "json/json_internal.h"
+
+struct anvil_shape {
+    struct anvil_str_view id;
+    size_t name_at; /* offset of the name, after '#' */
+    enum anvil_shape_type type;
+    bool prelude;
+    /* The shape's definition in the JSON AST (NULL for prelude shapes). */
+    const struct anvil_json *ast;
+    /* Own, mixed-in and applied traits, as one object. */
+    struct anvil_json traits;
+    struct anvil_member *members;
+    size_t member_count;
+    const struct anvil_shape *input, *output;
+    const struct anvil_shape **errors;
+    size_t error_count;
+    /* Services and resources: operations (lifecycle ones included) and resources bound to them. */
+    const struct anvil_shape **operations;
+    size_t operation_count;
+    const struct anvil_shape **resources;
+    size_t resource_count;
+    /* Mixin resolution: 0 = not yet, 1 = in progress (a cycle if seen again), 2 = done. */
+    unsigned char mixin_state;
+    size_t index; /* position in the model's shape array (prelude: SIZE_MAX) */
+};
+
+struct anvil_model {
+    struct anvil_allocator *allocator;
+    struct anvil_json_doc *doc;
+    struct anvil_arena *arena;
+    struct anvil_str_view version;
+    const struct anvil_json *metadata;
+    struct anvil_shape *shapes;
+    size_t count;
+    struct anvil_shape *prelude;
+    size_t prelude_count;
+    /* Open addressing over file and prelude shapes, by hash of the id. */
+    struct anvil_shape **index;
+    size_t index_mask;
+};
+
+/* Creates the prelude shapes (smithy.api#String, Unit, ...) in the model's arena. */
+int anvil__model_add_prelude(struct anvil_model *model);
+
+#endif
