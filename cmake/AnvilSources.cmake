@@ -30,7 +30,9 @@ set(ANVIL_JMESPATH_SOURCES
 
 set(ANVIL_MODEL_SOURCES
   src/model/load.c
-  src/model/shapes.c)
+  src/model/shapes.c
+  src/model/validate.c
+  src/model/validate_paginated.c)
 
 set(ANVIL_SOURCES ${ANVIL_CORE_SOURCES} ${ANVIL_JSON_SOURCES} ${ANVIL_JMESPATH_SOURCES} ${ANVIL_MODEL_SOURCES})
 

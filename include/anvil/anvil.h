@@ -20,6 +20,7 @@
 #include "anvil/model.h"
 #include "anvil/status.h"
 #include "anvil/str_view.h"
+#include "anvil/validate.h"
 #include "anvil/version.h"
 
 #endif

@@ -47,6 +47,7 @@ struct anvil_shape;
 /** A member of a structure, union, enum, list (`member`) or map (`key`, `value`). */
 struct anvil_member {
     struct anvil_str_view name;
+    /** NULL only in models loaded with allow_unresolved, when the target is not defined. */
     const struct anvil_shape *target;
     /** The member's traits: an object of absolute trait id -> value (empty when none). */
     struct anvil_json traits;
@@ -58,6 +59,13 @@ struct anvil_member {
 struct anvil_model_options {
     /** Most shapes a model may define. Default 1,000,000. */
     size_t max_shapes;
+    /**
+     * Load even when members target shapes the model does not define: such
+     * members get a NULL target and anvil_model_validate() reports each as a
+     * `Target` ERROR event, as Smithy does. For validating; leave false when
+     * the model is to be used.
+     */
+    bool allow_unresolved;
 };
 
 /**

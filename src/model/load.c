@@ -15,6 +15,7 @@
 struct s_loader {
     struct anvil_model *model;
     struct anvil_diag *diag;
+    bool allow_unresolved;
     /* `apply` statements, handled after everything else. */
     const struct anvil_json_member **applies;
     size_t apply_count;
@@ -137,6 +138,21 @@ static int s_member(struct s_loader *ld, struct anvil_shape *s, struct anvil_str
     }
     out->name = name;
     int rc = s_target(ld, s, what, def, &out->target);
+    if (rc == ANVIL_EMODEL && ld->allow_unresolved && anvil_json_is_string(anvil_json_object_get_cstr(def, "target"))) {
+        /* Keep going: validation reports it as a `Target` event. */
+        struct anvil_model *m = ld->model;
+        if (anvil__mem_grow(m->allocator, (void **)&m->unresolved, &m->unresolved_cap, sizeof(*m->unresolved),
+                            m->unresolved_count + 1) != ANVIL_OK) {
+            return s_nomem(ld);
+        }
+        struct anvil__unresolved *u = &m->unresolved[m->unresolved_count++];
+        u->shape = s;
+        u->member = name;
+        u->target = anvil_json_string(anvil_json_object_get_cstr(def, "target"));
+        out->target = NULL;
+        anvil_diag_clear(ld->diag);
+        rc = ANVIL_OK;
+    }
     const struct anvil_json *traits = anvil_json_object_get_cstr(def, "traits");
     if (traits && !anvil_json_is_object(traits)) {
         return s_error(ld, ANVIL_EMODEL, "shape `%.*s`: %s traits must be an object", (int)s->id.len, s->id.ptr, what);
@@ -522,7 +538,7 @@ int anvil_model_load(struct anvil_allocator *allocator, const char *text, size_t
     int rc = anvil_json_parse(allocator, text, len, NULL, &m->doc, diag);
     if (rc == ANVIL_OK) {
         m->arena = anvil_json_doc_arena(m->doc); /* one arena for the text's values and the shapes */
-        struct s_loader ld = {m, diag, NULL, 0};
+        struct s_loader ld = {m, diag, options && options->allow_unresolved, NULL, 0};
         size_t max_shapes = options && options->max_shapes ? options->max_shapes : ANVIL_MODEL_DEFAULT_MAX_SHAPES;
         rc = s_load(&ld, max_shapes);
         if (rc == ANVIL_ENOMEM && anvil_arena_exhausted(m->arena)) {
@@ -539,6 +555,7 @@ int anvil_model_load(struct anvil_allocator *allocator, const char *text, size_t
 
 void anvil_model_destroy(struct anvil_model *model) {
     if (model) {
+        anvil_mem_release(model->allocator, model->unresolved);
         anvil_json_doc_destroy(model->doc);
         anvil_mem_release(model->allocator, model);
     }

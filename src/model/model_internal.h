@@ -30,8 +30,17 @@ struct anvil_shape {
     size_t index; /* position in the model's shape array (prelude: SIZE_MAX) */
 };
 
+/* A member whose target is not defined (models loaded with allow_unresolved). */
+struct anvil__unresolved {
+    const struct anvil_shape *shape;
+    struct anvil_str_view member;
+    struct anvil_str_view target;
+};
+
 struct anvil_model {
     struct anvil_allocator *allocator;
+    struct anvil__unresolved *unresolved;
+    size_t unresolved_count, unresolved_cap;
     struct anvil_json_doc *doc;
     struct anvil_arena *arena;
     struct anvil_str_view version;

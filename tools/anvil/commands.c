@@ -41,6 +41,17 @@ const struct cli_command cli_commands[] = {
      "  -p, --pretty          indent the result\n"
      "      --ast             print the parsed expression tree instead of evaluating\n",
      cli_cmd_query},
+    {"validate", "Validate Smithy JSON AST models",
+     "Usage: anvil validate FILE...\n"
+     "\n"
+     "Loads each Smithy JSON AST model and prints its validation events, sorted, as\n"
+     "[SEVERITY] shape-id: message | EventId, with the ids, severities and messages\n"
+     "Smithy uses. Exits 0 when no event is an ERROR, 1 when one is, and 65 when a\n"
+     "file is not a readable model (FILE:LINE:COLUMN: message).\n"
+     "\n"
+     "Rules so far: unresolved member targets (Target) and every @paginated rule\n"
+     "(PaginatedTrait), including the service merge.\n",
+     cli_cmd_validate},
     {"version", "Print anvil's version",
      "Usage: anvil version\n"
      "\n"

@@ -1,0 +1,134 @@
+/* Validation events: collecting, sorting, printing; and the `Target` rule. */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "anvil/status.h"
+#include "core/core_internal.h"
+#include "model/validate_internal.h"
+
+void anvil__event_add(struct anvil_events *events, enum anvil_severity severity, struct anvil_str_view shape_id,
+                      const char *event_id, const char *fmt, ...) {
+    if (events->error) {
+        return;
+    }
+    if (anvil__mem_grow(events->allocator, (void **)&events->items, &events->cap, sizeof(*events->items),
+                        events->count + 1) != ANVIL_OK) {
+        events->error = ANVIL_ENOMEM;
+        return;
+    }
+    struct anvil_buf message;
+    anvil_buf_init(&message, events->allocator, 0);
+    va_list args;
+    va_start(args, fmt);
+    int rc = anvil_buf_vappendf(&message, fmt, args);
+    va_end(args);
+    char *text = rc == ANVIL_OK ? anvil_arena_strndup(events->arena, message.data, message.len) : NULL;
+    anvil_buf_clean_up(&message);
+    char *id = anvil_arena_strndup(events->arena, shape_id.ptr, shape_id.len);
+    char *eid = anvil_arena_strndup(events->arena, event_id, strlen(event_id));
+    if (!text || !id || !eid) {
+        events->error = ANVIL_ENOMEM;
+        return;
+    }
+    struct anvil_event *e = &events->items[events->count++];
+    e->severity = severity;
+    e->shape_id = anvil_sv(id, shape_id.len);
+    e->message = text;
+    e->event_id = eid;
+}
+
+static void s_targets(const struct anvil_model *model, struct anvil_events *events) {
+    for (size_t i = 0; i < model->unresolved_count; i++) {
+        const struct anvil__unresolved *u = &model->unresolved[i];
+        char id[1024];
+        int n = snprintf(id, sizeof(id), "%.*s$%.*s", (int)u->shape->id.len, u->shape->id.ptr, (int)u->member.len,
+                         u->member.ptr);
+        anvil__event_add(events, ANVIL_SEVERITY_ERROR, anvil_sv(id, n > 0 ? (size_t)n : 0), "Target",
+                         "member shape targets an unresolved shape `%.*s`", (int)u->target.len, u->target.ptr);
+    }
+}
+
+static int s_by_shape(const void *a, const void *b) {
+    const struct anvil_event *x = a, *y = b;
+    int c = anvil_sv_cmp(x->shape_id, y->shape_id);
+    if (c == 0) {
+        c = (int)y->severity - (int)x->severity;
+    }
+    if (c == 0) {
+        c = strcmp(x->event_id, y->event_id);
+    }
+    return c != 0 ? c : strcmp(x->message, y->message);
+}
+
+int anvil_model_validate(const struct anvil_model *model, struct anvil_allocator *allocator,
+                         struct anvil_events **out) {
+    if (!model || !out) {
+        return ANVIL_EINVAL;
+    }
+    *out = NULL;
+    struct anvil_events *events = anvil_mem_calloc(allocator, 1, sizeof(*events));
+    if (!events) {
+        return ANVIL_ENOMEM;
+    }
+    events->allocator = allocator;
+    if (anvil_arena_new(allocator, NULL, &events->arena) != ANVIL_OK) {
+        anvil_mem_release(allocator, events);
+        return ANVIL_ENOMEM;
+    }
+    s_targets(model, events);
+    anvil__validate_paginated(model, events);
+    if (events->error) {
+        int rc = events->error;
+        anvil_events_destroy(events);
+        return rc;
+    }
+    if (events->count > 1) {
+        qsort(events->items, events->count, sizeof(*events->items), s_by_shape);
+    }
+    *out = events;
+    return ANVIL_OK;
+}
+
+void anvil_events_destroy(struct anvil_events *events) {
+    if (events) {
+        anvil_arena_destroy(events->arena);
+        anvil_mem_release(events->allocator, events->items);
+        anvil_mem_release(events->allocator, events);
+    }
+}
+
+size_t anvil_events_count(const struct anvil_events *events) {
+    return events ? events->count : 0;
+}
+
+const struct anvil_event *anvil_events_at(const struct anvil_events *events, size_t index) {
+    return events && index < events->count ? &events->items[index] : NULL;
+}
+
+size_t anvil_events_count_at_least(const struct anvil_events *events, enum anvil_severity severity) {
+    size_t n = 0;
+    for (size_t i = 0; events && i < events->count; i++) {
+        n += events->items[i].severity >= severity;
+    }
+    return n;
+}
+
+const char *anvil_severity_name(enum anvil_severity severity) {
+    switch (severity) {
+    case ANVIL_SEVERITY_ERROR:
+        return "ERROR";
+    case ANVIL_SEVERITY_DANGER:
+        return "DANGER";
+    case ANVIL_SEVERITY_WARNING:
+        return "WARNING";
+    default:
+        return "NOTE";
+    }
+}
+
+int anvil_event_format(const struct anvil_event *e, struct anvil_buf *out) {
+    return anvil_buf_appendf(out, "[%s] %.*s: %s | %s", anvil_severity_name(e->severity), (int)e->shape_id.len,
+                             e->shape_id.ptr, e->message, e->event_id);
+}

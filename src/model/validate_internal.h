@@ -1,0 +1,21 @@
+#ifndef ANVIL_VALIDATE_INTERNAL_H
+#define ANVIL_VALIDATE_INTERNAL_H
+
+#include "anvil/validate.h"
+#include "model/model_internal.h"
+
+struct anvil_events {
+    struct anvil_allocator *allocator;
+    struct anvil_arena *arena; /* messages, ids and member shape ids */
+    struct anvil_event *items;
+    size_t count, cap;
+    int error; /* sticky ANVIL_ENOMEM */
+};
+
+/* Adds an event; the shape id and texts are copied. Errors are sticky in `events->error`. */
+void anvil__event_add(struct anvil_events *events, enum anvil_severity severity, struct anvil_str_view shape_id,
+                      const char *event_id, const char *fmt, ...) ANVIL_PRINTF(5, 6);
+
+void anvil__validate_paginated(const struct anvil_model *model, struct anvil_events *events);
+
+#endif

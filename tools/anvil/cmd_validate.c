@@ -1,0 +1,81 @@
+/* anvil validate: load Smithy JSON AST models and print their validation events. */
+
+#include "cli.h"
+
+static int s_validate(const char *path, bool *had_error) {
+    struct cli_input input;
+    int code = cli_input_read(path, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
+    if (code != CLI_EXIT_OK) {
+        return code;
+    }
+    struct anvil_model_options options = {.allow_unresolved = true};
+    struct anvil_model *model = NULL;
+    struct anvil_diag diag;
+    int rc = anvil_model_load(NULL, input.data, input.len, &options, &model, &diag);
+    if (rc != ANVIL_OK) {
+        cli_report_diag(input.label, &diag);
+        cli_input_release(&input);
+        return cli_exit_for_status(rc == ANVIL_EMODEL ? ANVIL_ESYNTAX : rc);
+    }
+    struct anvil_events *events = NULL;
+    rc = anvil_model_validate(model, NULL, &events);
+    struct anvil_buf out;
+    anvil_buf_init(&out, NULL, 0);
+    for (size_t i = 0; rc == ANVIL_OK && i < anvil_events_count(events); i++) {
+        rc = anvil_event_format(anvil_events_at(events, i), &out);
+        if (rc == ANVIL_OK) {
+            rc = anvil_buf_append_byte(&out, '\n');
+        }
+    }
+    if (rc == ANVIL_OK) {
+        code = cli_write_output(out.data ? out.data : "", out.len);
+        *had_error |= anvil_events_count_at_least(events, ANVIL_SEVERITY_ERROR) > 0;
+    } else {
+        cli_error("%s: %s", input.label, anvil_status_str(rc));
+        code = cli_exit_for_status(rc);
+    }
+    anvil_buf_clean_up(&out);
+    anvil_events_destroy(events);
+    anvil_model_destroy(model);
+    cli_input_release(&input);
+    return code;
+}
+
+int cli_cmd_validate(int argc, char **argv) {
+    static const struct cli_option options[] = {{"help", 'h', CLI_ARG_NONE, 'h'}, {NULL, 0, CLI_ARG_NONE, 0}};
+    struct cli_parser parser;
+    cli_parser_init(&parser, argc, argv, options, "validate");
+    const char *files[256];
+    size_t count = 0;
+    int id;
+    const char *value;
+    enum cli_next next;
+    while ((next = cli_parser_next(&parser, &id, &value)) != CLI_NEXT_END) {
+        if (next == CLI_NEXT_ERROR) {
+            return CLI_EXIT_USAGE;
+        }
+        if (next == CLI_NEXT_OPTION) {
+            cli_print_command_help(stdout, cli_find_command("validate"));
+            return CLI_EXIT_OK;
+        }
+        if (count == sizeof(files) / sizeof(files[0])) {
+            return cli_usage_error("validate", "at most 256 files at once");
+        }
+        files[count++] = value;
+    }
+    if (count == 0) {
+        return cli_usage_error("validate", "no FILE given");
+    }
+    bool had_error = false;
+    int worst = CLI_EXIT_OK;
+    for (size_t i = 0; i < count; i++) {
+        int code = s_validate(files[i], &had_error);
+        if (code != CLI_EXIT_OK && worst == CLI_EXIT_OK) {
+            worst = code;
+        }
+    }
+    if (worst != CLI_EXIT_OK) {
+        return worst;
+    }
+    return had_error ? CLI_EXIT_FAILURE_STATE : CLI_EXIT_OK;
+}
