@@ -35,9 +35,11 @@ struct anvil_events;
  * or ANVIL_ENOMEM. Thread-safe.
  *
  * Rules implemented: unresolved member targets (`Target`, when the model was
- * loaded with allow_unresolved) and every @paginated rule (`PaginatedTrait`),
+ * loaded with allow_unresolved); every @paginated rule (`PaginatedTrait`),
  * including the service merge and its "When bound within the `svc` service, "
- * variants.
+ * variants; and the @waitable rules (`WaitableTrait`, `TraitValue`,
+ * `TraitTarget`, `UniqueWaiterNames`, `WaitableTraitInvalidErrorType`) except
+ * the static JMESPath type checks.
  */
 ANVIL_API int anvil_model_validate(const struct anvil_model *model, struct anvil_allocator *allocator,
                                    struct anvil_events **out);

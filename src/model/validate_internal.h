@@ -17,5 +17,6 @@ void anvil__event_add(struct anvil_events *events, enum anvil_severity severity,
                       const char *event_id, const char *fmt, ...) ANVIL_PRINTF(5, 6);
 
 void anvil__validate_paginated(const struct anvil_model *model, struct anvil_events *events);
+void anvil__validate_waitable(const struct anvil_model *model, struct anvil_events *events);
 
 #endif
