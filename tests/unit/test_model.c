@@ -198,3 +198,22 @@ TEST(model_shape_limit) {
 done:
     anvil_model_destroy(model);
 }
+
+TEST(model_deep_nesting_is_a_clean_error) {
+    struct anvil_model *model = NULL;
+    struct anvil_diag diag;
+    size_t depth = 100000;
+    const char *head = "{\"smithy\": \"2.0\", \"shapes\": {\"a#B\": {\"type\": \"string\", \"traits\": {\"a#t\": ";
+    size_t head_len = strlen(head);
+    char *text = anvil_mem_acquire(t->alloc, head_len + 2 * depth + 8);
+    CHECK_ALLOC(text);
+    memcpy(text, head, head_len);
+    memset(text + head_len, '[', depth);
+    memset(text + head_len + depth, ']', depth);
+    memcpy(text + head_len + 2 * depth, "}}}}", 4);
+    CHECK_STATUS(anvil_model_load(t->alloc, text, head_len + 2 * depth + 4, NULL, &model, &diag), ANVIL_ELIMIT);
+    CHECK(strstr(diag.message, "nesting deeper") != NULL);
+    CHECK(model == NULL);
+done:
+    anvil_mem_release(t->alloc, text);
+}
