@@ -40,14 +40,21 @@ void anvil__event_add(struct anvil_events *events, enum anvil_severity severity,
 }
 
 static void s_targets(const struct anvil_model *model, struct anvil_events *events) {
-    for (size_t i = 0; i < model->unresolved_count; i++) {
+    struct anvil_buf id;
+    anvil_buf_init(&id, events->allocator, 0);
+    for (size_t i = 0; i < model->unresolved_count && !events->error; i++) {
         const struct anvil__unresolved *u = &model->unresolved[i];
-        char id[1024];
-        int n = snprintf(id, sizeof(id), "%.*s$%.*s", (int)u->shape->id.len, u->shape->id.ptr, (int)u->member.len,
-                         u->member.ptr);
-        anvil__event_add(events, ANVIL_SEVERITY_ERROR, anvil_sv(id, n > 0 ? (size_t)n : 0), "Target",
+        /* The member's id, ns#Shape$member, however long the names are. */
+        anvil_buf_clear(&id);
+        if (anvil_buf_append_sv(&id, u->shape->id) != ANVIL_OK || anvil_buf_append_byte(&id, '$') != ANVIL_OK ||
+            anvil_buf_append_sv(&id, u->member) != ANVIL_OK) {
+            events->error = ANVIL_ENOMEM;
+            break;
+        }
+        anvil__event_add(events, ANVIL_SEVERITY_ERROR, anvil_buf_view(&id), "Target",
                          "member shape targets an unresolved shape `%.*s`", (int)u->target.len, u->target.ptr);
     }
+    anvil_buf_clean_up(&id);
 }
 
 static int s_by_shape(const void *a, const void *b) {
