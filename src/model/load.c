@@ -459,6 +459,10 @@ static int s_load(struct s_loader *ld, size_t max_shapes) {
     if (n > max_shapes) {
         return s_error(ld, ANVIL_ELIMIT, "the model defines %zu shapes, more than the limit of %zu", n, max_shapes);
     }
+    /* The text's values filled most of the arena's first block: size the next
+     * one for the shapes, their members and the index, not by doubling. */
+    size_t estimate = 4096 + n * (sizeof(struct anvil_shape) + 3 * sizeof(struct anvil_member) + 48);
+    m->arena->next_block_size = estimate;
     m->shapes = anvil_arena_alloc(m->arena, (n + 1) * sizeof(*m->shapes), 0);
     ld->applies = anvil_arena_alloc(m->arena, (n + 1) * sizeof(*ld->applies), 0);
     if (!m->shapes || !ld->applies) {
