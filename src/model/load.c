@@ -35,39 +35,11 @@ static int s_nomem(struct s_loader *ld) {
     return s_error(ld, ANVIL_ENOMEM, "out of memory");
 }
 
-static const struct {
-    const char *name;
-    enum anvil_shape_type type;
-} s_types[] = {
-    {"blob", ANVIL_SHAPE_BLOB},
-    {"boolean", ANVIL_SHAPE_BOOLEAN},
-    {"string", ANVIL_SHAPE_STRING},
-    {"byte", ANVIL_SHAPE_BYTE},
-    {"short", ANVIL_SHAPE_SHORT},
-    {"integer", ANVIL_SHAPE_INTEGER},
-    {"long", ANVIL_SHAPE_LONG},
-    {"float", ANVIL_SHAPE_FLOAT},
-    {"double", ANVIL_SHAPE_DOUBLE},
-    {"bigInteger", ANVIL_SHAPE_BIG_INTEGER},
-    {"bigDecimal", ANVIL_SHAPE_BIG_DECIMAL},
-    {"timestamp", ANVIL_SHAPE_TIMESTAMP},
-    {"document", ANVIL_SHAPE_DOCUMENT},
-    {"enum", ANVIL_SHAPE_ENUM},
-    {"intEnum", ANVIL_SHAPE_INT_ENUM},
-    {"list", ANVIL_SHAPE_LIST},
-    {"set", ANVIL_SHAPE_SET},
-    {"map", ANVIL_SHAPE_MAP},
-    {"structure", ANVIL_SHAPE_STRUCTURE},
-    {"union", ANVIL_SHAPE_UNION},
-    {"service", ANVIL_SHAPE_SERVICE},
-    {"resource", ANVIL_SHAPE_RESOURCE},
-    {"operation", ANVIL_SHAPE_OPERATION},
-};
-
+/* The type named `name`, using the one table of names (anvil_shape_type_name). */
 static bool s_type(struct anvil_str_view name, enum anvil_shape_type *out) {
-    for (size_t i = 0; i < sizeof(s_types) / sizeof(s_types[0]); i++) {
-        if (anvil_sv_eq_cstr(name, s_types[i].name)) {
-            *out = s_types[i].type;
+    for (int t = ANVIL_SHAPE_BLOB; t <= ANVIL_SHAPE_OPERATION; t++) {
+        if (anvil_sv_eq_cstr(name, anvil_shape_type_name((enum anvil_shape_type)t))) {
+            *out = (enum anvil_shape_type)t;
             return true;
         }
     }
