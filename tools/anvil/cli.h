@@ -124,6 +124,7 @@ int cli_cmd_help(int argc, char **argv);
 int cli_cmd_json(int argc, char **argv);
 int cli_cmd_query(int argc, char **argv);
 int cli_cmd_validate(int argc, char **argv);
+int cli_cmd_waiters(int argc, char **argv);
 int cli_cmd_version(int argc, char **argv);
 
 #endif

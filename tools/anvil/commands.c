@@ -52,6 +52,17 @@ const struct cli_command cli_commands[] = {
      "Rules so far: unresolved member targets (Target) and every @paginated rule\n"
      "(PaginatedTrait), including the service merge.\n",
      cli_cmd_validate},
+    {"waiters", "List the waiters a Smithy model defines",
+     "Usage: anvil waiters [--output text|json] [--tag TAG] FILE\n"
+     "\n"
+     "Lists each operation's waiters in the Smithy JSON AST model FILE: name, delays,\n"
+     "documentation, tags, whether deprecated, and the acceptors in order, in\n"
+     "readable text (the default) or as a JSON array with each waiter's definition.\n"
+     "\n"
+     "Options:\n"
+     "  -o, --output FORMAT  text (default) or json\n"
+     "  -t, --tag TAG        only waiters carrying TAG\n",
+     cli_cmd_waiters},
     {"version", "Print anvil's version",
      "Usage: anvil version\n"
      "\n"

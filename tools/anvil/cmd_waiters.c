@@ -1,0 +1,256 @@
+/* anvil waiters: list the waiters a Smithy model defines, readably or as JSON. */
+
+#include <string.h>
+
+#include "cli.h"
+
+enum { OPT_HELP = 'h', OPT_OUTPUT = 'o', OPT_TAG = 't' };
+
+struct s_listing {
+    struct anvil_buf *out;
+    bool json;
+    const char *tag;
+    size_t count;
+    int rc;
+};
+
+static bool s_has_tag(const struct anvil_json *waiter, const char *tag) {
+    if (!tag) {
+        return true;
+    }
+    const struct anvil_json *tags = anvil_json_object_get_cstr(waiter, "tags");
+    for (size_t i = 0; i < anvil_json_len(tags); i++) {
+        if (anvil_sv_eq_cstr(anvil_json_string(anvil_json_array_at(tags, i)), tag)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static int64_t s_delay(const struct anvil_json *waiter, const char *key, int64_t fallback) {
+    const struct anvil_json *v = anvil_json_object_get_cstr(waiter, key);
+    return anvil_json_is_int(v) ? anvil_json_int(v) : fallback;
+}
+
+/* First sentence-ish of documentation, tags stripped, on one line. */
+static int s_doc_line(struct anvil_buf *out, struct anvil_str_view doc) {
+    int rc = ANVIL_OK;
+    bool in_tag = false, space = false;
+    size_t written = 0;
+    for (size_t i = 0; i < doc.len && rc == ANVIL_OK && written < 160; i++) {
+        char c = doc.ptr[i];
+        if (c == '<') {
+            in_tag = true;
+        } else if (c == '>') {
+            in_tag = false;
+        } else if (!in_tag) {
+            if (c == '\n' || c == '\t' || c == ' ' || c == '\r') {
+                space = written > 0;
+                continue;
+            }
+            if (space) {
+                rc = anvil_buf_append_byte(out, ' ');
+                space = false;
+            }
+            if (rc == ANVIL_OK) {
+                rc = anvil_buf_append_byte(out, c);
+                written++;
+            }
+        }
+    }
+    if (rc == ANVIL_OK && written >= 160) {
+        rc = anvil_buf_append_cstr(out, "...");
+    }
+    return rc;
+}
+
+static int s_text_acceptor(struct anvil_buf *out, size_t index, const struct anvil_json *acceptor) {
+    const struct anvil_json *matcher = anvil_json_object_get_cstr(acceptor, "matcher");
+    const struct anvil_json_member *kind = anvil_json_object_at(matcher, 0);
+    struct anvil_str_view state = anvil_json_string(anvil_json_object_get_cstr(acceptor, "state"));
+    int rc = anvil_buf_appendf(out, "      %zu. %-8.*s", index + 1, (int)state.len, state.ptr);
+    if (rc != ANVIL_OK || !kind) {
+        return rc;
+    }
+    struct anvil_str_view k = anvil_json_member_key(kind);
+    const struct anvil_json *v = &kind->value;
+    if (anvil_sv_eq_cstr(k, "errorType")) {
+        struct anvil_str_view e = anvil_json_string(v);
+        rc = anvil_buf_appendf(out, "when the error is %.*s", (int)e.len, e.ptr);
+    } else if (anvil_sv_eq_cstr(k, "success")) {
+        rc = anvil_buf_appendf(out, "when the call %s", anvil_json_bool(v) ? "succeeds" : "fails with any error");
+    } else {
+        struct anvil_str_view path = anvil_json_string(anvil_json_object_get_cstr(v, "path"));
+        struct anvil_str_view cmp = anvil_json_string(anvil_json_object_get_cstr(v, "comparator"));
+        struct anvil_str_view want = anvil_json_string(anvil_json_object_get_cstr(v, "expected"));
+        rc = anvil_buf_appendf(out, "when %.*s %.*s %s \"%.*s\"", (int)k.len, k.ptr, (int)path.len, path.ptr,
+                               anvil_sv_eq_cstr(cmp, "stringEquals")      ? "=="
+                               : anvil_sv_eq_cstr(cmp, "booleanEquals")   ? "is"
+                               : anvil_sv_eq_cstr(cmp, "allStringEquals") ? "all =="
+                                                                          : "any ==",
+                               (int)want.len, want.ptr);
+    }
+    const struct anvil_json *message = anvil_json_object_get_cstr(acceptor, "message");
+    if (rc == ANVIL_OK && message) {
+        struct anvil_str_view m = anvil_json_string(message);
+        rc = anvil_buf_appendf(out, " (message: %.*s)", (int)m.len, m.ptr);
+    }
+    return rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+}
+
+static int s_text_waiter(struct anvil_buf *out, struct anvil_str_view name, const struct anvil_json *waiter) {
+    bool deprecated = anvil_json_bool(anvil_json_object_get_cstr(waiter, "deprecated"));
+    int rc = anvil_buf_appendf(out, "    %.*s%s  (delay %llds to %llds)\n", (int)name.len, name.ptr,
+                               deprecated ? " [deprecated]" : "", (long long)s_delay(waiter, "minDelay", 2),
+                               (long long)s_delay(waiter, "maxDelay", 120));
+    const struct anvil_json *doc = anvil_json_object_get_cstr(waiter, "documentation");
+    if (rc == ANVIL_OK && doc) {
+        rc = anvil_buf_append_cstr(out, "      ");
+        if (rc == ANVIL_OK) {
+            rc = s_doc_line(out, anvil_json_string(doc));
+        }
+        if (rc == ANVIL_OK) {
+            rc = anvil_buf_append_byte(out, '\n');
+        }
+    }
+    const struct anvil_json *tags = anvil_json_object_get_cstr(waiter, "tags");
+    for (size_t i = 0; rc == ANVIL_OK && i < anvil_json_len(tags); i++) {
+        struct anvil_str_view t = anvil_json_string(anvil_json_array_at(tags, i));
+        rc = anvil_buf_appendf(out, "%s%.*s%s", i ? ", " : "      tags: ", (int)t.len, t.ptr,
+                               i + 1 == anvil_json_len(tags) ? "\n" : "");
+    }
+    const struct anvil_json *acceptors = anvil_json_object_get_cstr(waiter, "acceptors");
+    for (size_t i = 0; rc == ANVIL_OK && i < anvil_json_len(acceptors); i++) {
+        rc = s_text_acceptor(out, i, anvil_json_array_at(acceptors, i));
+    }
+    return rc;
+}
+
+static int s_json_waiter(struct anvil_buf *out, const struct anvil_shape *op, struct anvil_str_view name,
+                         const struct anvil_json *waiter, bool first) {
+    struct anvil_str_view id = anvil_shape_id(op);
+    int rc = anvil_buf_append_cstr(out, first ? "\n  {\"operation\": " : ",\n  {\"operation\": ");
+    if (rc == ANVIL_OK) {
+        rc = anvil_json_write_string(id, 0, out);
+    }
+    if (rc == ANVIL_OK) {
+        rc = anvil_buf_append_cstr(out, ", \"waiter\": ");
+    }
+    if (rc == ANVIL_OK) {
+        rc = anvil_json_write_string(name, 0, out);
+    }
+    if (rc == ANVIL_OK) {
+        rc = anvil_buf_appendf(out, ", \"minDelay\": %lld, \"maxDelay\": %lld, \"definition\": ",
+                               (long long)s_delay(waiter, "minDelay", 2), (long long)s_delay(waiter, "maxDelay", 120));
+    }
+    if (rc == ANVIL_OK) {
+        rc = anvil_json_write(waiter, 0, out);
+    }
+    return rc == ANVIL_OK ? anvil_buf_append_byte(out, '}') : rc;
+}
+
+static int s_list(const struct anvil_model *model, struct s_listing *l) {
+    for (size_t i = 0; i < anvil_model_shape_count(model) && l->rc == ANVIL_OK; i++) {
+        const struct anvil_shape *op = anvil_model_shape_at(model, i);
+        const struct anvil_json *waitable = anvil_shape_trait(op, "smithy.waiters#waitable");
+        if (anvil_shape_type(op) != ANVIL_SHAPE_OPERATION || !waitable) {
+            continue;
+        }
+        bool header = false;
+        for (size_t w = 0; w < anvil_json_len(waitable) && l->rc == ANVIL_OK; w++) {
+            const struct anvil_json_member *m = anvil_json_object_at(waitable, w);
+            if (!s_has_tag(&m->value, l->tag)) {
+                continue;
+            }
+            if (l->json) {
+                l->rc = s_json_waiter(l->out, op, anvil_json_member_key(m), &m->value, l->count == 0);
+            } else {
+                if (!header) {
+                    struct anvil_str_view name = anvil_shape_name(op), id = anvil_shape_id(op);
+                    l->rc = anvil_buf_appendf(l->out, "%.*s (%.*s)\n", (int)name.len, name.ptr, (int)id.len, id.ptr);
+                    header = true;
+                }
+                if (l->rc == ANVIL_OK) {
+                    l->rc = s_text_waiter(l->out, anvil_json_member_key(m), &m->value);
+                }
+            }
+            l->count++;
+        }
+    }
+    return l->rc;
+}
+
+int cli_cmd_waiters(int argc, char **argv) {
+    static const struct cli_option options[] = {
+        {"help", 'h', CLI_ARG_NONE, OPT_HELP},
+        {"output", 'o', CLI_ARG_REQUIRED, OPT_OUTPUT},
+        {"tag", 't', CLI_ARG_REQUIRED, OPT_TAG},
+        {NULL, 0, CLI_ARG_NONE, 0},
+    };
+    struct cli_parser parser;
+    cli_parser_init(&parser, argc, argv, options, "waiters");
+    const char *file = NULL, *tag = NULL;
+    bool json = false;
+    int id;
+    const char *value;
+    enum cli_next next;
+    while ((next = cli_parser_next(&parser, &id, &value)) != CLI_NEXT_END) {
+        if (next == CLI_NEXT_ERROR) {
+            return CLI_EXIT_USAGE;
+        }
+        if (next == CLI_NEXT_OPERAND) {
+            if (file) {
+                return cli_usage_error("waiters", "'anvil waiters' takes one FILE");
+            }
+            file = value;
+            continue;
+        }
+        if (id == OPT_HELP) {
+            cli_print_command_help(stdout, cli_find_command("waiters"));
+            return CLI_EXIT_OK;
+        }
+        if (id == OPT_TAG) {
+            tag = value;
+        } else if (strcmp(value, "json") == 0 || strcmp(value, "text") == 0) {
+            json = strcmp(value, "json") == 0;
+        } else {
+            return cli_usage_error("waiters", "--output must be 'text' or 'json', not '%s'", value);
+        }
+    }
+    if (!file) {
+        return cli_usage_error("waiters", "no FILE given");
+    }
+    struct cli_input input;
+    int code = cli_input_read(file, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
+    if (code != CLI_EXIT_OK) {
+        return code;
+    }
+    struct anvil_model *model = NULL;
+    struct anvil_diag diag;
+    int rc = anvil_model_load(NULL, input.data, input.len, NULL, &model, &diag);
+    if (rc != ANVIL_OK) {
+        cli_report_diag(input.label, &diag);
+        cli_input_release(&input);
+        return cli_exit_for_status(rc == ANVIL_EMODEL ? ANVIL_ESYNTAX : rc);
+    }
+    struct anvil_buf out;
+    anvil_buf_init(&out, NULL, 0);
+    struct s_listing listing = {&out, json, tag, 0, ANVIL_OK};
+    rc = json ? anvil_buf_append_byte(&out, '[') : ANVIL_OK;
+    if (rc == ANVIL_OK) {
+        rc = s_list(model, &listing);
+    }
+    if (rc == ANVIL_OK && json) {
+        rc = anvil_buf_append_cstr(&out, listing.count ? "\n]\n" : "]\n");
+    }
+    if (rc == ANVIL_OK) {
+        code = cli_write_output(out.data ? out.data : "", out.len);
+    } else {
+        cli_error("%s: %s", input.label, anvil_status_str(rc));
+        code = cli_exit_for_status(rc);
+    }
+    anvil_buf_clean_up(&out);
+    anvil_model_destroy(model);
+    cli_input_release(&input);
+    return code;
+}
