@@ -30,6 +30,7 @@ set(ANVIL_JMESPATH_SOURCES
 
 set(ANVIL_MODEL_SOURCES
   src/model/load.c
+  src/model/sample.c
   src/model/shapes.c
   src/model/validate.c
   src/model/validate_paginated.c

@@ -38,8 +38,8 @@ struct anvil_events;
  * loaded with allow_unresolved); every @paginated rule (`PaginatedTrait`),
  * including the service merge and its "When bound within the `svc` service, "
  * variants; and the @waitable rules (`WaitableTrait`, `TraitValue`,
- * `TraitTarget`, `UniqueWaiterNames`, `WaitableTraitInvalidErrorType`) except
- * the static JMESPath type checks.
+ * `TraitTarget`, `UniqueWaiterNames`, `WaitableTraitInvalidErrorType`, and the
+ * return type against the comparator, `WaitableTraitJmespathProblem.ReturnTypeMismatch`).
  */
 ANVIL_API int anvil_model_validate(const struct anvil_model *model, struct anvil_allocator *allocator,
                                    struct anvil_events **out);

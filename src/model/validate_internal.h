@@ -16,6 +16,14 @@ struct anvil_events {
 void anvil__event_add(struct anvil_events *events, enum anvil_severity severity, struct anvil_str_view shape_id,
                       const char *event_id, const char *fmt, ...) ANVIL_PRINTF(5, 6);
 
+/*
+ * A sample value for a waiter matcher: the output shape's sample, or
+ * {"input": ..., "output": ...}. `*any` is set when a document was reached
+ * (the linter's type would be "any"). Built in `arena`.
+ */
+int anvil__model_sample(struct anvil_arena *arena, struct anvil_allocator *scratch, const struct anvil_shape *input,
+                        const struct anvil_shape *output, bool input_output, struct anvil_json *out, bool *any);
+
 void anvil__validate_paginated(const struct anvil_model *model, struct anvil_events *events);
 void anvil__validate_waitable(const struct anvil_model *model, struct anvil_events *events);
 

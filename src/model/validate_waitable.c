@@ -40,8 +40,9 @@ static bool s_has_event_stream(const struct anvil_shape *structure) {
     return false;
 }
 
-static void s_check_expression(struct anvil_events *events, struct anvil_str_view op, const char *prefix,
-                               const char *what, const struct anvil_json *text) {
+/* Compiles `text`, reporting a syntax error; returns the expression (NULL on error). */
+static struct anvil_jmespath *s_check_expression(struct anvil_events *events, struct anvil_str_view op,
+                                                 const char *prefix, const char *what, const struct anvil_json *text) {
     struct anvil_str_view expr = anvil_json_string(text);
     struct anvil_jmespath *compiled = NULL;
     struct anvil_diag diag;
@@ -53,7 +54,58 @@ static void s_check_expression(struct anvil_events *events, struct anvil_str_vie
                          "%sInvalid JMESPath expression%s (%.*s): Syntax error at line %zu column %zu: %s", prefix,
                          what, (int)expr.len, expr.ptr, diag.line ? diag.line : 1, diag.column, diag.message);
     }
-    anvil_jmespath_destroy(compiled);
+    return compiled;
+}
+
+static const char *s_type_word(enum anvil_json_type type) {
+    static const char *const words[] = {"null", "boolean", "number", "string", "array", "object"};
+    return words[type];
+}
+
+/*
+ * The path's type on a sample of the modelled shapes, against what the
+ * comparator needs (booleanEquals: boolean, stringEquals: string,
+ * all/anyStringEquals: array). Skipped when the type is unknown: a document
+ * was reached, the sample gives null, or evaluation fails.
+ */
+static void s_check_return_type(struct anvil_events *events, const struct anvil_shape *op, struct anvil_str_view waiter,
+                                size_t index, const char *prefix, bool input_output, struct anvil_str_view comparator,
+                                const struct anvil_jmespath *path) {
+    enum anvil_json_type want;
+    if (anvil_sv_eq_cstr(comparator, "booleanEquals")) {
+        want = ANVIL_JSON_BOOL;
+    } else if (anvil_sv_eq_cstr(comparator, "stringEquals")) {
+        want = ANVIL_JSON_STRING;
+    } else if (anvil_sv_eq_cstr(comparator, "allStringEquals") || anvil_sv_eq_cstr(comparator, "anyStringEquals")) {
+        want = ANVIL_JSON_ARRAY;
+    } else {
+        return;
+    }
+    struct anvil_arena *arena = NULL;
+    struct anvil_json sample, result;
+    bool any = false;
+    int rc = anvil_arena_new(events->allocator, NULL, &arena);
+    if (rc == ANVIL_OK) {
+        rc = anvil__model_sample(arena, events->allocator, anvil_operation_input(op), anvil_operation_output(op),
+                                 input_output, &sample, &any);
+    }
+    if (rc == ANVIL_OK && !any) {
+        rc = anvil_jmespath_search(path, &sample, arena, &result, NULL);
+        if (rc == ANVIL_OK && !anvil_json_is_null(&result) && anvil_json_type(&result) != want) {
+            char event_id[300];
+            snprintf(event_id, sizeof(event_id), "WaitableTraitJmespathProblem.ReturnTypeMismatch.%.*s.%zu",
+                     (int)(waiter.len < 128 ? waiter.len : 128), waiter.ptr, index);
+            anvil__event_add(events, ANVIL_SEVERITY_DANGER, anvil_shape_id(op), event_id,
+                             "%sWaiter acceptors with a %.*s comparator must return a `%s` type, but this acceptor "
+                             "was statically determined to return a `%s` type.",
+                             prefix, (int)comparator.len, comparator.ptr, s_type_word(want),
+                             s_type_word(anvil_json_type(&result)));
+        }
+    }
+    if (rc == ANVIL_ENOMEM) {
+        events->error = rc;
+    }
+    anvil_arena_destroy(arena);
 }
 
 static bool s_error_on_operation(const struct anvil_shape *op, struct anvil_str_view name) {
@@ -91,7 +143,7 @@ static void s_acceptor(struct anvil_events *events, const struct anvil_shape *op
                          (int)state_name.len, state_name.ptr);
     }
     if (anvil_json_is_string(message)) {
-        s_check_expression(events, id, "", " in `message`", message);
+        anvil_jmespath_destroy(s_check_expression(events, id, "", " in `message`", message));
     }
     if (!anvil_json_is_object(matcher) || anvil_json_len(matcher) != 1) {
         anvil__event_add(events, ANVIL_SEVERITY_ERROR, id, "TraitValue",
@@ -129,7 +181,11 @@ static void s_acceptor(struct anvil_events *events, const struct anvil_shape *op
                              "'true' or 'false', but found '%.*s'.",
                              prefix, (int)want.len, want.ptr);
         }
-        s_check_expression(events, id, prefix, "", path);
+        struct anvil_jmespath *compiled = s_check_expression(events, id, prefix, "", path);
+        if (compiled && anvil_operation_output(op)) {
+            s_check_return_type(events, op, waiter, index, prefix, anvil_sv_eq_cstr(k, "inputOutput"), cmp, compiled);
+        }
+        anvil_jmespath_destroy(compiled);
     } else if (anvil_sv_eq_cstr(k, "errorType")) {
         struct anvil_str_view name = anvil_json_string(&kind->value);
         /* An absolute shape id compares by the whole id or by its name. */

@@ -176,3 +176,54 @@ done:
     anvil_model_destroy(m);
     anvil_buf_clean_up(&got);
 }
+
+TEST(validate_return_type_against_comparator) {
+    EXPECT("{\"X\": {\"acceptors\": [{\"state\": \"success\", \"matcher\": {\"output\": {\"path\": \"status\", "
+           "\"expected\": \"true\", \"comparator\": \"booleanEquals\"}}}]}}",
+           NULL,
+           "[DANGER] ex#Get: Waiter `X`, acceptor 0: Waiter acceptors with a booleanEquals comparator must return a "
+           "`boolean` type, but this acceptor was statically determined to return a `string` type. | "
+           "WaitableTraitJmespathProblem.ReturnTypeMismatch.X.0");
+    EXPECT("{\"X\": {\"acceptors\": [{\"state\": \"success\", \"matcher\": {\"output\": {\"path\": \"ok\", "
+           "\"expected\": \"a\", \"comparator\": \"anyStringEquals\"}}}]}}",
+           NULL,
+           "[DANGER] ex#Get: Waiter `X`, acceptor 0: Waiter acceptors with a anyStringEquals comparator must return a "
+           "`array` type, but this acceptor was statically determined to return a `boolean` type. | "
+           "WaitableTraitJmespathProblem.ReturnTypeMismatch.X.0");
+done:;
+}
+
+TEST(validate_return_type_skips_what_it_cannot_know) {
+    struct anvil_buf got;
+    anvil_buf_init(&got, t->alloc, 0);
+    /* A missing field gives null (unknown), `length(...)` a number compared as a string is reported,
+     * a function on the right type passes. */
+    CHECK_OK(s_events(t,
+                      "{\"X\": {\"acceptors\": [{\"state\": \"success\", \"matcher\": {\"output\": {\"path\": "
+                      "\"nope\", \"expected\": \"true\", \"comparator\": \"booleanEquals\"}}},"
+                      "{\"state\": \"retry\", \"matcher\": {\"output\": {\"path\": \"length(status) > `0`\", "
+                      "\"expected\": \"true\", \"comparator\": \"booleanEquals\"}}},"
+                      "{\"state\": \"failure\", \"matcher\": {\"inputOutput\": {\"path\": \"output.status\", "
+                      "\"expected\": \"DOWN\", \"comparator\": \"stringEquals\"}}}]}}",
+                      NULL, &got));
+    CHECK_EQ_U64(got.len, 0);
+done:
+    anvil_buf_clean_up(&got);
+}
+
+TEST(validate_return_type_is_unknown_through_documents) {
+    struct anvil_model *m = NULL;
+    struct anvil_events *events = NULL;
+    const char *model =
+        "{\"smithy\": \"2.0\", \"shapes\": {"
+        "\"ex#Get\": {\"type\": \"operation\", \"output\": {\"target\": \"ex#Out\"},"
+        "  \"traits\": {\"smithy.waiters#waitable\": {\"X\": {\"acceptors\": [{\"state\": \"success\", \"matcher\": "
+        "{\"output\": {\"path\": \"doc.anything\", \"expected\": \"true\", \"comparator\": \"booleanEquals\"}}}]}}}},"
+        "\"ex#Out\": {\"type\": \"structure\", \"members\": {\"doc\": {\"target\": \"smithy.api#Document\"}}}}}";
+    CHECK_OK(anvil_model_load(t->alloc, model, strlen(model), NULL, &m, NULL));
+    CHECK_OK(anvil_model_validate(m, t->alloc, &events));
+    CHECK_EQ_U64(anvil_events_count(events), 0);
+done:
+    anvil_events_destroy(events);
+    anvil_model_destroy(m);
+}
