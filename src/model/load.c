@@ -341,6 +341,12 @@ static int s_mixins(struct s_loader *ld, struct anvil_shape *s, size_t depth) {
     s->mixin_state = 1;
     struct anvil_json own = s->traits;
     struct anvil_json inherited = *anvil__json_empty_object();
+    /* Members in Smithy's order: each mixin's in mixin order, then the shape's own.
+     * A member the shape (or an earlier mixin) defines is not repeated. */
+    const struct anvil_member *own_members = s->members;
+    size_t own_count = s->member_count;
+    struct anvil_member *merged = NULL;
+    size_t merged_count = 0;
     for (size_t i = 0; i < anvil_json_len(mixins); i++) {
         const struct anvil_shape *mixin;
         int rc = s_target(ld, s, "mixin", anvil_json_array_at(mixins, i), &mixin);
@@ -353,29 +359,35 @@ static int s_mixins(struct s_loader *ld, struct anvil_shape *s, size_t depth) {
         if (rc != ANVIL_OK) {
             return rc;
         }
-        if (mixin->member_count) {
-            /* Mixin members first; a member the shape redefines keeps the shape's definition. */
-            struct anvil_member *all =
-                anvil_arena_alloc(ld->model->arena, (mixin->member_count + s->member_count + 1) * sizeof(*all), 0);
-            if (!all) {
-                return s_nomem(ld);
-            }
-            size_t n = 0;
-            for (size_t j = 0; j < mixin->member_count; j++) {
-                bool redefined = false;
-                for (size_t k = 0; k < s->member_count && !redefined; k++) {
-                    redefined = anvil_sv_eq(s->members[k].name, mixin->members[j].name);
-                }
-                if (!redefined) {
-                    all[n++] = mixin->members[j];
-                }
-            }
-            for (size_t k = 0; k < s->member_count; k++) {
-                all[n++] = s->members[k];
-            }
-            s->members = all;
-            s->member_count = n;
+        if (mixin->member_count == 0) {
+            continue;
         }
+        struct anvil_member *grown = anvil_arena_alloc(
+            ld->model->arena, (merged_count + mixin->member_count + own_count + 1) * sizeof(*grown), 0);
+        if (!grown) {
+            return s_nomem(ld);
+        }
+        if (merged_count) {
+            memcpy(grown, merged, merged_count * sizeof(*grown));
+        }
+        merged = grown;
+        for (size_t j = 0; j < mixin->member_count; j++) {
+            bool present = false;
+            for (size_t k = 0; k < own_count && !present; k++) {
+                present = anvil_sv_eq(own_members[k].name, mixin->members[j].name);
+            }
+            for (size_t k = 0; k < merged_count && !present; k++) {
+                present = anvil_sv_eq(merged[k].name, mixin->members[j].name);
+            }
+            if (!present) {
+                merged[merged_count++] = mixin->members[j];
+            }
+        }
+    }
+    if (merged) {
+        memcpy(merged + merged_count, own_members, own_count * sizeof(*merged));
+        s->members = merged;
+        s->member_count = merged_count + own_count;
     }
     s->traits = inherited;
     int rc = s_merge_traits(ld, &s->traits, &own, NULL);

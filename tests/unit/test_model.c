@@ -217,3 +217,26 @@ TEST(model_deep_nesting_is_a_clean_error) {
 done:
     anvil_mem_release(t->alloc, text);
 }
+
+TEST(model_mixin_members_in_order) {
+    struct anvil_model *model = NULL;
+    const char *text =
+        "{\"smithy\": \"2.0\", \"shapes\": {"
+        "\"a#S\": {\"type\": \"structure\", \"mixins\": [{\"target\": \"a#M1\"}, {\"target\": \"a#M2\"}],"
+        "  \"members\": {\"own\": {\"target\": \"smithy.api#String\"}, \"shared\": {\"target\": \"smithy.api#Integer\"}}},"
+        "\"a#M1\": {\"type\": \"structure\", \"members\": {\"one\": {\"target\": \"smithy.api#String\"},"
+        "  \"shared\": {\"target\": \"smithy.api#String\"}}, \"traits\": {\"smithy.api#mixin\": {}}},"
+        "\"a#M2\": {\"type\": \"structure\", \"members\": {\"two\": {\"target\": \"smithy.api#String\"},"
+        "  \"one\": {\"target\": \"smithy.api#String\"}}, \"traits\": {\"smithy.api#mixin\": {}}}}}";
+    CHECK_OK(anvil_model_load(t->alloc, text, strlen(text), NULL, &model, NULL));
+    const struct anvil_shape *s = anvil_model_find(model, "a#S", 3);
+    CHECK_EQ_U64(anvil_shape_member_count(s), 4);
+    CHECK(anvil_sv_eq_cstr(anvil_shape_member_at(s, 0)->name, "one"));
+    CHECK(anvil_sv_eq_cstr(anvil_shape_member_at(s, 1)->name, "two"));
+    CHECK(anvil_sv_eq_cstr(anvil_shape_member_at(s, 2)->name, "own"));
+    CHECK(anvil_sv_eq_cstr(anvil_shape_member_at(s, 3)->name, "shared"));
+    /* The shape's own definition of a member wins over the mixin's. */
+    CHECK(anvil_shape_type(anvil_shape_member(s, "shared")->target) == ANVIL_SHAPE_INTEGER);
+done:
+    anvil_model_destroy(model);
+}
