@@ -111,6 +111,16 @@ int cli_input_read(const char *path, size_t max_bytes, struct cli_input *in);
 
 void cli_input_release(struct cli_input *in);
 
+/*
+ * Reads `path` and loads it as a Smithy JSON AST model. On CLI_EXIT_OK the
+ * caller releases `*input` and destroys `*model`; otherwise the problem was
+ * printed and nothing needs releasing.
+ */
+int cli_model_read(const char *path, bool allow_unresolved, struct cli_input *input, struct anvil_model **model);
+
+/* Writes `out` when `rc` is ANVIL_OK, else prints "INPUT: what went wrong"; returns the exit code. */
+int cli_finish_output(const struct cli_input *input, int rc, const struct anvil_buf *out);
+
 /* Writes bytes to standard output; CLI_EXIT_IO (with a message) on failure. */
 int cli_write_output(const char *bytes, size_t len);
 

@@ -4,21 +4,13 @@
 
 static int s_validate(const char *path, bool *had_error) {
     struct cli_input input;
-    int code = cli_input_read(path, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
+    struct anvil_model *model = NULL;
+    int code = cli_model_read(path, true, &input, &model);
     if (code != CLI_EXIT_OK) {
         return code;
     }
-    struct anvil_model_options options = {.allow_unresolved = true};
-    struct anvil_model *model = NULL;
-    struct anvil_diag diag;
-    int rc = anvil_model_load(NULL, input.data, input.len, &options, &model, &diag);
-    if (rc != ANVIL_OK) {
-        cli_report_diag(input.label, &diag);
-        cli_input_release(&input);
-        return cli_exit_for_status(rc == ANVIL_EMODEL ? ANVIL_ESYNTAX : rc);
-    }
     struct anvil_events *events = NULL;
-    rc = anvil_model_validate(model, NULL, &events);
+    int rc = anvil_model_validate(model, NULL, &events);
     struct anvil_buf out;
     anvil_buf_init(&out, NULL, 0);
     for (size_t i = 0; rc == ANVIL_OK && i < anvil_events_count(events); i++) {
@@ -27,13 +19,8 @@ static int s_validate(const char *path, bool *had_error) {
             rc = anvil_buf_append_byte(&out, '\n');
         }
     }
-    if (rc == ANVIL_OK) {
-        code = cli_write_output(out.data ? out.data : "", out.len);
-        *had_error |= anvil_events_count_at_least(events, ANVIL_SEVERITY_ERROR) > 0;
-    } else {
-        cli_error("%s: %s", input.label, anvil_status_str(rc));
-        code = cli_exit_for_status(rc);
-    }
+    code = cli_finish_output(&input, rc, &out);
+    *had_error |= anvil_events_count_at_least(events, ANVIL_SEVERITY_ERROR) > 0;
     anvil_buf_clean_up(&out);
     anvil_events_destroy(events);
     anvil_model_destroy(model);

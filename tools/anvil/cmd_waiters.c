@@ -221,34 +221,22 @@ int cli_cmd_waiters(int argc, char **argv) {
         return cli_usage_error("waiters", "no FILE given");
     }
     struct cli_input input;
-    int code = cli_input_read(file, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
+    struct anvil_model *model = NULL;
+    int code = cli_model_read(file, false, &input, &model);
     if (code != CLI_EXIT_OK) {
         return code;
-    }
-    struct anvil_model *model = NULL;
-    struct anvil_diag diag;
-    int rc = anvil_model_load(NULL, input.data, input.len, NULL, &model, &diag);
-    if (rc != ANVIL_OK) {
-        cli_report_diag(input.label, &diag);
-        cli_input_release(&input);
-        return cli_exit_for_status(rc == ANVIL_EMODEL ? ANVIL_ESYNTAX : rc);
     }
     struct anvil_buf out;
     anvil_buf_init(&out, NULL, 0);
     struct s_listing listing = {&out, json, tag, 0, ANVIL_OK};
-    rc = json ? anvil_buf_append_byte(&out, '[') : ANVIL_OK;
+    int rc = json ? anvil_buf_append_byte(&out, '[') : ANVIL_OK;
     if (rc == ANVIL_OK) {
         rc = s_list(model, &listing);
     }
     if (rc == ANVIL_OK && json) {
         rc = anvil_buf_append_cstr(&out, listing.count ? "\n]\n" : "]\n");
     }
-    if (rc == ANVIL_OK) {
-        code = cli_write_output(out.data ? out.data : "", out.len);
-    } else {
-        cli_error("%s: %s", input.label, anvil_status_str(rc));
-        code = cli_exit_for_status(rc);
-    }
+    code = cli_finish_output(&input, rc, &out);
     anvil_buf_clean_up(&out);
     anvil_model_destroy(model);
     cli_input_release(&input);
