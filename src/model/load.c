@@ -385,7 +385,9 @@ static int s_mixins(struct s_loader *ld, struct anvil_shape *s, size_t depth) {
         }
     }
     if (merged) {
-        memcpy(merged + merged_count, own_members, own_count * sizeof(*merged));
+        if (own_count) {
+            memcpy(merged + merged_count, own_members, own_count * sizeof(*merged));
+        }
         s->members = merged;
         s->member_count = merged_count + own_count;
     }
