@@ -34,6 +34,7 @@ set(ANVIL_MODEL_SOURCES
   src/model/shapes.c
   src/model/validate.c
   src/model/validate_paginated.c
+  src/model/validate_traits.c
   src/model/validate_waitable.c)
 
 set(ANVIL_SOURCES ${ANVIL_CORE_SOURCES} ${ANVIL_JSON_SOURCES} ${ANVIL_JMESPATH_SOURCES} ${ANVIL_MODEL_SOURCES})

@@ -39,7 +39,9 @@ struct anvil_events;
  * including the service merge and its "When bound within the `svc` service, "
  * variants; and the @waitable rules (`WaitableTrait`, `TraitValue`,
  * `TraitTarget`, `UniqueWaiterNames`, `WaitableTraitInvalidErrorType`, and the
- * return type against the comparator, `WaitableTraitJmespathProblem.ReturnTypeMismatch`).
+ * return type against the comparator, `WaitableTraitJmespathProblem.ReturnTypeMismatch`);
+ * @requestCompression (`RequestCompressionTrait`); @idempotencyToken placement
+ * (`TraitTarget`, `IdempotencyTokenIgnored`).
  */
 ANVIL_API int anvil_model_validate(const struct anvil_model *model, struct anvil_allocator *allocator,
                                    struct anvil_events **out);

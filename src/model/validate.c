@@ -87,6 +87,7 @@ int anvil_model_validate(const struct anvil_model *model, struct anvil_allocator
     s_targets(model, events);
     anvil__validate_paginated(model, events);
     anvil__validate_waitable(model, events);
+    anvil__validate_traits(model, events);
     if (events->error) {
         int rc = events->error;
         anvil_events_destroy(events);

@@ -26,5 +26,6 @@ int anvil__model_sample(struct anvil_arena *arena, struct anvil_allocator *scrat
 
 void anvil__validate_paginated(const struct anvil_model *model, struct anvil_events *events);
 void anvil__validate_waitable(const struct anvil_model *model, struct anvil_events *events);
+void anvil__validate_traits(const struct anvil_model *model, struct anvil_events *events);
 
 #endif

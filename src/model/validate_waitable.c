@@ -343,7 +343,10 @@ void anvil__validate_waitable(const struct anvil_model *model, struct anvil_even
         }
         if (s->type != ANVIL_SHAPE_OPERATION || s_has_event_stream(s->input) || s_has_event_stream(s->output)) {
             anvil__event_add(events, ANVIL_SEVERITY_ERROR, s->id, "TraitTarget",
-                             "Trait `%s` cannot be applied to `%.*s`", S_TRAIT, (int)s->id.len, s->id.ptr);
+                             "Trait `%s` cannot be applied to `%.*s`. This trait may only be applied to shapes that "
+                             "match the following selector: operation :not(-[input, output]-> structure > member > "
+                             "union[trait|streaming])",
+                             S_TRAIT, (int)s->id.len, s->id.ptr);
             continue;
         }
         if (!anvil_json_is_object(trait) || anvil_json_len(trait) == 0) {

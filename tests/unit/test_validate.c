@@ -169,8 +169,9 @@ TEST(validate_no_waiters_on_event_streams) {
     CHECK_OK(anvil_model_validate(m, t->alloc, &events));
     CHECK_EQ_U64(anvil_events_count(events), 1);
     CHECK_OK(anvil_event_format(anvil_events_at(events, 0), &got));
-    CHECK_STR_EQ(got.data,
-                 "[ERROR] ex#Sub: Trait `smithy.waiters#waitable` cannot be applied to `ex#Sub` | TraitTarget");
+    CHECK_STR_EQ(got.data, "[ERROR] ex#Sub: Trait `smithy.waiters#waitable` cannot be applied to `ex#Sub`. This trait "
+                           "may only be applied to shapes that match the following selector: operation "
+                           ":not(-[input, output]-> structure > member > union[trait|streaming]) | TraitTarget");
 done:
     anvil_events_destroy(events);
     anvil_model_destroy(m);
@@ -226,4 +227,82 @@ TEST(validate_return_type_is_unknown_through_documents) {
 done:
     anvil_events_destroy(events);
     anvil_model_destroy(m);
+}
+
+/* Validates a whole model text and returns its events, one per line. */
+static int s_model_events(struct anvil_test *t, const char *model_text, struct anvil_buf *out) {
+    struct anvil_model *model = NULL;
+    struct anvil_events *events = NULL;
+    int rc = anvil_model_load(t->alloc, model_text, strlen(model_text), NULL, &model, NULL);
+    if (rc == ANVIL_OK) {
+        rc = anvil_model_validate(model, t->alloc, &events);
+    }
+    for (size_t i = 0; rc == ANVIL_OK && i < anvil_events_count(events); i++) {
+        rc = anvil_event_format(anvil_events_at(events, i), out);
+        if (rc == ANVIL_OK) {
+            rc = anvil_buf_append_byte(out, '\n');
+        }
+    }
+    anvil_events_destroy(events);
+    anvil_model_destroy(model);
+    return rc;
+}
+
+TEST(validate_request_compression) {
+    struct anvil_buf got;
+    anvil_buf_init(&got, t->alloc, 0);
+    const char *model =
+        "{\"smithy\": \"2.0\", \"shapes\": {"
+        "\"ex#NoInput\": {\"type\": \"operation\", \"traits\": {\"smithy.api#requestCompression\": {\"encodings\": [\"gzip\"]}}},"
+        "\"ex#Empty\": {\"type\": \"operation\", \"input\": {\"target\": \"ex#In\"},"
+        "  \"traits\": {\"smithy.api#requestCompression\": {\"encodings\": []}}},"
+        "\"ex#Bad\": {\"type\": \"operation\", \"input\": {\"target\": \"ex#In\"},"
+        "  \"traits\": {\"smithy.api#requestCompression\": {\"encodings\": [\"GZIP\", \"br\", \"zstd\"]}}},"
+        "\"ex#Stream\": {\"type\": \"operation\", \"input\": {\"target\": \"ex#StreamIn\"},"
+        "  \"traits\": {\"smithy.api#requestCompression\": {\"encodings\": [\"gzip\"]}}},"
+        "\"ex#In\": {\"type\": \"structure\", \"members\": {\"data\": {\"target\": \"smithy.api#Blob\"}}},"
+        "\"ex#StreamIn\": {\"type\": \"structure\", \"members\": {\"body\": {\"target\": \"ex#Body\"}}},"
+        "\"ex#Body\": {\"type\": \"blob\", \"traits\": {\"smithy.api#streaming\": {}, \"smithy.api#requiresLength\": {}}}}}";
+    CHECK_OK(s_model_events(t, model, &got));
+    CHECK_STR_EQ(
+        got.data,
+        "[ERROR] ex#Bad: Invalid compression algorithms found in `requestCompression` trait applied to "
+        "`ex#Bad`: `br`, `zstd` | RequestCompressionTrait\n"
+        "[ERROR] ex#Empty: There must be at least one compression algorithm in `encodings` for the "
+        "`requestCompression` trait applied to `ex#Empty` | RequestCompressionTrait\n"
+        "[ERROR] ex#NoInput: The `requestCompression` trait can only be applied to operations which have an "
+        "input shape defined | RequestCompressionTrait\n"
+        "[ERROR] ex#Stream: The `requestCompression` trait can only be applied to operations which do not have "
+        "input members that target shapes with both the `streaming` and `requiresLength` traits applied, but "
+        "found member `ex#StreamIn$body` targeting `ex#Body` | RequestCompressionTrait\n");
+done:
+    anvil_buf_clean_up(&got);
+}
+
+TEST(validate_idempotency_token_placement) {
+    struct anvil_buf got;
+    anvil_buf_init(&got, t->alloc, 0);
+    const char *model =
+        "{\"smithy\": \"2.0\", \"shapes\": {"
+        "\"ex#Create\": {\"type\": \"operation\", \"input\": {\"target\": \"ex#Token\"}},"
+        "\"ex#Describe\": {\"type\": \"operation\", \"output\": {\"target\": \"ex#Token\"}, \"errors\": [{\"target\": \"ex#Token\"}]},"
+        "\"ex#Wrapper\": {\"type\": \"structure\", \"members\": {\"inner\": {\"target\": \"ex#Token\"}}},"
+        "\"ex#Token\": {\"type\": \"structure\", \"members\": {\"token\": {\"target\": \"smithy.api#String\","
+        "  \"traits\": {\"smithy.api#idempotencyToken\": {}}}}},"
+        "\"ex#Fine\": {\"type\": \"operation\", \"input\": {\"target\": \"ex#FineIn\"}},"
+        "\"ex#FineIn\": {\"type\": \"structure\", \"members\": {\"token\": {\"target\": \"smithy.api#String\","
+        "  \"traits\": {\"smithy.api#idempotencyToken\": {}}}}},"
+        "\"ex#NotString\": {\"type\": \"structure\", \"members\": {\"n\": {\"target\": \"smithy.api#Integer\","
+        "  \"traits\": {\"smithy.api#idempotencyToken\": {}}}}}}}";
+    CHECK_OK(s_model_events(t, model, &got));
+    CHECK_STR_EQ(
+        got.data,
+        "[ERROR] ex#NotString$n: Trait `idempotencyToken` cannot be applied to `ex#NotString$n`. This trait "
+        "may only be applied to shapes that match the following selector: structure > :test(member > string) "
+        "| TraitTarget\n"
+        "[WARNING] ex#Token$token: The `idempotencyToken` trait only has an effect when applied to a top-level "
+        "operation input member, but it was applied and ignored in the following contexts: {output: "
+        "[ex#Describe], error: [ex#Describe], member target: [ex#Wrapper$inner]} | IdempotencyTokenIgnored\n");
+done:
+    anvil_buf_clean_up(&got);
 }

@@ -49,8 +49,9 @@ const struct cli_command cli_commands[] = {
      "Smithy uses. Exits 0 when no event is an ERROR, 1 when one is, and 65 when a\n"
      "file is not a readable model (FILE:LINE:COLUMN: message).\n"
      "\n"
-     "Rules so far: unresolved member targets (Target) and every @paginated rule\n"
-     "(PaginatedTrait), including the service merge.\n",
+     "Rules so far: unresolved member targets (Target); every @paginated rule\n"
+     "(PaginatedTrait), including the service merge; the @waitable rules and the\n"
+     "waiter-path return types; @requestCompression; @idempotencyToken placement.\n",
      cli_cmd_validate},
     {"waiters", "List the waiters a Smithy model defines",
      "Usage: anvil waiters [--output text|json] [--tag TAG] FILE\n"
