@@ -2,6 +2,25 @@
 
 #include "harness.h"
 
+/* Validates a whole model text and returns its events, one per line. */
+static int s_model_events(struct anvil_test *t, const char *model_text, struct anvil_buf *out) {
+    struct anvil_model *model = NULL;
+    struct anvil_events *events = NULL;
+    int rc = anvil_model_load(t->alloc, model_text, strlen(model_text), NULL, &model, NULL);
+    if (rc == ANVIL_OK) {
+        rc = anvil_model_validate(model, t->alloc, &events);
+    }
+    for (size_t i = 0; rc == ANVIL_OK && i < anvil_events_count(events); i++) {
+        rc = anvil_event_format(anvil_events_at(events, i), out);
+        if (rc == ANVIL_OK) {
+            rc = anvil_buf_append_byte(out, '\n');
+        }
+    }
+    anvil_events_destroy(events);
+    anvil_model_destroy(model);
+    return rc;
+}
+
 /* A service with operation ex#Get (output ex#Out {status: String, ok: Boolean}, error ex#Gone); `waitable` is spliced
  * in. */
 static int s_events(struct anvil_test *t, const char *waitable, const char *extra_shapes, struct anvil_buf *out) {
@@ -17,26 +36,9 @@ static int s_events(struct anvil_test *t, const char *waitable, const char *extr
         "  \"ok\": {\"target\": \"smithy.api#Boolean\"}}},"
         "\"ex#Gone\": {\"type\": \"structure\", \"traits\": {\"smithy.api#error\": \"client\"}}%s%s}}",
         waitable, ",", extra_shapes ? extra_shapes : "\"ex#Other\": {\"type\": \"operation\"}");
-    struct anvil_model *model = NULL;
-    struct anvil_events *events = NULL;
     if (rc == ANVIL_OK) {
-        struct anvil_diag diag;
-        rc = anvil_model_load(t->alloc, text.data, text.len, NULL, &model, &diag);
-        if (rc != ANVIL_OK && rc != ANVIL_ENOMEM) {
-            fprintf(stderr, "model does not load: %s\n", diag.message);
-        }
+        rc = s_model_events(t, text.data, out);
     }
-    if (rc == ANVIL_OK) {
-        rc = anvil_model_validate(model, t->alloc, &events);
-    }
-    for (size_t i = 0; rc == ANVIL_OK && i < anvil_events_count(events); i++) {
-        rc = anvil_event_format(anvil_events_at(events, i), out);
-        if (rc == ANVIL_OK) {
-            rc = anvil_buf_append_byte(out, '\n');
-        }
-    }
-    anvil_events_destroy(events);
-    anvil_model_destroy(model);
     anvil_buf_clean_up(&text);
     return rc;
 }
@@ -227,25 +229,6 @@ TEST(validate_return_type_is_unknown_through_documents) {
 done:
     anvil_events_destroy(events);
     anvil_model_destroy(m);
-}
-
-/* Validates a whole model text and returns its events, one per line. */
-static int s_model_events(struct anvil_test *t, const char *model_text, struct anvil_buf *out) {
-    struct anvil_model *model = NULL;
-    struct anvil_events *events = NULL;
-    int rc = anvil_model_load(t->alloc, model_text, strlen(model_text), NULL, &model, NULL);
-    if (rc == ANVIL_OK) {
-        rc = anvil_model_validate(model, t->alloc, &events);
-    }
-    for (size_t i = 0; rc == ANVIL_OK && i < anvil_events_count(events); i++) {
-        rc = anvil_event_format(anvil_events_at(events, i), out);
-        if (rc == ANVIL_OK) {
-            rc = anvil_buf_append_byte(out, '\n');
-        }
-    }
-    anvil_events_destroy(events);
-    anvil_model_destroy(model);
-    return rc;
 }
 
 TEST(validate_request_compression) {
