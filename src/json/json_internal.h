@@ -125,7 +125,8 @@ bool anvil__utf8_valid(const char *bytes, size_t len);
 size_t anvil__utf8_sequence(const unsigned char *p, const unsigned char *end);
 
 /* Number text <-> double, independent of the process locale. */
-int anvil__json_strtod(const char *text, size_t len, double *out);
+/* Long texts are copied through `allocator` (NULL = default): ANVIL_ENOMEM; ANVIL_EVALUE beyond the double range. */
+int anvil__json_strtod(struct anvil_allocator *allocator, const char *text, size_t len, double *out);
 /* Writes the shortest round-tripping text for a finite double into `out` (>= 32 bytes); returns its length. */
 size_t anvil__json_format_double(double d, char *out);
 

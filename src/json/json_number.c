@@ -32,11 +32,11 @@ static void s_leave_c(locale_t previous) {
     }
 }
 
-int anvil__json_strtod(const char *text, size_t len, double *out) {
+int anvil__json_strtod(struct anvil_allocator *allocator, const char *text, size_t len, double *out) {
     char small[128];
     char *copy = small;
     if (len >= sizeof(small)) {
-        copy = malloc(len + 1);
+        copy = anvil_mem_acquire(allocator, len + 1);
         if (!copy) {
             return ANVIL_ENOMEM;
         }
@@ -47,7 +47,7 @@ int anvil__json_strtod(const char *text, size_t len, double *out) {
     double d = strtod(copy, NULL);
     s_leave_c(previous);
     if (copy != small) {
-        free(copy);
+        anvil_mem_release(allocator, copy);
     }
     /* Underflow to zero or a subnormal is fine; overflow to infinity is not. */
     if (!isfinite(d)) {

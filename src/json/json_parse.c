@@ -576,10 +576,12 @@ static int s_number(struct s_parser *ps, const unsigned char **pp, struct anvil_
     } else if (mantissa == 0 && !inexact) {
         d = negative ? -0.0 : 0.0;
     } else {
-        int rc = anvil__json_strtod((const char *)start, (size_t)(p - start), &d);
+        int rc = anvil__json_strtod(ps->allocator, (const char *)start, (size_t)(p - start), &d);
+        if (rc == ANVIL_ENOMEM) {
+            return s_nomem(ps, start);
+        }
         if (rc != ANVIL_OK) {
-            return s_error_at(ps, rc == ANVIL_ENOMEM ? ANVIL_ENOMEM : ANVIL_ESYNTAX, start,
-                              "number is too large for a double");
+            return s_error_at(ps, ANVIL_ESYNTAX, start, "number is too large for a double");
         }
     }
     *out = anvil_json_make_double(d);
