@@ -177,6 +177,12 @@ static inline struct anvil_str_view anvil_json_member_key(const struct anvil_jso
     return sv;
 }
 
+/** "null", "boolean", "number", "string", "array" or "object" (JMESPath's type names). Static storage. */
+static inline const char *anvil_json_type_name(enum anvil_json_type type) {
+    static const char *const names[] = {"null", "boolean", "number", "string", "array", "object"};
+    return (unsigned)type < 6 ? names[type] : "unknown";
+}
+
 /* ---- values that need no storage (by value; strings borrow their bytes) ---- */
 
 static inline struct anvil_json anvil_json_make_null(void) {

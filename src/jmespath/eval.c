@@ -183,8 +183,7 @@ static const char *s_type_name(const struct jp_arg *arg) {
     if (arg->expref) {
         return "&expression";
     }
-    static const char *const names[] = {"null", "boolean", "number", "string", "array", "object"};
-    return names[anvil_json_type(&arg->value)];
+    return anvil_json_type_name(anvil_json_type(&arg->value));
 }
 
 static bool s_all_items(const struct anvil_json *array, enum anvil_json_type type) {

@@ -213,8 +213,7 @@ static int s_reverse(ARGS) {
 
 static int s_type(ARGS) {
     (void)call, (void)count;
-    static const char *const names[] = {"null", "boolean", "number", "string", "array", "object"};
-    const char *name = names[anvil_json_type(&args[0].value)];
+    const char *name = anvil_json_type_name(anvil_json_type(&args[0].value));
     return s_new_string(ev, name, strlen(name), out);
 }
 

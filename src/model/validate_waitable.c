@@ -57,11 +57,6 @@ static struct anvil_jmespath *s_check_expression(struct anvil_events *events, st
     return compiled;
 }
 
-static const char *s_type_word(enum anvil_json_type type) {
-    static const char *const words[] = {"null", "boolean", "number", "string", "array", "object"};
-    return words[type];
-}
-
 /*
  * The path's type on a sample of the modelled shapes, against what the
  * comparator needs (booleanEquals: boolean, stringEquals: string,
@@ -98,8 +93,8 @@ static void s_check_return_type(struct anvil_events *events, const struct anvil_
             anvil__event_add(events, ANVIL_SEVERITY_DANGER, anvil_shape_id(op), event_id,
                              "%sWaiter acceptors with a %.*s comparator must return a `%s` type, but this acceptor "
                              "was statically determined to return a `%s` type.",
-                             prefix, (int)comparator.len, comparator.ptr, s_type_word(want),
-                             s_type_word(anvil_json_type(&result)));
+                             prefix, (int)comparator.len, comparator.ptr, anvil_json_type_name(want),
+                             anvil_json_type_name(anvil_json_type(&result)));
         }
     }
     if (rc == ANVIL_ENOMEM) {
