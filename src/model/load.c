@@ -14,6 +14,8 @@
 
 struct s_loader {
     struct anvil_model *model;
+    /* smithy.api#Unit: the input and output of operations that model none. */
+    const struct anvil_shape *unit;
     struct anvil_diag *diag;
     bool allow_unresolved;
     /* `apply` statements, handled after everything else. */
@@ -251,10 +253,9 @@ static int s_ref(struct s_loader *ld, const struct anvil_shape *s, const char *k
 
 static int s_relations(struct s_loader *ld, struct anvil_shape *s) {
     int rc = ANVIL_OK;
-    const struct anvil_shape *unit = anvil_model_find(ld->model, "smithy.api#Unit", 15);
     switch (s->type) {
     case ANVIL_SHAPE_OPERATION: {
-        s->input = s->output = unit;
+        s->input = s->output = ld->unit;
         const struct anvil_json *input = anvil_json_object_get_cstr(s->ast, "input");
         const struct anvil_json *output = anvil_json_object_get_cstr(s->ast, "output");
         if (input && (rc = s_target(ld, s, "input", input, &s->input)) != ANVIL_OK) {
@@ -498,6 +499,7 @@ static int s_load(struct s_loader *ld, size_t max_shapes) {
     if ((rc = s_index(ld)) != ANVIL_OK) {
         return rc;
     }
+    ld->unit = anvil_model_find(m, "smithy.api#Unit", 15);
     for (size_t i = 0; i < m->count && rc == ANVIL_OK; i++) {
         rc = s_members(ld, &m->shapes[i]);
         if (rc == ANVIL_OK) {
@@ -528,7 +530,7 @@ int anvil_model_load(struct anvil_allocator *allocator, const char *text, size_t
     int rc = anvil_json_parse(allocator, text, len, NULL, &m->doc, diag);
     if (rc == ANVIL_OK) {
         m->arena = anvil_json_doc_arena(m->doc); /* one arena for the text's values and the shapes */
-        struct s_loader ld = {m, diag, options && options->allow_unresolved, NULL, 0};
+        struct s_loader ld = {m, NULL, diag, options && options->allow_unresolved, NULL, 0};
         size_t max_shapes = options && options->max_shapes ? options->max_shapes : ANVIL_MODEL_DEFAULT_MAX_SHAPES;
         rc = s_load(&ld, max_shapes);
         if (rc == ANVIL_ENOMEM && anvil_arena_exhausted(m->arena)) {

@@ -39,6 +39,17 @@ void anvil__event_add(struct anvil_events *events, enum anvil_severity severity,
     e->event_id = eid;
 }
 
+int anvil__member_id(struct anvil_buf *out, const struct anvil_shape *shape, struct anvil_str_view member) {
+    int rc = anvil_buf_append_sv(out, anvil_shape_id(shape));
+    if (rc == ANVIL_OK && member.len) {
+        rc = anvil_buf_append_byte(out, '$');
+        if (rc == ANVIL_OK) {
+            rc = anvil_buf_append_sv(out, member);
+        }
+    }
+    return rc;
+}
+
 static void s_targets(const struct anvil_model *model, struct anvil_events *events) {
     struct anvil_buf id;
     anvil_buf_init(&id, events->allocator, 0);
@@ -46,8 +57,7 @@ static void s_targets(const struct anvil_model *model, struct anvil_events *even
         const struct anvil__unresolved *u = &model->unresolved[i];
         /* The member's id, ns#Shape$member, however long the names are. */
         anvil_buf_clear(&id);
-        if (anvil_buf_append_sv(&id, u->shape->id) != ANVIL_OK || anvil_buf_append_byte(&id, '$') != ANVIL_OK ||
-            anvil_buf_append_sv(&id, u->member) != ANVIL_OK) {
+        if (anvil__member_id(&id, u->shape, u->member) != ANVIL_OK) {
             events->error = ANVIL_ENOMEM;
             break;
         }

@@ -24,6 +24,9 @@ void anvil__event_add(struct anvil_events *events, enum anvil_severity severity,
 int anvil__model_sample(struct anvil_arena *arena, struct anvil_allocator *scratch, const struct anvil_shape *input,
                         const struct anvil_shape *output, bool input_output, struct anvil_json *out, bool *any);
 
+/* Appends `ns#Shape` or, with a member, `ns#Shape$member` to `out`. */
+int anvil__member_id(struct anvil_buf *out, const struct anvil_shape *shape, struct anvil_str_view member);
+
 void anvil__validate_paginated(const struct anvil_model *model, struct anvil_events *events);
 void anvil__validate_waitable(const struct anvil_model *model, struct anvil_events *events);
 void anvil__validate_traits(const struct anvil_model *model, struct anvil_events *events);

@@ -65,18 +65,6 @@ static void s_request_compression(const struct anvil_shape *op, struct anvil_eve
     anvil_buf_clean_up(&invalid);
 }
 
-/* Appends "ns#Shape$member" or "ns#Shape" to `out`. */
-static int s_append_id(struct anvil_buf *out, const struct anvil_shape *shape, const struct anvil_member *member) {
-    int rc = anvil_buf_append_sv(out, anvil_shape_id(shape));
-    if (rc == ANVIL_OK && member) {
-        rc = anvil_buf_append_byte(out, '$');
-        if (rc == ANVIL_OK) {
-            rc = anvil_buf_append_sv(out, member->name);
-        }
-    }
-    return rc;
-}
-
 struct s_ids {
     char **items;
     size_t count, cap;
@@ -86,7 +74,7 @@ static int s_add_id(struct anvil_allocator *allocator, struct s_ids *ids, const 
                     const struct anvil_member *member) {
     struct anvil_buf id;
     anvil_buf_init(&id, allocator, 0);
-    int rc = s_append_id(&id, shape, member);
+    int rc = anvil__member_id(&id, shape, member ? member->name : anvil_sv("", 0));
     if (rc == ANVIL_OK) {
         rc = anvil__mem_grow(allocator, (void **)&ids->items, &ids->cap, sizeof(char *), ids->count + 1);
     }
@@ -160,7 +148,7 @@ static void s_idempotency_tokens(const struct anvil_model *model, const struct a
         }
         struct anvil_buf member_id;
         anvil_buf_init(&member_id, events->allocator, 0);
-        if (s_append_id(&member_id, s, m) != ANVIL_OK) {
+        if (anvil__member_id(&member_id, s, m->name) != ANVIL_OK) {
             events->error = ANVIL_ENOMEM;
             anvil_buf_clean_up(&member_id);
             return;
