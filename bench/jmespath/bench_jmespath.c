@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "anvil/anvil.h"
+#include "read_file.h"
 
 extern char **environ;
 
@@ -48,27 +49,6 @@ static double s_now(void) {
 static int s_cmp(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
-}
-
-static char *s_read(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    if (text && fread(text, 1, (size_t)n, f) != (size_t)n) {
-        free(text);
-        text = NULL;
-    }
-    fclose(f);
-    if (text) {
-        text[n] = '\0';
-        *len = (size_t)n;
-    }
-    return text;
 }
 
 static void s_add(const char *name, const char *doc, const char *expr, enum mode mode) {
@@ -105,7 +85,7 @@ static int s_anvil_op(struct bench_case *c, struct anvil_state *st) {
 static double s_measure_anvil(struct bench_case *c) {
     struct anvil_state st = {0};
     size_t len;
-    char *text = s_read(c->doc, &len);
+    char *text = anvil_test_read_file(c->doc, &len);
     if (!text || anvil_json_parse(NULL, text, len, NULL, &st.doc, NULL) != ANVIL_OK ||
         anvil_jmespath_compile(NULL, c->expr, strlen(c->expr), NULL, &st.expr, NULL) != ANVIL_OK ||
         anvil_arena_new(NULL, NULL, &st.arena) != ANVIL_OK) {
@@ -231,7 +211,7 @@ int main(int argc, char **argv) {
 
     /* (e) the bench cases of the official suite's benchmarks.json. */
     size_t len;
-    char *text = s_read(suite, &len);
+    char *text = anvil_test_read_file(suite, &len);
     struct anvil_json_doc *doc = NULL;
     if (!text || anvil_json_parse(NULL, text, len, NULL, &doc, NULL) != ANVIL_OK) {
         fprintf(stderr, "cannot read %s\n", suite);

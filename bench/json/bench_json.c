@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "anvil/anvil.h"
+#include "read_file.h"
 
 /* ---- heap accounting ---- */
 
@@ -165,27 +166,6 @@ static int s_cmp_double(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-static char *s_read(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *data = size >= 0 ? malloc((size_t)size + 1) : NULL;
-    if (data && fread(data, 1, (size_t)size, f) != (size_t)size) {
-        free(data);
-        data = NULL;
-    }
-    fclose(f);
-    if (data) {
-        data[size] = '\0'; /* cJSON and json-c are given the length, but be safe */
-        *len = (size_t)size;
-    }
-    return data;
-}
-
 int main(int argc, char **argv) {
     int runs = 9;
     int first = 1;
@@ -207,7 +187,7 @@ int main(int argc, char **argv) {
            "anvil speed-up");
     for (int a = first; a < argc; a++) {
         size_t len = 0;
-        char *text = s_read(argv[a], &len);
+        char *text = anvil_test_read_file(argv[a], &len);
         if (!text) {
             fprintf(stderr, "cannot read %s\n", argv[a]);
             return 1;

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "anvil/anvil.h"
+#include "read_file.h"
 
 static size_t s_live, s_peak;
 
@@ -86,13 +87,11 @@ int main(int argc, char **argv) {
         }
         char path[4096];
         snprintf(path, sizeof(path), "%s/%s", argv[first], e->d_name);
-        FILE *f = fopen(path, "rb");
-        fseek(f, 0, SEEK_END);
-        long size = ftell(f);
-        fseek(f, 0, SEEK_SET);
-        files[count].text = malloc((size_t)size);
-        files[count].len = fread(files[count].text, 1, (size_t)size, f);
-        fclose(f);
+        files[count].text = anvil_test_read_file(path, &files[count].len);
+        if (!files[count].text) {
+            fprintf(stderr, "cannot read %s\n", path);
+            return 1;
+        }
         snprintf(files[count].name, sizeof(files[count].name), "%s", e->d_name);
         total_bytes += files[count].len;
         count++;
