@@ -62,6 +62,16 @@ struct cli_option {
     int id;
 };
 
+/*
+ * Every command's option table starts with this entry so the parser accepts
+ * -h/--help, but only main.c acts on it: it prints a command's help before
+ * running the command whenever -h or --help appears before "--". Commands
+ * therefore never see CLI_OPT_HELP (except `anvil help` itself).
+ */
+#define CLI_OPT_HELP 'h'
+#define CLI_OPTION_HELP                                                                                                \
+    { "help", 'h', CLI_ARG_NONE, CLI_OPT_HELP }
+
 struct cli_parser {
     int argc;
     char **argv;

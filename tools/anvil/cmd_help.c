@@ -31,7 +31,7 @@ void cli_print_command_help(FILE *out, const struct cli_command *command) {
 }
 
 int cli_cmd_help(int argc, char **argv) {
-    static const struct cli_option options[] = {{"help", 'h', CLI_ARG_NONE, 'h'}, {NULL, 0, CLI_ARG_NONE, 0}};
+    static const struct cli_option options[] = {CLI_OPTION_HELP, {NULL, 0, CLI_ARG_NONE, 0}};
     struct cli_parser parser;
     cli_parser_init(&parser, argc, argv, options, "help");
     const char *topic = NULL;

@@ -2,11 +2,11 @@
 
 #include "cli.h"
 
-enum { OPT_HELP = 'h', OPT_PRETTY = 'p', OPT_ASCII = 'a', OPT_QUIET = 'q', OPT_MAX_DEPTH = 1000, OPT_MAX_BYTES };
+enum { OPT_PRETTY = 'p', OPT_ASCII = 'a', OPT_QUIET = 'q', OPT_MAX_DEPTH = 1000, OPT_MAX_BYTES };
 
 int cli_cmd_json(int argc, char **argv) {
     static const struct cli_option options[] = {
-        {"help", 'h', CLI_ARG_NONE, OPT_HELP},
+        CLI_OPTION_HELP,
         {"pretty", 'p', CLI_ARG_NONE, OPT_PRETTY},
         {"ascii", 'a', CLI_ARG_NONE, OPT_ASCII},
         {"quiet", 'q', CLI_ARG_NONE, OPT_QUIET},
@@ -36,9 +36,6 @@ int cli_cmd_json(int argc, char **argv) {
         }
         uint64_t n;
         switch (id) {
-        case OPT_HELP:
-            cli_print_command_help(stdout, cli_find_command("json"));
-            return CLI_EXIT_OK;
         case OPT_PRETTY:
             flags |= ANVIL_JSON_WRITE_PRETTY;
             break;

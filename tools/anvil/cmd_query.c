@@ -4,7 +4,7 @@
 
 #include "cli.h"
 
-enum { OPT_HELP = 'h', OPT_FILE = 'f', OPT_UNQUOTED = 'u', OPT_PRETTY = 'p', OPT_AST = 1000, OPT_EXPR_FILE = 'e' };
+enum { OPT_FILE = 'f', OPT_UNQUOTED = 'u', OPT_PRETTY = 'p', OPT_AST = 1000, OPT_EXPR_FILE = 'e' };
 
 /* "anvil: query: KIND: MESSAGE", and for syntax errors the expression with a caret. */
 static int s_report(const char *expr, size_t len, int rc, const struct anvil_diag *diag) {
@@ -17,7 +17,7 @@ static int s_report(const char *expr, size_t len, int rc, const struct anvil_dia
 
 int cli_cmd_query(int argc, char **argv) {
     static const struct cli_option options[] = {
-        {"help", 'h', CLI_ARG_NONE, OPT_HELP},
+        CLI_OPTION_HELP,
         {"filename", 'f', CLI_ARG_REQUIRED, OPT_FILE},
         {"expr-file", 'e', CLI_ARG_REQUIRED, OPT_EXPR_FILE},
         {"unquoted", 'u', CLI_ARG_NONE, OPT_UNQUOTED},
@@ -48,9 +48,6 @@ int cli_cmd_query(int argc, char **argv) {
             continue;
         }
         switch (id) {
-        case OPT_HELP:
-            cli_print_command_help(stdout, cli_find_command("query"));
-            return CLI_EXIT_OK;
         case OPT_FILE:
             file = value;
             break;

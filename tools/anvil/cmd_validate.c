@@ -29,7 +29,7 @@ static int s_validate(const char *path, bool *had_error) {
 }
 
 int cli_cmd_validate(int argc, char **argv) {
-    static const struct cli_option options[] = {{"help", 'h', CLI_ARG_NONE, 'h'}, {NULL, 0, CLI_ARG_NONE, 0}};
+    static const struct cli_option options[] = {CLI_OPTION_HELP, {NULL, 0, CLI_ARG_NONE, 0}};
     struct cli_parser parser;
     cli_parser_init(&parser, argc, argv, options, "validate");
     const char *files[256];
@@ -42,8 +42,7 @@ int cli_cmd_validate(int argc, char **argv) {
             return CLI_EXIT_USAGE;
         }
         if (next == CLI_NEXT_OPTION) {
-            cli_print_command_help(stdout, cli_find_command("validate"));
-            return CLI_EXIT_OK;
+            continue; /* only --help, which main.c handles */
         }
         if (count == sizeof(files) / sizeof(files[0])) {
             return cli_usage_error("validate", "at most 256 files at once");

@@ -1,18 +1,14 @@
 #include "cli.h"
 
 int cli_cmd_version(int argc, char **argv) {
-    static const struct cli_option options[] = {{"help", 'h', CLI_ARG_NONE, 'h'}, {NULL, 0, CLI_ARG_NONE, 0}};
+    static const struct cli_option options[] = {CLI_OPTION_HELP, {NULL, 0, CLI_ARG_NONE, 0}};
     struct cli_parser parser;
     cli_parser_init(&parser, argc, argv, options, "version");
     int id;
     const char *value;
-    enum cli_next next = cli_parser_next(&parser, &id, &value);
+    enum cli_next next = cli_parser_next(&parser, &id, &value); /* --help never arrives: main.c handles it */
     if (next == CLI_NEXT_ERROR) {
         return CLI_EXIT_USAGE;
-    }
-    if (next == CLI_NEXT_OPTION) {
-        cli_print_command_help(stdout, cli_find_command("version"));
-        return CLI_EXIT_OK;
     }
     if (next == CLI_NEXT_OPERAND) {
         return cli_usage_error("version", "unexpected argument '%s'", value);

@@ -4,7 +4,7 @@
 
 #include "cli.h"
 
-enum { OPT_HELP = 'h', OPT_OUTPUT = 'o', OPT_TAG = 't' };
+enum { OPT_OUTPUT = 'o', OPT_TAG = 't' };
 
 struct s_listing {
     struct anvil_buf *out;
@@ -182,7 +182,7 @@ static int s_list(const struct anvil_model *model, struct s_listing *l) {
 
 int cli_cmd_waiters(int argc, char **argv) {
     static const struct cli_option options[] = {
-        {"help", 'h', CLI_ARG_NONE, OPT_HELP},
+        CLI_OPTION_HELP,
         {"output", 'o', CLI_ARG_REQUIRED, OPT_OUTPUT},
         {"tag", 't', CLI_ARG_REQUIRED, OPT_TAG},
         {NULL, 0, CLI_ARG_NONE, 0},
@@ -204,10 +204,6 @@ int cli_cmd_waiters(int argc, char **argv) {
             }
             file = value;
             continue;
-        }
-        if (id == OPT_HELP) {
-            cli_print_command_help(stdout, cli_find_command("waiters"));
-            return CLI_EXIT_OK;
         }
         if (id == OPT_TAG) {
             tag = value;

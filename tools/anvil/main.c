@@ -34,7 +34,7 @@ static int s_flush_stdout(int code) {
 
 int main(int argc, char **argv) {
     static const struct cli_option options[] = {
-        {"help", 'h', CLI_ARG_NONE, 'h'},
+        CLI_OPTION_HELP,
         {"version", 'V', CLI_ARG_NONE, 'V'},
         {NULL, 0, CLI_ARG_NONE, 0},
     };
