@@ -12,6 +12,16 @@
 #define S_HEADER_SIZE offsetof(struct anvil__arena_block, data)
 #define S_MAX_ALIGN ((size_t)64)
 
+/* Settings shared by heap arenas and inline ones; `arena` must be zeroed. */
+static void s_init(struct anvil_arena *arena, struct anvil_allocator *parent, size_t first_block_size,
+                   size_t max_bytes) {
+    arena->parent = parent ? parent : anvil_allocator_default();
+    arena->cacheable = arena->parent == anvil_allocator_default();
+    arena->first_block_size = first_block_size ? first_block_size : ANVIL_ARENA_DEFAULT_BLOCK_SIZE;
+    arena->next_block_size = arena->first_block_size;
+    arena->max_bytes = max_bytes ? max_bytes : ANVIL_ARENA_DEFAULT_MAX_BYTES;
+}
+
 int anvil_arena_new(struct anvil_allocator *parent, const struct anvil_arena_options *options,
                     struct anvil_arena **out) {
     if (!out) {
@@ -22,12 +32,7 @@ int anvil_arena_new(struct anvil_allocator *parent, const struct anvil_arena_opt
     if (!arena) {
         return ANVIL_ENOMEM;
     }
-    arena->parent = parent ? parent : anvil_allocator_default();
-    arena->cacheable = arena->parent == anvil_allocator_default();
-    arena->first_block_size =
-        options && options->first_block_size ? options->first_block_size : ANVIL_ARENA_DEFAULT_BLOCK_SIZE;
-    arena->next_block_size = arena->first_block_size;
-    arena->max_bytes = options && options->max_bytes ? options->max_bytes : ANVIL_ARENA_DEFAULT_MAX_BYTES;
+    s_init(arena, parent, options ? options->first_block_size : 0, options ? options->max_bytes : 0);
     *out = arena;
     return ANVIL_OK;
 }
@@ -45,11 +50,7 @@ static void s_free_chain(struct anvil_arena *arena, struct anvil__arena_block *b
 
 void anvil__arena_init_inline(struct anvil_arena *arena, struct anvil_allocator *parent, void *buffer, size_t size) {
     memset(arena, 0, sizeof(*arena));
-    arena->parent = parent ? parent : anvil_allocator_default();
-    arena->cacheable = arena->parent == anvil_allocator_default();
-    arena->first_block_size = size > ANVIL_ARENA_DEFAULT_BLOCK_SIZE ? size : ANVIL_ARENA_DEFAULT_BLOCK_SIZE;
-    arena->next_block_size = arena->first_block_size;
-    arena->max_bytes = ANVIL_ARENA_DEFAULT_MAX_BYTES;
+    s_init(arena, parent, size > ANVIL_ARENA_DEFAULT_BLOCK_SIZE ? size : ANVIL_ARENA_DEFAULT_BLOCK_SIZE, 0);
     /* The buffer is the current block but not in the chain, so it is never freed. */
     arena->cursor = buffer;
     arena->end = (unsigned char *)buffer + size;
