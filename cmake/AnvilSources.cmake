@@ -37,7 +37,16 @@ set(ANVIL_MODEL_SOURCES
   src/model/validate_traits.c
   src/model/validate_waitable.c)
 
-set(ANVIL_SOURCES ${ANVIL_CORE_SOURCES} ${ANVIL_JSON_SOURCES} ${ANVIL_JMESPATH_SOURCES} ${ANVIL_MODEL_SOURCES})
+set(ANVIL_BEHAVIOR_SOURCES
+  src/behavior/waiter_check.c
+  src/behavior/waiter_drive.c
+  src/behavior/waiter_group.c
+  src/behavior/waiter_load.c
+  src/behavior/waiter_match.c
+  src/behavior/waiter_state.c)
+
+set(ANVIL_SOURCES ${ANVIL_CORE_SOURCES} ${ANVIL_JSON_SOURCES} ${ANVIL_JMESPATH_SOURCES} ${ANVIL_MODEL_SOURCES}
+  ${ANVIL_BEHAVIOR_SOURCES})
 
 # Libraries the library links privately, and their pkg-config spelling.
 find_package(Threads REQUIRED)

@@ -22,5 +22,6 @@
 #include "anvil/str_view.h"
 #include "anvil/validate.h"
 #include "anvil/version.h"
+#include "anvil/waiter.h"
 
 #endif

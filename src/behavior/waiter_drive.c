@@ -1,0 +1,161 @@
+/*
+ * The blocking driver: the state machine run to its end through an env.
+ * Two arenas take turns holding attempt results, because the state keeps
+ * the last result while the next attempt runs; the one holding the final
+ * result becomes the result's arena.
+ */
+
+#include <string.h>
+
+#include "behavior/behavior_internal.h"
+
+/* The longest single sleep, so a cancel flag set during a long delay is seen within a second. */
+#define S_SLEEP_SLICE_MS 1000
+
+void anvil_wait_result_clean_up(struct anvil_wait_result *result) {
+    if (result) {
+        anvil_arena_destroy(result->arena);
+        memset(result, 0, sizeof *result);
+    }
+}
+
+struct s_run {
+    struct anvil_wait_state state;
+    const struct anvil_wait_call *call;
+    const struct anvil_env *env;
+    struct anvil_arena *arenas[2];
+    struct anvil_wait_reply reply;
+    struct anvil_wait_error transport_error;
+};
+
+static void s_observe(struct s_run *run, uint64_t now_ms) {
+    if (!run->call->observer) {
+        return;
+    }
+    const struct anvil_wait_state *s = &run->state;
+    uint64_t next_at = s->next_at_ms;
+    bool done = s->phase == ANVIL__WAIT_DONE;
+    uint64_t elapsed = now_ms > s->start_ms ? now_ms - s->start_ms : 0;
+    uint64_t deadline = anvil_wait_deadline_ms(s);
+    struct anvil_wait_progress p = {
+        .attempt = s->attempts,
+        .state = done ? (enum anvil_waiter_state)s->state : ANVIL_WAITER_RETRY,
+        .acceptor = s->acceptor,
+        .next_delay_ms = done || next_at < now_ms ? 0 : next_at - now_ms,
+        .elapsed_ms = elapsed,
+        .remaining_ms = deadline > now_ms ? deadline - now_ms : 0,
+        .output = s->has_output ? s->last_output : NULL,
+        .error = s->has_error ? &s->last_error : NULL,
+    };
+    run->call->observer(run->call->observer_data, &p);
+}
+
+/* One attempt: call the operation into a fresh arena and report what it gave. */
+static int s_attempt(struct s_run *run) {
+    struct anvil_arena *arena = run->arenas[run->state.attempts % 2];
+    anvil_arena_reset(arena);
+    memset(&run->reply, 0, sizeof run->reply);
+    int rc = run->call->operation(run->call->operation_data, run->state.input, anvil_wait_deadline_ms(&run->state),
+                                  arena, &run->reply);
+    uint64_t now = anvil_env_now_ms(run->env);
+    if (rc == ANVIL_ENOMEM) {
+        return rc; /* running out of memory is not something the service said */
+    }
+    if (rc == ANVIL_OK) {
+        /* The state keeps a pointer to the output: it must live in the arena, not in this reply. */
+        struct anvil_json *output = anvil_arena_alloc(arena, sizeof *output, 0);
+        if (!output) {
+            return ANVIL_ENOMEM;
+        }
+        *output = run->reply.output;
+        rc = anvil_wait_report_output(&run->state, now, output, run->reply.http_status, arena);
+    } else {
+        struct anvil_wait_error *error = &run->reply.error;
+        if (rc != ANVIL_ESERVICE) {
+            /* A transport problem the callback could not describe: its status names it. */
+            run->transport_error = (struct anvil_wait_error){anvil_sv_from_cstr(anvil_status_name(rc)),
+                                                             anvil_sv_from_cstr(anvil_status_str(rc)), 0};
+            error = &run->transport_error;
+        }
+        rc = anvil_wait_report_error(&run->state, now, error, arena);
+    }
+    if (rc == ANVIL_OK) {
+        s_observe(run, now);
+    }
+    return rc;
+}
+
+static int s_loop(struct s_run *run) {
+    for (;;) {
+        uint64_t now = anvil_env_now_ms(run->env);
+        uint64_t at = now;
+        switch (anvil_wait_next(&run->state, now, &at)) {
+        case ANVIL_WAIT_DONE:
+            return ANVIL_OK;
+        case ANVIL_WAIT_INVOKE: {
+            int rc = s_attempt(run);
+            if (rc != ANVIL_OK) {
+                return rc;
+            }
+            break;
+        }
+        case ANVIL_WAIT_SLEEP: {
+            uint64_t slice = at - now < S_SLEEP_SLICE_MS ? at - now : S_SLEEP_SLICE_MS;
+            if (anvil_env_sleep_ms(run->env, slice) == ANVIL_ECANCELED) {
+                anvil_wait_cancel(&run->state, anvil_env_now_ms(run->env));
+            }
+            break;
+        }
+        }
+    }
+}
+
+int anvil_wait(const struct anvil_waiter *waiter, const struct anvil_json *input,
+               const struct anvil_wait_options *options, const struct anvil_wait_call *call,
+               struct anvil_wait_result *result, struct anvil_diag *diag) {
+    if (!result) {
+        return ANVIL_EINVAL;
+    }
+    memset(result, 0, sizeof *result);
+    result->outcome.reason = ANVIL_WAIT_REASON_INVALID;
+    result->outcome.state = ANVIL_WAITER_FAILURE;
+    result->outcome.acceptor = -1;
+    if (!call || !call->operation) {
+        return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "no operation to call");
+    }
+    struct s_run *run = anvil_mem_acquire(call->allocator, sizeof *run);
+    if (!run) {
+        return ANVIL_ENOMEM;
+    }
+    memset(run, 0, sizeof *run);
+    run->call = call;
+    run->env = call->env ? call->env : anvil_env_system();
+    struct anvil_wait_options opts = options ? *options : (struct anvil_wait_options){0};
+    if (!opts.env) {
+        opts.env = run->env;
+    }
+    int rc = anvil_wait_start(&run->state, waiter, input, &opts, anvil_env_now_ms(run->env), diag);
+    if (rc == ANVIL_OK) {
+        rc = anvil_arena_new(call->allocator, NULL, &run->arenas[0]);
+    }
+    if (rc == ANVIL_OK) {
+        rc = anvil_arena_new(call->allocator, NULL, &run->arenas[1]);
+    }
+    if (rc == ANVIL_OK) {
+        rc = s_loop(run);
+    }
+    if (rc == ANVIL_OK) {
+        /* The last result lives in the arena of the last attempt; the other is no longer needed. */
+        size_t keep = run->state.attempts % 2;
+        result->arena = run->arenas[keep];
+        run->arenas[keep] = NULL;
+        anvil_wait_outcome(&run->state, &result->outcome);
+        rc = anvil_wait_message(&run->state, result->arena, &result->message);
+    } else if (run->state.reason == ANVIL_WAIT_REASON_INVALID) {
+        anvil_wait_outcome(&run->state, &result->outcome);
+    }
+    anvil_arena_destroy(run->arenas[0]);
+    anvil_arena_destroy(run->arenas[1]);
+    anvil_mem_release(call->allocator, run);
+    return rc;
+}
