@@ -45,8 +45,12 @@ set(ANVIL_BEHAVIOR_SOURCES
   src/behavior/waiter_match.c
   src/behavior/waiter_state.c)
 
+set(ANVIL_TRANSPORT_SOURCES
+  src/transport/exec.c
+  src/transport/exec_operation.c)
+
 set(ANVIL_SOURCES ${ANVIL_CORE_SOURCES} ${ANVIL_JSON_SOURCES} ${ANVIL_JMESPATH_SOURCES} ${ANVIL_MODEL_SOURCES}
-  ${ANVIL_BEHAVIOR_SOURCES})
+  ${ANVIL_BEHAVIOR_SOURCES} ${ANVIL_TRANSPORT_SOURCES})
 
 # Libraries the library links privately, and their pkg-config spelling.
 find_package(Threads REQUIRED)

@@ -14,6 +14,7 @@
 #include "anvil/common.h"
 #include "anvil/diag.h"
 #include "anvil/env.h"
+#include "anvil/exec.h"
 #include "anvil/jmespath.h"
 #include "anvil/json.h"
 #include "anvil/log.h"

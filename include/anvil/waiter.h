@@ -306,6 +306,13 @@ ANVIL_API int anvil_wait_report_error(struct anvil_wait_state *state, uint64_t n
 /** Ends the wait as cancelled (at once, even between INVOKE and the report). */
 ANVIL_API void anvil_wait_cancel(struct anvil_wait_state *state, uint64_t now_ms);
 
+/**
+ * Ends the wait as timed out: the attempt in flight was cut off at the
+ * deadline (the spec's "cancel in-progress requests"). The outcome keeps the
+ * result of the attempt before it.
+ */
+ANVIL_API void anvil_wait_expire(struct anvil_wait_state *state, uint64_t now_ms);
+
 /** The deadline: start + max_wait_ms. A transport should not let a request run past it. */
 ANVIL_API uint64_t anvil_wait_deadline_ms(const struct anvil_wait_state *state);
 

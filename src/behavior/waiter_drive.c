@@ -71,10 +71,18 @@ static int s_attempt(struct s_run *run) {
         rc = anvil_wait_report_output(&run->state, now, output, run->reply.http_status, arena);
     } else {
         struct anvil_wait_error *error = &run->reply.error;
+        if (rc == ANVIL_ETIMEDOUT && now >= anvil_wait_deadline_ms(&run->state)) {
+            /* The transport cut the attempt off at the deadline: the wait timed out. */
+            anvil_wait_expire(&run->state, now);
+            s_observe(run, now);
+            return ANVIL_OK;
+        }
         if (rc != ANVIL_ESERVICE) {
-            /* A transport problem the callback could not describe: its status names it. */
-            run->transport_error = (struct anvil_wait_error){anvil_sv_from_cstr(anvil_status_name(rc)),
-                                                             anvil_sv_from_cstr(anvil_status_str(rc)), 0};
+            /* A transport problem: its status names it, with the callback's words when it gave some. */
+            struct anvil_str_view said = run->reply.error.message;
+            run->transport_error =
+                (struct anvil_wait_error){anvil_sv_from_cstr(anvil_status_name(rc)),
+                                          said.len ? said : anvil_sv_from_cstr(anvil_status_str(rc)), 0};
             error = &run->transport_error;
         }
         rc = anvil_wait_report_error(&run->state, now, error, arena);

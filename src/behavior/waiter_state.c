@@ -116,6 +116,12 @@ void anvil_wait_cancel(struct anvil_wait_state *s, uint64_t now_ms) {
     }
 }
 
+void anvil_wait_expire(struct anvil_wait_state *s, uint64_t now_ms) {
+    if (s->phase != ANVIL__WAIT_DONE) {
+        s_finish(s, ANVIL_WAIT_REASON_TIMED_OUT, now_ms);
+    }
+}
+
 uint64_t anvil_wait_deadline_ms(const struct anvil_wait_state *s) {
     uint64_t deadline = s->start_ms + s->max_wait_ms;
     return deadline < s->start_ms ? UINT64_MAX : deadline;

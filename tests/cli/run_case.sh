@@ -4,13 +4,16 @@
 # A case file holds sections, each starting with a line "--- NAME":
 #   args     one argument per line (required; may be empty)
 #   stdin    bytes fed to standard input (default: none)
+#   env      VAR=VALUE lines set for the run (e.g. ANVIL_FAKE_TIME=1)
 #   exit     the expected exit code (required)
 #   stdout   the exact expected standard output    | or stdout-grep: an
 #   stderr   the exact expected standard error     | extended regex that
 #                                                    must match some line
 # A section's text ends at the next "--- " line; its last newline belongs to
 # it unless the section name ends in "-nonl". "{{VERSION}}" expands to the
-# version the binary reports. "{{TESTDATA}}" expands to ANVIL_TESTDATA_DIR.
+# version the binary reports. "{{TESTDATA}}" expands to ANVIL_TESTDATA_DIR,
+# "{{SCRIPTS}}" to tests/cli/scripts and "{{WORK}}" to a scratch directory of
+# this run (removed afterwards).
 set -euo pipefail
 bin=$1
 case_file=$2
@@ -29,12 +32,25 @@ for required in args exit; do
 done
 
 version=$("$bin" --version | sed 's/^anvil //')
-expand() { sed -e "s|{{VERSION}}|$version|g" -e "s|{{TESTDATA}}|$testdata|g" "$1"; }
+scripts=$(cd "$(dirname "$0")/scripts" && pwd)
+mkdir "$work/scratch"
+subst() {
+  sed -e "s|{{VERSION}}|$version|g" -e "s|{{TESTDATA}}|$testdata|g" -e "s|{{SCRIPTS}}|$scripts|g" \
+      -e "s|{{WORK}}|$work/scratch|g" "$@"
+}
+expand() { subst "$1"; }
 
 args=()
 while IFS= read -r line; do
-  args+=("$(printf '%s' "$line" | sed -e "s|{{VERSION}}|$version|g" -e "s|{{TESTDATA}}|$testdata|g")")
+  args+=("$(printf '%s' "$line" | subst)")
 done < "$work/args"
+
+envs=()
+if [[ -f $work/env ]]; then
+  while IFS= read -r line; do
+    [[ -n $line ]] && envs+=("$(printf '%s' "$line" | subst)")
+  done < "$work/env"
+fi
 
 stdin_file=/dev/null
 [[ -f $work/stdin ]] && stdin_file=$work/stdin
@@ -44,7 +60,7 @@ if [[ -f $work/stdin-nonl ]]; then
 fi
 
 set +e
-"$bin" "${args[@]}" < "$stdin_file" > "$work/out" 2> "$work/err"
+env ${envs[@]+"${envs[@]}"} "$bin" "${args[@]}" < "$stdin_file" > "$work/out" 2> "$work/err"
 code=$?
 set -e
 

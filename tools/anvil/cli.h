@@ -17,7 +17,8 @@ enum cli_exit {
     CLI_EXIT_DATA = 65,
     CLI_EXIT_NO_INPUT = 66,
     CLI_EXIT_INTERNAL = 70,
-    CLI_EXIT_IO = 74
+    CLI_EXIT_IO = 74,
+    CLI_EXIT_CANCELLED = 130
 };
 
 typedef int cli_command_fn(int argc, char **argv);
@@ -144,6 +145,7 @@ int cli_cmd_help(int argc, char **argv);
 int cli_cmd_json(int argc, char **argv);
 int cli_cmd_query(int argc, char **argv);
 int cli_cmd_validate(int argc, char **argv);
+int cli_cmd_wait(int argc, char **argv);
 int cli_cmd_waiters(int argc, char **argv);
 int cli_cmd_version(int argc, char **argv);
 

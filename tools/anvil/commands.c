@@ -53,6 +53,37 @@ const struct cli_command cli_commands[] = {
      "(PaginatedTrait), including the service merge; the @waitable rules and the\n"
      "waiter-path return types; @requestCompression; @idempotencyToken placement.\n",
      cli_cmd_validate},
+    {"wait", "Wait for a resource: poll an operation until a waiter's acceptor decides",
+     "Usage: anvil wait (--model FILE | --botocore FILE) WAITER --max-wait SECONDS\n"
+     "                  [--min-delay S] [--max-delay S] [--max-attempts N] [--input JSON|@FILE]\n"
+     "                  [--output text|json] [--progress auto|json|none] --exec CMD [ARG...]\n"
+     "\n"
+     "Runs WAITER from a Smithy JSON AST model (--model) or a botocore waiters-2.json\n"
+     "(--botocore): calls the operation at once, then again after each delay (the\n"
+     "Smithy spec's exponential backoff with jitter), until an acceptor says success\n"
+     "or failure, an error no acceptor expects arrives, or SECONDS pass (one last\n"
+     "attempt is made at the deadline). The operation is CMD, run without a shell for\n"
+     "each attempt with the input JSON on its standard input: exit 0 with JSON (or\n"
+     "nothing) on standard output is the output; another exit is an error whose code\n"
+     "comes from a JSON standard error {\"code\": ...} or aws-cli's\n"
+     "\"An error occurred (Code)\" text. Everything after --exec belongs to CMD.\n"
+     "\n"
+     "Exit status: 0 success, 1 a failure state, 2 timed out (or the attempt limit),\n"
+     "3 an unexpected error, 64 usage, 65 bad model or input, 130 interrupted.\n"
+     "\n"
+     "Options:\n"
+     "  -m, --model FILE      the Smithy JSON AST model that defines WAITER\n"
+     "  -b, --botocore FILE   a botocore waiters-2.json that defines WAITER\n"
+     "  -w, --max-wait S      the most time to wait, in seconds (required; e.g. 600 or 0.5)\n"
+     "      --min-delay S     override the waiter's minimum delay (whole seconds)\n"
+     "      --max-delay S     override the waiter's maximum delay (whole seconds)\n"
+     "      --max-attempts N  stop after N calls (botocore waiters default to theirs)\n"
+     "  -i, --input JSON      the operation's input, or @FILE to read it (default {})\n"
+     "  -o, --output FORMAT   text (default: one line) or json (the whole outcome)\n"
+     "  -p, --progress MODE   auto (a live line on a terminal), json (a JSON line per\n"
+     "                        attempt on standard error) or none\n"
+     "  -x, --exec CMD ...    the command that calls the operation (required)\n",
+     cli_cmd_wait},
     {"waiters", "List the waiters a Smithy model defines",
      "Usage: anvil waiters [--output text|json] [--tag TAG] FILE\n"
      "\n"

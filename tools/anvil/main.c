@@ -14,7 +14,8 @@ static int s_unknown_command(const char *name) {
 
 static bool s_wants_help(int argc, char **argv) {
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--") == 0) {
+        /* "--" ends the options; after --exec comes a command with options of its own. */
+        if (strcmp(argv[i], "--") == 0 || strcmp(argv[i], "--exec") == 0 || strcmp(argv[i], "-x") == 0) {
             return false;
         }
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {

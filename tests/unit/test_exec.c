@@ -1,0 +1,167 @@
+/*
+ * The exec transport: real processes through /bin/sh, big inputs and
+ * outputs both ways at once, the output cap, the deadline (on a fake clock
+ * that is already past it, so nothing waits), and error parsing.
+ */
+
+#include "harness.h"
+
+static char *s_sh[] = {"sh", "-c", NULL, NULL};
+
+static int s_sh_run(struct anvil_test *t, const char *script, const char *in, size_t in_len,
+                    const struct anvil_exec_options *options, struct anvil_exec_result *result) {
+    s_sh[2] = (char *)script;
+    return anvil_exec_run(t->alloc, s_sh, in, in_len, options, result, NULL);
+}
+
+TEST(exec_captures_exit_status_stdout_and_stderr) {
+    struct anvil_exec_result r = {0};
+    CHECK_OK(s_sh_run(t, "read line; echo \"out:$line\"; echo oops >&2; exit 3", "hello\n", 6, NULL, &r));
+    CHECK_EQ_INT(r.exit_status, 3);
+    CHECK_EQ_INT(r.signal, 0);
+    CHECK_MEM_EQ(r.out.data, r.out.len, "out:hello\n");
+    CHECK_MEM_EQ(r.err.data, r.err.len, "oops\n");
+    anvil_exec_result_clean_up(&r);
+    CHECK_OK(s_sh_run(t, "kill -9 $$", NULL, 0, NULL, &r));
+    CHECK_EQ_INT(r.exit_status, -1);
+    CHECK_EQ_INT(r.signal, 9);
+done:
+    anvil_exec_result_clean_up(&r);
+}
+
+TEST(exec_moves_megabytes_both_ways_without_deadlock) {
+    /* cat echoes 4 MiB while we are still writing: only a poll loop that reads as it writes survives. */
+    size_t len = (size_t)4 << 20;
+    char *big = anvil_mem_acquire(t->alloc, len);
+    struct anvil_exec_result r = {0};
+    CHECK_ALLOC(big);
+    for (size_t i = 0; i < len; i++) {
+        big[i] = (char)('a' + i % 26);
+    }
+    CHECK_OK(s_sh_run(t, "cat; cat /dev/null >&2", big, len, NULL, &r));
+    CHECK_EQ_INT(r.exit_status, 0);
+    CHECK_EQ_U64(r.out.len, len);
+    CHECK(memcmp(r.out.data, big, len) == 0);
+done:
+    anvil_exec_result_clean_up(&r);
+    anvil_mem_release(t->alloc, big);
+}
+
+TEST(exec_survives_a_command_that_ignores_its_input) {
+    /* Writing 1 MiB to a command that exits at once raises SIGPIPE, which must not kill us. */
+    size_t len = (size_t)1 << 20;
+    char *big = anvil_mem_acquire(t->alloc, len);
+    struct anvil_exec_result r = {0};
+    CHECK_ALLOC(big);
+    memset(big, 'x', len);
+    CHECK_OK(s_sh_run(t, "exit 0", big, len, NULL, &r));
+    CHECK_EQ_INT(r.exit_status, 0);
+done:
+    anvil_exec_result_clean_up(&r);
+    anvil_mem_release(t->alloc, big);
+}
+
+TEST(exec_kills_a_command_past_the_output_cap) {
+    struct anvil_exec_result r = {0};
+    struct anvil_diag diag;
+    struct anvil_exec_options options = {.max_output_bytes = 1000};
+    s_sh[2] = "yes";
+    CHECK_STATUS(anvil_exec_run(t->alloc, s_sh, NULL, 0, &options, &r, &diag), ANVIL_ELIMIT);
+    CHECK(strstr(diag.message, "wrote more than 1000 bytes and was killed") != NULL);
+    CHECK_EQ_INT(r.signal, 9);
+done:
+    anvil_exec_result_clean_up(&r);
+}
+
+TEST(exec_kills_a_command_at_the_deadline) {
+    struct anvil_fake_env fake;
+    anvil_fake_env_init(&fake, 5000, 1);
+    struct anvil_exec_result r = {0};
+    struct anvil_diag diag;
+    struct anvil_exec_options options = {.env = &fake.env, .deadline_ms = 5000};
+    s_sh[2] = "sleep 60";
+    CHECK_STATUS(anvil_exec_run(t->alloc, s_sh, NULL, 0, &options, &r, &diag), ANVIL_ETIMEDOUT);
+    CHECK_STR_EQ(diag.message, "`sh` was still running at the deadline and was killed");
+    CHECK_EQ_INT(r.signal, 9);
+done:
+    anvil_exec_result_clean_up(&r);
+}
+
+TEST(exec_reports_a_command_that_cannot_start) {
+    char *argv[] = {"anvil-no-such-command-here", NULL};
+    struct anvil_exec_result r = {0};
+    struct anvil_diag diag;
+    CHECK_STATUS(anvil_exec_run(t->alloc, argv, NULL, 0, NULL, &r, &diag), ANVIL_EIO);
+    CHECK_STR_EQ(diag.message, "cannot run `anvil-no-such-command-here`: No such file or directory");
+    char *none[] = {NULL};
+    CHECK_STATUS(anvil_exec_run(t->alloc, none, NULL, 0, NULL, &r, &diag), ANVIL_EINVAL);
+done:
+    anvil_exec_result_clean_up(&r);
+}
+
+TEST(exec_parses_errors_from_stderr) {
+    static const struct {
+        const char *text, *code, *message;
+        int status;
+    } cases[] = {
+        {"{\"code\": \"Throttling\", \"message\": \"slow down\", \"status\": 400}\n", "Throttling", "slow down", 400},
+        {"{\"__type\": \"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException\", \"Message\": \"gone\"}",
+         "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", "gone", 0},
+        {"{\"Code\": \"X\"}", "X", "", 0},
+        {"\nAn error occurred (ResourceNotFoundException) when calling the DescribeTable operation: Requested "
+         "resource not found: Table: t not found\n",
+         "ResourceNotFoundException", "Requested resource not found: Table: t not found", 0},
+        {"An error occurred (AccessDenied) when calling the X operation", "AccessDenied", "", 0},
+        {"warning: something\nfatal: it broke\n\n", "", "fatal: it broke", 0},
+        {"{\"no\": \"code\"}", "", "{\"no\": \"code\"}", 0},
+        {"{broken", "", "{broken", 0},
+        {"", "", "", 0},
+        {"An error occurred () when", "", "An error occurred () when", 0},
+    };
+    struct anvil_arena *arena = NULL;
+    CHECK_OK(anvil_arena_new(t->alloc, NULL, &arena));
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct anvil_wait_error e;
+        CHECK_OK(anvil_exec_parse_error(anvil_sv_from_cstr(cases[i].text), arena, &e));
+        if (!anvil_sv_eq_cstr(e.code, cases[i].code) || !anvil_sv_eq_cstr(e.message, cases[i].message) ||
+            e.http_status != cases[i].status) {
+            anvil_test_fail(t, __FILE__, __LINE__, "case %zu: got code '%.*s' message '%.*s' status %d", i,
+                            (int)e.code.len, e.code.ptr, (int)e.message.len, e.message.ptr, e.http_status);
+        }
+    }
+done:
+    anvil_arena_destroy(arena);
+}
+
+TEST(exec_operation_answers_outputs_and_errors) {
+    char *ok_argv[] = {"sh", "-c", "cat", NULL};
+    char *fail_argv[] = {"sh", "-c", "echo '{\"code\": \"Nope\", \"message\": \"no\"}' >&2; exit 1", NULL};
+    char *garbage_argv[] = {"sh", "-c", "echo '{\"a\": '", NULL};
+    char *quiet_argv[] = {"sh", "-c", "exit 4", NULL};
+    struct anvil_exec_operation op = {ok_argv, {0}, t->alloc};
+    struct anvil_arena *arena = NULL;
+    struct anvil_json_doc *input = NULL;
+    struct anvil_wait_reply reply = {0};
+    CHECK_OK(anvil_arena_new(t->alloc, NULL, &arena));
+    CHECK_OK(anvil_json_parse(t->alloc, "{\"Name\": \"n\"}", 13, NULL, &input, NULL));
+    CHECK_OK(anvil_exec_operation(&op, anvil_json_doc_root(input), 0, arena, &reply));
+    CHECK_EQ_INT(reply.http_status, 200);
+    CHECK(anvil_sv_eq_cstr(anvil_json_string(anvil_json_object_get_cstr(&reply.output, "Name")), "n"));
+    op.argv = fail_argv;
+    reply = (struct anvil_wait_reply){0};
+    CHECK_STATUS(anvil_exec_operation(&op, NULL, 0, arena, &reply), ANVIL_ESERVICE);
+    CHECK(anvil_sv_eq_cstr(reply.error.code, "Nope") && anvil_sv_eq_cstr(reply.error.message, "no"));
+    op.argv = garbage_argv;
+    reply = (struct anvil_wait_reply){0};
+    CHECK_STATUS(anvil_exec_operation(&op, NULL, 0, arena, &reply), ANVIL_ESYNTAX);
+    CHECK(anvil_sv_eq_cstr(reply.error.message, "the output of `sh` is not JSON: 1:6: expected a value, found end of "
+                                                "input"));
+    op.argv = quiet_argv;
+    reply = (struct anvil_wait_reply){0};
+    CHECK_STATUS(anvil_exec_operation(&op, NULL, 0, arena, &reply), ANVIL_ESERVICE);
+    CHECK(anvil_sv_eq_cstr(reply.error.code, ""));
+    CHECK(anvil_sv_eq_cstr(reply.error.message, "`sh` exited with status 4"));
+done:
+    anvil_json_doc_destroy(input);
+    anvil_arena_destroy(arena);
+}

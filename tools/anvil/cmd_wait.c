@@ -1,0 +1,476 @@
+/* anvil wait: run a model's waiter against an operation carried out by a command (--exec). */
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+enum {
+    OPT_MODEL = 'm',
+    OPT_BOTOCORE = 'b',
+    OPT_MAX_WAIT = 'w',
+    OPT_MIN_DELAY = 1000,
+    OPT_MAX_DELAY,
+    OPT_MAX_ATTEMPTS,
+    OPT_INPUT = 'i',
+    OPT_OUTPUT = 'o',
+    OPT_PROGRESS = 'p',
+    OPT_EXEC = 'x'
+};
+
+enum s_progress { PROGRESS_NONE, PROGRESS_LIVE, PROGRESS_JSON };
+
+struct s_args {
+    const char *model, *botocore, *waiter, *input, *output, *progress;
+    uint64_t max_wait_ms;
+    uint32_t min_delay_s, max_delay_s;
+    uint64_t max_attempts;
+    char **command;
+};
+
+static volatile sig_atomic_t s_cancel;
+
+static void s_on_signal(int sig) {
+    (void)sig;
+    s_cancel = 1;
+}
+
+/* "SECONDS" as a whole or decimal number of seconds (e.g. 600, 0.5) -> milliseconds. */
+static bool s_parse_seconds(const char *text, uint64_t max_ms, uint64_t *out_ms) {
+    struct anvil_str_view s = anvil_sv_from_cstr(text);
+    size_t dot = anvil_sv_find_byte(s, 0, '.');
+    struct anvil_str_view whole = anvil_sv_slice(s, 0, dot == SIZE_MAX ? s.len : dot);
+    uint64_t secs = 0, ms = 0;
+    if (whole.len == 0 || anvil_sv_parse_u64(whole, max_ms / 1000, &secs) != ANVIL_OK) {
+        return false;
+    }
+    if (dot != SIZE_MAX) {
+        struct anvil_str_view frac = anvil_sv_slice(s, dot + 1, s.len - dot - 1);
+        if (frac.len == 0 || frac.len > 3 || anvil_sv_parse_u64(frac, 999, &ms) != ANVIL_OK) {
+            return false;
+        }
+        for (size_t i = frac.len; i < 3; i++) {
+            ms *= 10;
+        }
+    }
+    *out_ms = secs * 1000 + ms;
+    return true;
+}
+
+static int s_parse_u32(const char *option, const char *text, uint64_t max, uint64_t *out) {
+    if (anvil_sv_parse_u64(anvil_sv_from_cstr(text), max, out) != ANVIL_OK || *out == 0) {
+        return cli_usage_error("wait", "%s takes a whole number from 1 to %llu, not '%s'", option,
+                               (unsigned long long)max, text);
+    }
+    return CLI_EXIT_OK;
+}
+
+static int s_option(struct s_args *a, int id, const char *value) {
+    uint64_t n = 0;
+    int code = CLI_EXIT_OK;
+    switch (id) {
+    case OPT_MODEL:
+        a->model = value;
+        break;
+    case OPT_BOTOCORE:
+        a->botocore = value;
+        break;
+    case OPT_MAX_WAIT:
+        if (!s_parse_seconds(value, UINT64_C(1) << 52, &a->max_wait_ms) || a->max_wait_ms == 0) {
+            return cli_usage_error("wait", "--max-wait takes a number of seconds greater than 0, not '%s'", value);
+        }
+        break;
+    case OPT_MIN_DELAY:
+    case OPT_MAX_DELAY:
+        code = s_parse_u32(id == OPT_MIN_DELAY ? "--min-delay" : "--max-delay", value, INT32_MAX, &n);
+        *(id == OPT_MIN_DELAY ? &a->min_delay_s : &a->max_delay_s) = (uint32_t)n;
+        break;
+    case OPT_MAX_ATTEMPTS:
+        code = s_parse_u32("--max-attempts", value, UINT32_MAX, &a->max_attempts);
+        break;
+    case OPT_INPUT:
+        a->input = value;
+        break;
+    case OPT_OUTPUT:
+        a->output = value;
+        break;
+    case OPT_PROGRESS:
+        a->progress = value;
+        break;
+    }
+    return code;
+}
+
+static int s_parse(int argc, char **argv, struct s_args *a) {
+    static const struct cli_option options[] = {
+        CLI_OPTION_HELP,
+        {"model", 'm', CLI_ARG_REQUIRED, OPT_MODEL},
+        {"botocore", 'b', CLI_ARG_REQUIRED, OPT_BOTOCORE},
+        {"max-wait", 'w', CLI_ARG_REQUIRED, OPT_MAX_WAIT},
+        {"min-delay", 0, CLI_ARG_REQUIRED, OPT_MIN_DELAY},
+        {"max-delay", 0, CLI_ARG_REQUIRED, OPT_MAX_DELAY},
+        {"max-attempts", 0, CLI_ARG_REQUIRED, OPT_MAX_ATTEMPTS},
+        {"input", 'i', CLI_ARG_REQUIRED, OPT_INPUT},
+        {"output", 'o', CLI_ARG_REQUIRED, OPT_OUTPUT},
+        {"progress", 'p', CLI_ARG_REQUIRED, OPT_PROGRESS},
+        {"exec", 'x', CLI_ARG_NONE, OPT_EXEC},
+        {NULL, 0, CLI_ARG_NONE, 0},
+    };
+    struct cli_parser parser;
+    cli_parser_init(&parser, argc, argv, options, "wait");
+    int id;
+    const char *value;
+    enum cli_next next;
+    while (!a->command && (next = cli_parser_next(&parser, &id, &value)) != CLI_NEXT_END) {
+        if (next == CLI_NEXT_ERROR) {
+            return CLI_EXIT_USAGE;
+        }
+        if (next == CLI_NEXT_OPERAND) {
+            if (a->waiter) {
+                return cli_usage_error("wait", "'anvil wait' takes one WAITER (the command goes after --exec)");
+            }
+            a->waiter = value;
+        } else if (id == OPT_EXEC) {
+            if (parser.index >= argc) {
+                return cli_usage_error("wait", "--exec needs a command to run");
+            }
+            a->command = argv + parser.index; /* everything after --exec is the command */
+        } else {
+            int code = s_option(a, id, value);
+            if (code != CLI_EXIT_OK) {
+                return code;
+            }
+        }
+    }
+    if (!a->model == !a->botocore) {
+        return cli_usage_error("wait", "give the waiters with exactly one of --model and --botocore");
+    }
+    if (!a->waiter) {
+        return cli_usage_error("wait", "no WAITER given");
+    }
+    if (!a->max_wait_ms) {
+        return cli_usage_error("wait", "--max-wait SECONDS is required: how long to wait at most");
+    }
+    if (!a->command) {
+        return cli_usage_error("wait", "--exec CMD [ARG...] is required: the command that calls the operation");
+    }
+    static const char *const outputs[] = {"text", "json", NULL};
+    static const char *const progress[] = {"auto", "json", "none", NULL};
+    if (a->output && strcmp(a->output, "text") != 0 && strcmp(a->output, "json") != 0) {
+        const char *hint = cli_suggest(a->output, outputs);
+        return cli_usage_error("wait", "--output takes text or json, not '%s'%s%s%s", a->output,
+                               hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
+    }
+    if (a->progress && strcmp(a->progress, "auto") != 0 && strcmp(a->progress, "json") != 0 &&
+        strcmp(a->progress, "none") != 0) {
+        const char *hint = cli_suggest(a->progress, progress);
+        return cli_usage_error("wait", "--progress takes auto, json or none, not '%s'%s%s%s", a->progress,
+                               hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
+    }
+    return CLI_EXIT_OK;
+}
+
+/* ---- loading ---- */
+
+static int s_load_waiters(const struct s_args *a, struct anvil_waiter_set **set) {
+    struct cli_input input;
+    struct anvil_diag diag;
+    anvil_diag_clear(&diag);
+    if (a->model) {
+        struct anvil_model *model = NULL;
+        int code = cli_model_read(a->model, false, &input, &model);
+        if (code != CLI_EXIT_OK) {
+            return code;
+        }
+        int rc = anvil_waiter_set_from_model(NULL, model, set, &diag);
+        anvil_model_destroy(model);
+        cli_input_release(&input);
+        if (rc != ANVIL_OK) {
+            cli_error("%s: %s", a->model, rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
+            return cli_exit_for_status(rc);
+        }
+        return CLI_EXIT_OK;
+    }
+    int code = cli_input_read(a->botocore, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
+    if (code != CLI_EXIT_OK) {
+        return code;
+    }
+    int rc = anvil_waiter_set_from_botocore(NULL, input.data, input.len, set, &diag);
+    if (rc == ANVIL_ESYNTAX) {
+        cli_report_diag(input.label, &diag);
+    } else if (rc != ANVIL_OK) {
+        cli_error("%s: %s", input.label, rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
+    }
+    cli_input_release(&input);
+    return rc == ANVIL_OK ? CLI_EXIT_OK : cli_exit_for_status(rc);
+}
+
+static int s_find_waiter(const struct anvil_waiter_set *set, const char *name, const struct anvil_waiter **out) {
+    *out = anvil_waiter_set_find(set, name, strlen(name));
+    if (*out) {
+        return CLI_EXIT_OK;
+    }
+    size_t n = anvil_waiter_set_count(set);
+    if (n == 0) {
+        return cli_usage_error("wait", "the model defines no waiters");
+    }
+    const char **names = calloc(n + 1, sizeof *names);
+    char **owned = calloc(n, sizeof *owned);
+    const char *hint = NULL;
+    if (names && owned) {
+        for (size_t i = 0; i < n; i++) {
+            struct anvil_str_view w = anvil_waiter_set_at(set, i)->name;
+            owned[i] = strndup(w.ptr, w.len);
+            names[i] = owned[i] ? owned[i] : "";
+        }
+        hint = cli_suggest(name, names);
+    }
+    int code = hint ? cli_usage_error("wait", "unknown waiter '%s' (did you mean '%s'?)", name, hint)
+                    : cli_usage_error("wait", "unknown waiter '%s' ('anvil waiters FILE' lists them)", name);
+    for (size_t i = 0; owned && i < n; i++) {
+        free(owned[i]);
+    }
+    free(owned);
+    free(names);
+    return code;
+}
+
+static int s_read_input(const char *spec, struct anvil_json_doc **doc) {
+    struct cli_input input = {0};
+    const char *text = spec ? spec : "{}";
+    size_t len = strlen(text);
+    const char *label = "--input";
+    if (spec && spec[0] == '@') {
+        int code = cli_input_read(spec + 1, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
+        if (code != CLI_EXIT_OK) {
+            return code;
+        }
+        text = input.data;
+        len = input.len;
+        label = input.label;
+    }
+    struct anvil_diag diag;
+    int rc = anvil_json_parse(NULL, text, len, NULL, doc, &diag);
+    if (rc != ANVIL_OK) {
+        cli_report_diag(label, &diag);
+    }
+    cli_input_release(&input);
+    return rc == ANVIL_OK ? CLI_EXIT_OK : cli_exit_for_status(rc);
+}
+
+/* ---- progress ---- */
+
+struct s_observer {
+    enum s_progress mode;
+    const struct anvil_waiter *waiter;
+    bool live_shown;
+};
+
+static void s_progress_json(const struct anvil_wait_progress *p) {
+    struct anvil_buf line;
+    anvil_buf_init(&line, NULL, 0);
+    int rc = anvil_buf_appendf(&line,
+                               "{\"attempt\":%llu,\"state\":\"%s\",\"acceptor\":%d,\"elapsed_ms\":%llu,"
+                               "\"next_delay_ms\":%llu,\"remaining_ms\":%llu",
+                               (unsigned long long)p->attempt, anvil_waiter_state_name(p->state), p->acceptor,
+                               (unsigned long long)p->elapsed_ms, (unsigned long long)p->next_delay_ms,
+                               (unsigned long long)p->remaining_ms);
+    if (rc == ANVIL_OK && p->error) {
+        rc = anvil_buf_append_cstr(&line, ",\"error\":");
+        if (rc == ANVIL_OK) {
+            rc = anvil_json_write_string(p->error->code, 0, &line);
+        }
+    }
+    if (rc == ANVIL_OK && (rc = anvil_buf_append_cstr(&line, "}\n")) == ANVIL_OK) {
+        fwrite(line.data, 1, line.len, stderr);
+        fflush(stderr);
+    }
+    anvil_buf_clean_up(&line);
+}
+
+static void s_observe(void *user_data, const struct anvil_wait_progress *p) {
+    struct s_observer *o = user_data;
+    if (o->mode == PROGRESS_JSON) {
+        s_progress_json(p);
+        return;
+    }
+    if (o->mode != PROGRESS_LIVE) {
+        return;
+    }
+    fprintf(stderr, "\r\033[K%.*s: attempt %llu: %s", (int)o->waiter->name.len, o->waiter->name.ptr,
+            (unsigned long long)p->attempt, anvil_waiter_state_name(p->state));
+    if (p->error) {
+        fprintf(stderr, " (%.*s)", (int)p->error->code.len, p->error->code.ptr);
+    }
+    if (p->state == ANVIL_WAITER_RETRY) {
+        fprintf(stderr, ", next in %.1f s, %.0f s left", (double)p->next_delay_ms / 1000.0,
+                (double)p->remaining_ms / 1000.0);
+    }
+    fflush(stderr);
+    o->live_shown = true;
+}
+
+/* ---- the outcome ---- */
+
+static int s_exit_code(enum anvil_wait_reason reason) {
+    switch (reason) {
+    case ANVIL_WAIT_REASON_SUCCESS:
+        return CLI_EXIT_OK;
+    case ANVIL_WAIT_REASON_FAILURE:
+        return CLI_EXIT_FAILURE_STATE;
+    case ANVIL_WAIT_REASON_TIMED_OUT:
+    case ANVIL_WAIT_REASON_MAX_ATTEMPTS:
+        return CLI_EXIT_TIMEOUT;
+    case ANVIL_WAIT_REASON_CANCELLED:
+        return CLI_EXIT_CANCELLED;
+    default:
+        return CLI_EXIT_SERVICE;
+    }
+}
+
+static int s_outcome_json(const struct anvil_waiter *w, const struct anvil_wait_result *r, struct anvil_buf *out) {
+    const struct anvil_wait_outcome *o = &r->outcome;
+    int rc = anvil_buf_append_cstr(out, "{\"waiter\":");
+    if (rc == ANVIL_OK) {
+        rc = anvil_json_write_string(w->name, 0, out);
+    }
+    if (rc == ANVIL_OK) {
+        rc = anvil_buf_appendf(out, ",\"state\":\"%s\",\"reason\":\"%s\",\"attempts\":%llu,\"elapsed_ms\":%llu",
+                               anvil_waiter_state_name(o->state), anvil_wait_reason_name(o->reason),
+                               (unsigned long long)o->attempts, (unsigned long long)o->elapsed_ms);
+    }
+    if (rc == ANVIL_OK) {
+        rc = o->acceptor >= 0 ? anvil_buf_appendf(out, ",\"acceptor\":%d", o->acceptor)
+                              : anvil_buf_append_cstr(out, ",\"acceptor\":null");
+    }
+    if (rc == ANVIL_OK && o->has_output) {
+        rc = anvil_buf_append_cstr(out, ",\"output\":");
+        if (rc == ANVIL_OK) {
+            rc = anvil_json_write(o->output, 0, out);
+        }
+    }
+    if (rc == ANVIL_OK && o->has_error) {
+        rc = anvil_buf_append_cstr(out, ",\"error\":{\"code\":");
+        if (rc == ANVIL_OK && (rc = anvil_json_write_string(o->error.code, 0, out)) == ANVIL_OK &&
+            (rc = anvil_buf_append_cstr(out, ",\"message\":")) == ANVIL_OK &&
+            (rc = anvil_json_write_string(o->error.message, 0, out)) == ANVIL_OK) {
+            rc = o->error.http_status ? anvil_buf_appendf(out, ",\"status\":%d}", o->error.http_status)
+                                      : anvil_buf_append_cstr(out, ",\"status\":null}");
+        }
+    }
+    if (rc == ANVIL_OK) {
+        rc = anvil_buf_append_cstr(out, ",\"message\":");
+    }
+    if (rc == ANVIL_OK) {
+        rc = r->message.len ? anvil_json_write_string(r->message, 0, out) : anvil_buf_append_cstr(out, "null");
+    }
+    return rc == ANVIL_OK ? anvil_buf_append_cstr(out, "}\n") : rc;
+}
+
+static int s_outcome_text(const struct anvil_waiter *w, const struct anvil_wait_result *r, struct anvil_buf *out) {
+    const struct anvil_wait_outcome *o = &r->outcome;
+    static const char *const words[] = {"pending",       "succeeded",
+                                        "failed",        "failed on an unexpected error",
+                                        "timed out",     "gave up after its attempt limit",
+                                        "was cancelled", "is invalid"};
+    int rc =
+        anvil_buf_appendf(out, "%.*s %s after %llu attempt%s (%.1f s)", (int)w->name.len, w->name.ptr, words[o->reason],
+                          (unsigned long long)o->attempts, o->attempts == 1 ? "" : "s", (double)o->elapsed_ms / 1000.0);
+    if (rc == ANVIL_OK && o->acceptor >= 0 && o->reason == ANVIL_WAIT_REASON_FAILURE) {
+        rc = anvil_buf_appendf(out, ": acceptor %d matched", o->acceptor);
+    }
+    if (rc == ANVIL_OK && r->message.len) {
+        rc = anvil_buf_appendf(out, ": %.*s", (int)r->message.len, r->message.ptr);
+    }
+    if (rc == ANVIL_OK && o->has_error && o->reason != ANVIL_WAIT_REASON_SUCCESS) {
+        rc = anvil_buf_appendf(out, "; %s error: %.*s%s%.*s", o->reason == ANVIL_WAIT_REASON_FAILURE ? "the" : "last",
+                               (int)o->error.code.len, o->error.code.ptr,
+                               o->error.code.len && o->error.message.len ? ": " : "", (int)o->error.message.len,
+                               o->error.message.ptr);
+    }
+    return rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+}
+
+/* ---- the command ---- */
+
+static const struct anvil_env *s_env(struct anvil_fake_env *fake) {
+    /* ANVIL_FAKE_TIME=SEED: a fake clock that sleeps instantly and a seeded random source (for tests). */
+    const char *seed = getenv("ANVIL_FAKE_TIME");
+    uint64_t n;
+    if (seed && anvil_sv_parse_u64(anvil_sv_from_cstr(seed), UINT64_MAX, &n) == ANVIL_OK) {
+        anvil_fake_env_init(fake, 0, n);
+        return &fake->env;
+    }
+    return anvil_env_system();
+}
+
+static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, const struct anvil_json *input) {
+    struct anvil_fake_env fake;
+    const struct anvil_env *env = s_env(&fake);
+    struct s_observer observer = {PROGRESS_NONE, waiter, false};
+    if (a->progress && strcmp(a->progress, "json") == 0) {
+        observer.mode = PROGRESS_JSON;
+    } else if ((!a->progress || strcmp(a->progress, "auto") == 0) && isatty(STDERR_FILENO)) {
+        observer.mode = PROGRESS_LIVE;
+    }
+    struct anvil_exec_operation exec = {a->command, {0, env, 0}, NULL};
+    struct anvil_wait_call call = {anvil_exec_operation, &exec, s_observe, &observer, env, NULL};
+    struct anvil_wait_options options = {a->max_wait_ms,  a->min_delay_s, a->max_delay_s,
+                                         a->max_attempts, &s_cancel,      env};
+    struct sigaction action, old_int, old_term;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = s_on_signal;
+    sigaction(SIGINT, &action, &old_int);
+    sigaction(SIGTERM, &action, &old_term);
+    struct anvil_wait_result result;
+    struct anvil_diag diag;
+    anvil_diag_clear(&diag);
+    int rc = anvil_wait(waiter, input, &options, &call, &result, &diag);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (observer.live_shown) {
+        fputc('\n', stderr);
+    }
+    int code;
+    if (rc != ANVIL_OK) {
+        cli_error("wait: %s", rc == ANVIL_EINVAL ? diag.message : anvil_status_str(rc));
+        code = rc == ANVIL_EINVAL ? CLI_EXIT_USAGE : cli_exit_for_status(rc);
+    } else {
+        struct anvil_buf out;
+        anvil_buf_init(&out, NULL, 0);
+        bool json = a->output && strcmp(a->output, "json") == 0;
+        rc = json ? s_outcome_json(waiter, &result, &out) : s_outcome_text(waiter, &result, &out);
+        code = rc == ANVIL_OK ? cli_write_output(out.data, out.len) : cli_exit_for_status(rc);
+        if (code == CLI_EXIT_OK) {
+            code = s_exit_code(result.outcome.reason);
+        }
+        anvil_buf_clean_up(&out);
+    }
+    anvil_wait_result_clean_up(&result);
+    return code;
+}
+
+int cli_cmd_wait(int argc, char **argv) {
+    struct s_args a = {0};
+    int code = s_parse(argc, argv, &a);
+    if (code != CLI_EXIT_OK) {
+        return code;
+    }
+    struct anvil_waiter_set *set = NULL;
+    struct anvil_json_doc *input = NULL;
+    const struct anvil_waiter *waiter = NULL;
+    if ((code = s_load_waiters(&a, &set)) != CLI_EXIT_OK || (code = s_find_waiter(set, a.waiter, &waiter)) ||
+        (code = s_read_input(a.input, &input)) != CLI_EXIT_OK) {
+        goto done;
+    }
+    if (waiter->deprecated) {
+        cli_error("warning: waiter '%.*s' is deprecated", (int)waiter->name.len, waiter->name.ptr);
+    }
+    code = s_run(&a, waiter, anvil_json_doc_root(input));
+done:
+    anvil_json_doc_destroy(input);
+    anvil_waiter_set_destroy(set);
+    return code;
+}
