@@ -2,7 +2,8 @@
  * The AWS Smithy models in ../shared/testdata/smithy-models/aws: every one
  * must load, every operation of each service closure must be reachable,
  * and every waiter acceptor path and message and every paginator path must
- * compile as JMESPath. Prints what it counted.
+ * compile as JMESPath, and every waiter must build into a waiter description
+ * (anvil_waiter_set_from_model). Prints what it counted.
  * Usage: smithy_models DIR
  */
 
@@ -15,7 +16,7 @@
 #include "read_file.h"
 
 struct s_counts {
-    size_t models, shapes, services, operations, waiters, acceptors, paginated, expressions, failed;
+    size_t models, shapes, services, operations, waiters, acceptors, paginated, expressions, built, failed;
 };
 
 static void s_compile(struct s_counts *c, const char *file, const struct anvil_shape *op, const struct anvil_json *v,
@@ -96,6 +97,13 @@ static void s_model(struct s_counts *c, const char *dir, const char *name) {
             }
         }
     }
+    struct anvil_waiter_set *set = NULL;
+    if (anvil_waiter_set_from_model(NULL, model, &set, &diag) != ANVIL_OK) {
+        printf("FAIL %s: waiters do not build: %s\n", name, diag.message);
+        c->failed++;
+    }
+    c->built += anvil_waiter_set_count(set);
+    anvil_waiter_set_destroy(set);
     anvil_model_destroy(model);
     free(text);
 }
@@ -120,8 +128,12 @@ int main(int argc, char **argv) {
     }
     closedir(dir);
     printf("Smithy models: %zu models, %zu shapes, %zu services, %zu operations in service closures, %zu waiters, "
-           "%zu acceptors, %zu paginated operations, %zu expressions compiled\n",
-           c.models, c.shapes, c.services, c.operations, c.waiters, c.acceptors, c.paginated, c.expressions);
+           "%zu acceptors, %zu paginated operations, %zu expressions compiled, %zu waiter descriptions built\n",
+           c.models, c.shapes, c.services, c.operations, c.waiters, c.acceptors, c.paginated, c.expressions, c.built);
+    if (c.built != c.waiters) {
+        printf("FAIL: %zu waiters in the models but %zu descriptions built\n", c.waiters, c.built);
+        c.failed++;
+    }
     printf("%zu passed, %zu failed\n", c.models, c.failed);
     return c.failed == 0 && c.models > 0 ? 0 : 1;
 }
