@@ -1,7 +1,8 @@
 /*
  * libFuzzer target: load the input as a Smithy JSON AST (strictly, then with
- * allow_unresolved) and validate it. Errors must be typed and carry a
- * message; a loaded model must answer every accessor for every shape.
+ * allow_unresolved), validate it and build its waiters. Errors must be
+ * typed and carry a message; a loaded model must answer every accessor for
+ * every shape, and every waiter built must pass anvil_waiter_check().
  */
 
 #include <stdio.h>
@@ -59,6 +60,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         anvil_buf_clean_up(&out);
         anvil_events_destroy(events);
+        struct anvil_waiter_set *set = NULL;
+        rc = anvil_waiter_set_from_model(NULL, model, &set, &diag);
+        s_check(rc == ANVIL_OK || rc == ANVIL_EMODEL || rc == ANVIL_ELIMIT, "waiters: unexpected error code");
+        s_check(rc == ANVIL_OK || diag.message[0] != '\0', "waiters: error without a message");
+        for (size_t i = 0; i < anvil_waiter_set_count(set); i++) {
+            s_check(anvil_waiter_check(anvil_waiter_set_at(set, i), NULL) == ANVIL_OK,
+                    "a built waiter fails its check");
+        }
+        anvil_waiter_set_destroy(set);
         anvil_model_destroy(model);
     }
     return 0;

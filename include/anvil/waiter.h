@@ -313,8 +313,17 @@ ANVIL_API void anvil_wait_cancel(struct anvil_wait_state *state, uint64_t now_ms
  */
 ANVIL_API void anvil_wait_expire(struct anvil_wait_state *state, uint64_t now_ms);
 
-/** The deadline: start + max_wait_ms. A transport should not let a request run past it. */
+/** The deadline: start + max_wait_ms. */
 ANVIL_API uint64_t anvil_wait_deadline_ms(const struct anvil_wait_state *state);
+
+/**
+ * How long the attempt starting at `now_ms` may run: the deadline, except
+ * for the last attempt, which the delay rule starts at the deadline itself
+ * and which gets minDelay to answer (so a wait ends by max wait + minDelay
+ * at the latest). A transport cancels the request at this time; the wait
+ * then ends timed out (anvil_wait_expire()).
+ */
+ANVIL_API uint64_t anvil_wait_attempt_deadline_ms(const struct anvil_wait_state *state, uint64_t now_ms);
 
 /** The outcome, complete once anvil_wait_next() said DONE. */
 struct anvil_wait_outcome {
@@ -412,8 +421,9 @@ struct anvil_wait_reply {
  * resets between attempts) and returns ANVIL_OK, or fills `reply->error`
  * (strings in `arena` or static) and returns ANVIL_ESERVICE. Any other
  * status (a transport problem the callback could not describe) counts as an
- * error whose code is the status's name. `deadline_ms` is when the wait
- * ends, on the env's clock: a request should not outlive it.
+ * error whose code is the status's name. `deadline_ms` (on the env's
+ * clock, anvil_wait_attempt_deadline_ms()) is when the request must be
+ * given up: return ANVIL_ETIMEDOUT then, and the wait ends timed out.
  */
 typedef int anvil_wait_operation_fn(void *user_data, const struct anvil_json *input, uint64_t deadline_ms,
                                     struct anvil_arena *arena, struct anvil_wait_reply *reply);

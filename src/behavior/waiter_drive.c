@@ -26,6 +26,8 @@ struct s_run {
     struct anvil_arena *arenas[2];
     struct anvil_wait_reply reply;
     struct anvil_wait_error transport_error;
+    /* Which arena holds the last reported result. */
+    size_t last;
 };
 
 static void s_observe(struct s_run *run, uint64_t now_ms) {
@@ -55,8 +57,8 @@ static int s_attempt(struct s_run *run) {
     struct anvil_arena *arena = run->arenas[run->state.attempts % 2];
     anvil_arena_reset(arena);
     memset(&run->reply, 0, sizeof run->reply);
-    int rc = run->call->operation(run->call->operation_data, run->state.input, anvil_wait_deadline_ms(&run->state),
-                                  arena, &run->reply);
+    uint64_t deadline = anvil_wait_attempt_deadline_ms(&run->state, anvil_env_now_ms(run->env));
+    int rc = run->call->operation(run->call->operation_data, run->state.input, deadline, arena, &run->reply);
     uint64_t now = anvil_env_now_ms(run->env);
     if (rc == ANVIL_ENOMEM) {
         return rc; /* running out of memory is not something the service said */
@@ -71,7 +73,7 @@ static int s_attempt(struct s_run *run) {
         rc = anvil_wait_report_output(&run->state, now, output, run->reply.http_status, arena);
     } else {
         struct anvil_wait_error *error = &run->reply.error;
-        if (rc == ANVIL_ETIMEDOUT && now >= anvil_wait_deadline_ms(&run->state)) {
+        if (rc == ANVIL_ETIMEDOUT && now >= deadline) {
             /* The transport cut the attempt off at the deadline: the wait timed out. */
             anvil_wait_expire(&run->state, now);
             s_observe(run, now);
@@ -88,6 +90,7 @@ static int s_attempt(struct s_run *run) {
         rc = anvil_wait_report_error(&run->state, now, error, arena);
     }
     if (rc == ANVIL_OK) {
+        run->last = run->state.attempts % 2;
         s_observe(run, now);
     }
     return rc;
@@ -154,7 +157,7 @@ int anvil_wait(const struct anvil_waiter *waiter, const struct anvil_json *input
     }
     if (rc == ANVIL_OK) {
         /* The last result lives in the arena of the last attempt; the other is no longer needed. */
-        size_t keep = run->state.attempts % 2;
+        size_t keep = run->last;
         result->arena = run->arenas[keep];
         run->arenas[keep] = NULL;
         anvil_wait_outcome(&run->state, &result->outcome);

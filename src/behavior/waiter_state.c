@@ -127,6 +127,18 @@ uint64_t anvil_wait_deadline_ms(const struct anvil_wait_state *s) {
     return deadline < s->start_ms ? UINT64_MAX : deadline;
 }
 
+uint64_t anvil_wait_attempt_deadline_ms(const struct anvil_wait_state *s, uint64_t now_ms) {
+    uint64_t deadline = anvil_wait_deadline_ms(s);
+    if (s->final_attempt) {
+        uint64_t grace = now_ms + (uint64_t)s->min_delay_s * 1000;
+        if (grace < now_ms) {
+            return UINT64_MAX;
+        }
+        return grace > deadline ? grace : deadline;
+    }
+    return deadline;
+}
+
 /* Whether any acceptor evaluates a path (only those may build values). */
 static bool s_needs_scratch(const struct anvil_waiter *w) {
     for (size_t i = 0; i < w->acceptor_count; i++) {

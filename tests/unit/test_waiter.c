@@ -915,3 +915,69 @@ done:
     anvil_mem_release(t->alloc, states);
     anvil_waiter_set_destroy(set);
 }
+
+/* An operation that, from its second call on, runs until the deadline it was given and gives up. */
+struct s_slow {
+    struct anvil_fake_env *fake;
+    uint64_t deadlines[8];
+    size_t calls;
+};
+
+static int s_slow_call(void *user_data, const struct anvil_json *input, uint64_t deadline_ms, struct anvil_arena *arena,
+                       struct anvil_wait_reply *reply) {
+    (void)input;
+    struct s_slow *slow = user_data;
+    slow->deadlines[slow->calls < 8 ? slow->calls : 7] = deadline_ms;
+    if (slow->calls++ == 0) {
+        return anvil_json_parse_into(arena, NULL, "{\"Status\": \"PENDING\"}", 21, NULL, &reply->output, NULL);
+    }
+    slow->fake->now_ms = deadline_ms;
+    return ANVIL_ETIMEDOUT;
+}
+
+TEST(waiter_request_cut_at_the_deadline_times_the_wait_out) {
+    struct anvil_fake_env fake;
+    anvil_fake_env_init(&fake, 0, 1);
+    struct anvil_waiter_set *set = NULL;
+    struct anvil_wait_result result = {0};
+    struct s_slow slow = {&fake, {0}, 0};
+    struct anvil_wait_call call = {s_slow_call, &slow, NULL, NULL, &fake.env, t->alloc};
+    struct anvil_wait_options options = {.max_wait_ms = 30000, .min_delay_s = 5, .max_delay_s = 5};
+    CHECK_OK(s_trait_set(t, s_status_waiter, &set));
+    CHECK_OK(anvil_wait(anvil_waiter_set_at(set, 0), NULL, &options, &call, &result, NULL));
+    CHECK_EQ_INT(result.outcome.reason, ANVIL_WAIT_REASON_TIMED_OUT);
+    CHECK_EQ_U64(result.outcome.attempts, 2);
+    CHECK_EQ_U64(slow.deadlines[0], 30000);
+    CHECK_EQ_U64(slow.deadlines[1], 30000); /* an attempt before the last is cut at the deadline */
+    CHECK_EQ_U64(result.outcome.elapsed_ms, 30000);
+    /* The outcome keeps the last result there was: the first attempt's output. */
+    CHECK(result.outcome.has_output);
+    CHECK(anvil_sv_eq_cstr(anvil_json_string(anvil_json_object_get_cstr(result.outcome.output, "Status")), "PENDING"));
+done:
+    anvil_wait_result_clean_up(&result);
+    anvil_waiter_set_destroy(set);
+}
+
+TEST(waiter_last_attempt_gets_min_delay_to_answer) {
+    struct anvil_waiter_set *set = NULL;
+    struct anvil_wait_state s;
+    struct anvil_fake_env fake;
+    anvil_fake_env_init(&fake, 0, 1);
+    struct anvil_wait_options options = {.max_wait_ms = 7000, .min_delay_s = 5, .max_delay_s = 5, .env = &fake.env};
+    CHECK_OK(s_trait_set(t, s_status_waiter, &set));
+    CHECK_OK(anvil_wait_start(&s, anvil_waiter_set_at(set, 0), NULL, &options, 1000, NULL));
+    CHECK_EQ_INT(anvil_wait_next(&s, 1000, NULL), ANVIL_WAIT_INVOKE);
+    CHECK_EQ_U64(anvil_wait_attempt_deadline_ms(&s, 1000), 8000);
+    CHECK_OK(anvil_wait_report_output(&s, 1000, NULL, 200, NULL));
+    /* 7 - 5 <= 5: the second attempt is the last, at the deadline, and may run 5 s past it. */
+    uint64_t at = 0;
+    CHECK_EQ_INT(anvil_wait_next(&s, 1000, &at), ANVIL_WAIT_SLEEP);
+    CHECK_EQ_U64(at, 8000);
+    CHECK_EQ_INT(anvil_wait_next(&s, 8000, NULL), ANVIL_WAIT_INVOKE);
+    CHECK_EQ_U64(anvil_wait_attempt_deadline_ms(&s, 8000), 13000);
+    anvil_wait_expire(&s, 13000);
+    CHECK_EQ_INT(s.reason, ANVIL_WAIT_REASON_TIMED_OUT);
+    CHECK_EQ_U64(s.elapsed_ms, 12000);
+done:
+    anvil_waiter_set_destroy(set);
+}
