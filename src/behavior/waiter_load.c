@@ -369,6 +369,31 @@ static int s_tags(struct s_ctx *cx, const struct anvil_json *tags, struct anvil_
     return ANVIL_OK;
 }
 
+typedef int s_acceptor_fn(struct s_ctx *cx, const struct anvil_json *v, struct anvil_waiter_acceptor *a);
+
+/* The waiter's `acceptors` list, each read by `read` (Smithy or waiters-2 form). */
+static int s_acceptors(struct s_ctx *cx, const struct anvil_json *acceptors, s_acceptor_fn *read,
+                       struct anvil_waiter *w) {
+    if (!anvil_json_is_array(acceptors) || anvil_json_len(acceptors) == 0) {
+        return s_fail(cx, "`acceptors` must be a non-empty list");
+    }
+    size_t n = anvil_json_len(acceptors);
+    struct anvil_waiter_acceptor *list = anvil_arena_alloc(cx->set->arena, n * sizeof *list, 0);
+    if (!list) {
+        return ANVIL_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        cx->acceptor = i;
+        int rc = read(cx, anvil_json_array_at(acceptors, i), &list[i]);
+        if (rc != ANVIL_OK) {
+            return rc;
+        }
+    }
+    w->acceptors = list;
+    w->acceptor_count = n;
+    return ANVIL_OK;
+}
+
 static int s_check(struct s_ctx *cx, const struct anvil_waiter *w) {
     struct anvil_diag d;
     anvil_diag_clear(&d);
@@ -408,25 +433,8 @@ static int s_smithy_waiter(struct s_ctx *cx, const struct anvil_json_member *ent
         return rc;
     }
     w->deprecated = anvil_json_bool(deprecated);
-    const struct anvil_json *acceptors = anvil_json_object_get_cstr(v, "acceptors");
-    if (!anvil_json_is_array(acceptors) || anvil_json_len(acceptors) == 0) {
-        return s_fail(cx, "`acceptors` must be a non-empty list");
-    }
-    size_t n = anvil_json_len(acceptors);
-    struct anvil_waiter_acceptor *list = anvil_arena_alloc(cx->set->arena, n * sizeof *list, 0);
-    if (!list) {
-        return ANVIL_ENOMEM;
-    }
-    for (size_t i = 0; i < n; i++) {
-        cx->acceptor = i;
-        rc = s_smithy_acceptor(cx, anvil_json_array_at(acceptors, i), &list[i]);
-        if (rc != ANVIL_OK) {
-            return rc;
-        }
-    }
-    w->acceptors = list;
-    w->acceptor_count = n;
-    return s_check(cx, w);
+    rc = s_acceptors(cx, anvil_json_object_get_cstr(v, "acceptors"), s_smithy_acceptor, w);
+    return rc == ANVIL_OK ? s_check(cx, w) : rc;
 }
 
 static int s_trait(struct s_ctx *cx, const struct anvil_json *trait) {
@@ -569,25 +577,8 @@ static int s_botocore_waiter(struct s_ctx *cx, const struct anvil_json_member *e
     }
     w->min_delay_s = w->max_delay_s = delay;
     w->max_attempts = max_attempts;
-    const struct anvil_json *acceptors = anvil_json_object_get_cstr(v, "acceptors");
-    if (!anvil_json_is_array(acceptors) || anvil_json_len(acceptors) == 0) {
-        return s_fail(cx, "`acceptors` must be a non-empty list");
-    }
-    size_t n = anvil_json_len(acceptors);
-    struct anvil_waiter_acceptor *list = anvil_arena_alloc(cx->set->arena, n * sizeof *list, 0);
-    if (!list) {
-        return ANVIL_ENOMEM;
-    }
-    for (size_t i = 0; i < n; i++) {
-        cx->acceptor = i;
-        rc = s_botocore_acceptor(cx, anvil_json_array_at(acceptors, i), &list[i]);
-        if (rc != ANVIL_OK) {
-            return rc;
-        }
-    }
-    w->acceptors = list;
-    w->acceptor_count = n;
-    return s_check(cx, w);
+    rc = s_acceptors(cx, anvil_json_object_get_cstr(v, "acceptors"), s_botocore_acceptor, w);
+    return rc == ANVIL_OK ? s_check(cx, w) : rc;
 }
 
 int anvil_waiter_set_from_botocore(struct anvil_allocator *allocator, const char *text, size_t len,

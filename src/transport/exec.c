@@ -40,9 +40,10 @@ static int s_pipes(int fds[3][2]) {
         if (pipe(fds[i]) != 0) {
             return errno;
         }
-        /* Our ends must not leak into the child (or other children). */
+        /* No end leaks into the command (dup2 onto 0, 1 and 2 clears the flag there) or other children. */
         int ours = i == 0 ? fds[i][1] : fds[i][0];
-        if (fcntl(ours, F_SETFD, FD_CLOEXEC) != 0 || fcntl(ours, F_SETFL, O_NONBLOCK) != 0) {
+        if (fcntl(fds[i][0], F_SETFD, FD_CLOEXEC) != 0 || fcntl(fds[i][1], F_SETFD, FD_CLOEXEC) != 0 ||
+            fcntl(ours, F_SETFL, O_NONBLOCK) != 0) {
             return errno;
         }
     }
