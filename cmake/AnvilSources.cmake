@@ -38,6 +38,8 @@ set(ANVIL_MODEL_SOURCES
   src/model/validate_waitable.c)
 
 set(ANVIL_BEHAVIOR_SOURCES
+  src/behavior/desc_store.c
+  src/behavior/paginator_load.c
   src/behavior/waiter_check.c
   src/behavior/waiter_drive.c
   src/behavior/waiter_group.c

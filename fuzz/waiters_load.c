@@ -1,5 +1,6 @@
 /*
- * libFuzzer target: the input as a botocore waiters-2.json. Errors must be
+ * libFuzzer target: the input as a botocore waiters-2.json and as a
+ * paginators-1.json. Errors must be
  * typed and carry a message; loaded waiters must pass anvil_waiter_check()
  * and run one attempt against the input itself as the output (and as an
  * error code), giving a definite decision. The input is also read as a
@@ -45,9 +46,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         s_check(e.code.len <= size && e.message.len <= size, "parse_error lengths");
         anvil_arena_destroy(arena);
     }
-    struct anvil_waiter_set *set = NULL;
     struct anvil_diag diag;
-    int rc = anvil_waiter_set_from_botocore(NULL, text, size, &set, &diag);
+    struct anvil_paginator_set *pages = NULL;
+    int rc = anvil_paginator_set_from_botocore(NULL, text, size, &pages, &diag);
+    s_check(rc == ANVIL_OK || rc == ANVIL_ESYNTAX || rc == ANVIL_EMODEL || rc == ANVIL_ELIMIT, "paginators: code");
+    s_check(rc == ANVIL_OK || (pages == NULL && diag.message[0] != '\0'), "paginators: error without a message");
+    for (size_t i = 0; i < anvil_paginator_set_count(pages); i++) {
+        const struct anvil_paginator *p = anvil_paginator_set_at(pages, i);
+        s_check(p->token_count > 0 && p->input_tokens[0].len > 0 && p->output_tokens[0], "paginators: tokens");
+    }
+    anvil_paginator_set_destroy(pages);
+    struct anvil_waiter_set *set = NULL;
+    rc = anvil_waiter_set_from_botocore(NULL, text, size, &set, &diag);
     if (rc != ANVIL_OK) {
         s_check(set == NULL, "error but a set");
         s_check(rc == ANVIL_ESYNTAX || rc == ANVIL_EMODEL || rc == ANVIL_ELIMIT, "unexpected error code");

@@ -19,6 +19,7 @@
 #include "anvil/json.h"
 #include "anvil/log.h"
 #include "anvil/model.h"
+#include "anvil/paginator.h"
 #include "anvil/status.h"
 #include "anvil/str_view.h"
 #include "anvil/validate.h"

@@ -40,4 +40,28 @@ int anvil__waiter_eval_subject(const struct anvil_waiter_acceptor *acceptor, con
                                const struct anvil__wait_result *result, const struct anvil_jmespath *expr,
                                struct anvil_arena *arena, struct anvil_json *value);
 
+/*
+ * What waiter and paginator sets keep: an arena for copied strings and
+ * values, and the compiled expressions (each its own allocation) to destroy.
+ */
+struct anvil__desc_store {
+    struct anvil_allocator *allocator;
+    struct anvil_arena *arena;
+    struct anvil_jmespath **exprs;
+    size_t expr_count, expr_cap;
+};
+
+int anvil__desc_store_init(struct anvil__desc_store *store, struct anvil_allocator *allocator);
+void anvil__desc_store_clean_up(struct anvil__desc_store *store);
+
+/* Copies `in` into the store's arena (NUL-terminated). */
+int anvil__desc_store_copy(struct anvil__desc_store *store, struct anvil_str_view in, struct anvil_str_view *out);
+
+/*
+ * Compiles `src`, keeping the expression for clean-up. ANVIL_ENOMEM, or the
+ * compiler's status with `diag` filled.
+ */
+int anvil__desc_store_compile(struct anvil__desc_store *store, struct anvil_str_view src,
+                              const struct anvil_jmespath **out, struct anvil_diag *diag);
+
 #endif

@@ -13,12 +13,9 @@
 #include "core/core_internal.h"
 
 struct anvil_waiter_set {
-    struct anvil_allocator *allocator;
-    struct anvil_arena *arena;
+    struct anvil__desc_store store;
     struct anvil_waiter *waiters;
     size_t count, cap;
-    struct anvil_jmespath **exprs;
-    size_t expr_count, expr_cap;
 };
 
 /* Where a waiter being read comes from, for messages and errorType aliases. */
@@ -54,8 +51,7 @@ static int s_set_new(struct anvil_allocator *allocator, struct anvil_waiter_set 
         return ANVIL_ENOMEM;
     }
     memset(set, 0, sizeof *set);
-    set->allocator = allocator;
-    int rc = anvil_arena_new(allocator, NULL, &set->arena);
+    int rc = anvil__desc_store_init(&set->store, allocator);
     if (rc != ANVIL_OK) {
         anvil_mem_release(allocator, set);
         return rc;
@@ -68,13 +64,10 @@ void anvil_waiter_set_destroy(struct anvil_waiter_set *set) {
     if (!set) {
         return;
     }
-    for (size_t i = 0; i < set->expr_count; i++) {
-        anvil_jmespath_destroy(set->exprs[i]);
-    }
-    anvil_mem_release(set->allocator, set->exprs);
-    anvil_mem_release(set->allocator, set->waiters);
-    anvil_arena_destroy(set->arena);
-    anvil_mem_release(set->allocator, set);
+    struct anvil_allocator *allocator = set->store.allocator;
+    anvil_mem_release(allocator, set->waiters);
+    anvil__desc_store_clean_up(&set->store);
+    anvil_mem_release(allocator, set);
 }
 
 size_t anvil_waiter_set_count(const struct anvil_waiter_set *set) {
@@ -104,12 +97,7 @@ const struct anvil_waiter *anvil_waiter_set_find(const struct anvil_waiter_set *
 }
 
 static int s_copy_sv(struct anvil_waiter_set *set, struct anvil_str_view in, struct anvil_str_view *out) {
-    char *copy = anvil_arena_strndup(set->arena, in.ptr ? in.ptr : "", in.len);
-    if (!copy) {
-        return ANVIL_ENOMEM;
-    }
-    *out = anvil_sv(copy, in.len);
-    return ANVIL_OK;
+    return anvil__desc_store_copy(&set->store, in, out);
 }
 
 static int s_compile(struct s_ctx *cx, const struct anvil_json *text, const char *what,
@@ -117,28 +105,14 @@ static int s_compile(struct s_ctx *cx, const struct anvil_json *text, const char
     if (!anvil_json_is_string(text)) {
         return s_fail(cx, "`%s` must be a string", what);
     }
-    struct anvil_waiter_set *set = cx->set;
-    if (set->expr_count == set->expr_cap) {
-        int rc = anvil__mem_grow(set->allocator, (void **)&set->exprs, &set->expr_cap, sizeof *set->exprs,
-                                 set->expr_count + 1);
-        if (rc != ANVIL_OK) {
-            return rc;
-        }
-    }
     struct anvil_str_view src = anvil_json_string(text);
     struct anvil_diag d;
     anvil_diag_clear(&d);
-    struct anvil_jmespath *expr = NULL;
-    int rc = anvil_jmespath_compile(set->allocator, src.ptr, src.len, NULL, &expr, &d);
-    if (rc == ANVIL_ENOMEM) {
+    int rc = anvil__desc_store_compile(&cx->set->store, src, out, &d);
+    if (rc == ANVIL_OK || rc == ANVIL_ENOMEM) {
         return rc;
     }
-    if (rc != ANVIL_OK) {
-        return s_fail(cx, "invalid JMESPath expression in `%s` (%.*s): %s", what, (int)src.len, src.ptr, d.message);
-    }
-    set->exprs[set->expr_count++] = expr;
-    *out = expr;
-    return ANVIL_OK;
+    return s_fail(cx, "invalid JMESPath expression in `%s` (%.*s): %s", what, (int)src.len, src.ptr, d.message);
 }
 
 /* A whole number of seconds in [1, 2^31) from `value` (absent = `fallback`). */
@@ -216,7 +190,7 @@ static int s_error_type(struct s_ctx *cx, struct anvil_str_view written, struct 
         return s_fail(cx, "errorType must name an error");
     }
     s_aliases(cx, codes, &n);
-    struct anvil_str_view *copy = anvil_arena_alloc(cx->set->arena, n * sizeof *copy, 0);
+    struct anvil_str_view *copy = anvil_arena_alloc(cx->set->store.arena, n * sizeof *copy, 0);
     if (!copy) {
         return ANVIL_ENOMEM;
     }
@@ -270,7 +244,7 @@ static int s_smithy_path(struct s_ctx *cx, const struct anvil_json *m, struct an
     }
     a->comparator = (enum anvil_waiter_comparator)which;
     if (a->comparator != ANVIL_CMP_BOOLEAN_EQUALS) {
-        return anvil_json_copy(cx->set->arena, expected, &a->expected);
+        return anvil_json_copy(cx->set->store.arena, expected, &a->expected);
     }
     struct anvil_str_view text = anvil_json_string(expected);
     if (!anvil_sv_eq_cstr(text, "true") && !anvil_sv_eq_cstr(text, "false")) {
@@ -331,8 +305,8 @@ static int s_smithy_acceptor(struct s_ctx *cx, const struct anvil_json *v, struc
 
 static int s_push_waiter(struct anvil_waiter_set *set, struct anvil_waiter **out) {
     if (set->count == set->cap) {
-        int rc =
-            anvil__mem_grow(set->allocator, (void **)&set->waiters, &set->cap, sizeof *set->waiters, set->count + 1);
+        int rc = anvil__mem_grow(set->store.allocator, (void **)&set->waiters, &set->cap, sizeof *set->waiters,
+                                 set->count + 1);
         if (rc != ANVIL_OK) {
             return rc;
         }
@@ -350,7 +324,7 @@ static int s_tags(struct s_ctx *cx, const struct anvil_json *tags, struct anvil_
         return s_fail(cx, "`tags` must be a list of strings");
     }
     size_t n = anvil_json_len(tags);
-    struct anvil_str_view *out = anvil_arena_alloc(cx->set->arena, (n ? n : 1) * sizeof *out, 0);
+    struct anvil_str_view *out = anvil_arena_alloc(cx->set->store.arena, (n ? n : 1) * sizeof *out, 0);
     if (!out) {
         return ANVIL_ENOMEM;
     }
@@ -378,7 +352,7 @@ static int s_acceptors(struct s_ctx *cx, const struct anvil_json *acceptors, s_a
         return s_fail(cx, "`acceptors` must be a non-empty list");
     }
     size_t n = anvil_json_len(acceptors);
-    struct anvil_waiter_acceptor *list = anvil_arena_alloc(cx->set->arena, n * sizeof *list, 0);
+    struct anvil_waiter_acceptor *list = anvil_arena_alloc(cx->set->store.arena, n * sizeof *list, 0);
     if (!list) {
         return ANVIL_ENOMEM;
     }
@@ -522,7 +496,7 @@ static int s_botocore_acceptor(struct s_ctx *cx, const struct anvil_json *v, str
                         : anvil_sv_eq_cstr(kind, "pathAll") ? ANVIL_CMP_ALL_EQUALS
                                                             : ANVIL_CMP_ANY_EQUALS;
         rc = s_compile(cx, anvil_json_object_get_cstr(v, "argument"), "argument", &a->path);
-        return rc == ANVIL_OK ? anvil_json_copy(cx->set->arena, expected, &a->expected) : rc;
+        return rc == ANVIL_OK ? anvil_json_copy(cx->set->store.arena, expected, &a->expected) : rc;
     }
     if (anvil_sv_eq_cstr(kind, "status")) {
         if (!anvil_json_is_int(expected) || anvil_json_int(expected) < 100 || anvil_json_int(expected) > 999) {

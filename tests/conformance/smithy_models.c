@@ -3,7 +3,9 @@
  * must load, every operation of each service closure must be reachable,
  * and every waiter acceptor path and message and every paginator path must
  * compile as JMESPath, and every waiter must build into a waiter description
- * (anvil_waiter_set_from_model). Prints what it counted.
+ * (anvil_waiter_set_from_model) and every @paginated operation into a
+ * paginator description merged with its service's defaults. Prints what it
+ * counted.
  * Usage: smithy_models DIR
  */
 
@@ -16,7 +18,7 @@
 #include "read_file.h"
 
 struct s_counts {
-    size_t models, shapes, services, operations, waiters, acceptors, paginated, expressions, built, failed;
+    size_t models, shapes, services, operations, waiters, acceptors, paginated, expressions, built, paginators, failed;
 };
 
 static void s_compile(struct s_counts *c, const char *file, const struct anvil_shape *op, const struct anvil_json *v,
@@ -104,6 +106,13 @@ static void s_model(struct s_counts *c, const char *dir, const char *name) {
     }
     c->built += anvil_waiter_set_count(set);
     anvil_waiter_set_destroy(set);
+    struct anvil_paginator_set *pages = NULL;
+    if (anvil_paginator_set_from_model(NULL, model, &pages, &diag) != ANVIL_OK) {
+        printf("FAIL %s: paginators do not build: %s\n", name, diag.message);
+        c->failed++;
+    }
+    c->paginators += anvil_paginator_set_count(pages);
+    anvil_paginator_set_destroy(pages);
     anvil_model_destroy(model);
     free(text);
 }
@@ -127,9 +136,15 @@ int main(int argc, char **argv) {
         }
     }
     closedir(dir);
-    printf("Smithy models: %zu models, %zu shapes, %zu services, %zu operations in service closures, %zu waiters, "
-           "%zu acceptors, %zu paginated operations, %zu expressions compiled, %zu waiter descriptions built\n",
-           c.models, c.shapes, c.services, c.operations, c.waiters, c.acceptors, c.paginated, c.expressions, c.built);
+    printf(
+        "Smithy models: %zu models, %zu shapes, %zu services, %zu operations in service closures, %zu waiters, "
+        "%zu acceptors, %zu paginated operations, %zu expressions compiled, %zu waiter and %zu paginator descriptions built\n",
+        c.models, c.shapes, c.services, c.operations, c.waiters, c.acceptors, c.paginated, c.expressions, c.built,
+        c.paginators);
+    if (c.paginators != c.paginated) {
+        printf("FAIL: %zu paginated operations but %zu paginator descriptions built\n", c.paginated, c.paginators);
+        c.failed++;
+    }
     if (c.built != c.waiters) {
         printf("FAIL: %zu waiters in the models but %zu descriptions built\n", c.waiters, c.built);
         c.failed++;
