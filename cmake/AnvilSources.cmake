@@ -26,6 +26,7 @@ set(ANVIL_JMESPATH_SOURCES
   src/jmespath/eval.c
   src/jmespath/functions.c
   src/jmespath/lexer.c
+  src/jmespath/lint.c
   src/jmespath/parser.c)
 
 set(ANVIL_MODEL_SOURCES

@@ -174,4 +174,41 @@ int jp_nomem(struct jp_eval *ev);
 int jp_lex(struct anvil_arena *arena, struct anvil_allocator *allocator, const char *text, size_t len,
            struct jp_token *stack, size_t stack_cap, struct jp_token **tokens, size_t *count, struct anvil_diag *diag);
 
+/* ---- static analysis (lint.c) ---- */
+
+/*
+ * In lint input, a string of exactly these bytes stands for "any value"
+ * (Smithy's ANY: a document, a recursive member). Model samples use it.
+ */
+#define ANVIL__LINT_ANY "\0anvil:any"
+
+enum anvil__lint_type {
+    ANVIL__LINT_ANY_TYPE,
+    ANVIL__LINT_NULL,
+    ANVIL__LINT_BOOLEAN,
+    ANVIL__LINT_NUMBER,
+    ANVIL__LINT_STRING,
+    ANVIL__LINT_ARRAY,
+    ANVIL__LINT_OBJECT,
+    ANVIL__LINT_EXPRESSION
+};
+
+enum anvil__lint_severity { ANVIL__LINT_ERROR, ANVIL__LINT_DANGER, ANVIL__LINT_WARNING };
+
+typedef void anvil__lint_problem_fn(void *user_data, enum anvil__lint_severity severity, size_t line, size_t column,
+                                    const char *message);
+
+bool anvil__lint_is_any(const struct anvil_json *v);
+
+/* "any", "null", "boolean", "number", "string", "array", "object", "expression". */
+const char *anvil__lint_type_name(enum anvil__lint_type type);
+
+/*
+ * Checks `expr` against `input` (NULL = any) as Smithy's type checker does,
+ * calling `report` for each problem, and stores the result's static type in
+ * `*returns`. Values it builds go into `arena`. ANVIL_OK or ANVIL_ENOMEM.
+ */
+int anvil__jmespath_lint(const struct anvil_jmespath *expr, const struct anvil_json *input, struct anvil_arena *arena,
+                         anvil__lint_problem_fn *report, void *user_data, enum anvil__lint_type *returns);
+
 #endif

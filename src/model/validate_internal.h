@@ -17,12 +17,12 @@ void anvil__event_add(struct anvil_events *events, enum anvil_severity severity,
                       const char *event_id, const char *fmt, ...) ANVIL_PRINTF(5, 6);
 
 /*
- * A sample value for a waiter matcher: the output shape's sample, or
- * {"input": ..., "output": ...}. `*any` is set when a document was reached
- * (the linter's type would be "any"). Built in `arena`.
+ * A sample value for a waiter matcher, as Smithy's linter sees it: the
+ * output shape's sample, or {"input": ..., "output": ...}; documents and
+ * recursion are the linter's "any" marker. Built in `arena`.
  */
 int anvil__model_sample(struct anvil_arena *arena, struct anvil_allocator *scratch, const struct anvil_shape *input,
-                        const struct anvil_shape *output, bool input_output, struct anvil_json *out, bool *any);
+                        const struct anvil_shape *output, bool input_output, struct anvil_json *out);
 
 /* Appends `ns#Shape` or, with a member, `ns#Shape$member` to `out`. */
 int anvil__member_id(struct anvil_buf *out, const struct anvil_shape *shape, struct anvil_str_view member);

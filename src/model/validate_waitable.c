@@ -11,6 +11,7 @@
 
 #include "anvil/jmespath.h"
 #include "anvil/status.h"
+#include "jmespath/jmespath_internal.h"
 #include "model/validate_internal.h"
 
 #define S_TRAIT "smithy.waiters#waitable"
@@ -57,45 +58,72 @@ static struct anvil_jmespath *s_check_expression(struct anvil_events *events, st
     return compiled;
 }
 
-/*
- * The path's type on a sample of the modelled shapes, against what the
- * comparator needs (booleanEquals: boolean, stringEquals: string,
- * all/anyStringEquals: array). Skipped when the type is unknown: a document
- * was reached, the sample gives null, or evaluation fails.
- */
-static void s_check_return_type(struct anvil_events *events, const struct anvil_shape *op, struct anvil_str_view waiter,
-                                size_t index, const char *prefix, bool input_output, struct anvil_str_view comparator,
-                                const struct anvil_jmespath *path) {
-    enum anvil_json_type want;
-    if (anvil_sv_eq_cstr(comparator, "booleanEquals")) {
-        want = ANVIL_JSON_BOOL;
-    } else if (anvil_sv_eq_cstr(comparator, "stringEquals")) {
-        want = ANVIL_JSON_STRING;
-    } else if (anvil_sv_eq_cstr(comparator, "allStringEquals") || anvil_sv_eq_cstr(comparator, "anyStringEquals")) {
-        want = ANVIL_JSON_ARRAY;
+/* Reports each problem Smithy's linter finds in a path, as WaiterMatcherValidator does. */
+struct s_lint_events {
+    struct anvil_events *events;
+    struct anvil_str_view op;
+    struct anvil_str_view waiter;
+    size_t index;
+    const char *prefix;
+    struct anvil_str_view path;
+};
+
+static void s_lint_problem(void *user_data, enum anvil__lint_severity severity, size_t line, size_t column,
+                           const char *message) {
+    struct s_lint_events *le = user_data;
+    char event_id[300];
+    enum anvil_severity level = ANVIL_SEVERITY_ERROR;
+    int w = (int)(le->waiter.len < 128 ? le->waiter.len : 128);
+    if (severity == ANVIL__LINT_ERROR) {
+        snprintf(event_id, sizeof(event_id), "WaitableTrait");
     } else {
-        return;
+        level = severity == ANVIL__LINT_DANGER ? ANVIL_SEVERITY_DANGER : ANVIL_SEVERITY_WARNING;
+        snprintf(event_id, sizeof(event_id), "WaitableTraitJmespathProblem.%s.%.*s.%zu",
+                 severity == ANVIL__LINT_DANGER ? "JmespathEventDanger" : "JmespathEventWarning", w, le->waiter.ptr,
+                 le->index);
+    }
+    anvil__event_add(le->events, level, le->op, event_id, "%sProblem found in JMESPath expression (%.*s): %s (%zu:%zu)",
+                     le->prefix, (int)le->path.len, le->path.ptr, message, line, column);
+}
+
+/*
+ * Lints the path on a sample of the modelled shapes (Smithy's
+ * ModelRuntimeTypeGenerator), reporting each problem, then checks its static
+ * type against what the comparator needs (booleanEquals: boolean,
+ * stringEquals: string, all/anyStringEquals: array); an "any" type passes.
+ */
+static void s_lint_path(struct anvil_events *events, const struct anvil_shape *op, struct anvil_str_view waiter,
+                        size_t index, const char *prefix, bool input_output, struct anvil_str_view comparator,
+                        const struct anvil_jmespath *path) {
+    enum anvil__lint_type want = ANVIL__LINT_ANY_TYPE;
+    if (anvil_sv_eq_cstr(comparator, "booleanEquals")) {
+        want = ANVIL__LINT_BOOLEAN;
+    } else if (anvil_sv_eq_cstr(comparator, "stringEquals")) {
+        want = ANVIL__LINT_STRING;
+    } else if (anvil_sv_eq_cstr(comparator, "allStringEquals") || anvil_sv_eq_cstr(comparator, "anyStringEquals")) {
+        want = ANVIL__LINT_ARRAY;
     }
     struct anvil_arena *arena = NULL;
-    struct anvil_json sample, result;
-    bool any = false;
+    struct anvil_json sample;
+    enum anvil__lint_type got = ANVIL__LINT_ANY_TYPE;
+    struct s_lint_events le = {events, anvil_shape_id(op), waiter, index, prefix, anvil_jmespath_text(path)};
     int rc = anvil_arena_new(events->allocator, NULL, &arena);
     if (rc == ANVIL_OK) {
         rc = anvil__model_sample(arena, events->allocator, anvil_operation_input(op), anvil_operation_output(op),
-                                 input_output, &sample, &any);
+                                 input_output, &sample);
     }
-    if (rc == ANVIL_OK && !any) {
-        rc = anvil_jmespath_search(path, &sample, arena, &result, NULL);
-        if (rc == ANVIL_OK && !anvil_json_is_null(&result) && anvil_json_type(&result) != want) {
-            char event_id[300];
-            snprintf(event_id, sizeof(event_id), "WaitableTraitJmespathProblem.ReturnTypeMismatch.%.*s.%zu",
-                     (int)(waiter.len < 128 ? waiter.len : 128), waiter.ptr, index);
-            anvil__event_add(events, ANVIL_SEVERITY_DANGER, anvil_shape_id(op), event_id,
-                             "%sWaiter acceptors with a %.*s comparator must return a `%s` type, but this acceptor "
-                             "was statically determined to return a `%s` type.",
-                             prefix, (int)comparator.len, comparator.ptr, anvil_json_type_name(want),
-                             anvil_json_type_name(anvil_json_type(&result)));
-        }
+    if (rc == ANVIL_OK) {
+        rc = anvil__jmespath_lint(path, &sample, arena, s_lint_problem, &le, &got);
+    }
+    if (rc == ANVIL_OK && want != ANVIL__LINT_ANY_TYPE && got != ANVIL__LINT_ANY_TYPE && got != want) {
+        char event_id[300];
+        snprintf(event_id, sizeof(event_id), "WaitableTraitJmespathProblem.ReturnTypeMismatch.%.*s.%zu",
+                 (int)(waiter.len < 128 ? waiter.len : 128), waiter.ptr, index);
+        anvil__event_add(events, ANVIL_SEVERITY_DANGER, anvil_shape_id(op), event_id,
+                         "%sWaiter acceptors with a %.*s comparator must return a `%s` type, but this acceptor "
+                         "was statically determined to return a `%s` type.",
+                         prefix, (int)comparator.len, comparator.ptr, anvil__lint_type_name(want),
+                         anvil__lint_type_name(got));
     }
     if (rc == ANVIL_ENOMEM) {
         events->error = rc;
@@ -177,8 +205,8 @@ static void s_acceptor(struct anvil_events *events, const struct anvil_shape *op
                              prefix, (int)want.len, want.ptr);
         }
         struct anvil_jmespath *compiled = s_check_expression(events, id, prefix, "", path);
-        if (compiled && anvil_operation_output(op)) {
-            s_check_return_type(events, op, waiter, index, prefix, anvil_sv_eq_cstr(k, "inputOutput"), cmp, compiled);
+        if (compiled) {
+            s_lint_path(events, op, waiter, index, prefix, anvil_sv_eq_cstr(k, "inputOutput"), cmp, compiled);
         }
         anvil_jmespath_destroy(compiled);
     } else if (anvil_sv_eq_cstr(k, "errorType")) {

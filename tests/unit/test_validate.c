@@ -196,22 +196,121 @@ TEST(validate_return_type_against_comparator) {
 done:;
 }
 
-TEST(validate_return_type_skips_what_it_cannot_know) {
+TEST(validate_return_type_passes_what_fits) {
     struct anvil_buf got;
     anvil_buf_init(&got, t->alloc, 0);
-    /* A missing field gives null (unknown), `length(...)` a number compared as a string is reported,
-     * a function on the right type passes. */
+    /* A comparison is a boolean; a member of the input/output pair is found by name. */
     CHECK_OK(s_events(t,
                       "{\"X\": {\"acceptors\": [{\"state\": \"success\", \"matcher\": {\"output\": {\"path\": "
-                      "\"nope\", \"expected\": \"true\", \"comparator\": \"booleanEquals\"}}},"
-                      "{\"state\": \"retry\", \"matcher\": {\"output\": {\"path\": \"length(status) > `0`\", "
-                      "\"expected\": \"true\", \"comparator\": \"booleanEquals\"}}},"
+                      "\"length(status) > `0`\", \"expected\": \"true\", \"comparator\": \"booleanEquals\"}}},"
                       "{\"state\": \"failure\", \"matcher\": {\"inputOutput\": {\"path\": \"output.status\", "
                       "\"expected\": \"DOWN\", \"comparator\": \"stringEquals\"}}}]}}",
                       NULL, &got));
     CHECK_EQ_U64(got.len, 0);
 done:
     anvil_buf_clean_up(&got);
+}
+
+/* The JMESPath linter's problems, as Smithy's TypeChecker words and places them. */
+TEST(validate_lints_waiter_paths) {
+    /* A member the output lacks: DANGER, and the path's type is then null. */
+    EXPECT("{\"X\": {\"acceptors\": [{\"state\": \"success\", \"matcher\": {\"output\": {\"path\": \"nope\", "
+           "\"expected\": \"true\", \"comparator\": \"booleanEquals\"}}}]}}",
+           NULL,
+           "[DANGER] ex#Get: Waiter `X`, acceptor 0: Problem found in JMESPath expression (nope): Object field 'nope' "
+           "does not exist in object with properties [status, ok] (1:1) | "
+           "WaitableTraitJmespathProblem.JmespathEventDanger.X.0");
+    EXPECT("{\"X\": {\"acceptors\": [{\"state\": \"success\", \"matcher\": {\"output\": {\"path\": \"nope\", "
+           "\"expected\": \"true\", \"comparator\": \"booleanEquals\"}}}]}}",
+           NULL,
+           "[DANGER] ex#Get: Waiter `X`, acceptor 0: Waiter acceptors with a booleanEquals comparator must return a "
+           "`boolean` type, but this acceptor was statically determined to return a `null` type. | "
+           "WaitableTraitJmespathProblem.ReturnTypeMismatch.X.0");
+    /* A field taken from a string. */
+    EXPECT("{\"X\": {\"acceptors\": [{\"state\": \"success\", \"matcher\": {\"output\": {\"path\": "
+           "\"status.code\", \"expected\": \"a\", \"comparator\": \"stringEquals\"}}}]}}",
+           NULL,
+           "[DANGER] ex#Get: Waiter `X`, acceptor 0: Problem found in JMESPath expression (status.code): Object field "
+           "'code' extraction performed on string (1:8) | WaitableTraitJmespathProblem.JmespathEventDanger.X.0");
+    /* A projection over an object, a comparator strings do not have, a function given a boolean. */
+    EXPECT("{\"X\": {\"acceptors\": [{\"state\": \"success\", \"matcher\": {\"output\": {\"path\": "
+           "\"ok[*]\", \"expected\": \"a\", \"comparator\": \"allStringEquals\"}}}]}}",
+           NULL,
+           "[DANGER] ex#Get: Waiter `X`, acceptor 0: Problem found in JMESPath expression (ok[*]): Array projection "
+           "performed on boolean (1:4) | WaitableTraitJmespathProblem.JmespathEventDanger.X.0");
+    EXPECT("{\"X\": {\"acceptors\": [{\"state\": \"success\", \"matcher\": {\"output\": {\"path\": "
+           "\"status < 'b'\", \"expected\": \"true\", \"comparator\": \"booleanEquals\"}}}]}}",
+           NULL,
+           "[WARNING] ex#Get: Waiter `X`, acceptor 0: Problem found in JMESPath expression (status < 'b'): Invalid "
+           "comparator '<' for string (1:10) | WaitableTraitJmespathProblem.JmespathEventWarning.X.0");
+    EXPECT("{\"X\": {\"acceptors\": [{\"state\": \"success\", \"matcher\": {\"output\": {\"path\": "
+           "\"length(ok) > `0`\", \"expected\": \"true\", \"comparator\": \"booleanEquals\"}}}]}}",
+           NULL,
+           "[ERROR] ex#Get: Waiter `X`, acceptor 0: Problem found in JMESPath expression (length(ok) > `0`): length "
+           "function argument 0 error: Expected one of [string, array, object], but found boolean (1:8) | "
+           "WaitableTrait");
+    /* An operation without output: its output is the empty Unit structure. */
+    EXPECT("{\"X\": {\"acceptors\": [{\"state\": \"success\", \"matcher\": {\"output\": {\"path\": "
+           "\"status\", \"expected\": \"a\", \"comparator\": \"stringEquals\"}}}]}}",
+           "\"ex#Other\": {\"type\": \"operation\", \"traits\": {\"smithy.waiters#waitable\": {\"Y\": "
+           "{\"acceptors\": [{\"state\": \"success\", \"matcher\": {\"output\": {\"path\": \"foo\", "
+           "\"expected\": \"a\", \"comparator\": \"stringEquals\"}}}]}}}}",
+           "[DANGER] ex#Other: Waiter `Y`, acceptor 0: Problem found in JMESPath expression (foo): Object field 'foo' "
+           "does not exist in object with properties [] (1:1) | WaitableTraitJmespathProblem.JmespathEventDanger.Y.0");
+done:;
+}
+
+/* Smithy's own TypeChecker cases, as waiter paths: the same messages at the same places. */
+TEST(validate_lint_matches_smithy_type_checker_cases) {
+    static const struct {
+        const char *path, *problem;
+    } cases[] = {
+        {"`true` | [1:10]", "[DANGER] Slice performed on boolean (1:11)"},
+        {"`true` | []", "[DANGER] Array flatten performed on boolean (1:10)"},
+        {"[status] | *", "[DANGER] Object projection performed on array (1:12)"},
+        {"[status].baz", "[DANGER] Object field 'baz' extraction performed on array (1:10)"},
+        {"`true` | [?baz == bar]", "[DANGER] Filter projection performed on boolean (1:19)"},
+        {"`true` | [foo, [1], {bar: foo}]", "[DANGER] Array index '1' extraction performed on boolean (1:17)"},
+        {"`{}` | foo", "[DANGER] Object field 'foo' does not exist in object with properties [] (1:8)"},
+        {"starts_with(`true`, `false`)",
+         "[ERROR] starts_with function argument 1 error: Expected argument to be string, but found boolean (1:21)"},
+        {"avg(`[\\\"a\\\", false]`)",
+         "[ERROR] avg function argument 0 error: Expected an array of number, but found string at index 0 (1:5)"},
+        {"avg(`true`)",
+         "[ERROR] avg function argument 0 error: Expected argument to be an array, but found boolean (1:5)"},
+        {"{foo: `true`} | floor(@)",
+         "[ERROR] floor function argument 0 error: Expected argument to be number, but found object (1:23)"},
+        {"(&status) == (&status)", "[WARNING] Invalid comparator '==' for expression (1:14)"},
+        {"length(`null` >= `null` && 'hi')", "[WARNING] Invalid comparator '>=' for null (1:18)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char waitable[512], line[512];
+        snprintf(waitable, sizeof waitable,
+                 "{\"X\": {\"acceptors\": [{\"state\": \"success\", \"matcher\": {\"output\": {\"path\": \"%s\","
+                 " \"expected\": \"a\", \"comparator\": \"anyStringEquals\"}}}]}}",
+                 cases[i].path);
+        /* "[SEV] message" -> the event's severity and text. */
+        const char *close = strchr(cases[i].problem, ']');
+        struct anvil_buf got;
+        anvil_buf_init(&got, t->alloc, 0);
+        int rc = s_events(t, waitable, NULL, &got);
+        snprintf(line, sizeof line, "%.*s ex#Get: Waiter `X`, acceptor 0: Problem found in JMESPath expression (",
+                 (int)(close - cases[i].problem + 1), cases[i].problem);
+        bool found = false;
+        for (const char *at = got.data ? strstr(got.data, line) : NULL; at && !found; at = strstr(at + 1, line)) {
+            const char *eol = strchr(at, '\n');
+            const char *msg = strstr(at, "): ");
+            found = msg && eol && msg < eol && strncmp(msg + 3, close + 2, strlen(close + 2)) == 0 &&
+                    msg[3 + strlen(close + 2)] == ' ';
+        }
+        if (rc == ANVIL_OK && !found) {
+            anvil_test_fail(t, __FILE__, __LINE__, "%s: want %s, got:\n%s", cases[i].path, cases[i].problem,
+                            got.data ? got.data : "(no events)");
+        }
+        anvil_buf_clean_up(&got);
+        CHECK_OK(rc);
+    }
+done:;
 }
 
 TEST(validate_return_type_is_unknown_through_documents) {
