@@ -87,15 +87,37 @@ static void s_lint_problem(void *user_data, enum anvil__lint_severity severity, 
 }
 
 /*
- * Lints the path on a sample of the modelled shapes (Smithy's
- * ModelRuntimeTypeGenerator), reporting each problem, then checks its static
- * type against what the comparator needs (booleanEquals: boolean,
- * stringEquals: string, all/anyStringEquals: array); an "any" type passes.
+ * Lints `expr` on a sample of the modelled shapes (Smithy's
+ * ModelRuntimeTypeGenerator): the output, or {input, output}. Reports each
+ * problem and stores the expression's static type in `*got` (any when the
+ * sample could not be built).
  */
+static void s_lint(struct anvil_events *events, const struct anvil_shape *op, struct anvil_str_view waiter,
+                   size_t index, const char *prefix, bool input_output, const struct anvil_jmespath *expr,
+                   enum anvil__lint_type *got) {
+    struct anvil_arena *arena = NULL;
+    struct anvil_json sample;
+    struct s_lint_events le = {events, anvil_shape_id(op), waiter, index, prefix, anvil_jmespath_text(expr)};
+    *got = ANVIL__LINT_ANY_TYPE;
+    int rc = anvil_arena_new(events->allocator, NULL, &arena);
+    if (rc == ANVIL_OK) {
+        rc = anvil__model_sample(arena, events->allocator, anvil_operation_input(op), anvil_operation_output(op),
+                                 input_output, &sample);
+    }
+    if (rc == ANVIL_OK) {
+        rc = anvil__jmespath_lint(expr, &sample, arena, s_lint_problem, &le, got);
+    }
+    if (rc == ANVIL_ENOMEM) {
+        events->error = rc;
+    }
+    anvil_arena_destroy(arena);
+}
+
+/* The path's problems, then its type against what the comparator needs; an "any" type passes. */
 static void s_lint_path(struct anvil_events *events, const struct anvil_shape *op, struct anvil_str_view waiter,
                         size_t index, const char *prefix, bool input_output, struct anvil_str_view comparator,
                         const struct anvil_jmespath *path) {
-    enum anvil__lint_type want = ANVIL__LINT_ANY_TYPE;
+    enum anvil__lint_type want = ANVIL__LINT_ANY_TYPE, got;
     if (anvil_sv_eq_cstr(comparator, "booleanEquals")) {
         want = ANVIL__LINT_BOOLEAN;
     } else if (anvil_sv_eq_cstr(comparator, "stringEquals")) {
@@ -103,19 +125,8 @@ static void s_lint_path(struct anvil_events *events, const struct anvil_shape *o
     } else if (anvil_sv_eq_cstr(comparator, "allStringEquals") || anvil_sv_eq_cstr(comparator, "anyStringEquals")) {
         want = ANVIL__LINT_ARRAY;
     }
-    struct anvil_arena *arena = NULL;
-    struct anvil_json sample;
-    enum anvil__lint_type got = ANVIL__LINT_ANY_TYPE;
-    struct s_lint_events le = {events, anvil_shape_id(op), waiter, index, prefix, anvil_jmespath_text(path)};
-    int rc = anvil_arena_new(events->allocator, NULL, &arena);
-    if (rc == ANVIL_OK) {
-        rc = anvil__model_sample(arena, events->allocator, anvil_operation_input(op), anvil_operation_output(op),
-                                 input_output, &sample);
-    }
-    if (rc == ANVIL_OK) {
-        rc = anvil__jmespath_lint(path, &sample, arena, s_lint_problem, &le, &got);
-    }
-    if (rc == ANVIL_OK && want != ANVIL__LINT_ANY_TYPE && got != ANVIL__LINT_ANY_TYPE && got != want) {
+    s_lint(events, op, waiter, index, prefix, input_output, path, &got);
+    if (want != ANVIL__LINT_ANY_TYPE && got != ANVIL__LINT_ANY_TYPE && got != want) {
         char event_id[300];
         snprintf(event_id, sizeof(event_id), "WaitableTraitJmespathProblem.ReturnTypeMismatch.%.*s.%zu",
                  (int)(waiter.len < 128 ? waiter.len : 128), waiter.ptr, index);
@@ -125,10 +136,23 @@ static void s_lint_path(struct anvil_events *events, const struct anvil_shape *o
                          prefix, (int)comparator.len, comparator.ptr, anvil__lint_type_name(want),
                          anvil__lint_type_name(got));
     }
-    if (rc == ANVIL_ENOMEM) {
-        events->error = rc;
+}
+
+/*
+ * An acceptor `message`: its problems, and its type, which must be a string
+ * or an array (strictly: "any" does not pass, as in Smithy's validator).
+ */
+static void s_lint_message(struct anvil_events *events, const struct anvil_shape *op, struct anvil_str_view waiter,
+                           size_t index, const char *prefix, bool input_output, const struct anvil_jmespath *message) {
+    enum anvil__lint_type got;
+    s_lint(events, op, waiter, index, prefix, input_output, message, &got);
+    if (got != ANVIL__LINT_STRING && got != ANVIL__LINT_ARRAY) {
+        /* WaitableTraitValidator's wording: without the waiter/acceptor prefix. */
+        anvil__event_add(events, ANVIL_SEVERITY_ERROR, anvil_shape_id(op), "WaitableTrait",
+                         "The `message` JMESPath expression must resolve to a string or an array of strings, but this "
+                         "expression was statically determined to return a `%s` type",
+                         anvil__lint_type_name(got));
     }
-    anvil_arena_destroy(arena);
 }
 
 static bool s_error_on_operation(const struct anvil_shape *op, struct anvil_str_view name) {
@@ -165,8 +189,15 @@ static void s_acceptor(struct anvil_events *events, const struct anvil_shape *op
                          "`%.*s`.",
                          (int)state_name.len, state_name.ptr);
     }
+    struct anvil_jmespath *message_expr = NULL;
     if (anvil_json_is_string(message)) {
-        anvil_jmespath_destroy(s_check_expression(events, id, "", " in `message`", message));
+        message_expr = s_check_expression(events, id, "", " in `message`", message);
+    }
+    if (message_expr) {
+        const struct anvil_json *kinds = anvil_json_is_object(matcher) ? matcher : NULL;
+        bool io = anvil_json_object_get_cstr(kinds, "inputOutput") != NULL;
+        s_lint_message(events, op, waiter, index, prefix, io, message_expr);
+        anvil_jmespath_destroy(message_expr);
     }
     if (!anvil_json_is_object(matcher) || anvil_json_len(matcher) != 1) {
         anvil__event_add(events, ANVIL_SEVERITY_ERROR, id, "TraitValue",

@@ -313,6 +313,30 @@ TEST(validate_lint_matches_smithy_type_checker_cases) {
 done:;
 }
 
+TEST(validate_lints_acceptor_messages) {
+    /* A boolean message is an ERROR; a missing field is a DANGER; a string passes. */
+    EXPECT("{\"X\": {\"acceptors\": [" OK_ACCEPTOR ", {\"state\": \"failure\", \"matcher\": {\"success\": false}, "
+           "\"message\": \"ok\"}]}}",
+           NULL,
+           "[ERROR] ex#Get: The `message` JMESPath expression must resolve to a string or an array of strings, but "
+           "this expression was statically determined to return a `boolean` type | WaitableTrait");
+    EXPECT("{\"X\": {\"acceptors\": [" OK_ACCEPTOR ", {\"state\": \"failure\", \"matcher\": {\"success\": false}, "
+           "\"message\": \"reason\"}]}}",
+           NULL,
+           "[DANGER] ex#Get: Waiter `X`, acceptor 1: Problem found in JMESPath expression (reason): Object field "
+           "'reason' does not exist in object with properties [status, ok] (1:1) | "
+           "WaitableTraitJmespathProblem.JmespathEventDanger.X.1");
+    struct anvil_buf got;
+    anvil_buf_init(&got, t->alloc, 0);
+    CHECK_OK(s_events(t,
+                      "{\"X\": {\"acceptors\": [" OK_ACCEPTOR ", {\"state\": \"failure\", \"matcher\": "
+                      "{\"success\": false}, \"message\": \"[status, 'down']\"}]}}",
+                      NULL, &got));
+    CHECK_EQ_U64(got.len, 0);
+done:
+    anvil_buf_clean_up(&got);
+}
+
 TEST(validate_return_type_is_unknown_through_documents) {
     struct anvil_model *m = NULL;
     struct anvil_events *events = NULL;
