@@ -33,6 +33,7 @@ set(ANVIL_MODEL_SOURCES
   src/model/load.c
   src/model/sample.c
   src/model/shapes.c
+  src/model/traits.c
   src/model/validate.c
   src/model/validate_paginated.c
   src/model/validate_traits.c

@@ -22,6 +22,7 @@
 #include "anvil/paginator.h"
 #include "anvil/status.h"
 #include "anvil/str_view.h"
+#include "anvil/traits.h"
 #include "anvil/validate.h"
 #include "anvil/version.h"
 #include "anvil/waiter.h"

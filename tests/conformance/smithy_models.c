@@ -19,6 +19,7 @@
 
 struct s_counts {
     size_t models, shapes, services, operations, waiters, acceptors, paginated, expressions, built, paginators, failed;
+    size_t protocols[7], sigv4, retryable, readonly;
 };
 
 static void s_compile(struct s_counts *c, const char *file, const struct anvil_shape *op, const struct anvil_json *v,
@@ -62,7 +63,16 @@ static void s_model(struct s_counts *c, const char *dir, const char *name) {
     c->shapes += anvil_model_shape_count(model);
     for (size_t i = 0; i < anvil_model_shape_count(model); i++) {
         const struct anvil_shape *s = anvil_model_shape_at(model, i);
+        bool throttling;
+        c->retryable += anvil_error_is_retryable(s, &throttling);
+        c->readonly += anvil_operation_is_readonly(s);
         if (anvil_shape_type(s) == ANVIL_SHAPE_SERVICE) {
+            enum anvil_protocol p[7];
+            size_t np = anvil_service_protocols(s, p, 7);
+            for (size_t k = 0; k < np && k < 7; k++) {
+                c->protocols[p[k]]++;
+            }
+            c->sigv4 += anvil_service_sigv4_name(s).len > 0;
             c->services++;
             size_t visited = 0;
             if (anvil_service_operations(model, s, s_visit, c, &visited) != ANVIL_OK || visited == 0) {
@@ -141,6 +151,12 @@ int main(int argc, char **argv) {
         "%zu acceptors, %zu paginated operations, %zu expressions compiled, %zu waiter and %zu paginator descriptions built\n",
         c.models, c.shapes, c.services, c.operations, c.waiters, c.acceptors, c.paginated, c.expressions, c.built,
         c.paginators);
+    printf(
+        "Smithy models: protocols awsJson1_0 %zu, awsJson1_1 %zu, restJson1 %zu, awsQuery %zu, restXml %zu, ec2Query "
+        "%zu; %zu services sign with sigv4; %zu readonly operations, %zu retryable errors\n",
+        c.protocols[ANVIL_PROTOCOL_AWS_JSON_1_0], c.protocols[ANVIL_PROTOCOL_AWS_JSON_1_1],
+        c.protocols[ANVIL_PROTOCOL_REST_JSON_1], c.protocols[ANVIL_PROTOCOL_AWS_QUERY],
+        c.protocols[ANVIL_PROTOCOL_REST_XML], c.protocols[ANVIL_PROTOCOL_EC2_QUERY], c.sigv4, c.readonly, c.retryable);
     if (c.paginators != c.paginated) {
         printf("FAIL: %zu paginated operations but %zu paginator descriptions built\n", c.paginated, c.paginators);
         c.failed++;

@@ -240,3 +240,69 @@ TEST(model_mixin_members_in_order) {
 done:
     anvil_model_destroy(model);
 }
+
+TEST(model_typed_trait_readers) {
+    static const char json[] =
+        "{\"smithy\": \"2.0\", \"shapes\": {"
+        "\"ex#Svc\": {\"type\": \"service\", \"traits\": {\"aws.protocols#awsJson1_0\": {},"
+        "  \"aws.protocols#awsQuery\": {}, \"aws.auth#sigv4\": {\"name\": \"svc\"},"
+        "  \"aws.api#service\": {\"sdkId\": \"Svc\", \"endpointPrefix\": \"svc-ep\", \"arnNamespace\": \"svc\"}}},"
+        "\"ex#Put\": {\"type\": \"operation\", \"input\": {\"target\": \"ex#PutInput\"},"
+        "  \"traits\": {\"smithy.api#requestCompression\": {\"encodings\": [\"gzip\", \"br\"]}}},"
+        "\"ex#PutInput\": {\"type\": \"structure\", \"members\": {"
+        "  \"token\": {\"target\": \"smithy.api#String\", \"traits\": {\"smithy.api#idempotencyToken\": {}}},"
+        "  \"body\": {\"target\": \"ex#Body\"}}},"
+        "\"ex#Body\": {\"type\": \"blob\", \"traits\": {\"smithy.api#streaming\": {}, \"smithy.api#requiresLength\": {}}},"
+        "\"ex#Get\": {\"type\": \"operation\", \"traits\": {\"smithy.api#readonly\": {}}},"
+        "\"ex#Del\": {\"type\": \"operation\", \"traits\": {\"smithy.api#idempotent\": {}}},"
+        "\"ex#Post\": {\"type\": \"operation\"},"
+        "\"ex#Slow\": {\"type\": \"structure\", \"traits\": {\"smithy.api#error\": \"client\", \"smithy.api#httpError\": 429,"
+        "  \"smithy.api#retryable\": {\"throttling\": true},"
+        "  \"aws.protocols#awsQueryError\": {\"code\": \"Throttling\", \"httpResponseCode\": 400}}},"
+        "\"ex#Oops\": {\"type\": \"structure\", \"traits\": {\"smithy.api#error\": \"server\", \"smithy.api#retryable\": {}}},"
+        "\"ex#Bad\": {\"type\": \"structure\", \"traits\": {\"smithy.api#error\": \"client\"}}"
+        "}}";
+    struct anvil_model *m = NULL;
+    CHECK_OK(anvil_model_load(t->alloc, json, strlen(json), NULL, &m, NULL));
+    const struct anvil_shape *svc = anvil_model_find(m, "ex#Svc", 6);
+    enum anvil_protocol protocols[4];
+    CHECK_EQ_U64(anvil_service_protocols(svc, protocols, 4), 2);
+    CHECK_EQ_INT(protocols[0], ANVIL_PROTOCOL_AWS_JSON_1_0);
+    CHECK_EQ_INT(protocols[1], ANVIL_PROTOCOL_AWS_QUERY);
+    CHECK_STR_EQ(anvil_protocol_trait(protocols[1]), "aws.protocols#awsQuery");
+    struct anvil_aws_service aws;
+    CHECK(anvil_service_aws(svc, &aws));
+    CHECK(anvil_sv_eq_cstr(aws.sdk_id, "Svc") && anvil_sv_eq_cstr(aws.endpoint_prefix, "svc-ep"));
+    CHECK(aws.cloudformation_name.len == 0);
+    CHECK(anvil_sv_eq_cstr(anvil_service_sigv4_name(svc), "svc"));
+    const struct anvil_shape *put = anvil_model_find(m, "ex#Put", 6);
+    CHECK(!anvil_operation_is_readonly(put) && !anvil_operation_is_idempotent(put));
+    CHECK(anvil_operation_is_retry_safe(put)); /* it has an idempotency token */
+    CHECK(anvil_sv_eq_cstr(anvil_operation_idempotency_token(put)->name, "token"));
+    size_t n = 0;
+    const struct anvil_json *encodings = anvil_operation_request_compression(put, &n);
+    CHECK_EQ_U64(n, 2);
+    CHECK(anvil_sv_eq_cstr(anvil_json_string(anvil_json_array_at(encodings, 1)), "br"));
+    const struct anvil_shape *body = anvil_model_find(m, "ex#Body", 7);
+    CHECK(anvil_shape_is_streaming(body) && anvil_shape_requires_length(body));
+    CHECK(anvil_operation_is_readonly(anvil_model_find(m, "ex#Get", 6)));
+    CHECK(anvil_operation_is_retry_safe(anvil_model_find(m, "ex#Del", 6)));
+    CHECK(!anvil_operation_is_retry_safe(anvil_model_find(m, "ex#Post", 7)));
+    CHECK(anvil_operation_request_compression(anvil_model_find(m, "ex#Post", 7), &n) == NULL && n == 0);
+    const struct anvil_shape *slow = anvil_model_find(m, "ex#Slow", 7);
+    bool throttling = false;
+    CHECK(anvil_error_is_retryable(slow, &throttling) && throttling);
+    CHECK_EQ_INT(anvil_error_fault(slow), ANVIL_FAULT_CLIENT);
+    CHECK_EQ_INT(anvil_error_http_status(slow), 429);
+    CHECK(anvil_sv_eq_cstr(anvil_error_query_code(slow), "Throttling"));
+    const struct anvil_shape *oops = anvil_model_find(m, "ex#Oops", 7);
+    CHECK(anvil_error_is_retryable(oops, &throttling) && !throttling);
+    CHECK_EQ_INT(anvil_error_http_status(oops), 500);
+    const struct anvil_shape *bad = anvil_model_find(m, "ex#Bad", 6);
+    CHECK(!anvil_error_is_retryable(bad, NULL));
+    CHECK_EQ_INT(anvil_error_http_status(bad), 400);
+    CHECK_EQ_INT(anvil_error_fault(svc), ANVIL_FAULT_NONE);
+    CHECK_EQ_INT(anvil_error_http_status(NULL), 0);
+done:
+    anvil_model_destroy(m);
+}
