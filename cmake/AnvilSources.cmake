@@ -42,6 +42,9 @@ set(ANVIL_MODEL_SOURCES
 set(ANVIL_BEHAVIOR_SOURCES
   src/behavior/desc_store.c
   src/behavior/paginator_load.c
+  src/behavior/retry_classify.c
+  src/behavior/retry_limiter.c
+  src/behavior/retry_strategy.c
   src/behavior/waiter_check.c
   src/behavior/waiter_drive.c
   src/behavior/waiter_group.c

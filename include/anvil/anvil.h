@@ -20,6 +20,7 @@
 #include "anvil/log.h"
 #include "anvil/model.h"
 #include "anvil/paginator.h"
+#include "anvil/retry.h"
 #include "anvil/status.h"
 #include "anvil/str_view.h"
 #include "anvil/traits.h"

@@ -3,6 +3,7 @@
 
 /* Shared by the waiter files; not installed. */
 
+#include "anvil/retry.h"
 #include "anvil/waiter.h"
 
 /* Phases of a wait. */

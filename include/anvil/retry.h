@@ -1,0 +1,255 @@
+#ifndef ANVIL_RETRY_H
+#define ANVIL_RETRY_H
+
+/**
+ * Client retries: the cross-SDK standard mode (a retry quota token bucket,
+ * exponential backoff with full jitter, a cap on attempts) in both Retry
+ * Behavior 2.1 (the default: throttling 5, other errors 14, 50 ms / 1 s
+ * bases, `x-amz-retry-after`, long polling) and 2.0 (5 / 10, 1 s), and the
+ * adaptive mode's client-side rate limiter driven by CUBIC. Error
+ * classification and idempotency rules are in anvil_retry_classify().
+ * docs/retries.md has every constant and decision.
+ *
+ * Sans-I/O like the waiter: a per-operation token is told the time and each
+ * attempt's result, and answers "retry after N ms" or "stop, because ...".
+ * The strategy (shared by any number of operations and threads) holds one
+ * quota bucket and one rate limiter per partition name, e.g.
+ * "dynamodb-us-east-1".
+ */
+
+#include "anvil/allocator.h"
+#include "anvil/env.h"
+#include "anvil/status.h"
+#include "anvil/str_view.h"
+
+ANVIL_EXTERN_C_BEGIN
+
+enum anvil_retry_mode {
+    ANVIL_RETRY_STANDARD = 0,
+    /** Standard, plus a client-side rate limiter enabled by the first throttling error. */
+    ANVIL_RETRY_ADAPTIVE = 1
+};
+
+enum anvil_retry_behavior {
+    /** Retry Behavior 2.1 ("new retries 2026"): costs 5 (throttling) / 14, bases 1 s / 50 ms. */
+    ANVIL_RETRY_BEHAVIOR_2_1 = 0,
+    /** Retry Behavior 2.0: costs 10 (timeouts) / 5, base 1 s, no retry-after, no long polling. */
+    ANVIL_RETRY_BEHAVIOR_2_0 = 1
+};
+
+/** How an attempt failed, as the strategy prices it. */
+enum anvil_retry_error_type {
+    ANVIL_RETRY_ERROR_SERVER = 0,     /* a 5xx or a modelled retryable error */
+    ANVIL_RETRY_ERROR_CLIENT = 1,     /* a 4xx: not retried by the default classification */
+    ANVIL_RETRY_ERROR_THROTTLING = 2, /* a throttling code, or @retryable(throttling: true) */
+    ANVIL_RETRY_ERROR_TRANSIENT = 3   /* timeouts, transient codes, connection failures */
+};
+
+/** "server", "client", "throttling", "transient". */
+ANVIL_API const char *anvil_retry_error_type_name(enum anvil_retry_error_type type);
+
+/** A quota bucket of capacity 0: no retry is ever paid for (0 itself means "the default"). */
+#define ANVIL_RETRY_CAPACITY_NONE UINT32_MAX
+
+/** Zero fields mean the default for the behavior. */
+struct anvil_retry_options {
+    enum anvil_retry_mode mode;
+    enum anvil_retry_behavior behavior;
+    /** Attempts, the first included (default 3; 4 for DynamoDB in 2.1). */
+    uint32_t max_attempts;
+    /** Quota bucket capacity per partition (default 500; ANVIL_RETRY_CAPACITY_NONE for an empty bucket). */
+    uint32_t capacity;
+    /** Quota costs (2.1: 14 / 5 / 14; 2.0: 5 / 5 / 10). */
+    uint32_t retry_cost;
+    uint32_t throttling_cost;
+    uint32_t transient_cost;
+    /** Backoff bases (2.1: 50 ms, 25 ms for DynamoDB, 1 s for throttling; 2.0: 1 s) and cap (20 s). */
+    uint64_t base_delay_ms;
+    uint64_t throttling_base_delay_ms;
+    uint64_t max_backoff_ms;
+    /** Adaptive mode: fail at once (ANVIL_EQUOTA) instead of answering a wait when no send token is left. */
+    bool adaptive_fail_fast;
+    /** Random source for the jitter (NULL = anvil_env_system()). */
+    const struct anvil_env *env;
+};
+
+/** A strategy: thread-safe, reference-counted, shared by the operations of one or more clients. */
+struct anvil_retry_strategy;
+
+ANVIL_API int anvil_retry_strategy_new(struct anvil_allocator *allocator, const struct anvil_retry_options *options,
+                                       struct anvil_retry_strategy **out);
+
+/** Takes another reference. */
+ANVIL_API struct anvil_retry_strategy *anvil_retry_strategy_acquire(struct anvil_retry_strategy *strategy);
+
+/** Drops a reference; the last one frees the strategy. NULL is ignored. */
+ANVIL_API void anvil_retry_strategy_release(struct anvil_retry_strategy *strategy);
+
+/** The quota left in `partition` (the capacity for a partition not used yet). */
+ANVIL_API uint32_t anvil_retry_quota(struct anvil_retry_strategy *strategy, const char *partition);
+
+/* ---- classification ---- */
+
+/** A transport failure, for classification. */
+enum anvil_retry_io_error {
+    ANVIL_RETRY_IO_NONE = 0,
+    ANVIL_RETRY_IO_CONNECT_REFUSED, /* the request never left the client */
+    ANVIL_RETRY_IO_CONNECT_TIMEOUT, /* the request never left the client */
+    ANVIL_RETRY_IO_DNS_TEMPORARY,   /* the request never left the client */
+    ANVIL_RETRY_IO_DNS_NOT_FOUND,   /* not retryable */
+    ANVIL_RETRY_IO_TLS,             /* handshake failed: never left the client, but not retried */
+    ANVIL_RETRY_IO_RESET,           /* the connection dropped after sending */
+    ANVIL_RETRY_IO_READ_TIMEOUT,    /* no answer in time after sending */
+    ANVIL_RETRY_IO_CANCELLED        /* the caller cancelled: never retried */
+};
+
+/** What an attempt gave. */
+struct anvil_retry_response {
+    /** True for a success (nothing else is read then). */
+    bool success;
+    /** HTTP status (0 when no response arrived). */
+    int http_status;
+    /** The error code (normalised or not: `ns#Code:suffix` is accepted); may be empty. */
+    struct anvil_str_view code;
+    /** The error is modelled @retryable; `throttling` is its throttling member. */
+    bool modeled_retryable;
+    bool modeled_throttling;
+    /** A transport failure instead of a response. */
+    enum anvil_retry_io_error io_error;
+    /** The `x-amz-retry-after` header value in milliseconds, or -1 when absent or invalid. */
+    int64_t retry_after_ms;
+};
+
+/** The classification of a failed attempt. */
+struct anvil_retry_class {
+    bool retryable;
+    enum anvil_retry_error_type type;
+    /** Retrying is safe even for an operation that is not idempotent (throttling, 429/503, never sent, modelled). */
+    bool safe_for_any_operation;
+};
+
+/**
+ * Classifies a failed attempt: a throttling code (or a modelled throttling
+ * error) first, whatever the status; then modelled @retryable; transient
+ * codes; 500/502/503/504; connection failures. A 4xx without such a code is
+ * a client error, not retried. A cancelled call is never retried.
+ */
+ANVIL_API void anvil_retry_classify(const struct anvil_retry_response *response, struct anvil_retry_class *out);
+
+/* ---- one operation ---- */
+
+/** What the caller says about the operation. */
+struct anvil_retry_call {
+    /** The quota and limiter partition (NULL or "" = the default partition). */
+    const char *partition;
+    /** The service, for its defaults (in 2.1, "dynamodb" and "dynamodb-streams": 4 attempts, 25 ms). */
+    const char *service;
+    /** A long-polling operation (SQS ReceiveMessage, ...): waits its backoff even when the quota is empty (2.1). */
+    bool long_polling;
+    /** The operation is @readonly, @idempotent or carries an idempotency token: any retryable failure may retry. */
+    bool idempotent;
+};
+
+enum anvil_retry_action {
+    ANVIL_RETRY_SUCCEED = 0, /* the attempt succeeded */
+    ANVIL_RETRY_FAIL = 1,    /* stop: return the attempt's error */
+    ANVIL_RETRY_AGAIN = 2    /* sleep delay_ms, then make another attempt */
+};
+
+enum anvil_retry_reason {
+    ANVIL_RETRY_REASON_NONE = 0,
+    ANVIL_RETRY_REASON_NOT_RETRYABLE,  /* a client error, or a cancelled call */
+    ANVIL_RETRY_REASON_NOT_IDEMPOTENT, /* retryable, but not safe for this operation */
+    ANVIL_RETRY_REASON_MAX_ATTEMPTS,   /* max_attempts_exceeded */
+    ANVIL_RETRY_REASON_QUOTA_EXCEEDED, /* retry_quota_exceeded */
+    ANVIL_RETRY_REASON_RETRYING        /* retrying */
+};
+
+/** The decision after an attempt. */
+struct anvil_retry_decision {
+    enum anvil_retry_action action;
+    enum anvil_retry_reason reason;
+    enum anvil_retry_error_type type;
+    /** AGAIN: how long to wait; FAIL with a long-polling operation and an empty quota: a wait before returning. */
+    uint64_t delay_ms;
+    /** Why, in words: "retrying a throttling error (cost 5, quota 495) after 612 ms". */
+    char explanation[160];
+};
+
+/**
+ * One operation's retry state. Fields are private. Fixed size; no
+ * allocation. Holds a reference to the strategy until cleaned up.
+ */
+struct anvil_retry_token {
+    struct anvil_retry_strategy *strategy;
+    struct anvil_retry_partition *partition;
+    struct anvil_retry_call call;
+    uint32_t attempt;
+    uint32_t max_attempts;
+    uint32_t held_cost;
+    bool holds_cost;
+    uint64_t base_delay_ms;
+};
+
+/** Starts an operation: finds (or creates) its partition. ANVIL_ENOMEM. */
+ANVIL_API int anvil_retry_token_init(struct anvil_retry_token *token, struct anvil_retry_strategy *strategy,
+                                     const struct anvil_retry_call *call);
+
+/** Releases the strategy reference. */
+ANVIL_API void anvil_retry_token_clean_up(struct anvil_retry_token *token);
+
+/**
+ * Before each attempt (the first included), in adaptive mode: takes a send
+ * token from the partition's rate limiter. Stores in `*wait_ms` how long to
+ * wait first (0: send now; call again after waiting). ANVIL_OK, or
+ * ANVIL_EQUOTA with adaptive_fail_fast when no token is available.
+ */
+ANVIL_API int anvil_retry_before_attempt(struct anvil_retry_token *token, uint64_t now_ms, uint64_t *wait_ms);
+
+/**
+ * After each attempt: classifies the result, updates the quota and the
+ * rate limiter, and decides. ANVIL_OK, or ANVIL_EIO when the random source
+ * failed (decision: FAIL).
+ */
+ANVIL_API int anvil_retry_after_attempt(struct anvil_retry_token *token, uint64_t now_ms,
+                                        const struct anvil_retry_response *response,
+                                        struct anvil_retry_decision *decision);
+
+/* ---- the adaptive limiter, exposed for tests and tools ---- */
+
+/** The CUBIC client rate limiter state (B3 of research/retries.md). Times in seconds. */
+struct anvil_rate_limiter {
+    double fill_rate;
+    double max_capacity;
+    double capacity;
+    double last_refill;
+    bool enabled;
+    double measured_rate;
+    double last_bucket;
+    uint64_t bucket_count;
+    double last_max_rate;
+    double last_throttle;
+};
+
+/** A limiter created at `now_s`: disabled, fill rate 0.5, nothing measured. */
+ANVIL_API void anvil_rate_limiter_init(struct anvil_rate_limiter *limiter, double now_s);
+
+/** Records an attempt's end at `now_s` (throttled or not) and recomputes the sending rate. */
+ANVIL_API void anvil_rate_limiter_update(struct anvil_rate_limiter *limiter, double now_s, bool throttled);
+
+/**
+ * Takes `amount` tokens at `now_s`: returns 0 when taken (or when the
+ * limiter is not enabled yet), else the seconds to wait before asking again.
+ * Never drives the capacity negative.
+ */
+ANVIL_API double anvil_rate_limiter_acquire(struct anvil_rate_limiter *limiter, double now_s, double amount);
+
+/** The CUBIC rate at `now_s` with the limiter's last maximum and throttle time (no state change). */
+ANVIL_API double anvil_rate_limiter_cubic_success(const struct anvil_rate_limiter *limiter, double now_s);
+
+/** The rate after a throttle: rate * beta. */
+ANVIL_API double anvil_rate_limiter_cubic_throttle(double rate);
+
+ANVIL_EXTERN_C_END
+
+#endif

@@ -1,0 +1,337 @@
+/*
+ * The standard (and adaptive) retry strategy: partitions with a quota
+ * bucket and a rate limiter each, under one mutex; per-operation tokens
+ * that price each retry, debit all-or-nothing, refund the last retry's
+ * cost on success (+1 on a first-try success), and compute the backoff.
+ * research/retries.md B1 and B2; docs/retries.md.
+ */
+
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "behavior/behavior_internal.h"
+#include "core/core_internal.h"
+
+#define S_MAX_PARTITION_NAME 128
+
+struct anvil_retry_partition {
+    char name[S_MAX_PARTITION_NAME];
+    uint32_t quota;
+    bool limiter_started;
+    struct anvil_rate_limiter limiter;
+};
+
+struct anvil_retry_strategy {
+    struct anvil_allocator *allocator;
+    atomic_uint refs;
+    struct anvil_retry_options options;
+    pthread_mutex_t lock;
+    struct anvil_retry_partition **partitions;
+    size_t count, cap;
+};
+
+static void s_defaults(struct anvil_retry_options *o) {
+    bool v21 = o->behavior == ANVIL_RETRY_BEHAVIOR_2_1;
+    if (!o->capacity) {
+        o->capacity = 500;
+    } else if (o->capacity == ANVIL_RETRY_CAPACITY_NONE) {
+        o->capacity = 0;
+    }
+    if (!o->retry_cost) {
+        o->retry_cost = v21 ? 14 : 5;
+    }
+    if (!o->throttling_cost) {
+        o->throttling_cost = 5;
+    }
+    if (!o->transient_cost) {
+        o->transient_cost = v21 ? 14 : 10;
+    }
+    if (!o->base_delay_ms) {
+        o->base_delay_ms = v21 ? 50 : 1000;
+    }
+    if (!o->throttling_base_delay_ms) {
+        o->throttling_base_delay_ms = 1000;
+    }
+    if (!o->max_backoff_ms) {
+        o->max_backoff_ms = 20000;
+    }
+}
+
+int anvil_retry_strategy_new(struct anvil_allocator *allocator, const struct anvil_retry_options *options,
+                             struct anvil_retry_strategy **out) {
+    if (!out) {
+        return ANVIL_EINVAL;
+    }
+    *out = NULL;
+    struct anvil_retry_options o = options ? *options : (struct anvil_retry_options){0};
+    if ((unsigned)o.mode > ANVIL_RETRY_ADAPTIVE || (unsigned)o.behavior > ANVIL_RETRY_BEHAVIOR_2_0) {
+        return ANVIL_EINVAL;
+    }
+    s_defaults(&o);
+    struct anvil_retry_strategy *s = anvil_mem_acquire(allocator, sizeof *s);
+    if (!s) {
+        return ANVIL_ENOMEM;
+    }
+    memset(s, 0, sizeof *s);
+    s->allocator = allocator;
+    s->options = o;
+    atomic_init(&s->refs, 1);
+    if (pthread_mutex_init(&s->lock, NULL) != 0) {
+        anvil_mem_release(allocator, s);
+        return ANVIL_ENOMEM;
+    }
+    *out = s;
+    return ANVIL_OK;
+}
+
+struct anvil_retry_strategy *anvil_retry_strategy_acquire(struct anvil_retry_strategy *s) {
+    if (s) {
+        atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
+    }
+    return s;
+}
+
+void anvil_retry_strategy_release(struct anvil_retry_strategy *s) {
+    if (!s || atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1) {
+        return;
+    }
+    for (size_t i = 0; i < s->count; i++) {
+        anvil_mem_release(s->allocator, s->partitions[i]);
+    }
+    anvil_mem_release(s->allocator, s->partitions);
+    pthread_mutex_destroy(&s->lock);
+    anvil_mem_release(s->allocator, s);
+}
+
+/* The partition named `name` (case-insensitive), created on first use. Call with the lock held. */
+static struct anvil_retry_partition *s_partition(struct anvil_retry_strategy *s, const char *name) {
+    name = name ? name : "";
+    for (size_t i = 0; i < s->count; i++) {
+        if (strncasecmp(s->partitions[i]->name, name, S_MAX_PARTITION_NAME - 1) == 0) {
+            return s->partitions[i];
+        }
+    }
+    if (s->count == s->cap &&
+        anvil__mem_grow(s->allocator, (void **)&s->partitions, &s->cap, sizeof *s->partitions, s->count + 1)) {
+        return NULL;
+    }
+    struct anvil_retry_partition *p = anvil_mem_acquire(s->allocator, sizeof *p);
+    if (!p) {
+        return NULL;
+    }
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s", name);
+    p->quota = s->options.capacity;
+    s->partitions[s->count++] = p;
+    return p;
+}
+
+uint32_t anvil_retry_quota(struct anvil_retry_strategy *s, const char *partition) {
+    pthread_mutex_lock(&s->lock);
+    struct anvil_retry_partition *p = s_partition(s, partition);
+    uint32_t quota = p ? p->quota : s->options.capacity;
+    pthread_mutex_unlock(&s->lock);
+    return quota;
+}
+
+static bool s_is_dynamodb(const char *service) {
+    return service && (strcasecmp(service, "dynamodb") == 0 || strcasecmp(service, "dynamodb-streams") == 0);
+}
+
+int anvil_retry_token_init(struct anvil_retry_token *t, struct anvil_retry_strategy *s,
+                           const struct anvil_retry_call *call) {
+    if (!t || !s) {
+        return ANVIL_EINVAL;
+    }
+    memset(t, 0, sizeof *t);
+    if (call) {
+        t->call = *call;
+    }
+    pthread_mutex_lock(&s->lock);
+    t->partition = s_partition(s, t->call.partition);
+    pthread_mutex_unlock(&s->lock);
+    if (!t->partition) {
+        return ANVIL_ENOMEM;
+    }
+    const struct anvil_retry_options *o = &s->options;
+    bool dynamodb = o->behavior == ANVIL_RETRY_BEHAVIOR_2_1 && s_is_dynamodb(t->call.service);
+    t->max_attempts = o->max_attempts ? o->max_attempts : dynamodb ? 4 : 3;
+    t->base_delay_ms = dynamodb && o->base_delay_ms == 50 ? 25 : o->base_delay_ms;
+    t->attempt = 1;
+    t->strategy = anvil_retry_strategy_acquire(s);
+    return ANVIL_OK;
+}
+
+void anvil_retry_token_clean_up(struct anvil_retry_token *t) {
+    if (t && t->strategy) {
+        anvil_retry_strategy_release(t->strategy);
+        t->strategy = NULL;
+    }
+}
+
+static struct anvil_rate_limiter *s_limiter(struct anvil_retry_partition *p, double now_s) {
+    if (!p->limiter_started) {
+        anvil_rate_limiter_init(&p->limiter, now_s);
+        p->limiter_started = true;
+    }
+    return &p->limiter;
+}
+
+int anvil_retry_before_attempt(struct anvil_retry_token *t, uint64_t now_ms, uint64_t *wait_ms) {
+    *wait_ms = 0;
+    struct anvil_retry_strategy *s = t->strategy;
+    if (!s || s->options.mode != ANVIL_RETRY_ADAPTIVE) {
+        return ANVIL_OK;
+    }
+    double now_s = (double)now_ms / 1000.0;
+    pthread_mutex_lock(&s->lock);
+    double wait_s = anvil_rate_limiter_acquire(s_limiter(t->partition, now_s), now_s, 1.0);
+    pthread_mutex_unlock(&s->lock);
+    if (wait_s > 0 && s->options.adaptive_fail_fast) {
+        return ANVIL_EQUOTA;
+    }
+    *wait_ms = (uint64_t)ceil(wait_s * 1000.0);
+    return ANVIL_OK;
+}
+
+static uint32_t s_cost(const struct anvil_retry_options *o, enum anvil_retry_error_type type) {
+    switch (type) {
+    case ANVIL_RETRY_ERROR_THROTTLING:
+        return o->throttling_cost;
+    case ANVIL_RETRY_ERROR_TRANSIENT:
+        return o->transient_cost;
+    default:
+        return o->retry_cost;
+    }
+}
+
+/* Full jitter: U[0,1) * min(base * 2^(attempt-1), max), then x-amz-retry-after clamped to [t, t + 5 s] (2.1). */
+static int s_backoff(const struct anvil_retry_token *t, enum anvil_retry_error_type type, int64_t retry_after_ms,
+                     uint64_t *delay_ms) {
+    const struct anvil_retry_options *o = &t->strategy->options;
+    uint64_t base = type == ANVIL_RETRY_ERROR_THROTTLING ? o->throttling_base_delay_ms : t->base_delay_ms;
+    if (o->behavior == ANVIL_RETRY_BEHAVIOR_2_0) {
+        base = o->base_delay_ms;
+    }
+    double ceiling = (double)o->max_backoff_ms;
+    uint32_t doublings = t->attempt > 1 ? t->attempt - 1 : 0;
+    if (doublings < 64) {
+        double grown = (double)base * ldexp(1.0, (int)doublings);
+        ceiling = grown < ceiling ? grown : ceiling;
+    }
+    double u;
+    int rc = anvil_env_random_unit(o->env, &u);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    double delay = u * ceiling;
+    if (o->behavior == ANVIL_RETRY_BEHAVIOR_2_1 && retry_after_ms >= 0) {
+        double r = (double)retry_after_ms;
+        delay = r < delay ? delay : r > delay + 5000 ? delay + 5000 : r;
+    }
+    *delay_ms = (uint64_t)llround(delay);
+    return ANVIL_OK;
+}
+
+ANVIL_PRINTF(2, 3)
+static void s_explain(struct anvil_retry_decision *d, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(d->explanation, sizeof d->explanation, fmt, args);
+    va_end(args);
+}
+
+int anvil_retry_after_attempt(struct anvil_retry_token *t, uint64_t now_ms, const struct anvil_retry_response *r,
+                              struct anvil_retry_decision *d) {
+    memset(d, 0, sizeof *d);
+    d->action = ANVIL_RETRY_FAIL;
+    struct anvil_retry_strategy *s = t->strategy;
+    if (!s || !r) {
+        return ANVIL_EINVAL;
+    }
+    const struct anvil_retry_options *o = &s->options;
+    struct anvil_retry_class c;
+    anvil_retry_classify(r, &c);
+    d->type = c.type;
+    double now_s = (double)now_ms / 1000.0;
+    pthread_mutex_lock(&s->lock);
+    struct anvil_retry_partition *p = t->partition;
+    if (o->mode == ANVIL_RETRY_ADAPTIVE) {
+        anvil_rate_limiter_update(s_limiter(p, now_s), now_s,
+                                  !r->success && c.retryable && c.type == ANVIL_RETRY_ERROR_THROTTLING);
+    }
+    if (r->success) {
+        /* Refund the last retry's cost, or reward a first-try success with 1. */
+        uint32_t refund = t->holds_cost ? t->held_cost : t->attempt == 1 ? 1 : 0;
+        p->quota = p->quota + refund > o->capacity ? o->capacity : p->quota + refund;
+        t->holds_cost = false;
+        uint32_t quota = p->quota;
+        pthread_mutex_unlock(&s->lock);
+        d->action = ANVIL_RETRY_SUCCEED;
+        s_explain(d, "succeeded on attempt %u (quota %u)", t->attempt, quota);
+        return ANVIL_OK;
+    }
+    const char *kind = anvil_retry_error_type_name(c.type);
+    if (!c.retryable) {
+        pthread_mutex_unlock(&s->lock);
+        d->reason = ANVIL_RETRY_REASON_NOT_RETRYABLE;
+        s_explain(d,
+                  r->io_error == ANVIL_RETRY_IO_CANCELLED ? "not retried: the call was cancelled"
+                                                          : "not retried: a %s error is not retryable",
+                  kind);
+        return ANVIL_OK;
+    }
+    if (!t->call.idempotent && !c.safe_for_any_operation) {
+        pthread_mutex_unlock(&s->lock);
+        d->reason = ANVIL_RETRY_REASON_NOT_IDEMPOTENT;
+        s_explain(d,
+                  "not retried: the operation is not idempotent and this %s error may have had an effect "
+                  "(only throttling, modelled retryable errors, 429, 503 and unsent requests are retried)",
+                  kind);
+        return ANVIL_OK;
+    }
+    if (t->attempt >= t->max_attempts) {
+        pthread_mutex_unlock(&s->lock);
+        d->reason = ANVIL_RETRY_REASON_MAX_ATTEMPTS;
+        s_explain(d, "max attempts exceeded: %u of %u", t->attempt, t->max_attempts);
+        return ANVIL_OK;
+    }
+    uint32_t cost = s_cost(o, c.type);
+    uint64_t delay = 0;
+    int rc = s_backoff(t, c.type, o->behavior == ANVIL_RETRY_BEHAVIOR_2_1 ? r->retry_after_ms : -1, &delay);
+    if (rc != ANVIL_OK) {
+        pthread_mutex_unlock(&s->lock);
+        d->reason = ANVIL_RETRY_REASON_NOT_RETRYABLE;
+        s_explain(d, "not retried: the random source failed");
+        return rc;
+    }
+    if (cost > p->quota) {
+        /* All or nothing: no partial debit. A long-polling operation still backs off (2.1). */
+        uint32_t quota = p->quota;
+        pthread_mutex_unlock(&s->lock);
+        d->reason = ANVIL_RETRY_REASON_QUOTA_EXCEEDED;
+        bool long_poll = t->call.long_polling && o->behavior == ANVIL_RETRY_BEHAVIOR_2_1;
+        d->delay_ms = long_poll ? delay : 0;
+        s_explain(d, "retry quota exceeded: a %s error costs %u, %u left%s", kind, cost, quota,
+                  long_poll ? " (long polling: backing off first)" : "");
+        return ANVIL_OK;
+    }
+    p->quota -= cost;
+    uint32_t quota = p->quota;
+    pthread_mutex_unlock(&s->lock);
+    /* The previous retry's cost is forgotten, not refunded: only the last is returned on success. */
+    t->held_cost = cost;
+    t->holds_cost = true;
+    t->attempt++;
+    d->action = ANVIL_RETRY_AGAIN;
+    d->reason = ANVIL_RETRY_REASON_RETRYING;
+    d->delay_ms = delay;
+    s_explain(d, "retrying a %s error (cost %u, quota %u) after %llu ms, attempt %u of %u", kind, cost, quota,
+              (unsigned long long)delay, t->attempt, t->max_attempts);
+    return ANVIL_OK;
+}
