@@ -19,6 +19,7 @@
 
 #include "anvil/allocator.h"
 #include "anvil/env.h"
+#include "anvil/model.h"
 #include "anvil/status.h"
 #include "anvil/str_view.h"
 
@@ -119,6 +120,15 @@ struct anvil_retry_response {
     /** The `x-amz-retry-after` header value in milliseconds, or -1 when absent or invalid. */
     int64_t retry_after_ms;
 };
+
+/**
+ * Fills `response->modeled_retryable` and `modeled_throttling` from the
+ * model: the error of `operation` (or of any service in `model`) whose
+ * shape name or `awsQueryError` code equals the response's normalised code,
+ * with its `smithy.api#retryable` trait. Leaves them false when none does.
+ */
+ANVIL_API void anvil_retry_response_from_model(struct anvil_retry_response *response, const struct anvil_model *model,
+                                               const struct anvil_shape *operation);
 
 /** The classification of a failed attempt. */
 struct anvil_retry_class {

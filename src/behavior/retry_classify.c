@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "anvil/traits.h"
 #include "behavior/behavior_internal.h"
 
 const char *anvil_retry_error_type_name(enum anvil_retry_error_type type) {
@@ -99,4 +100,36 @@ void anvil_retry_classify(const struct anvil_retry_response *r, struct anvil_ret
     } else {
         s_set(out, false, status >= 500 ? ANVIL_RETRY_ERROR_SERVER : ANVIL_RETRY_ERROR_CLIENT, hinted);
     }
+}
+
+/* The error shape among `shape`'s errors that travels as `code`, or NULL. */
+static const struct anvil_shape *s_error_named(const struct anvil_shape *shape, struct anvil_str_view code) {
+    for (size_t i = 0; shape && i < anvil_shape_error_count(shape); i++) {
+        const struct anvil_shape *e = anvil_shape_error_at(shape, i);
+        if (anvil_sv_eq(anvil_shape_name(e), code) || anvil_sv_eq(anvil_error_query_code(e), code)) {
+            return e;
+        }
+    }
+    return NULL;
+}
+
+void anvil_retry_response_from_model(struct anvil_retry_response *r, const struct anvil_model *model,
+                                     const struct anvil_shape *operation) {
+    if (!r || r->success) {
+        return;
+    }
+    struct anvil_str_view code = anvil_error_code_normalize(r->code);
+    if (code.len == 0) {
+        return;
+    }
+    const struct anvil_shape *error = s_error_named(operation, code);
+    for (size_t i = 0; !error && model && i < anvil_model_shape_count(model); i++) {
+        const struct anvil_shape *s = anvil_model_shape_at(model, i);
+        if (anvil_shape_type(s) == ANVIL_SHAPE_SERVICE) {
+            error = s_error_named(s, code);
+        }
+    }
+    bool throttling = false;
+    r->modeled_retryable = anvil_error_is_retryable(error, &throttling);
+    r->modeled_throttling = r->modeled_retryable && throttling;
 }

@@ -228,3 +228,34 @@ TEST(retry_rate_limiter_never_goes_negative) {
     }
 done:;
 }
+
+TEST(retry_reads_modelled_retryable_errors) {
+    static const char json[] =
+        "{\"smithy\": \"2.0\", \"shapes\": {"
+        "\"ex#Svc\": {\"type\": \"service\", \"operations\": [{\"target\": \"ex#Put\"}],"
+        "  \"errors\": [{\"target\": \"ex#Busy\"}]},"
+        "\"ex#Put\": {\"type\": \"operation\", \"errors\": [{\"target\": \"ex#Slow\"}, {\"target\": \"ex#Bad\"}]},"
+        "\"ex#Slow\": {\"type\": \"structure\", \"traits\": {\"smithy.api#error\": \"client\","
+        "  \"smithy.api#retryable\": {\"throttling\": true}, \"aws.protocols#awsQueryError\": {\"code\": \"Slow\"}}},"
+        "\"ex#Busy\": {\"type\": \"structure\", \"traits\": {\"smithy.api#error\": \"server\","
+        "  \"smithy.api#retryable\": {}}},"
+        "\"ex#Bad\": {\"type\": \"structure\", \"traits\": {\"smithy.api#error\": \"client\"}}"
+        "}}";
+    struct anvil_model *m = NULL;
+    CHECK_OK(anvil_model_load(t->alloc, json, strlen(json), NULL, &m, NULL));
+    const struct anvil_shape *put = anvil_model_find(m, "ex#Put", 6);
+    struct anvil_retry_response r = s_status(400, "Slow"); /* the awsQuery code of SlowException */
+    anvil_retry_response_from_model(&r, m, put);
+    CHECK(r.modeled_retryable && r.modeled_throttling);
+    r = s_status(500, "ex#Busy:http://x"); /* a service error, by normalised name */
+    anvil_retry_response_from_model(&r, m, put);
+    CHECK(r.modeled_retryable && !r.modeled_throttling);
+    r = s_status(400, "Bad");
+    anvil_retry_response_from_model(&r, m, put);
+    CHECK(!r.modeled_retryable);
+    struct anvil_retry_class c;
+    anvil_retry_classify(&r, &c);
+    CHECK(!c.retryable);
+done:
+    anvil_model_destroy(m);
+}
