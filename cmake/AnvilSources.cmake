@@ -41,6 +41,7 @@ set(ANVIL_MODEL_SOURCES
 
 set(ANVIL_BEHAVIOR_SOURCES
   src/behavior/desc_store.c
+  src/behavior/paginate.c
   src/behavior/paginator_load.c
   src/behavior/retry_classify.c
   src/behavior/retry_limiter.c
