@@ -100,11 +100,11 @@ struct anvil_paginate_options {
 
 /** Why paginating ended. */
 enum anvil_paginate_reason {
-    ANVIL_PAGINATE_MORE = 0,         /* not ended: ask for the next page */
-    ANVIL_PAGINATE_NO_TOKEN,         /* the output token is missing, null, "" or {} */
-    ANVIL_PAGINATE_NOT_TRUNCATED,    /* more_results (e.g. IsTruncated) is false */
-    ANVIL_PAGINATE_DUPLICATE_TOKEN,  /* the same token came back */
-    ANVIL_PAGINATE_CYCLE,            /* a token set seen a few pages ago came back */
+    ANVIL_PAGINATE_MORE = 0,        /* not ended: ask for the next page */
+    ANVIL_PAGINATE_NO_TOKEN,        /* the output token is missing, null, "" or {} */
+    ANVIL_PAGINATE_NOT_TRUNCATED,   /* more_results (e.g. IsTruncated) is false */
+    ANVIL_PAGINATE_DUPLICATE_TOKEN, /* the same token came back */
+    ANVIL_PAGINATE_CYCLE,           /* a token set seen a few pages ago came back */
     ANVIL_PAGINATE_MAX_PAGES,
     ANVIL_PAGINATE_MAX_ITEMS
 };

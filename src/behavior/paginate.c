@@ -494,8 +494,8 @@ int anvil_paginate_report(struct anvil_paginate_run *r, const struct anvil_json 
     anvil_buf_init(&key, r->allocator, 0);
     if (reason == ANVIL_PAGINATE_MORE) {
         rc = s_key(r, r->tokens[next], &key);
-        bool echoed = rc == ANVIL_OK && key.len == r->request_key.len &&
-                      memcmp(key.data, r->request_key.data, key.len) == 0;
+        bool echoed =
+            rc == ANVIL_OK && key.len == r->request_key.len && memcmp(key.data, r->request_key.data, key.len) == 0;
         if (rc == ANVIL_OK && r->options.duplicates != ANVIL_PAGINATE_DUP_CONTINUE) {
             if (echoed) {
                 reason = ANVIL_PAGINATE_DUPLICATE_TOKEN;
