@@ -129,6 +129,12 @@ void cli_input_release(struct cli_input *in);
  */
 int cli_model_read(const char *path, bool allow_unresolved, struct cli_input *input, struct anvil_model **model);
 
+/*
+ * A JSON argument: the text itself, or @FILE to read it (NULL = "{}").
+ * Errors are printed as LABEL:LINE:COLUMN (the option name or the file).
+ */
+int cli_json_argument(const char *option, const char *spec, struct anvil_json_doc **doc);
+
 /* Writes `out` when `rc` is ANVIL_OK, else prints "INPUT: what went wrong"; returns the exit code. */
 int cli_finish_output(const struct cli_input *input, int rc, const struct anvil_buf *out);
 
@@ -143,6 +149,7 @@ int cli_exit_for_status(int status);
 
 int cli_cmd_help(int argc, char **argv);
 int cli_cmd_json(int argc, char **argv);
+int cli_cmd_paginate(int argc, char **argv);
 int cli_cmd_query(int argc, char **argv);
 int cli_cmd_validate(int argc, char **argv);
 int cli_cmd_wait(int argc, char **argv);

@@ -237,29 +237,6 @@ static int s_find_waiter(const struct anvil_waiter_set *set, const char *name, c
     return code;
 }
 
-static int s_read_input(const char *spec, struct anvil_json_doc **doc) {
-    struct cli_input input = {0};
-    const char *text = spec ? spec : "{}";
-    size_t len = strlen(text);
-    const char *label = "--input";
-    if (spec && spec[0] == '@') {
-        int code = cli_input_read(spec + 1, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
-        if (code != CLI_EXIT_OK) {
-            return code;
-        }
-        text = input.data;
-        len = input.len;
-        label = input.label;
-    }
-    struct anvil_diag diag;
-    int rc = anvil_json_parse(NULL, text, len, NULL, doc, &diag);
-    if (rc != ANVIL_OK) {
-        cli_report_diag(label, &diag);
-    }
-    cli_input_release(&input);
-    return rc == ANVIL_OK ? CLI_EXIT_OK : cli_exit_for_status(rc);
-}
-
 /* ---- progress ---- */
 
 struct s_observer {
@@ -462,7 +439,7 @@ int cli_cmd_wait(int argc, char **argv) {
     struct anvil_json_doc *input = NULL;
     const struct anvil_waiter *waiter = NULL;
     if ((code = s_load_waiters(&a, &set)) != CLI_EXIT_OK || (code = s_find_waiter(set, a.waiter, &waiter)) ||
-        (code = s_read_input(a.input, &input)) != CLI_EXIT_OK) {
+        (code = cli_json_argument("--input", a.input, &input)) != CLI_EXIT_OK) {
         goto done;
     }
     if (waiter->deprecated) {

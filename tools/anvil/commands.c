@@ -25,6 +25,36 @@ const struct cli_command cli_commands[] = {
      "      --max-depth N  deepest nesting accepted (default 512)\n"
      "      --max-bytes N  largest input accepted in bytes (default 1 GiB)\n",
      cli_cmd_json},
+    {"paginate", "Call a paginated operation page after page, printing pages or items",
+     "Usage: anvil paginate (--model FILE | --botocore FILE) OPERATION [--input JSON|@FILE]\n"
+     "                      [--page-size N] [--max-items N] [--max-pages N] [--starting-token T]\n"
+     "                      [--duplicates stop|error|continue] [--items] --exec CMD [ARG...]\n"
+     "\n"
+     "Pages through OPERATION as its @paginated trait (merged with the service's\n"
+     "defaults) or its botocore paginators-1.json entry describes: each page's input\n"
+     "is the input with the tokens set, sent to CMD on standard input (the exec\n"
+     "transport, as for 'anvil wait'). Each page is printed as one JSON line, or with\n"
+     "--items each item (maps: {\"key\": ..., \"value\": ...}). Paginating ends when the\n"
+     "token is missing, null, \"\" or {}, when more_results is false, when a page\n"
+     "answers the request's own token or one seen a few pages before, or at a limit.\n"
+     "Stopped by --max-items or --max-pages, it prints a resume token on standard\n"
+     "error for --starting-token.\n"
+     "\n"
+     "Exit status: 0 done, 3 a page failed (or a repeated token with --duplicates\n"
+     "error), 64 usage, 65 a bad model or input.\n"
+     "\n"
+     "Options:\n"
+     "  -m, --model FILE          the Smithy JSON AST model (OPERATION by name or shape id)\n"
+     "  -b, --botocore FILE       a botocore paginators-1.json\n"
+     "  -i, --input JSON          the operation's input, or @FILE (default {})\n"
+     "      --page-size N         ask for N items a page\n"
+     "      --max-items N         stop after N items (counted on the first items path)\n"
+     "      --max-pages N         stop after N pages\n"
+     "      --starting-token T    resume where an earlier run stopped\n"
+     "      --duplicates POLICY   a repeated token: stop (default), error, or continue\n"
+     "      --items               print items, not pages\n"
+     "  -x, --exec CMD ...        the command that calls the operation (required)\n",
+     cli_cmd_paginate},
     {"query", "Evaluate a JMESPath expression against a JSON document",
      "Usage: anvil query [-f FILE] [-e EXPR_FILE] [-u] [-p] [--ast] EXPRESSION [FILE]\n"
      "\n"

@@ -180,3 +180,26 @@ int cli_finish_output(const struct cli_input *input, int rc, const struct anvil_
     cli_error("%s: %s", input->label, anvil_status_str(rc));
     return cli_exit_for_status(rc);
 }
+
+int cli_json_argument(const char *option, const char *spec, struct anvil_json_doc **doc) {
+    struct cli_input input = {0};
+    const char *text = spec ? spec : "{}";
+    size_t len = strlen(text);
+    const char *label = option;
+    if (spec && spec[0] == '@') {
+        int code = cli_input_read(spec + 1, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
+        if (code != CLI_EXIT_OK) {
+            return code;
+        }
+        text = input.data;
+        len = input.len;
+        label = input.label;
+    }
+    struct anvil_diag diag;
+    int rc = anvil_json_parse(NULL, text, len, NULL, doc, &diag);
+    if (rc != ANVIL_OK) {
+        cli_report_diag(label, &diag);
+    }
+    cli_input_release(&input);
+    return rc == ANVIL_OK ? CLI_EXIT_OK : cli_exit_for_status(rc);
+}

@@ -1,0 +1,296 @@
+/* anvil paginate: run an operation page after page through a command (--exec), printing pages or items. */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum {
+    OPT_MODEL = 'm',
+    OPT_BOTOCORE = 'b',
+    OPT_INPUT = 'i',
+    OPT_PAGE_SIZE = 1000,
+    OPT_MAX_ITEMS,
+    OPT_MAX_PAGES,
+    OPT_STARTING_TOKEN,
+    OPT_DUPLICATES,
+    OPT_ITEMS,
+    OPT_EXEC = 'x'
+};
+
+struct s_args {
+    const char *model, *botocore, *operation, *input, *starting_token, *duplicates;
+    uint64_t page_size, max_items, max_pages;
+    bool items;
+    char **command;
+};
+
+static int s_number(const char *option, const char *text, uint64_t *out) {
+    if (anvil_sv_parse_u64(anvil_sv_from_cstr(text), INT32_MAX, out) != ANVIL_OK || *out == 0) {
+        return cli_usage_error("paginate", "%s takes a whole number from 1 to %d, not '%s'", option, INT32_MAX, text);
+    }
+    return CLI_EXIT_OK;
+}
+
+static int s_option(struct s_args *a, int id, const char *value) {
+    switch (id) {
+    case OPT_MODEL:
+        a->model = value;
+        return CLI_EXIT_OK;
+    case OPT_BOTOCORE:
+        a->botocore = value;
+        return CLI_EXIT_OK;
+    case OPT_INPUT:
+        a->input = value;
+        return CLI_EXIT_OK;
+    case OPT_PAGE_SIZE:
+        return s_number("--page-size", value, &a->page_size);
+    case OPT_MAX_ITEMS:
+        return s_number("--max-items", value, &a->max_items);
+    case OPT_MAX_PAGES:
+        return s_number("--max-pages", value, &a->max_pages);
+    case OPT_STARTING_TOKEN:
+        a->starting_token = value;
+        return CLI_EXIT_OK;
+    case OPT_DUPLICATES:
+        if (strcmp(value, "stop") != 0 && strcmp(value, "error") != 0 && strcmp(value, "continue") != 0) {
+            return cli_usage_error("paginate", "--duplicates takes stop, error or continue, not '%s'", value);
+        }
+        a->duplicates = value;
+        return CLI_EXIT_OK;
+    case OPT_ITEMS:
+        a->items = true;
+        return CLI_EXIT_OK;
+    default:
+        return CLI_EXIT_OK;
+    }
+}
+
+static int s_parse(int argc, char **argv, struct s_args *a) {
+    static const struct cli_option options[] = {
+        CLI_OPTION_HELP,
+        {"model", 'm', CLI_ARG_REQUIRED, OPT_MODEL},
+        {"botocore", 'b', CLI_ARG_REQUIRED, OPT_BOTOCORE},
+        {"input", 'i', CLI_ARG_REQUIRED, OPT_INPUT},
+        {"page-size", 0, CLI_ARG_REQUIRED, OPT_PAGE_SIZE},
+        {"max-items", 0, CLI_ARG_REQUIRED, OPT_MAX_ITEMS},
+        {"max-pages", 0, CLI_ARG_REQUIRED, OPT_MAX_PAGES},
+        {"starting-token", 0, CLI_ARG_REQUIRED, OPT_STARTING_TOKEN},
+        {"duplicates", 0, CLI_ARG_REQUIRED, OPT_DUPLICATES},
+        {"items", 0, CLI_ARG_NONE, OPT_ITEMS},
+        {"exec", 'x', CLI_ARG_NONE, OPT_EXEC},
+        {NULL, 0, CLI_ARG_NONE, 0},
+    };
+    struct cli_parser parser;
+    cli_parser_init(&parser, argc, argv, options, "paginate");
+    int id;
+    const char *value;
+    enum cli_next next;
+    while (!a->command && (next = cli_parser_next(&parser, &id, &value)) != CLI_NEXT_END) {
+        if (next == CLI_NEXT_ERROR) {
+            return CLI_EXIT_USAGE;
+        }
+        if (next == CLI_NEXT_OPERAND) {
+            if (a->operation) {
+                return cli_usage_error("paginate",
+                                       "'anvil paginate' takes one OPERATION (the command goes after --exec)");
+            }
+            a->operation = value;
+        } else if (id == OPT_EXEC) {
+            if (parser.index >= argc) {
+                return cli_usage_error("paginate", "--exec needs a command to run");
+            }
+            a->command = argv + parser.index;
+        } else {
+            int code = s_option(a, id, value);
+            if (code != CLI_EXIT_OK) {
+                return code;
+            }
+        }
+    }
+    if (!a->model == !a->botocore) {
+        return cli_usage_error("paginate", "give the paginators with exactly one of --model and --botocore");
+    }
+    if (!a->operation) {
+        return cli_usage_error("paginate", "no OPERATION given");
+    }
+    if (!a->command) {
+        return cli_usage_error("paginate", "--exec CMD [ARG...] is required: the command that calls the operation");
+    }
+    return CLI_EXIT_OK;
+}
+
+static int s_load(const struct s_args *a, struct anvil_paginator_set **set) {
+    struct cli_input input;
+    struct anvil_diag diag;
+    anvil_diag_clear(&diag);
+    int rc;
+    if (a->model) {
+        struct anvil_model *model = NULL;
+        int code = cli_model_read(a->model, false, &input, &model);
+        if (code != CLI_EXIT_OK) {
+            return code;
+        }
+        rc = anvil_paginator_set_from_model(NULL, model, set, &diag);
+        anvil_model_destroy(model);
+    } else {
+        int code = cli_input_read(a->botocore, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
+        if (code != CLI_EXIT_OK) {
+            return code;
+        }
+        rc = anvil_paginator_set_from_botocore(NULL, input.data, input.len, set, &diag);
+    }
+    if (rc == ANVIL_ESYNTAX) {
+        cli_report_diag(input.label, &diag);
+    } else if (rc != ANVIL_OK) {
+        cli_error("%s: %s", input.label, rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
+    }
+    cli_input_release(&input);
+    return rc == ANVIL_OK ? CLI_EXIT_OK : cli_exit_for_status(rc);
+}
+
+static int s_find(const struct anvil_paginator_set *set, const char *name, const struct anvil_paginator **out) {
+    *out = anvil_paginator_set_find(set, name, strlen(name));
+    if (*out) {
+        return CLI_EXIT_OK;
+    }
+    size_t n = anvil_paginator_set_count(set);
+    const char **names = calloc(n + 1, sizeof *names);
+    char **owned = calloc(n + 1, sizeof *owned);
+    const char *hint = NULL;
+    for (size_t i = 0; names && owned && i < n; i++) {
+        struct anvil_str_view op = anvil_paginator_set_at(set, i)->operation;
+        size_t hash = anvil_sv_find_byte(op, 0, '#');
+        struct anvil_str_view short_name = hash == SIZE_MAX ? op : anvil_sv_slice(op, hash + 1, op.len - hash - 1);
+        owned[i] = strndup(short_name.ptr, short_name.len);
+        names[i] = owned[i] ? owned[i] : "";
+    }
+    if (names && owned) {
+        hint = cli_suggest(name, names);
+    }
+    int code = hint ? cli_usage_error("paginate", "'%s' is not a paginated operation (did you mean '%s'?)", name, hint)
+                    : cli_usage_error("paginate", "'%s' is not a paginated operation", name);
+    for (size_t i = 0; owned && i < n; i++) {
+        free(owned[i]);
+    }
+    free(owned);
+    free(names);
+    return code;
+}
+
+/* Prints the page (or each of its items: list elements, or {"key", "value"} for map entries) as JSON lines. */
+static int s_print(const struct anvil_json *output, const struct anvil_paginate_page *page, bool items,
+                   struct anvil_buf *out) {
+    anvil_buf_clear(out);
+    int rc = ANVIL_OK;
+    if (!items) {
+        rc = anvil_json_write(output, 0, out);
+        rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+    } else if (anvil_json_is_array(&page->items)) {
+        for (size_t i = 0; rc == ANVIL_OK && i < anvil_json_len(&page->items); i++) {
+            rc = anvil_json_write(anvil_json_array_at(&page->items, i), 0, out);
+            rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+        }
+    } else if (anvil_json_is_object(&page->items)) {
+        for (size_t i = 0; rc == ANVIL_OK && i < anvil_json_len(&page->items); i++) {
+            const struct anvil_json_member *m = anvil_json_object_at(&page->items, i);
+            rc = anvil_buf_append_cstr(out, "{\"key\":");
+            rc = rc == ANVIL_OK ? anvil_json_write_string(anvil_json_member_key(m), 0, out) : rc;
+            rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, ",\"value\":") : rc;
+            rc = rc == ANVIL_OK ? anvil_json_write(&m->value, 0, out) : rc;
+            rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, "}\n") : rc;
+        }
+    }
+    if (rc != ANVIL_OK) {
+        cli_error("paginate: cannot print a page: %s", anvil_status_str(rc));
+        return cli_exit_for_status(rc);
+    }
+    return cli_write_output(out->data ? out->data : "", out->len);
+}
+
+static int s_run(const struct s_args *a, const struct anvil_paginator *p, const struct anvil_json *input) {
+    struct anvil_paginate_options o = {0};
+    o.page_size = (int64_t)a->page_size;
+    o.max_items = a->max_items;
+    o.max_pages = a->max_pages;
+    o.starting_token = anvil_sv_from_cstr(a->starting_token ? a->starting_token : "");
+    o.duplicates = !a->duplicates || strcmp(a->duplicates, "stop") == 0 ? ANVIL_PAGINATE_DUP_STOP
+                   : strcmp(a->duplicates, "error") == 0                ? ANVIL_PAGINATE_DUP_ERROR
+                                                                        : ANVIL_PAGINATE_DUP_CONTINUE;
+    struct anvil_paginate_run *run = NULL;
+    struct anvil_diag diag;
+    int rc = anvil_paginate_start(NULL, p, input, &o, &run, &diag);
+    if (rc != ANVIL_OK) {
+        cli_error("paginate: %s", rc == ANVIL_EINVAL ? diag.message : anvil_status_str(rc));
+        return rc == ANVIL_EINVAL ? CLI_EXIT_USAGE : cli_exit_for_status(rc);
+    }
+    struct anvil_exec_operation exec = {a->command, {0}, NULL};
+    struct anvil_arena *arena = NULL;
+    struct anvil_buf out;
+    anvil_buf_init(&out, NULL, 0);
+    int code = CLI_EXIT_OK;
+    rc = anvil_arena_new(NULL, NULL, &arena);
+    while (rc == ANVIL_OK && code == CLI_EXIT_OK) {
+        const struct anvil_json *page_input = NULL;
+        struct anvil_wait_reply reply;
+        memset(&reply, 0, sizeof reply);
+        anvil_arena_reset(arena);
+        if ((rc = anvil_paginate_input(run, &page_input)) != ANVIL_OK) {
+            break;
+        }
+        int call = anvil_exec_operation(&exec, page_input, 0, arena, &reply);
+        if (call != ANVIL_OK) {
+            struct anvil_str_view c = reply.error.code, m = reply.error.message;
+            cli_error("paginate: page %llu failed: %s%.*s%s%.*s", (unsigned long long)anvil_paginate_pages(run) + 1,
+                      call == ANVIL_ESERVICE ? "" : anvil_status_name(call), (int)c.len, c.ptr,
+                      c.len || call != ANVIL_ESERVICE ? ": " : "", (int)m.len, m.ptr);
+            code = call == ANVIL_ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_SERVICE;
+            break;
+        }
+        struct anvil_paginate_page page;
+        int reported = anvil_paginate_report(run, &reply.output, &page);
+        if (reported != ANVIL_OK && reported != ANVIL_EVALUE) {
+            rc = reported;
+            break;
+        }
+        code = s_print(&reply.output, &page, a->items, &out);
+        if (reported == ANVIL_EVALUE) {
+            cli_error("paginate: page %llu answered the %s token again (--duplicates error)",
+                      (unsigned long long)page.number, page.reason == ANVIL_PAGINATE_CYCLE ? "earlier" : "same");
+            code = code == CLI_EXIT_OK ? CLI_EXIT_SERVICE : code;
+        }
+        if (page.reason != ANVIL_PAGINATE_MORE) {
+            if (page.resume_token.len) {
+                fprintf(stderr, "anvil: paginate: stopped at %s; resume with --starting-token %.*s\n",
+                        anvil_paginate_reason_name(page.reason), (int)page.resume_token.len, page.resume_token.ptr);
+            }
+            break;
+        }
+    }
+    if (rc != ANVIL_OK && code == CLI_EXIT_OK) {
+        cli_error("paginate: %s", anvil_status_str(rc));
+        code = cli_exit_for_status(rc);
+    }
+    anvil_buf_clean_up(&out);
+    anvil_arena_destroy(arena);
+    anvil_paginate_destroy(run);
+    return code;
+}
+
+int cli_cmd_paginate(int argc, char **argv) {
+    struct s_args a = {0};
+    int code = s_parse(argc, argv, &a);
+    if (code != CLI_EXIT_OK) {
+        return code;
+    }
+    struct anvil_paginator_set *set = NULL;
+    struct anvil_json_doc *input = NULL;
+    const struct anvil_paginator *p = NULL;
+    if ((code = s_load(&a, &set)) == CLI_EXIT_OK && (code = s_find(set, a.operation, &p)) == CLI_EXIT_OK &&
+        (code = cli_json_argument("--input", a.input, &input)) == CLI_EXIT_OK) {
+        code = s_run(&a, p, anvil_json_doc_root(input));
+    }
+    anvil_json_doc_destroy(input);
+    anvil_paginator_set_destroy(set);
+    return code;
+}
