@@ -40,7 +40,9 @@ set(ANVIL_MODEL_SOURCES
   src/model/validate_waitable.c)
 
 set(ANVIL_BEHAVIOR_SOURCES
+  src/behavior/compress.c
   src/behavior/desc_store.c
+  src/behavior/idempotency.c
   src/behavior/paginate.c
   src/behavior/paginator_load.c
   src/behavior/retry_classify.c
@@ -62,5 +64,14 @@ set(ANVIL_SOURCES ${ANVIL_CORE_SOURCES} ${ANVIL_JSON_SOURCES} ${ANVIL_JMESPATH_S
 
 # Libraries the library links privately, and their pkg-config spelling.
 find_package(Threads REQUIRED)
-set(ANVIL_LINK_LIBS Threads::Threads m)
-set(ANVIL_PC_LIBS -lpthread -lm)
+# zlib (gzip streams) and libdeflate (whole-buffer gzip): zlib1g-dev and libdeflate-dev (scripts/deps).
+foreach(_dep IN ITEMS z deflate)
+  find_library(ANVIL_LIB_${_dep} ${_dep})
+  if(NOT ANVIL_LIB_${_dep})
+    message(FATAL_ERROR "anvil: lib${_dep} not found; scripts/deps installs zlib1g-dev and libdeflate-dev")
+  endif()
+endforeach()
+find_path(ANVIL_LIBDEFLATE_INCLUDE libdeflate.h REQUIRED)
+find_path(ANVIL_ZLIB_INCLUDE zlib.h REQUIRED)
+set(ANVIL_LINK_LIBS Threads::Threads m z deflate)
+set(ANVIL_PC_LIBS -lpthread -lm -lz -ldeflate)
