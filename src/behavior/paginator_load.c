@@ -233,6 +233,20 @@ static const struct anvil_json *s_merged(const struct anvil_json *own, const str
     return v ? v : anvil_json_object_get_cstr(defaults, key);
 }
 
+/*
+ * A top-level boolean `IsTruncated` in the output overrides the tokens, as
+ * botocore's `more_results` does: S3 ListParts' last token is "0" (the SDKs
+ * add this by hand: Go's moreResults, Rust's IsTruncatedPaginatorTrait).
+ */
+static int s_truncation(struct s_ctx *cx, const struct anvil_shape *operation, struct anvil_paginator *p) {
+    const struct anvil_member *m = anvil_shape_member(anvil_operation_output(operation), "IsTruncated");
+    if (!m || !m->target || anvil_shape_type(m->target) != ANVIL_SHAPE_BOOLEAN) {
+        return ANVIL_OK;
+    }
+    struct anvil_diag d;
+    return anvil__desc_store_compile(&cx->set->store, anvil_sv("IsTruncated", 11), &p->more_results, &d);
+}
+
 static int s_smithy(struct s_ctx *cx, const struct anvil_model *model, const struct anvil_shape *operation,
                     const struct anvil_json *trait) {
     const struct anvil_shape *service = NULL;
@@ -261,6 +275,9 @@ static int s_smithy(struct s_ctx *cx, const struct anvil_model *model, const str
         return s_fail(cx, "`items` must be a string");
     }
     rc = s_expressions(cx, items, "items", &p->items, &p->item_count);
+    if (rc == ANVIL_OK) {
+        rc = s_truncation(cx, operation, p);
+    }
     if (rc == ANVIL_OK) {
         cx->set->count++;
     }

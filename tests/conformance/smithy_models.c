@@ -19,7 +19,7 @@
 
 struct s_counts {
     size_t models, shapes, services, operations, waiters, acceptors, paginated, expressions, built, paginators, failed;
-    size_t protocols[7], sigv4, retryable, readonly;
+    size_t protocols[7], sigv4, retryable, readonly, truncated;
 };
 
 static void s_compile(struct s_counts *c, const char *file, const struct anvil_shape *op, const struct anvil_json *v,
@@ -122,6 +122,9 @@ static void s_model(struct s_counts *c, const char *dir, const char *name) {
         c->failed++;
     }
     c->paginators += anvil_paginator_set_count(pages);
+    for (size_t i = 0; i < anvil_paginator_set_count(pages); i++) {
+        c->truncated += anvil_paginator_set_at(pages, i)->more_results != NULL;
+    }
     anvil_paginator_set_destroy(pages);
     anvil_model_destroy(model);
     free(text);
@@ -148,9 +151,9 @@ int main(int argc, char **argv) {
     closedir(dir);
     printf(
         "Smithy models: %zu models, %zu shapes, %zu services, %zu operations in service closures, %zu waiters, "
-        "%zu acceptors, %zu paginated operations, %zu expressions compiled, %zu waiter and %zu paginator descriptions built\n",
+        "%zu acceptors, %zu paginated operations, %zu expressions compiled, %zu waiter and %zu paginator descriptions built (%zu ending on IsTruncated)\n",
         c.models, c.shapes, c.services, c.operations, c.waiters, c.acceptors, c.paginated, c.expressions, c.built,
-        c.paginators);
+        c.paginators, c.truncated);
     printf(
         "Smithy models: protocols awsJson1_0 %zu, awsJson1_1 %zu, restJson1 %zu, awsQuery %zu, restXml %zu, ec2Query "
         "%zu; %zu services sign with sigv4; %zu readonly operations, %zu retryable errors\n",

@@ -130,3 +130,37 @@ TEST(paginator_rejects_broken_botocore_files) {
     }
 done:;
 }
+
+TEST(paginator_smithy_is_truncated_overrides_the_token) {
+    /* S3 ListParts: the last NextPartNumberMarker is "0"; IsTruncated false ends the pages. */
+    static const char json[] =
+        "{\"smithy\": \"2.0\", \"shapes\": {"
+        "\"ex#ListParts\": {\"type\": \"operation\", \"input\": {\"target\": \"ex#In\"}, \"output\": {\"target\": \"ex#Out\"},"
+        "  \"traits\": {\"smithy.api#paginated\": {\"inputToken\": \"PartNumberMarker\","
+        "    \"outputToken\": \"NextPartNumberMarker\", \"items\": \"Parts\"}}},"
+        "\"ex#In\": {\"type\": \"structure\", \"members\": {\"PartNumberMarker\": {\"target\": \"smithy.api#String\"}}},"
+        "\"ex#Out\": {\"type\": \"structure\", \"members\": {\"NextPartNumberMarker\": {\"target\": \"smithy.api#String\"},"
+        "  \"IsTruncated\": {\"target\": \"smithy.api#Boolean\"}, \"Parts\": {\"target\": \"ex#Parts\"}}},"
+        "\"ex#Parts\": {\"type\": \"list\", \"member\": {\"target\": \"smithy.api#Integer\"}}}}";
+    struct anvil_model *m = NULL;
+    struct anvil_paginator_set *set = NULL;
+    struct anvil_paginate_run *run = NULL;
+    struct anvil_json_doc *doc = NULL;
+    struct anvil_paginate_page page;
+    const struct anvil_json *input;
+    CHECK_OK(anvil_model_load(t->alloc, json, strlen(json), NULL, &m, NULL));
+    CHECK_OK(anvil_paginator_set_from_model(t->alloc, m, &set, NULL));
+    const struct anvil_paginator *p = anvil_paginator_set_at(set, 0);
+    CHECK(p->more_results != NULL);
+    CHECK_OK(anvil_paginate_start(t->alloc, p, NULL, NULL, &run, NULL));
+    CHECK_OK(anvil_paginate_input(run, &input));
+    static const char out[] = "{\"Parts\": [1], \"IsTruncated\": false, \"NextPartNumberMarker\": \"0\"}";
+    CHECK_OK(anvil_json_parse(t->alloc, out, strlen(out), NULL, &doc, NULL));
+    CHECK_OK(anvil_paginate_report(run, anvil_json_doc_root(doc), &page));
+    CHECK_EQ_INT(page.reason, ANVIL_PAGINATE_NOT_TRUNCATED);
+done:
+    anvil_paginate_destroy(run);
+    anvil_json_doc_destroy(doc);
+    anvil_paginator_set_destroy(set);
+    anvil_model_destroy(m);
+}
