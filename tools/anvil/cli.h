@@ -95,6 +95,43 @@ void cli_parser_init(struct cli_parser *parser, int argc, char **argv, const str
 /* Steps through argv: "--name", "--name=value", "--name value", "-x", "-x value", "--". */
 enum cli_next cli_parser_next(struct cli_parser *parser, int *id, const char **value);
 
+/* ---- commands that run an operation through a command (--exec) ---- */
+
+/* Option ids the shared parser handles itself. */
+#define CLI_OPT_MODEL 'm'
+#define CLI_OPT_BOTOCORE 'b'
+#define CLI_OPT_EXEC 'x'
+
+struct cli_exec_spec {
+    const char *command; /* "wait" */
+    const char *what;    /* "WAITER" */
+    const char *plural;  /* "waiters" */
+    const struct cli_option *options;
+    /* Every other option; returns CLI_EXIT_OK or an exit code (after printing). */
+    int (*on_option)(void *ctx, int id, const char *value);
+};
+
+struct cli_exec_args {
+    const char *model, *botocore, *name;
+    char **command;
+};
+
+/*
+ * Parses `--model FILE | --botocore FILE`, one NAME and `--exec CMD [ARG...]`
+ * (everything after --exec), handing other options to spec->on_option.
+ * CLI_EXIT_OK, or the exit code of a usage error it printed.
+ */
+int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *spec, void *ctx,
+                           struct cli_exec_args *out);
+
+/*
+ * Prints "WHAT 'NAME' (did you mean 'X'?)" over the `count` names `at`
+ * gives, or "WHAT 'NAME'FALLBACK" when none is close; returns CLI_EXIT_USAGE.
+ */
+int cli_unknown_name(const char *command, const char *name, size_t count,
+                     struct anvil_str_view (*at)(const void *set, size_t index), const void *set, const char *what,
+                     const char *fallback);
+
 /* Prints a command's full help to `out`. */
 void cli_print_command_help(FILE *out, const struct cli_command *command);
 

@@ -6,23 +6,20 @@
 #include "cli.h"
 
 enum {
-    OPT_MODEL = 'm',
-    OPT_BOTOCORE = 'b',
     OPT_INPUT = 'i',
     OPT_PAGE_SIZE = 1000,
     OPT_MAX_ITEMS,
     OPT_MAX_PAGES,
     OPT_STARTING_TOKEN,
     OPT_DUPLICATES,
-    OPT_ITEMS,
-    OPT_EXEC = 'x'
+    OPT_ITEMS
 };
 
 struct s_args {
-    const char *model, *botocore, *operation, *input, *starting_token, *duplicates;
+    struct cli_exec_args exec; /* model, botocore, operation (exec.name), command */
+    const char *input, *starting_token, *duplicates;
     uint64_t page_size, max_items, max_pages;
     bool items;
-    char **command;
 };
 
 static int s_number(const char *option, const char *text, uint64_t *out) {
@@ -32,14 +29,9 @@ static int s_number(const char *option, const char *text, uint64_t *out) {
     return CLI_EXIT_OK;
 }
 
-static int s_option(struct s_args *a, int id, const char *value) {
+static int s_option(void *ctx, int id, const char *value) {
+    struct s_args *a = ctx;
     switch (id) {
-    case OPT_MODEL:
-        a->model = value;
-        return CLI_EXIT_OK;
-    case OPT_BOTOCORE:
-        a->botocore = value;
-        return CLI_EXIT_OK;
     case OPT_INPUT:
         a->input = value;
         return CLI_EXIT_OK;
@@ -69,8 +61,8 @@ static int s_option(struct s_args *a, int id, const char *value) {
 static int s_parse(int argc, char **argv, struct s_args *a) {
     static const struct cli_option options[] = {
         CLI_OPTION_HELP,
-        {"model", 'm', CLI_ARG_REQUIRED, OPT_MODEL},
-        {"botocore", 'b', CLI_ARG_REQUIRED, OPT_BOTOCORE},
+        {"model", 'm', CLI_ARG_REQUIRED, CLI_OPT_MODEL},
+        {"botocore", 'b', CLI_ARG_REQUIRED, CLI_OPT_BOTOCORE},
         {"input", 'i', CLI_ARG_REQUIRED, OPT_INPUT},
         {"page-size", 0, CLI_ARG_REQUIRED, OPT_PAGE_SIZE},
         {"max-items", 0, CLI_ARG_REQUIRED, OPT_MAX_ITEMS},
@@ -78,46 +70,11 @@ static int s_parse(int argc, char **argv, struct s_args *a) {
         {"starting-token", 0, CLI_ARG_REQUIRED, OPT_STARTING_TOKEN},
         {"duplicates", 0, CLI_ARG_REQUIRED, OPT_DUPLICATES},
         {"items", 0, CLI_ARG_NONE, OPT_ITEMS},
-        {"exec", 'x', CLI_ARG_NONE, OPT_EXEC},
+        {"exec", 'x', CLI_ARG_NONE, CLI_OPT_EXEC},
         {NULL, 0, CLI_ARG_NONE, 0},
     };
-    struct cli_parser parser;
-    cli_parser_init(&parser, argc, argv, options, "paginate");
-    int id;
-    const char *value;
-    enum cli_next next;
-    while (!a->command && (next = cli_parser_next(&parser, &id, &value)) != CLI_NEXT_END) {
-        if (next == CLI_NEXT_ERROR) {
-            return CLI_EXIT_USAGE;
-        }
-        if (next == CLI_NEXT_OPERAND) {
-            if (a->operation) {
-                return cli_usage_error("paginate",
-                                       "'anvil paginate' takes one OPERATION (the command goes after --exec)");
-            }
-            a->operation = value;
-        } else if (id == OPT_EXEC) {
-            if (parser.index >= argc) {
-                return cli_usage_error("paginate", "--exec needs a command to run");
-            }
-            a->command = argv + parser.index;
-        } else {
-            int code = s_option(a, id, value);
-            if (code != CLI_EXIT_OK) {
-                return code;
-            }
-        }
-    }
-    if (!a->model == !a->botocore) {
-        return cli_usage_error("paginate", "give the paginators with exactly one of --model and --botocore");
-    }
-    if (!a->operation) {
-        return cli_usage_error("paginate", "no OPERATION given");
-    }
-    if (!a->command) {
-        return cli_usage_error("paginate", "--exec CMD [ARG...] is required: the command that calls the operation");
-    }
-    return CLI_EXIT_OK;
+    static const struct cli_exec_spec spec = {"paginate", "OPERATION", "paginators", options, s_option};
+    return cli_parse_exec_command(argc, argv, &spec, a, &a->exec);
 }
 
 static int s_load(const struct s_args *a, struct anvil_paginator_set **set) {
@@ -125,16 +82,16 @@ static int s_load(const struct s_args *a, struct anvil_paginator_set **set) {
     struct anvil_diag diag;
     anvil_diag_clear(&diag);
     int rc;
-    if (a->model) {
+    if (a->exec.model) {
         struct anvil_model *model = NULL;
-        int code = cli_model_read(a->model, false, &input, &model);
+        int code = cli_model_read(a->exec.model, false, &input, &model);
         if (code != CLI_EXIT_OK) {
             return code;
         }
         rc = anvil_paginator_set_from_model(NULL, model, set, &diag);
         anvil_model_destroy(model);
     } else {
-        int code = cli_input_read(a->botocore, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
+        int code = cli_input_read(a->exec.botocore, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
         if (code != CLI_EXIT_OK) {
             return code;
         }
@@ -149,33 +106,20 @@ static int s_load(const struct s_args *a, struct anvil_paginator_set **set) {
     return rc == ANVIL_OK ? CLI_EXIT_OK : cli_exit_for_status(rc);
 }
 
+/* A paginator's operation name without its namespace. */
+static struct anvil_str_view s_operation_at(const void *set, size_t index) {
+    struct anvil_str_view op = anvil_paginator_set_at(set, index)->operation;
+    size_t hash = anvil_sv_find_byte(op, 0, '#');
+    return hash == SIZE_MAX ? op : anvil_sv_slice(op, hash + 1, op.len - hash - 1);
+}
+
 static int s_find(const struct anvil_paginator_set *set, const char *name, const struct anvil_paginator **out) {
     *out = anvil_paginator_set_find(set, name, strlen(name));
     if (*out) {
         return CLI_EXIT_OK;
     }
-    size_t n = anvil_paginator_set_count(set);
-    const char **names = calloc(n + 1, sizeof *names);
-    char **owned = calloc(n + 1, sizeof *owned);
-    const char *hint = NULL;
-    for (size_t i = 0; names && owned && i < n; i++) {
-        struct anvil_str_view op = anvil_paginator_set_at(set, i)->operation;
-        size_t hash = anvil_sv_find_byte(op, 0, '#');
-        struct anvil_str_view short_name = hash == SIZE_MAX ? op : anvil_sv_slice(op, hash + 1, op.len - hash - 1);
-        owned[i] = strndup(short_name.ptr, short_name.len);
-        names[i] = owned[i] ? owned[i] : "";
-    }
-    if (names && owned) {
-        hint = cli_suggest(name, names);
-    }
-    int code = hint ? cli_usage_error("paginate", "'%s' is not a paginated operation (did you mean '%s'?)", name, hint)
-                    : cli_usage_error("paginate", "'%s' is not a paginated operation", name);
-    for (size_t i = 0; owned && i < n; i++) {
-        free(owned[i]);
-    }
-    free(owned);
-    free(names);
-    return code;
+    return cli_unknown_name("paginate", name, anvil_paginator_set_count(set), s_operation_at, set,
+                            "unknown paginated operation", "");
 }
 
 /* Prints the page (or each of its items: list elements, or {"key", "value"} for map entries) as JSON lines. */
@@ -224,7 +168,7 @@ static int s_run(const struct s_args *a, const struct anvil_paginator *p, const 
         cli_error("paginate: %s", rc == ANVIL_EINVAL ? diag.message : anvil_status_str(rc));
         return rc == ANVIL_EINVAL ? CLI_EXIT_USAGE : cli_exit_for_status(rc);
     }
-    struct anvil_exec_operation exec = {a->command, {0}, NULL};
+    struct anvil_exec_operation exec = {a->exec.command, {0}, NULL};
     struct anvil_arena *arena = NULL;
     struct anvil_buf out;
     anvil_buf_init(&out, NULL, 0);
@@ -286,7 +230,7 @@ int cli_cmd_paginate(int argc, char **argv) {
     struct anvil_paginator_set *set = NULL;
     struct anvil_json_doc *input = NULL;
     const struct anvil_paginator *p = NULL;
-    if ((code = s_load(&a, &set)) == CLI_EXIT_OK && (code = s_find(set, a.operation, &p)) == CLI_EXIT_OK &&
+    if ((code = s_load(&a, &set)) == CLI_EXIT_OK && (code = s_find(set, a.exec.name, &p)) == CLI_EXIT_OK &&
         (code = cli_json_argument("--input", a.input, &input)) == CLI_EXIT_OK) {
         code = s_run(&a, p, anvil_json_doc_root(input));
     }

@@ -8,26 +8,23 @@
 #include "cli.h"
 
 enum {
-    OPT_MODEL = 'm',
-    OPT_BOTOCORE = 'b',
     OPT_MAX_WAIT = 'w',
     OPT_MIN_DELAY = 1000,
     OPT_MAX_DELAY,
     OPT_MAX_ATTEMPTS,
     OPT_INPUT = 'i',
     OPT_OUTPUT = 'o',
-    OPT_PROGRESS = 'p',
-    OPT_EXEC = 'x'
+    OPT_PROGRESS = 'p'
 };
 
 enum s_progress { PROGRESS_NONE, PROGRESS_LIVE, PROGRESS_JSON };
 
 struct s_args {
-    const char *model, *botocore, *waiter, *input, *output, *progress;
+    struct cli_exec_args exec; /* model, botocore, the waiter (exec.name), command */
+    const char *input, *output, *progress;
     uint64_t max_wait_ms;
     uint32_t min_delay_s, max_delay_s;
     uint64_t max_attempts;
-    char **command;
 };
 
 static volatile sig_atomic_t s_cancel;
@@ -67,16 +64,11 @@ static int s_parse_u32(const char *option, const char *text, uint64_t max, uint6
     return CLI_EXIT_OK;
 }
 
-static int s_option(struct s_args *a, int id, const char *value) {
+static int s_option(void *ctx, int id, const char *value) {
+    struct s_args *a = ctx;
     uint64_t n = 0;
     int code = CLI_EXIT_OK;
     switch (id) {
-    case OPT_MODEL:
-        a->model = value;
-        break;
-    case OPT_BOTOCORE:
-        a->botocore = value;
-        break;
     case OPT_MAX_WAIT:
         if (!s_parse_seconds(value, UINT64_C(1) << 52, &a->max_wait_ms) || a->max_wait_ms == 0) {
             return cli_usage_error("wait", "--max-wait takes a number of seconds greater than 0, not '%s'", value);
@@ -106,8 +98,8 @@ static int s_option(struct s_args *a, int id, const char *value) {
 static int s_parse(int argc, char **argv, struct s_args *a) {
     static const struct cli_option options[] = {
         CLI_OPTION_HELP,
-        {"model", 'm', CLI_ARG_REQUIRED, OPT_MODEL},
-        {"botocore", 'b', CLI_ARG_REQUIRED, OPT_BOTOCORE},
+        {"model", 'm', CLI_ARG_REQUIRED, CLI_OPT_MODEL},
+        {"botocore", 'b', CLI_ARG_REQUIRED, CLI_OPT_BOTOCORE},
         {"max-wait", 'w', CLI_ARG_REQUIRED, OPT_MAX_WAIT},
         {"min-delay", 0, CLI_ARG_REQUIRED, OPT_MIN_DELAY},
         {"max-delay", 0, CLI_ARG_REQUIRED, OPT_MAX_DELAY},
@@ -115,46 +107,16 @@ static int s_parse(int argc, char **argv, struct s_args *a) {
         {"input", 'i', CLI_ARG_REQUIRED, OPT_INPUT},
         {"output", 'o', CLI_ARG_REQUIRED, OPT_OUTPUT},
         {"progress", 'p', CLI_ARG_REQUIRED, OPT_PROGRESS},
-        {"exec", 'x', CLI_ARG_NONE, OPT_EXEC},
+        {"exec", 'x', CLI_ARG_NONE, CLI_OPT_EXEC},
         {NULL, 0, CLI_ARG_NONE, 0},
     };
-    struct cli_parser parser;
-    cli_parser_init(&parser, argc, argv, options, "wait");
-    int id;
-    const char *value;
-    enum cli_next next;
-    while (!a->command && (next = cli_parser_next(&parser, &id, &value)) != CLI_NEXT_END) {
-        if (next == CLI_NEXT_ERROR) {
-            return CLI_EXIT_USAGE;
-        }
-        if (next == CLI_NEXT_OPERAND) {
-            if (a->waiter) {
-                return cli_usage_error("wait", "'anvil wait' takes one WAITER (the command goes after --exec)");
-            }
-            a->waiter = value;
-        } else if (id == OPT_EXEC) {
-            if (parser.index >= argc) {
-                return cli_usage_error("wait", "--exec needs a command to run");
-            }
-            a->command = argv + parser.index; /* everything after --exec is the command */
-        } else {
-            int code = s_option(a, id, value);
-            if (code != CLI_EXIT_OK) {
-                return code;
-            }
-        }
-    }
-    if (!a->model == !a->botocore) {
-        return cli_usage_error("wait", "give the waiters with exactly one of --model and --botocore");
-    }
-    if (!a->waiter) {
-        return cli_usage_error("wait", "no WAITER given");
+    static const struct cli_exec_spec spec = {"wait", "WAITER", "waiters", options, s_option};
+    int parsed = cli_parse_exec_command(argc, argv, &spec, a, &a->exec);
+    if (parsed != CLI_EXIT_OK) {
+        return parsed;
     }
     if (!a->max_wait_ms) {
         return cli_usage_error("wait", "--max-wait SECONDS is required: how long to wait at most");
-    }
-    if (!a->command) {
-        return cli_usage_error("wait", "--exec CMD [ARG...] is required: the command that calls the operation");
     }
     static const char *const outputs[] = {"text", "json", NULL};
     static const char *const progress[] = {"auto", "json", "none", NULL};
@@ -178,9 +140,9 @@ static int s_load_waiters(const struct s_args *a, struct anvil_waiter_set **set)
     struct cli_input input;
     struct anvil_diag diag;
     anvil_diag_clear(&diag);
-    if (a->model) {
+    if (a->exec.model) {
         struct anvil_model *model = NULL;
-        int code = cli_model_read(a->model, false, &input, &model);
+        int code = cli_model_read(a->exec.model, false, &input, &model);
         if (code != CLI_EXIT_OK) {
             return code;
         }
@@ -188,12 +150,12 @@ static int s_load_waiters(const struct s_args *a, struct anvil_waiter_set **set)
         anvil_model_destroy(model);
         cli_input_release(&input);
         if (rc != ANVIL_OK) {
-            cli_error("%s: %s", a->model, rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
+            cli_error("%s: %s", a->exec.model, rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
             return cli_exit_for_status(rc);
         }
         return CLI_EXIT_OK;
     }
-    int code = cli_input_read(a->botocore, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
+    int code = cli_input_read(a->exec.botocore, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
     if (code != CLI_EXIT_OK) {
         return code;
     }
@@ -207,34 +169,20 @@ static int s_load_waiters(const struct s_args *a, struct anvil_waiter_set **set)
     return rc == ANVIL_OK ? CLI_EXIT_OK : cli_exit_for_status(rc);
 }
 
+static struct anvil_str_view s_waiter_at(const void *set, size_t index) {
+    return anvil_waiter_set_at(set, index)->name;
+}
+
 static int s_find_waiter(const struct anvil_waiter_set *set, const char *name, const struct anvil_waiter **out) {
     *out = anvil_waiter_set_find(set, name, strlen(name));
     if (*out) {
         return CLI_EXIT_OK;
     }
-    size_t n = anvil_waiter_set_count(set);
-    if (n == 0) {
+    if (anvil_waiter_set_count(set) == 0) {
         return cli_usage_error("wait", "the model defines no waiters");
     }
-    const char **names = calloc(n + 1, sizeof *names);
-    char **owned = calloc(n, sizeof *owned);
-    const char *hint = NULL;
-    if (names && owned) {
-        for (size_t i = 0; i < n; i++) {
-            struct anvil_str_view w = anvil_waiter_set_at(set, i)->name;
-            owned[i] = strndup(w.ptr, w.len);
-            names[i] = owned[i] ? owned[i] : "";
-        }
-        hint = cli_suggest(name, names);
-    }
-    int code = hint ? cli_usage_error("wait", "unknown waiter '%s' (did you mean '%s'?)", name, hint)
-                    : cli_usage_error("wait", "unknown waiter '%s' ('anvil waiters FILE' lists them)", name);
-    for (size_t i = 0; owned && i < n; i++) {
-        free(owned[i]);
-    }
-    free(owned);
-    free(names);
-    return code;
+    return cli_unknown_name("wait", name, anvil_waiter_set_count(set), s_waiter_at, set, "unknown waiter",
+                            " ('anvil waiters FILE' lists them)");
 }
 
 /* ---- progress ---- */
@@ -392,7 +340,7 @@ static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, cons
     } else if ((!a->progress || strcmp(a->progress, "auto") == 0) && isatty(STDERR_FILENO)) {
         observer.mode = PROGRESS_LIVE;
     }
-    struct anvil_exec_operation exec = {a->command, {0, env, 0}, NULL};
+    struct anvil_exec_operation exec = {a->exec.command, {0, env, 0}, NULL};
     struct anvil_wait_call call = {anvil_exec_operation, &exec, s_observe, &observer, env, NULL};
     struct anvil_wait_options options = {a->max_wait_ms,  a->min_delay_s, a->max_delay_s,
                                          a->max_attempts, &s_cancel,      env};
@@ -438,7 +386,7 @@ int cli_cmd_wait(int argc, char **argv) {
     struct anvil_waiter_set *set = NULL;
     struct anvil_json_doc *input = NULL;
     const struct anvil_waiter *waiter = NULL;
-    if ((code = s_load_waiters(&a, &set)) != CLI_EXIT_OK || (code = s_find_waiter(set, a.waiter, &waiter)) ||
+    if ((code = s_load_waiters(&a, &set)) != CLI_EXIT_OK || (code = s_find_waiter(set, a.exec.name, &waiter)) ||
         (code = cli_json_argument("--input", a.input, &input)) != CLI_EXIT_OK) {
         goto done;
     }
