@@ -57,21 +57,24 @@ set(ANVIL_BEHAVIOR_SOURCES
 
 set(ANVIL_TRANSPORT_SOURCES
   src/transport/exec.c
-  src/transport/exec_operation.c)
+  src/transport/exec_operation.c
+  src/transport/sigv4.c)
 
 set(ANVIL_SOURCES ${ANVIL_CORE_SOURCES} ${ANVIL_JSON_SOURCES} ${ANVIL_JMESPATH_SOURCES} ${ANVIL_MODEL_SOURCES}
   ${ANVIL_BEHAVIOR_SOURCES} ${ANVIL_TRANSPORT_SOURCES})
 
 # Libraries the library links privately, and their pkg-config spelling.
 find_package(Threads REQUIRED)
-# zlib (gzip streams) and libdeflate (whole-buffer gzip): zlib1g-dev and libdeflate-dev (scripts/deps).
-foreach(_dep IN ITEMS z deflate)
+# zlib (gzip streams), libdeflate (whole-buffer gzip) and OpenSSL's libcrypto (SigV4):
+# zlib1g-dev, libdeflate-dev and libssl-dev (scripts/deps).
+foreach(_dep IN ITEMS z deflate crypto)
   find_library(ANVIL_LIB_${_dep} ${_dep})
   if(NOT ANVIL_LIB_${_dep})
-    message(FATAL_ERROR "anvil: lib${_dep} not found; scripts/deps installs zlib1g-dev and libdeflate-dev")
+    message(FATAL_ERROR "anvil: lib${_dep} not found; scripts/deps installs zlib1g-dev, libdeflate-dev and libssl-dev")
   endif()
 endforeach()
 find_path(ANVIL_LIBDEFLATE_INCLUDE libdeflate.h REQUIRED)
 find_path(ANVIL_ZLIB_INCLUDE zlib.h REQUIRED)
-set(ANVIL_LINK_LIBS Threads::Threads m z deflate)
-set(ANVIL_PC_LIBS -lpthread -lm -lz -ldeflate)
+find_path(ANVIL_OPENSSL_INCLUDE openssl/hmac.h REQUIRED)
+set(ANVIL_LINK_LIBS Threads::Threads m z deflate crypto)
+set(ANVIL_PC_LIBS -lpthread -lm -lz -ldeflate -lcrypto)

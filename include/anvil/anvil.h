@@ -23,6 +23,7 @@
 #include "anvil/model.h"
 #include "anvil/paginator.h"
 #include "anvil/retry.h"
+#include "anvil/sigv4.h"
 #include "anvil/status.h"
 #include "anvil/str_view.h"
 #include "anvil/traits.h"
