@@ -23,6 +23,7 @@ demo: build
 	scripts/demo $(BUILD_RELEASE)/tools/anvil/anvil
 
 test: deps
+	scripts/test-servers
 	scripts/format-check
 	cmake -S . -B $(BUILD_TEST) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DANVIL_SANITIZE=ON -DANVIL_WERROR=ON
 	cmake --build $(BUILD_TEST)

@@ -56,6 +56,8 @@ set(ANVIL_BEHAVIOR_SOURCES
   src/behavior/waiter_state.c)
 
 set(ANVIL_TRANSPORT_SOURCES
+  src/transport/aws_config.c
+  src/transport/client.c
   src/transport/exec.c
   src/transport/exec_operation.c
   src/transport/sigv4.c)
@@ -67,14 +69,15 @@ set(ANVIL_SOURCES ${ANVIL_CORE_SOURCES} ${ANVIL_JSON_SOURCES} ${ANVIL_JMESPATH_S
 find_package(Threads REQUIRED)
 # zlib (gzip streams), libdeflate (whole-buffer gzip) and OpenSSL's libcrypto (SigV4):
 # zlib1g-dev, libdeflate-dev and libssl-dev (scripts/deps).
-foreach(_dep IN ITEMS z deflate crypto)
+foreach(_dep IN ITEMS z deflate crypto curl)
   find_library(ANVIL_LIB_${_dep} ${_dep})
   if(NOT ANVIL_LIB_${_dep})
-    message(FATAL_ERROR "anvil: lib${_dep} not found; scripts/deps installs zlib1g-dev, libdeflate-dev and libssl-dev")
+    message(FATAL_ERROR "anvil: lib${_dep} not found; scripts/deps installs zlib1g-dev, libdeflate-dev, libssl-dev and libcurl4-openssl-dev")
   endif()
 endforeach()
 find_path(ANVIL_LIBDEFLATE_INCLUDE libdeflate.h REQUIRED)
 find_path(ANVIL_ZLIB_INCLUDE zlib.h REQUIRED)
 find_path(ANVIL_OPENSSL_INCLUDE openssl/hmac.h REQUIRED)
-set(ANVIL_LINK_LIBS Threads::Threads m z deflate crypto)
-set(ANVIL_PC_LIBS -lpthread -lm -lz -ldeflate -lcrypto)
+find_path(ANVIL_CURL_INCLUDE curl/curl.h REQUIRED)
+set(ANVIL_LINK_LIBS Threads::Threads m z deflate crypto curl)
+set(ANVIL_PC_LIBS -lpthread -lm -lz -ldeflate -lcrypto -lcurl)

@@ -11,6 +11,7 @@
 #include "anvil/allocator.h"
 #include "anvil/arena.h"
 #include "anvil/buffer.h"
+#include "anvil/client.h"
 #include "anvil/common.h"
 #include "anvil/compress.h"
 #include "anvil/diag.h"

@@ -101,12 +101,26 @@ enum cli_next cli_parser_next(struct cli_parser *parser, int *id, const char **v
 #define CLI_OPT_MODEL 'm'
 #define CLI_OPT_BOTOCORE 'b'
 #define CLI_OPT_EXEC 'x'
+#define CLI_OPT_ENDPOINT 2000
+#define CLI_OPT_REGION 2001
+#define CLI_OPT_PROFILE 2002
+#define CLI_OPT_RETRY_MODE 2003
+#define CLI_OPT_DEBUG 2004
+
+/* The HTTP transport's options, for a command's option table. */
+#define CLI_HTTP_OPTIONS                                                                                               \
+    {"endpoint-url", 0, CLI_ARG_REQUIRED, CLI_OPT_ENDPOINT}, {"region", 0, CLI_ARG_REQUIRED, CLI_OPT_REGION},          \
+        {"profile", 0, CLI_ARG_REQUIRED, CLI_OPT_PROFILE}, {"retry-mode", 0, CLI_ARG_REQUIRED, CLI_OPT_RETRY_MODE}, {  \
+        "debug", 0, CLI_ARG_NONE, CLI_OPT_DEBUG                                                                        \
+    }
 
 struct cli_exec_spec {
     const char *command; /* "wait" */
     const char *what;    /* "WAITER" */
     const char *plural;  /* "waiters" */
     const struct cli_option *options;
+    /* Over HTTP, --botocore may come with --model (descriptions from botocore, the service from the model). */
+    bool botocore_with_model;
     /* Every other option; returns CLI_EXIT_OK or an exit code (after printing). */
     int (*on_option)(void *ctx, int id, const char *value);
 };
@@ -114,12 +128,17 @@ struct cli_exec_spec {
 struct cli_exec_args {
     const char *model, *botocore, *name;
     char **command;
+    /* The HTTP transport, when there is no --exec. */
+    const char *endpoint_url, *region, *profile, *retry_mode;
+    bool debug;
 };
 
 /*
- * Parses `--model FILE | --botocore FILE`, one NAME and `--exec CMD [ARG...]`
- * (everything after --exec), handing other options to spec->on_option.
- * CLI_EXIT_OK, or the exit code of a usage error it printed.
+ * Parses `--model FILE | --botocore FILE`, one NAME, and either
+ * `--exec CMD [ARG...]` (everything after --exec) or the HTTP options
+ * (--endpoint-url, --region, --profile, --retry-mode, --debug; HTTP needs
+ * --model), handing other options to spec->on_option. CLI_EXIT_OK, or the
+ * exit code of a usage error it printed.
  */
 int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *spec, void *ctx,
                            struct cli_exec_args *out);
@@ -131,6 +150,13 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
 int cli_unknown_name(const char *command, const char *name, size_t count,
                      struct anvil_str_view (*at)(const void *set, size_t index), const void *set, const char *what,
                      const char *fallback);
+
+/*
+ * An HTTP client for the model's service from the parsed options (debug
+ * lines to stderr). CLI_EXIT_OK, or the exit code after printing why.
+ */
+int cli_http_client(const struct cli_exec_args *args, const struct anvil_model *model, const char *command,
+                    struct anvil_client **client);
 
 /* Prints a command's full help to `out`. */
 void cli_print_command_help(FILE *out, const struct cli_command *command);
@@ -184,6 +210,7 @@ void cli_report_diag(const char *label, const struct anvil_diag *diag);
 /* The exit code for a library status (docs/cli.md). */
 int cli_exit_for_status(int status);
 
+int cli_cmd_call(int argc, char **argv);
 int cli_cmd_help(int argc, char **argv);
 int cli_cmd_json(int argc, char **argv);
 int cli_cmd_paginate(int argc, char **argv);

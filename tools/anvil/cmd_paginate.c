@@ -1,5 +1,6 @@
 /* anvil paginate: run an operation page after page through a command (--exec), printing pages or items. */
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,38 +72,44 @@ static int s_parse(int argc, char **argv, struct s_args *a) {
         {"duplicates", 0, CLI_ARG_REQUIRED, OPT_DUPLICATES},
         {"items", 0, CLI_ARG_NONE, OPT_ITEMS},
         {"exec", 'x', CLI_ARG_NONE, CLI_OPT_EXEC},
+        CLI_HTTP_OPTIONS,
         {NULL, 0, CLI_ARG_NONE, 0},
     };
-    static const struct cli_exec_spec spec = {"paginate", "OPERATION", "paginators", options, s_option};
+    static const struct cli_exec_spec spec = {"paginate", "OPERATION", "paginators", options, true, s_option};
     return cli_parse_exec_command(argc, argv, &spec, a, &a->exec);
 }
 
-static int s_load(const struct s_args *a, struct anvil_paginator_set **set) {
+/* The paginators; with --model, the model too (the HTTP client needs it). */
+static int s_load(const struct s_args *a, struct anvil_paginator_set **set, struct anvil_model **model) {
     struct cli_input input;
     struct anvil_diag diag;
     anvil_diag_clear(&diag);
-    int rc;
     if (a->exec.model) {
-        struct anvil_model *model = NULL;
-        int code = cli_model_read(a->exec.model, false, &input, &model);
+        int code = cli_model_read(a->exec.model, false, &input, model);
         if (code != CLI_EXIT_OK) {
             return code;
         }
-        rc = anvil_paginator_set_from_model(NULL, model, set, &diag);
-        anvil_model_destroy(model);
+        cli_input_release(&input);
+    }
+    int rc;
+    const char *label = a->exec.model;
+    if (!a->exec.botocore) {
+        rc = anvil_paginator_set_from_model(NULL, *model, set, &diag);
     } else {
         int code = cli_input_read(a->exec.botocore, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
         if (code != CLI_EXIT_OK) {
             return code;
         }
         rc = anvil_paginator_set_from_botocore(NULL, input.data, input.len, set, &diag);
+        if (rc == ANVIL_ESYNTAX) {
+            cli_report_diag(input.label, &diag);
+        }
+        label = a->exec.botocore;
+        cli_input_release(&input);
     }
-    if (rc == ANVIL_ESYNTAX) {
-        cli_report_diag(input.label, &diag);
-    } else if (rc != ANVIL_OK) {
-        cli_error("%s: %s", input.label, rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
+    if (rc != ANVIL_OK && rc != ANVIL_ESYNTAX) {
+        cli_error("%s: %s", label, rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
     }
-    cli_input_release(&input);
     return rc == ANVIL_OK ? CLI_EXIT_OK : cli_exit_for_status(rc);
 }
 
@@ -152,7 +159,8 @@ static int s_print(const struct anvil_json *output, const struct anvil_paginate_
     return cli_write_output(out->data ? out->data : "", out->len);
 }
 
-static int s_run(const struct s_args *a, const struct anvil_paginator *p, const struct anvil_json *input) {
+static int s_run(const struct s_args *a, const struct anvil_paginator *p, const struct anvil_json *input,
+                 struct anvil_client *client, const struct anvil_shape *operation) {
     struct anvil_paginate_options o = {0};
     o.page_size = (int64_t)a->page_size;
     o.max_items = a->max_items;
@@ -182,7 +190,8 @@ static int s_run(const struct s_args *a, const struct anvil_paginator *p, const 
         if ((rc = anvil_paginate_input(run, &page_input)) != ANVIL_OK) {
             break;
         }
-        int call = anvil_exec_operation(&exec, page_input, 0, arena, &reply);
+        int call = client ? anvil_client_call(client, operation, page_input, 0, arena, &reply)
+                          : anvil_exec_operation(&exec, page_input, 0, arena, &reply);
         if (call != ANVIL_OK) {
             struct anvil_str_view c = reply.error.code, m = reply.error.message;
             cli_error("paginate: page %llu failed: %s%.*s%s%.*s", (unsigned long long)anvil_paginate_pages(run) + 1,
@@ -228,13 +237,32 @@ int cli_cmd_paginate(int argc, char **argv) {
         return code;
     }
     struct anvil_paginator_set *set = NULL;
+    struct anvil_model *model = NULL;
+    struct anvil_client *client = NULL;
     struct anvil_json_doc *input = NULL;
     const struct anvil_paginator *p = NULL;
-    if ((code = s_load(&a, &set)) == CLI_EXIT_OK && (code = s_find(set, a.exec.name, &p)) == CLI_EXIT_OK &&
-        (code = cli_json_argument("--input", a.input, &input)) == CLI_EXIT_OK) {
-        code = s_run(&a, p, anvil_json_doc_root(input));
+    if ((code = s_load(&a, &set, &model)) == CLI_EXIT_OK && (code = s_find(set, a.exec.name, &p)) == CLI_EXIT_OK &&
+        (code = cli_json_argument("--input", a.input, &input)) == CLI_EXIT_OK &&
+        (a.exec.command || (code = cli_http_client(&a.exec, model, "paginate", &client)) == CLI_EXIT_OK)) {
+        const struct anvil_shape *operation = NULL;
+        if (client) {
+            char name[256];
+            snprintf(name, sizeof name, "%.*s", (int)p->operation.len, p->operation.ptr);
+            const char *hash = strchr(name, '#');
+            operation = anvil_client_operation(client, hash ? hash + 1 : name);
+        }
+        if (client && !operation) {
+            cli_error("paginate: `%.*s` is not an operation of the model's service", (int)p->operation.len,
+                      p->operation.ptr);
+            code = CLI_EXIT_DATA;
+            goto done;
+        }
+        code = s_run(&a, p, anvil_json_doc_root(input), client, operation);
     }
+done:
+    anvil_client_destroy(client);
     anvil_json_doc_destroy(input);
     anvil_paginator_set_destroy(set);
+    anvil_model_destroy(model);
     return code;
 }

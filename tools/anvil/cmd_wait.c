@@ -108,9 +108,10 @@ static int s_parse(int argc, char **argv, struct s_args *a) {
         {"output", 'o', CLI_ARG_REQUIRED, OPT_OUTPUT},
         {"progress", 'p', CLI_ARG_REQUIRED, OPT_PROGRESS},
         {"exec", 'x', CLI_ARG_NONE, CLI_OPT_EXEC},
+        CLI_HTTP_OPTIONS,
         {NULL, 0, CLI_ARG_NONE, 0},
     };
-    static const struct cli_exec_spec spec = {"wait", "WAITER", "waiters", options, s_option};
+    static const struct cli_exec_spec spec = {"wait", "WAITER", "waiters", options, false, s_option};
     int parsed = cli_parse_exec_command(argc, argv, &spec, a, &a->exec);
     if (parsed != CLI_EXIT_OK) {
         return parsed;
@@ -136,18 +137,17 @@ static int s_parse(int argc, char **argv, struct s_args *a) {
 
 /* ---- loading ---- */
 
-static int s_load_waiters(const struct s_args *a, struct anvil_waiter_set **set) {
+/* The waiters; with --model, the model too (the HTTP client needs it). */
+static int s_load_waiters(const struct s_args *a, struct anvil_waiter_set **set, struct anvil_model **model) {
     struct cli_input input;
     struct anvil_diag diag;
     anvil_diag_clear(&diag);
     if (a->exec.model) {
-        struct anvil_model *model = NULL;
-        int code = cli_model_read(a->exec.model, false, &input, &model);
+        int code = cli_model_read(a->exec.model, false, &input, model);
         if (code != CLI_EXIT_OK) {
             return code;
         }
-        int rc = anvil_waiter_set_from_model(NULL, model, set, &diag);
-        anvil_model_destroy(model);
+        int rc = anvil_waiter_set_from_model(NULL, *model, set, &diag);
         cli_input_release(&input);
         if (rc != ANVIL_OK) {
             cli_error("%s: %s", a->exec.model, rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
@@ -331,7 +331,8 @@ static const struct anvil_env *s_env(struct anvil_fake_env *fake) {
     return anvil_env_system();
 }
 
-static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, const struct anvil_json *input) {
+static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, const struct anvil_json *input,
+                 struct anvil_client *client, const struct anvil_model *model) {
     struct anvil_fake_env fake;
     const struct anvil_env *env = s_env(&fake);
     struct s_observer observer = {PROGRESS_NONE, waiter, false};
@@ -342,6 +343,17 @@ static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, cons
     }
     struct anvil_exec_operation exec = {a->exec.command, {0, env, 0}, NULL};
     struct anvil_wait_call call = {anvil_exec_operation, &exec, s_observe, &observer, env, NULL};
+    struct anvil_client_operation http = {client, NULL};
+    if (client) {
+        struct anvil_str_view op = waiter->operation;
+        http.operation = anvil_model_find(model, op.ptr, op.len);
+        if (!http.operation) {
+            cli_error("wait: the operation `%.*s` is not in the model", (int)op.len, op.ptr);
+            return CLI_EXIT_DATA;
+        }
+        call.operation = anvil_client_operation_call;
+        call.operation_data = &http;
+    }
     struct anvil_wait_options options = {a->max_wait_ms,  a->min_delay_s, a->max_delay_s,
                                          a->max_attempts, &s_cancel,      env};
     struct sigaction action, old_int, old_term;
@@ -384,18 +396,23 @@ int cli_cmd_wait(int argc, char **argv) {
         return code;
     }
     struct anvil_waiter_set *set = NULL;
+    struct anvil_model *model = NULL;
+    struct anvil_client *client = NULL;
     struct anvil_json_doc *input = NULL;
     const struct anvil_waiter *waiter = NULL;
-    if ((code = s_load_waiters(&a, &set)) != CLI_EXIT_OK || (code = s_find_waiter(set, a.exec.name, &waiter)) ||
-        (code = cli_json_argument("--input", a.input, &input)) != CLI_EXIT_OK) {
+    if ((code = s_load_waiters(&a, &set, &model)) != CLI_EXIT_OK || (code = s_find_waiter(set, a.exec.name, &waiter)) ||
+        (code = cli_json_argument("--input", a.input, &input)) != CLI_EXIT_OK ||
+        (!a.exec.command && (code = cli_http_client(&a.exec, model, "wait", &client)) != CLI_EXIT_OK)) {
         goto done;
     }
     if (waiter->deprecated) {
         cli_error("warning: waiter '%.*s' is deprecated", (int)waiter->name.len, waiter->name.ptr);
     }
-    code = s_run(&a, waiter, anvil_json_doc_root(input));
+    code = s_run(&a, waiter, anvil_json_doc_root(input), client, model);
 done:
+    anvil_client_destroy(client);
     anvil_json_doc_destroy(input);
     anvil_waiter_set_destroy(set);
+    anvil_model_destroy(model);
     return code;
 }

@@ -31,6 +31,19 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
             out->model = value;
         } else if (id == CLI_OPT_BOTOCORE) {
             out->botocore = value;
+        } else if (id == CLI_OPT_ENDPOINT) {
+            out->endpoint_url = value;
+        } else if (id == CLI_OPT_REGION) {
+            out->region = value;
+        } else if (id == CLI_OPT_PROFILE) {
+            out->profile = value;
+        } else if (id == CLI_OPT_RETRY_MODE) {
+            if (strcmp(value, "standard") != 0 && strcmp(value, "adaptive") != 0) {
+                return cli_usage_error(spec->command, "--retry-mode takes standard or adaptive, not '%s'", value);
+            }
+            out->retry_mode = value;
+        } else if (id == CLI_OPT_DEBUG) {
+            out->debug = true;
         } else {
             int code = spec->on_option(ctx, id, value);
             if (code != CLI_EXIT_OK) {
@@ -38,14 +51,50 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
             }
         }
     }
-    if (!out->model == !out->botocore) {
+    bool both_ok = spec->botocore_with_model && !out->command && out->model && out->botocore;
+    if (!out->model == !out->botocore && !both_ok) {
         return cli_usage_error(spec->command, "give the %s with exactly one of --model and --botocore", spec->plural);
     }
     if (!out->name) {
         return cli_usage_error(spec->command, "no %s given", spec->what);
     }
-    if (!out->command) {
-        return cli_usage_error(spec->command, "--exec CMD [ARG...] is required: the command that calls the operation");
+    if (out->command && (out->endpoint_url || out->region || out->profile || out->retry_mode)) {
+        return cli_usage_error(spec->command, "--exec and the HTTP options (--endpoint-url, --region, --profile, "
+                                              "--retry-mode) do not mix");
+    }
+    if (!out->command && !out->model) {
+        return cli_usage_error(spec->command, "calling the service over HTTP needs --model (or give --exec CMD)");
+    }
+    return CLI_EXIT_OK;
+}
+
+static void s_debug_line(void *ctx, const char *line) {
+    (void)ctx;
+    fprintf(stderr, "anvil: debug: %s\n", line);
+}
+
+int cli_http_client(const struct cli_exec_args *args, const struct anvil_model *model, const char *command,
+                    struct anvil_client **client) {
+    struct anvil_retry_options ro = {0};
+    ro.mode =
+        args->retry_mode && strcmp(args->retry_mode, "adaptive") == 0 ? ANVIL_RETRY_ADAPTIVE : ANVIL_RETRY_STANDARD;
+    struct anvil_retry_strategy *retry = NULL;
+    int rc = anvil_retry_strategy_new(NULL, &ro, &retry);
+    struct anvil_client_options o = {0};
+    o.profile = args->profile;
+    o.region = args->region;
+    o.endpoint_url = args->endpoint_url;
+    o.retry = retry;
+    o.debug = args->debug ? s_debug_line : NULL;
+    struct anvil_diag diag;
+    anvil_diag_clear(&diag);
+    if (rc == ANVIL_OK) {
+        rc = anvil_client_new(NULL, model, NULL, &o, client, &diag);
+    }
+    anvil_retry_strategy_release(retry);
+    if (rc != ANVIL_OK) {
+        cli_error("%s: %s", command, diag.message[0] ? diag.message : anvil_status_str(rc));
+        return rc == ANVIL_ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_USAGE;
     }
     return CLI_EXIT_OK;
 }

@@ -1,0 +1,110 @@
+#ifndef ANVIL_CLIENT_H
+#define ANVIL_CLIENT_H
+
+/**
+ * An operation client for the AWS JSON protocols (awsJson1_0, awsJson1_1),
+ * driven by a Smithy model: libcurl over HTTPS (or HTTP to a local
+ * emulator), SigV4, credentials and region found the way AWS tools find
+ * them, every call through a retry strategy, idempotency tokens filled and
+ * request compression applied. docs/client.md.
+ */
+
+#include "anvil/env.h"
+#include "anvil/json.h"
+#include "anvil/model.h"
+#include "anvil/retry.h"
+#include "anvil/waiter.h"
+
+ANVIL_EXTERN_C_BEGIN
+
+/** Looks an environment variable up (NULL when unset). */
+typedef const char *anvil_client_getenv_fn(void *ctx, const char *name);
+
+/** Credentials and region, as found. */
+struct anvil_aws_config {
+    char access_key_id[128];
+    char secret_access_key[128];
+    char session_token[2048];
+    char region[64];
+    /** Where the credentials came from: "environment", "profile NAME" or "" (none found). */
+    char source[96];
+};
+
+/**
+ * Finds credentials and the region: AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY
+ * / AWS_SESSION_TOKEN, else the profile (`profile`, else AWS_PROFILE, else
+ * "default") in ~/.aws/credentials and ~/.aws/config (or
+ * AWS_SHARED_CREDENTIALS_FILE / AWS_CONFIG_FILE); the region from
+ * `region`, AWS_REGION, AWS_DEFAULT_REGION, or the profile. Missing
+ * credentials are not an error here (source ""). ANVIL_EINVAL for a file
+ * that cannot be read as INI (diag names it and the line).
+ */
+ANVIL_API int anvil_aws_config_resolve(const char *profile, const char *region, anvil_client_getenv_fn *lookup,
+                                       void *ctx, struct anvil_aws_config *out, struct anvil_diag *diag);
+
+/** Zero fields mean the default. */
+struct anvil_client_options {
+    /** The profile and region to use (NULL = from the environment, see anvil_aws_config_resolve()). */
+    const char *profile;
+    const char *region;
+    /** e.g. "http://127.0.0.1:8000"; NULL = https://{endpointPrefix}.{region}.amazonaws.com. */
+    const char *endpoint_url;
+    /** The retry strategy (a reference is taken); NULL = a new standard 2.1 strategy. */
+    struct anvil_retry_strategy *retry;
+    /** Connect and whole-request timeouts (defaults 10 s and 60 s) and the largest response kept (default 64 MiB). */
+    uint64_t connect_timeout_ms;
+    uint64_t request_timeout_ms;
+    size_t max_response_bytes;
+    /** Clock, sleep and random (NULL = anvil_env_system()); the wall clock signs requests. */
+    const struct anvil_env *env;
+    /** For tests: the environment lookup (NULL = getenv). */
+    anvil_client_getenv_fn *getenv;
+    void *getenv_ctx;
+    /** When set, called with one line per attempt (method, target, status, latency, decision); never secrets. */
+    void (*debug)(void *ctx, const char *line);
+    void *debug_ctx;
+};
+
+struct anvil_client;
+
+/**
+ * A client for `service` (an absolute shape id, or NULL for the model's
+ * only service). The model must outlive the client. ANVIL_EUNSUPPORTED for
+ * a service that does not speak awsJson1_0 or awsJson1_1; ANVIL_EINVAL
+ * (no region, no credentials, a bad endpoint; diag says which).
+ */
+ANVIL_API int anvil_client_new(struct anvil_allocator *allocator, const struct anvil_model *model, const char *service,
+                               const struct anvil_client_options *options, struct anvil_client **out,
+                               struct anvil_diag *diag);
+
+ANVIL_API void anvil_client_destroy(struct anvil_client *client);
+
+/** The operation shape named `name` (e.g. "DescribeTable") in the service's closure, or NULL. */
+ANVIL_API const struct anvil_shape *anvil_client_operation(const struct anvil_client *client, const char *name);
+
+/**
+ * One logical call: fills the idempotency token, then sends, signs and
+ * retries as the strategy decides, cancelling an attempt still running at
+ * `deadline_ms` (0 = none) on the env's clock. Fills `reply` with the output
+ * (ANVIL_OK) or the error: code normalised from `__type` or
+ * X-Amzn-ErrorType, message, HTTP status (ANVIL_ESERVICE). A transport
+ * failure that outlasts the retries gives ANVIL_ETRANSPORT (or
+ * ANVIL_ETIMEDOUT at the deadline) with the reason in reply->error.
+ */
+ANVIL_API int anvil_client_call(struct anvil_client *client, const struct anvil_shape *operation,
+                                const struct anvil_json *input, uint64_t deadline_ms, struct anvil_arena *arena,
+                                struct anvil_wait_reply *reply);
+
+/** What anvil_client_operation_call() needs (user data of an anvil_wait_operation_fn). */
+struct anvil_client_operation {
+    struct anvil_client *client;
+    const struct anvil_shape *operation;
+};
+
+/** An anvil_wait_operation_fn calling an operation through a client. */
+ANVIL_API int anvil_client_operation_call(void *user_data, const struct anvil_json *input, uint64_t deadline_ms,
+                                          struct anvil_arena *arena, struct anvil_wait_reply *reply);
+
+ANVIL_EXTERN_C_END
+
+#endif
