@@ -20,6 +20,7 @@ build: deps
 	cmake --build $(BUILD_RELEASE)
 
 demo: build
+	scripts/test-servers
 	scripts/demo $(BUILD_RELEASE)/tools/anvil/anvil
 
 test: deps
