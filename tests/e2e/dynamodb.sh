@@ -11,7 +11,7 @@ anvil=$1
 model=$2/smithy-models/aws/dynamodb-2012-08-10.json
 servers=$(cd "$(dirname "$0")/../servers" && pwd)
 work=$(mktemp -d)
-coproc SERVER { node "$servers/start.js" dynalite 500; }
+coproc SERVER { exec node "$servers/start.js" dynalite 500; }
 server_pid=$SERVER_PID
 trap 'kill "$server_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 read -r -t 20 word port <&"${SERVER[0]}"

@@ -10,7 +10,7 @@ model=$2/smithy-models/aws/kinesis-2013-12-02.json
 botocore=${3:-/usr/lib/python3/dist-packages/botocore/data}/kinesis/2013-12-02/paginators-1.json
 servers=$(cd "$(dirname "$0")/../servers" && pwd)
 work=$(mktemp -d)
-coproc SERVER { node "$servers/start.js" kinesalite 500; }
+coproc SERVER { exec node "$servers/start.js" kinesalite 500; }
 server_pid=$SERVER_PID
 trap 'kill "$server_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 read -r -t 20 word port <&"${SERVER[0]}"

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# anvil through a fault-injecting proxy (tests/servers/faults.js) in front of
+# dynalite, all on 127.0.0.1: retries inside a waiter's poll, quota
+# accounting, x-amz-retry-after, non-idempotent calls, garbage bodies,
+# dropped connections, and an emulator killed in the middle of a wait.
+# Usage: faults.sh ANVIL TESTDATA_DIR
+set -euo pipefail
+anvil=$1
+model=$2/smithy-models/aws/dynamodb-2012-08-10.json
+servers=$(cd "$(dirname "$0")/../servers" && pwd)
+work=$(mktemp -d)
+coproc DYNALITE { exec node "$servers/start.js" dynalite 500; }
+dynalite_pid=$DYNALITE_PID
+read -r -t 20 word dport <&"${DYNALITE[0]}"
+[[ $word == PORT ]] || { echo "dynalite did not start"; exit 1; }
+exec {dynalite_out}<&"${DYNALITE[0]}" # keep its output open
+: > "$work/script"
+: > "$work/log"
+# The proxy reads a FIFO this script holds open: it stops itself when the script ends.
+mkfifo "$work/proxy.in"
+exec {proxy_in}<>"$work/proxy.in"
+node "$servers/faults.js" "$dport" "$work/script" "$work/log" < "$work/proxy.in" > "$work/proxy.out" &
+proxy_pid=$!
+trap 'kill "$dynalite_pid" "$proxy_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 100); do
+  read -r word pport < "$work/proxy.out" 2>/dev/null && [[ ${word:-} == PORT ]] && break
+  sleep 0.1
+done
+[[ ${word:-} == PORT ]] || { echo "the proxy did not start"; exit 1; }
+export AWS_ACCESS_KEY_ID=AKIDEXAMPLE AWS_SECRET_ACCESS_KEY=test-secret AWS_REGION=us-east-1
+unset AWS_PROFILE AWS_SESSION_TOKEN
+http=(--endpoint-url "http://127.0.0.1:$pport")
+fail() { echo "FAIL: $*"; echo "--- proxy log"; cat "$work/log"; exit 1; }
+generation=0
+faults() { generation=$((generation + 1)); printf '%s\n' "# $generation" "$@" > "$work/script"; : > "$work/log"; }
+count() { grep -c "^$1 " "$work/log" || true; }
+table='{"TableName":"orders","AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],"KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}'
+
+# Non-idempotent: CreateTable after a 500 on an open connection is not retried...
+faults "CreateTable 500"
+set +e
+"$anvil" call --model "$model" CreateTable "${http[@]}" --input "$table" --debug > /dev/null 2> "$work/err"
+code=$?
+set -e
+[[ $code == 3 && $(count CreateTable) == 1 ]] || fail "CreateTable after a 500: exit $code, $(count CreateTable) requests"
+grep -q 'not idempotent' "$work/err" || fail "no reason given: $(cat "$work/err")"
+echo "ok: a non-idempotent call is not retried after a 500"
+# ...but after a 503 (the server did nothing) it is.
+faults "CreateTable 503"
+"$anvil" call --model "$model" CreateTable "${http[@]}" --input "$table" > /dev/null ||
+  fail "CreateTable after a 503 was not retried"
+[[ $(count CreateTable) == 2 ]] || fail "CreateTable after a 503: $(count CreateTable) requests"
+echo "ok: a non-idempotent call is retried after a 503"
+
+# A waiter's poll survives two 503s and a throttle (retried inside the poll; quota accounted).
+faults "DescribeTable 503" "DescribeTable 503" "DescribeTable throttle"
+"$anvil" wait --model "$model" TableExists "${http[@]}" --input '{"TableName":"orders"}' --max-wait 60 \
+  --min-delay 1 --max-delay 1 --debug > "$work/out" 2> "$work/err" || fail "TableExists through faults: $(cat "$work/out" "$work/err")"
+grep -q 'retrying a server error (cost 14, quota 486)' "$work/err" || fail "quota after a 503: $(cat "$work/err")"
+grep -q 'retrying a server error (cost 14, quota 472)' "$work/err" || fail "quota after two 503s: $(cat "$work/err")"
+echo "ok: TableExists survives 503, 503, throttle ($(count DescribeTable) requests)"
+
+# x-amz-retry-after is honoured (clamped to [t, t + 5 s]).
+faults "DescribeTable 503-retry-after:1500"
+"$anvil" call --model "$model" DescribeTable "${http[@]}" --input '{"TableName":"orders"}' --debug > /dev/null 2> "$work/err" ||
+  fail "DescribeTable with retry-after"
+grep -q 'after 1500 ms' "$work/err" || fail "retry-after not honoured: $(cat "$work/err")"
+echo "ok: x-amz-retry-after 1500 is honoured"
+
+# A connection dropped after sending may have had an effect: DynamoDB's model marks DescribeTable
+# neither @readonly nor @idempotent, so it is not retried, and the reason says why.
+faults "DescribeTable drop"
+set +e
+"$anvil" call --model "$model" DescribeTable "${http[@]}" --input '{"TableName":"orders"}' --debug > /dev/null 2> "$work/err"
+code=$?
+set -e
+[[ $code == 3 && $(count DescribeTable) == 1 ]] || fail "after a drop: exit $code, $(count DescribeTable) requests"
+grep -q 'not idempotent' "$work/err" || fail "no reason for not retrying a drop: $(cat "$work/err")"
+echo "ok: a dropped connection on a non-idempotent operation is not retried, with the reason"
+
+# A body that is not JSON is a clear error, not a crash.
+faults "DescribeTable garbage"
+set +e
+"$anvil" call --model "$model" DescribeTable "${http[@]}" --input '{"TableName":"orders"}' > /dev/null 2> "$work/err"
+code=$?
+set -e
+[[ $code == 3 ]] && grep -q 'not JSON' "$work/err" || fail "garbage: exit $code, $(cat "$work/err")"
+echo "ok: a garbage body gives a clear error"
+
+# The emulator dies in the middle of a wait: a clear error, no crash, no hang.
+faults
+( sleep 2; kill "$dynalite_pid" ) &
+set +e
+"$anvil" wait --model "$model" TableExists "${http[@]}" --input '{"TableName":"never"}' --max-wait 20 \
+  --min-delay 1 --max-delay 1 --output json > "$work/out" 2> "$work/err"
+code=$?
+set -e
+[[ $code == 3 ]] || fail "a wait on a dead emulator exited $code: $(cat "$work/out" "$work/err")"
+grep -q '"reason":"unexpected-error"' "$work/out" || fail "the outcome: $(cat "$work/out")"
+echo "ok: the emulator killed mid-wait ends the wait with exit 3: $(grep -o '"error":{[^}]*}' "$work/out")"
+echo "PASS faults end to end"

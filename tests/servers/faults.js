@@ -1,0 +1,79 @@
+// A fault-injecting HTTP proxy for the end-to-end tests, on 127.0.0.1 and a
+// free port, in front of an emulator. Usage: node faults.js UPSTREAM_PORT SCRIPT LOG
+// SCRIPT holds one fault per line, "OPERATION FAULT" (OPERATION "*" = any),
+// each used once, in order, by the first request it matches; requests no
+// line matches pass through. A changed SCRIPT starts afresh ('#' lines are
+// comments, e.g. a generation number). FAULT is one of:
+//   500 | 503 | throttle         an error answer (throttle: 400 ThrottlingException)
+//   503-retry-after:MS            503 with x-amz-retry-after: MS
+//   garbage                       200 with a body that is not JSON
+//   slow:MS                       pass through after MS milliseconds
+//   drop                          close the connection without answering
+// LOG gets "OPERATION FAULT|pass STATUS" per request. Prints "PORT <n>";
+// stops when its standard input closes or on SIGTERM.
+'use strict'
+const http = require('http')
+const fs = require('fs')
+const [upstreamPort, scriptPath, logPath] = process.argv.slice(2)
+let used = new Set()
+let lastScript = ''
+
+function nextFault (op) {
+  const text = fs.existsSync(scriptPath) ? fs.readFileSync(scriptPath, 'utf8') : ''
+  if (text !== lastScript) { used = new Set(); lastScript = text } // a new script starts afresh
+  const lines = text.split('\n')
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].startsWith('#')) continue
+    const [name, fault] = lines[i].trim().split(/\s+/)
+    if (!fault || used.has(i)) continue
+    if (name === '*' || name === op) { used.add(i); return fault }
+  }
+  return null
+}
+
+function log (line) { fs.appendFileSync(logPath, line + '\n') }
+
+function pass (req, body, res, op, label) {
+  const up = http.request({ host: '127.0.0.1', port: upstreamPort, method: req.method, path: req.url, headers: req.headers }, (r) => {
+    const chunks = []
+    r.on('data', (c) => chunks.push(c))
+    r.on('end', () => {
+      log(op + ' ' + label + ' ' + r.statusCode)
+      res.writeHead(r.statusCode, r.headers)
+      res.end(Buffer.concat(chunks))
+    })
+  })
+  up.on('error', () => { log(op + ' ' + label + ' upstream-down'); req.socket.destroy() })
+  up.end(body)
+}
+
+const server = http.createServer((req, res) => {
+  const chunks = []
+  req.on('data', (c) => chunks.push(c))
+  req.on('end', () => {
+    const body = Buffer.concat(chunks)
+    const target = String(req.headers['x-amz-target'] || '')
+    const op = target.split('.').pop()
+    const fault = nextFault(op)
+    const error = (status, type, extra) => {
+      log(op + ' ' + fault + ' ' + status)
+      res.writeHead(status, Object.assign({ 'Content-Type': 'application/x-amz-json-1.0' }, extra || {}))
+      res.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#' + type, message: 'injected ' + fault }))
+    }
+    if (!fault) return pass(req, body, res, op, 'pass')
+    if (fault === '500') return error(500, 'InternalServerError')
+    if (fault === '503') return error(503, 'ServiceUnavailable')
+    if (fault === 'throttle') return error(400, 'ThrottlingException')
+    if (fault.startsWith('503-retry-after:')) return error(503, 'ServiceUnavailable', { 'x-amz-retry-after': fault.split(':')[1] })
+    if (fault === 'garbage') { log(op + ' garbage 200'); res.writeHead(200); return res.end('<html>not json') }
+    if (fault.startsWith('slow:')) return setTimeout(() => pass(req, body, res, op, fault), Number(fault.split(':')[1]))
+    if (fault === 'drop') { log(op + ' drop -'); return req.socket.destroy() }
+    return pass(req, body, res, op, 'pass')
+  })
+})
+server.listen(0, '127.0.0.1', () => console.log('PORT ' + server.address().port))
+const stop = () => { server.close(); process.exit(0) }
+process.stdin.on('end', stop)
+process.stdin.on('close', stop)
+process.stdin.resume()
+process.on('SIGTERM', stop)
