@@ -98,4 +98,8 @@ set -e
 [[ $code == 3 ]] || fail "a wait on a dead emulator exited $code: $(cat "$work/out" "$work/err")"
 grep -q '"reason":"unexpected-error"' "$work/out" || fail "the outcome: $(cat "$work/out")"
 echo "ok: the emulator killed mid-wait ends the wait with exit 3: $(grep -o '"error":{[^}]*}' "$work/out")"
+# The secret never shows in --debug output or errors.
+cat "$work"/err* > "$work/all-err" 2>/dev/null || true
+! grep -q "$AWS_SECRET_ACCESS_KEY" "$work/all-err" || fail "the secret key appeared in the output"
+echo "ok: no secret in any --debug or error output"
 echo "PASS faults end to end"

@@ -106,13 +106,18 @@ enum cli_next cli_parser_next(struct cli_parser *parser, int *id, const char **v
 #define CLI_OPT_PROFILE 2002
 #define CLI_OPT_RETRY_MODE 2003
 #define CLI_OPT_DEBUG 2004
+#define CLI_OPT_RETRY_MAX_ATTEMPTS 2005
 
 /* The HTTP transport's options, for a command's option table. */
-#define CLI_HTTP_OPTIONS                                                                                               \
-    {"endpoint-url", 0, CLI_ARG_REQUIRED, CLI_OPT_ENDPOINT}, {"region", 0, CLI_ARG_REQUIRED, CLI_OPT_REGION},          \
-        {"profile", 0, CLI_ARG_REQUIRED, CLI_OPT_PROFILE}, {"retry-mode", 0, CLI_ARG_REQUIRED, CLI_OPT_RETRY_MODE}, {  \
-        "debug", 0, CLI_ARG_NONE, CLI_OPT_DEBUG                                                                        \
-    }
+/* clang-format off */
+#define CLI_HTTP_OPTIONS \
+    {"endpoint-url", 0, CLI_ARG_REQUIRED, CLI_OPT_ENDPOINT}, \
+    {"region", 0, CLI_ARG_REQUIRED, CLI_OPT_REGION}, \
+    {"profile", 0, CLI_ARG_REQUIRED, CLI_OPT_PROFILE}, \
+    {"retry-mode", 0, CLI_ARG_REQUIRED, CLI_OPT_RETRY_MODE}, \
+    {"retry-max-attempts", 0, CLI_ARG_REQUIRED, CLI_OPT_RETRY_MAX_ATTEMPTS}, \
+    {"debug", 0, CLI_ARG_NONE, CLI_OPT_DEBUG}
+/* clang-format on */
 
 struct cli_exec_spec {
     const char *command; /* "wait" */
@@ -130,6 +135,7 @@ struct cli_exec_args {
     char **command;
     /* The HTTP transport, when there is no --exec. */
     const char *endpoint_url, *region, *profile, *retry_mode;
+    uint32_t retry_max_attempts;
     bool debug;
 };
 

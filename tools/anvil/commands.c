@@ -7,14 +7,16 @@
 const struct cli_command cli_commands[] = {
     {"call", "Call one operation of an AWS JSON service over HTTP",
      "Usage: anvil call --model FILE OPERATION [--input JSON|@FILE] [--endpoint-url URL]\n"
-     "                  [--region R] [--profile P] [--retry-mode standard|adaptive] [--debug]\n"
+     "                  [--region R] [--profile P] [--retry-mode standard|adaptive]\n"
+     "                  [--retry-max-attempts N] [--debug]\n"
      "\n"
      "Calls OPERATION of the model's service (awsJson1_0 or awsJson1_1) and prints its\n"
      "output as JSON. Requests are signed with SigV4 using the credentials and region\n"
      "AWS tools use (AWS_ACCESS_KEY_ID, AWS_PROFILE, ~/.aws/credentials and config,\n"
      "AWS_REGION); the endpoint is https://{endpointPrefix}.{region}.amazonaws.com\n"
      "unless --endpoint-url says otherwise. Every call goes through the retry strategy\n"
-     "(standard by default), with idempotency tokens filled and request compression\n"
+     "(standard by default; --retry-max-attempts counts the first attempt too), with\n"
+     "idempotency tokens filled and request compression\n"
      "applied. --debug logs each attempt (never secrets) on standard error.\n"
      "\n"
      "Exit status: 0 success, 3 the service or the transport failed, 64 usage, 65 bad\n"

@@ -44,6 +44,13 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
             out->retry_mode = value;
         } else if (id == CLI_OPT_DEBUG) {
             out->debug = true;
+        } else if (id == CLI_OPT_RETRY_MAX_ATTEMPTS) {
+            uint64_t n;
+            if (anvil_sv_parse_u64(anvil_sv_from_cstr(value), 100, &n) != ANVIL_OK || n == 0) {
+                return cli_usage_error(spec->command,
+                                       "--retry-max-attempts takes a whole number from 1 to 100, not '%s'", value);
+            }
+            out->retry_max_attempts = (uint32_t)n;
         } else {
             int code = spec->on_option(ctx, id, value);
             if (code != CLI_EXIT_OK) {
@@ -58,9 +65,10 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
     if (!out->name) {
         return cli_usage_error(spec->command, "no %s given", spec->what);
     }
-    if (out->command && (out->endpoint_url || out->region || out->profile || out->retry_mode)) {
+    if (out->command &&
+        (out->endpoint_url || out->region || out->profile || out->retry_mode || out->retry_max_attempts)) {
         return cli_usage_error(spec->command, "--exec and the HTTP options (--endpoint-url, --region, --profile, "
-                                              "--retry-mode) do not mix");
+                                              "--retry-mode, --retry-max-attempts) do not mix");
     }
     if (!out->command && !out->model) {
         return cli_usage_error(spec->command, "calling the service over HTTP needs --model (or give --exec CMD)");
@@ -76,6 +84,7 @@ static void s_debug_line(void *ctx, const char *line) {
 int cli_http_client(const struct cli_exec_args *args, const struct anvil_model *model, const char *command,
                     struct anvil_client **client) {
     struct anvil_retry_options ro = {0};
+    ro.max_attempts = args->retry_max_attempts;
     ro.mode =
         args->retry_mode && strcmp(args->retry_mode, "adaptive") == 0 ? ANVIL_RETRY_ADAPTIVE : ANVIL_RETRY_STANDARD;
     struct anvil_retry_strategy *retry = NULL;
