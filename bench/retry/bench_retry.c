@@ -140,7 +140,7 @@ static void s_run(const char *name, const struct anvil_retry_options *options, u
             }
             cl->busy = true;
             cl->op_start = e.at;
-            struct anvil_retry_call call = {"svc", NULL, false, true};
+            struct anvil_retry_call call = {.partition = "svc", .idempotent = true};
             anvil_retry_token_init(&cl->token, cl->strategy, &call);
             e.kind = EV_SEND;
         }

@@ -60,6 +60,13 @@ struct anvil_client_options {
     /** For tests: the environment lookup (NULL = getenv). */
     anvil_client_getenv_fn *getenv;
     void *getenv_ctx;
+    /**
+     * A retry policy for every call (anvil_retry_policy_fn): it runs before the
+     * default classification, e.g. to retry an error code the service does not
+     * model as retryable. NULL = none.
+     */
+    anvil_retry_policy_fn *retry_policy;
+    void *retry_policy_ctx;
     /** When set, called with one line per attempt (method, target, status, latency, decision); never secrets. */
     void (*debug)(void *ctx, const char *line);
     void *debug_ctx;
@@ -84,8 +91,10 @@ ANVIL_API const struct anvil_shape *anvil_client_operation(const struct anvil_cl
 
 /**
  * One logical call: fills the idempotency token, then sends, signs and
- * retries as the strategy decides, cancelling an attempt still running at
- * `deadline_ms` (0 = none) on the env's clock. Fills `reply` with the output
+ * retries as the strategy (and the options' retry policy) decides,
+ * cancelling an attempt still running at `deadline_ms` (0 = none) on the
+ * env's clock, or at the end of the strategy's max_total_ms; no backoff
+ * runs past either. Fills `reply` with the output
  * (ANVIL_OK) or the error: code normalised from `__type` or
  * X-Amzn-ErrorType, message, HTTP status (ANVIL_ESERVICE). A transport
  * failure that outlasts the retries gives ANVIL_ETRANSPORT (or
@@ -99,9 +108,20 @@ ANVIL_API int anvil_client_call(struct anvil_client *client, const struct anvil_
 struct anvil_client_operation {
     struct anvil_client *client;
     const struct anvil_shape *operation;
+    /**
+     * The waiter polling the operation, or NULL. With one, an error that an
+     * acceptor of the waiter matches (errorType, `success: false`, status) is
+     * handed to the waiter at once and never retried by the client; other
+     * retryable errors are retried, but never past the attempt's deadline.
+     */
+    const struct anvil_waiter *waiter;
 };
 
-/** An anvil_wait_operation_fn calling an operation through a client. */
+/**
+ * An anvil_wait_operation_fn calling an operation through a client. When
+ * the deadline cuts off a call whose earlier tries failed, the reply keeps
+ * the last of those errors (and the call returns ANVIL_ETIMEDOUT).
+ */
 ANVIL_API int anvil_client_operation_call(void *user_data, const struct anvil_json *input, uint64_t deadline_ms,
                                           struct anvil_arena *arena, struct anvil_wait_reply *reply);
 

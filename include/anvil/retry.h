@@ -43,7 +43,9 @@ enum anvil_retry_error_type {
     ANVIL_RETRY_ERROR_SERVER = 0,     /* a 5xx or a modelled retryable error */
     ANVIL_RETRY_ERROR_CLIENT = 1,     /* a 4xx: not retried by the default classification */
     ANVIL_RETRY_ERROR_THROTTLING = 2, /* a throttling code, or @retryable(throttling: true) */
-    ANVIL_RETRY_ERROR_TRANSIENT = 3   /* timeouts, transient codes, connection failures */
+    ANVIL_RETRY_ERROR_TRANSIENT = 3,  /* timeouts, transient codes, connection failures */
+    /** The Kotlin design's `Timeout`: the same class as TRANSIENT. */
+    ANVIL_RETRY_ERROR_TIMEOUT = ANVIL_RETRY_ERROR_TRANSIENT
 };
 
 /** "server", "client", "throttling", "transient". */
@@ -68,6 +70,12 @@ struct anvil_retry_options {
     uint64_t base_delay_ms;
     uint64_t throttling_base_delay_ms;
     uint64_t max_backoff_ms;
+    /**
+     * The longest a whole retry loop may take, from the first attempt's start
+     * (0 = no limit): no backoff ends after it, and a client cancels an attempt
+     * still running then (anvil_retry_token_deadline_ms()).
+     */
+    uint64_t max_total_ms;
     /** Adaptive mode: fail at once (ANVIL_EQUOTA) instead of answering a wait when no send token is left. */
     bool adaptive_fail_fast;
     /** Random source for the jitter (NULL = anvil_env_system()). */
@@ -146,6 +154,42 @@ struct anvil_retry_class {
  */
 ANVIL_API void anvil_retry_classify(const struct anvil_retry_response *response, struct anvil_retry_class *out);
 
+/* ---- retry policies (the Kotlin design's RetryPolicy and RetryDirective) ---- */
+
+/** What a policy says about an attempt's result. */
+enum anvil_retry_directive {
+    /** No opinion: the default classification (anvil_retry_classify() and the idempotency rule) decides. */
+    ANVIL_RETRY_DIRECTIVE_DEFAULT = 0,
+    /** Terminate and succeed: stop, and account the attempt as a success (quota refund). */
+    ANVIL_RETRY_DIRECTIVE_SUCCEED = 1,
+    /** Terminate and fail: stop and return the attempt's error; nothing is retried. */
+    ANVIL_RETRY_DIRECTIVE_FAIL = 2,
+    /**
+     * Retry as an error of `type`: priced and backed off as that type, within
+     * max attempts, max total time and the quota. The policy's word replaces
+     * the default classification and the idempotency rule.
+     */
+    ANVIL_RETRY_DIRECTIVE_RETRY = 3
+};
+
+/** A policy's verdict; the strategy zeroes it (DEFAULT) before calling. */
+struct anvil_retry_verdict {
+    enum anvil_retry_directive directive;
+    /** RETRY: the error type. */
+    enum anvil_retry_error_type type;
+    /** Optional words for the decision's explanation (a string that outlives the call, e.g. a literal). */
+    const char *why;
+};
+
+/**
+ * A retry policy: looks at an attempt's result (a success or an error) and
+ * says what to do. It runs before the default classification; DEFAULT hands
+ * the result on to it. Called from anvil_retry_after_attempt(), on the
+ * calling thread, without the strategy's lock held.
+ */
+typedef void anvil_retry_policy_fn(void *ctx, const struct anvil_retry_response *response,
+                                   struct anvil_retry_verdict *verdict);
+
 /* ---- one operation ---- */
 
 /** What the caller says about the operation. */
@@ -158,6 +202,9 @@ struct anvil_retry_call {
     bool long_polling;
     /** The operation is @readonly, @idempotent or carries an idempotency token: any retryable failure may retry. */
     bool idempotent;
+    /** A policy that runs before the default classification (NULL = none). */
+    anvil_retry_policy_fn *policy;
+    void *policy_ctx;
 };
 
 enum anvil_retry_action {
@@ -172,7 +219,9 @@ enum anvil_retry_reason {
     ANVIL_RETRY_REASON_NOT_IDEMPOTENT, /* retryable, but not safe for this operation */
     ANVIL_RETRY_REASON_MAX_ATTEMPTS,   /* max_attempts_exceeded */
     ANVIL_RETRY_REASON_QUOTA_EXCEEDED, /* retry_quota_exceeded */
-    ANVIL_RETRY_REASON_RETRYING        /* retrying */
+    ANVIL_RETRY_REASON_RETRYING,       /* retrying */
+    ANVIL_RETRY_REASON_POLICY,         /* a policy said terminate (succeed or fail) */
+    ANVIL_RETRY_REASON_MAX_TIME        /* the next attempt would start after max_total_ms */
 };
 
 /** The decision after an attempt. */
@@ -183,7 +232,7 @@ struct anvil_retry_decision {
     /** AGAIN: how long to wait; FAIL with a long-polling operation and an empty quota: a wait before returning. */
     uint64_t delay_ms;
     /** Why, in words: "retrying a throttling error (cost 5, quota 495) after 612 ms". */
-    char explanation[160];
+    char explanation[224];
 };
 
 /**
@@ -198,7 +247,10 @@ struct anvil_retry_token {
     uint32_t max_attempts;
     uint32_t held_cost;
     bool holds_cost;
+    bool started;
     uint64_t base_delay_ms;
+    /* When the first attempt began (before_attempt's now_ms). */
+    uint64_t start_ms;
 };
 
 /** Starts an operation: finds (or creates) its partition. ANVIL_ENOMEM. */
@@ -209,16 +261,25 @@ ANVIL_API int anvil_retry_token_init(struct anvil_retry_token *token, struct anv
 ANVIL_API void anvil_retry_token_clean_up(struct anvil_retry_token *token);
 
 /**
- * Before each attempt (the first included), in adaptive mode: takes a send
- * token from the partition's rate limiter. Stores in `*wait_ms` how long to
+ * Before each attempt (the first included): notes the loop's start time
+ * (for max_total_ms), and in adaptive mode takes a send token from the
+ * partition's rate limiter. Stores in `*wait_ms` how long to
  * wait first (0: send now; call again after waiting). ANVIL_OK, or
  * ANVIL_EQUOTA with adaptive_fail_fast when no token is available.
  */
 ANVIL_API int anvil_retry_before_attempt(struct anvil_retry_token *token, uint64_t now_ms, uint64_t *wait_ms);
 
 /**
- * After each attempt: classifies the result, updates the quota and the
- * rate limiter, and decides. ANVIL_OK, or ANVIL_EIO when the random source
+ * When the retry loop must end (the first attempt's start + max_total_ms),
+ * or 0 without a limit or before the first attempt: a client cancels an
+ * attempt still running then.
+ */
+ANVIL_API uint64_t anvil_retry_token_deadline_ms(const struct anvil_retry_token *token);
+
+/**
+ * After each attempt: asks the call's policy, else classifies the result;
+ * updates the quota and the rate limiter, and decides. A retry whose
+ * backoff would end after max_total_ms is not made (reason MAX_TIME). ANVIL_OK, or ANVIL_EIO when the random source
  * failed (decision: FAIL).
  */
 ANVIL_API int anvil_retry_after_attempt(struct anvil_retry_token *token, uint64_t now_ms,

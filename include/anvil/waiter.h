@@ -234,6 +234,15 @@ struct anvil_wait_error {
 };
 
 /**
+ * The first acceptor of `waiter` that matches `error` (an `errorType` with
+ * its code, `success: false`, or waiters-2's `status` with its HTTP
+ * status), or -1. Such an error is what the waiter waits for: a client
+ * polling for the waiter hands it over at once instead of retrying it
+ * (docs/waiters.md, "Errors inside a poll").
+ */
+ANVIL_API int anvil_waiter_expects_error(const struct anvil_waiter *waiter, const struct anvil_wait_error *error);
+
+/**
  * One wait in progress. Fields are private: read them through the functions
  * below. Fixed size (under 256 bytes); the caller owns the memory, so
  * thousands can live in one array.
@@ -308,10 +317,13 @@ ANVIL_API void anvil_wait_cancel(struct anvil_wait_state *state, uint64_t now_ms
 
 /**
  * Ends the wait as timed out: the attempt in flight was cut off at the
- * deadline (the spec's "cancel in-progress requests"). The outcome keeps the
- * result of the attempt before it.
+ * deadline (the spec's "cancel in-progress requests"). `error`, when not
+ * NULL, is the last error that attempt saw (a client's earlier try, e.g. a
+ * 503 it was retrying) and becomes the outcome's error; its strings must
+ * live as long as the state's results. With NULL the outcome keeps the
+ * result of the attempt before.
  */
-ANVIL_API void anvil_wait_expire(struct anvil_wait_state *state, uint64_t now_ms);
+ANVIL_API void anvil_wait_expire(struct anvil_wait_state *state, uint64_t now_ms, const struct anvil_wait_error *error);
 
 /** The deadline: start + max_wait_ms. */
 ANVIL_API uint64_t anvil_wait_deadline_ms(const struct anvil_wait_state *state);

@@ -184,6 +184,10 @@ static struct anvil_rate_limiter *s_limiter(struct anvil_retry_partition *p, dou
 
 int anvil_retry_before_attempt(struct anvil_retry_token *t, uint64_t now_ms, uint64_t *wait_ms) {
     *wait_ms = 0;
+    if (!t->started) {
+        t->started = true;
+        t->start_ms = now_ms;
+    }
     struct anvil_retry_strategy *s = t->strategy;
     if (!s || s->options.mode != ANVIL_RETRY_ADAPTIVE) {
         return ANVIL_OK;
@@ -197,6 +201,14 @@ int anvil_retry_before_attempt(struct anvil_retry_token *t, uint64_t now_ms, uin
     }
     *wait_ms = (uint64_t)ceil(wait_s * 1000.0);
     return ANVIL_OK;
+}
+
+uint64_t anvil_retry_token_deadline_ms(const struct anvil_retry_token *t) {
+    uint64_t limit = t && t->strategy ? t->strategy->options.max_total_ms : 0;
+    if (!limit || !t->started) {
+        return 0;
+    }
+    return t->start_ms + limit < t->start_ms ? UINT64_MAX : t->start_ms + limit;
 }
 
 static uint32_t s_cost(const struct anvil_retry_options *o, enum anvil_retry_error_type type) {
@@ -246,6 +258,32 @@ static void s_explain(struct anvil_retry_decision *d, const char *fmt, ...) {
     va_end(args);
 }
 
+/* The class a policy's RETRY gives: retryable, of its type, and safe because the policy said so. */
+static void s_policy_class(const struct anvil_retry_verdict *v, struct anvil_retry_class *c) {
+    c->retryable = true;
+    c->type = (unsigned)v->type <= ANVIL_RETRY_ERROR_TRANSIENT ? v->type : ANVIL_RETRY_ERROR_SERVER;
+    c->safe_for_any_operation = true;
+}
+
+/* A success, or a policy's "terminate and succeed": refund the last retry's cost, or reward a first try with 1. */
+static void s_succeed(struct anvil_retry_token *t, struct anvil_retry_partition *p, const struct anvil_retry_verdict *v,
+                      struct anvil_retry_decision *d) {
+    const struct anvil_retry_options *o = &t->strategy->options;
+    uint32_t refund = t->holds_cost ? t->held_cost : t->attempt == 1 ? 1 : 0;
+    p->quota = p->quota + refund > o->capacity ? o->capacity : p->quota + refund;
+    t->holds_cost = false;
+    uint32_t quota = p->quota;
+    pthread_mutex_unlock(&t->strategy->lock);
+    d->action = ANVIL_RETRY_SUCCEED;
+    if (v->directive == ANVIL_RETRY_DIRECTIVE_SUCCEED) {
+        d->reason = ANVIL_RETRY_REASON_POLICY;
+        s_explain(d, "a policy ended attempt %u as a success%s%s (quota %u)", t->attempt, v->why ? ": " : "",
+                  v->why ? v->why : "", quota);
+    } else {
+        s_explain(d, "succeeded on attempt %u (quota %u)", t->attempt, quota);
+    }
+}
+
 int anvil_retry_after_attempt(struct anvil_retry_token *t, uint64_t now_ms, const struct anvil_retry_response *r,
                               struct anvil_retry_decision *d) {
     memset(d, 0, sizeof *d);
@@ -254,29 +292,47 @@ int anvil_retry_after_attempt(struct anvil_retry_token *t, uint64_t now_ms, cons
     if (!s || !r) {
         return ANVIL_EINVAL;
     }
+    if (!t->started) {
+        t->started = true;
+        t->start_ms = now_ms;
+    }
     const struct anvil_retry_options *o = &s->options;
-    struct anvil_retry_class c;
-    anvil_retry_classify(r, &c);
+    /* The policy first (outside the lock: it is the caller's code), then the default classification. */
+    struct anvil_retry_verdict v = {ANVIL_RETRY_DIRECTIVE_DEFAULT, ANVIL_RETRY_ERROR_SERVER, NULL};
+    if (t->call.policy) {
+        t->call.policy(t->call.policy_ctx, r, &v);
+    }
+    struct anvil_retry_class seen = {false, ANVIL_RETRY_ERROR_CLIENT, false};
+    if (!r->success) {
+        anvil_retry_classify(r, &seen);
+    }
+    struct anvil_retry_class c = seen;
+    if (v.directive == ANVIL_RETRY_DIRECTIVE_RETRY) {
+        s_policy_class(&v, &c);
+    }
     d->type = c.type;
+    bool success =
+        v.directive == ANVIL_RETRY_DIRECTIVE_SUCCEED || (v.directive == ANVIL_RETRY_DIRECTIVE_DEFAULT && r->success);
     double now_s = (double)now_ms / 1000.0;
     pthread_mutex_lock(&s->lock);
     struct anvil_retry_partition *p = t->partition;
     if (o->mode == ANVIL_RETRY_ADAPTIVE) {
-        anvil_rate_limiter_update(s_limiter(p, now_s), now_s,
-                                  !r->success && c.retryable && c.type == ANVIL_RETRY_ERROR_THROTTLING);
+        /* The limiter learns of every throttle the service sent, whatever a policy did with it. */
+        bool throttled = (seen.retryable && seen.type == ANVIL_RETRY_ERROR_THROTTLING) ||
+                         (v.directive == ANVIL_RETRY_DIRECTIVE_RETRY && c.type == ANVIL_RETRY_ERROR_THROTTLING);
+        anvil_rate_limiter_update(s_limiter(p, now_s), now_s, throttled);
     }
-    if (r->success) {
-        /* Refund the last retry's cost, or reward a first-try success with 1. */
-        uint32_t refund = t->holds_cost ? t->held_cost : t->attempt == 1 ? 1 : 0;
-        p->quota = p->quota + refund > o->capacity ? o->capacity : p->quota + refund;
-        t->holds_cost = false;
-        uint32_t quota = p->quota;
-        pthread_mutex_unlock(&s->lock);
-        d->action = ANVIL_RETRY_SUCCEED;
-        s_explain(d, "succeeded on attempt %u (quota %u)", t->attempt, quota);
+    if (success) {
+        s_succeed(t, p, &v, d);
         return ANVIL_OK;
     }
     const char *kind = anvil_retry_error_type_name(c.type);
+    if (v.directive == ANVIL_RETRY_DIRECTIVE_FAIL) {
+        pthread_mutex_unlock(&s->lock);
+        d->reason = ANVIL_RETRY_REASON_POLICY;
+        s_explain(d, "not retried: %s", v.why ? v.why : "a policy ended the call");
+        return ANVIL_OK;
+    }
     if (!c.retryable) {
         pthread_mutex_unlock(&s->lock);
         d->reason = ANVIL_RETRY_REASON_NOT_RETRYABLE;
@@ -310,6 +366,17 @@ int anvil_retry_after_attempt(struct anvil_retry_token *t, uint64_t now_ms, cons
         s_explain(d, "not retried: the random source failed");
         return rc;
     }
+    uint64_t limit = anvil_retry_token_deadline_ms(t);
+    if (limit && (now_ms + delay >= limit || now_ms + delay < now_ms)) {
+        /* No quota is spent on a retry that could not start in time. */
+        pthread_mutex_unlock(&s->lock);
+        d->reason = ANVIL_RETRY_REASON_MAX_TIME;
+        s_explain(d,
+                  "max total time exceeded: a retry after %llu ms would start %llu ms into a loop limited to %llu ms",
+                  (unsigned long long)delay, (unsigned long long)(now_ms - t->start_ms + delay),
+                  (unsigned long long)o->max_total_ms);
+        return ANVIL_OK;
+    }
     if (cost > p->quota) {
         /* All or nothing: no partial debit. A long-polling operation still backs off (2.1). */
         uint32_t quota = p->quota;
@@ -331,7 +398,7 @@ int anvil_retry_after_attempt(struct anvil_retry_token *t, uint64_t now_ms, cons
     d->action = ANVIL_RETRY_AGAIN;
     d->reason = ANVIL_RETRY_REASON_RETRYING;
     d->delay_ms = delay;
-    s_explain(d, "retrying a %s error (cost %u, quota %u) after %llu ms, attempt %u of %u", kind, cost, quota,
-              (unsigned long long)delay, t->attempt, t->max_attempts);
+    s_explain(d, "retrying a %s error%s%s (cost %u, quota %u) after %llu ms, attempt %u of %u", kind, v.why ? ": " : "",
+              v.why ? v.why : "", cost, quota, (unsigned long long)delay, t->attempt, t->max_attempts);
     return ANVIL_OK;
 }

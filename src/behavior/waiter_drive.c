@@ -73,9 +73,20 @@ static int s_attempt(struct s_run *run) {
         rc = anvil_wait_report_output(&run->state, now, output, run->reply.http_status, arena);
     } else {
         struct anvil_wait_error *error = &run->reply.error;
-        if (rc == ANVIL_ETIMEDOUT && now >= deadline) {
-            /* The transport cut the attempt off at the deadline: the wait timed out. */
-            anvil_wait_expire(&run->state, now);
+        if (rc == ANVIL_ETIMEDOUT) {
+            /*
+             * The transport cut the attempt off at its deadline: the wait timed
+             * out, keeping the last error the attempt saw (a try the client was
+             * retrying) when it says one.
+             */
+            bool seen = error->code.len || error->http_status || run->reply.http_status;
+            if (seen && !error->http_status) {
+                error->http_status = run->reply.http_status;
+            }
+            anvil_wait_expire(&run->state, now, seen ? error : NULL);
+            if (seen) {
+                run->last = run->state.attempts % 2;
+            }
             s_observe(run, now);
             return ANVIL_OK;
         }

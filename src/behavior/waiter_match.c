@@ -200,3 +200,23 @@ int anvil__waiter_match(const struct anvil_waiter *waiter, const struct anvil_js
     }
     return ANVIL_OK;
 }
+
+int anvil_waiter_expects_error(const struct anvil_waiter *waiter, const struct anvil_wait_error *error) {
+    if (!waiter || !error) {
+        return -1;
+    }
+    /* Only errorType, success and status look at errors; none of them evaluates a path or needs memory. */
+    struct anvil__wait_result result = {false, NULL, error, error->http_status};
+    for (size_t i = 0; i < waiter->acceptor_count; i++) {
+        const struct anvil_waiter_acceptor *a = &waiter->acceptors[i];
+        bool matches = false;
+        if (a->matcher == ANVIL_MATCH_SUCCESS || a->matcher == ANVIL_MATCH_ERROR_TYPE ||
+            a->matcher == ANVIL_MATCH_STATUS) {
+            s_acceptor_matches(a, NULL, &result, NULL, &matches);
+        }
+        if (matches) {
+            return (int)i;
+        }
+    }
+    return -1;
+}

@@ -116,8 +116,15 @@ void anvil_wait_cancel(struct anvil_wait_state *s, uint64_t now_ms) {
     }
 }
 
-void anvil_wait_expire(struct anvil_wait_state *s, uint64_t now_ms) {
+void anvil_wait_expire(struct anvil_wait_state *s, uint64_t now_ms, const struct anvil_wait_error *error) {
     if (s->phase != ANVIL__WAIT_DONE) {
+        if (error) {
+            s->has_output = false;
+            s->last_output = NULL;
+            s->has_error = true;
+            s->last_error = *error;
+            s->acceptor = -1;
+        }
         s_finish(s, ANVIL_WAIT_REASON_TIMED_OUT, now_ms);
     }
 }

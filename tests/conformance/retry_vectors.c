@@ -155,8 +155,11 @@ static void s_standard(const struct anvil_json *c) {
             t++;
         }
         if (t == count && count < 8) {
-            struct anvil_retry_call call = {s_str(step, "partition") ? s_str(step, "partition") : s_str(c, "partition"),
-                                            s_str(c, "service"), anvil_json_bool(s_get(c, "long_polling")), true};
+            struct anvil_retry_call call = {.partition = s_str(step, "partition") ? s_str(step, "partition")
+                                                                                  : s_str(c, "partition"),
+                                            .service = s_str(c, "service"),
+                                            .long_polling = anvil_json_bool(s_get(c, "long_polling")),
+                                            .idempotent = true};
             snprintf(names[count], sizeof names[count], "%s", call_name);
             anvil_retry_token_init(&tokens[count++], strategy, &call);
         }
@@ -190,7 +193,7 @@ static void s_backoff(const struct anvil_json *c) {
     struct anvil_retry_strategy *strategy = NULL;
     struct anvil_retry_token token;
     anvil_retry_strategy_new(NULL, &o, &strategy);
-    struct anvil_retry_call call = {NULL, NULL, false, true};
+    struct anvil_retry_call call = {.idempotent = true};
     anvil_retry_token_init(&token, strategy, &call);
     const char *code = s_str(c, "code");
     struct anvil_retry_response r = {

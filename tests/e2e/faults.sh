@@ -7,33 +7,8 @@
 set -euo pipefail
 anvil=$1
 model=$2/smithy-models/aws/dynamodb-2012-08-10.json
-servers=$(cd "$(dirname "$0")/../servers" && pwd)
-work=$(mktemp -d)
-coproc DYNALITE { exec node "$servers/start.js" dynalite 500; }
-dynalite_pid=$DYNALITE_PID
-read -r -t 20 word dport <&"${DYNALITE[0]}"
-[[ $word == PORT ]] || { echo "dynalite did not start"; exit 1; }
-exec {dynalite_out}<&"${DYNALITE[0]}" # keep its output open
-: > "$work/script"
-: > "$work/log"
-# The proxy reads a FIFO this script holds open: it stops itself when the script ends.
-mkfifo "$work/proxy.in"
-exec {proxy_in}<>"$work/proxy.in"
-node "$servers/faults.js" "$dport" "$work/script" "$work/log" < "$work/proxy.in" > "$work/proxy.out" &
-proxy_pid=$!
-trap 'kill "$dynalite_pid" "$proxy_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 100); do
-  read -r word pport < "$work/proxy.out" 2>/dev/null && [[ ${word:-} == PORT ]] && break
-  sleep 0.1
-done
-[[ ${word:-} == PORT ]] || { echo "the proxy did not start"; exit 1; }
-export AWS_ACCESS_KEY_ID=AKIDEXAMPLE AWS_SECRET_ACCESS_KEY=test-secret AWS_REGION=us-east-1
-unset AWS_PROFILE AWS_SESSION_TOKEN
-http=(--endpoint-url "http://127.0.0.1:$pport")
-fail() { echo "FAIL: $*"; echo "--- proxy log"; cat "$work/log"; exit 1; }
-generation=0
-faults() { generation=$((generation + 1)); printf '%s\n' "# $generation" "$@" > "$work/script"; : > "$work/log"; }
-count() { grep -c "^$1 " "$work/log" || true; }
+source "$(dirname "$0")/lib.sh"
+e2e_start 500
 table='{"TableName":"orders","AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],"KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}'
 
 # Non-idempotent: CreateTable after a 500 on an open connection is not retried...

@@ -8,6 +8,7 @@
 //   503-retry-after:MS            503 with x-amz-retry-after: MS
 //   garbage                       200 with a body that is not JSON
 //   slow:MS                       pass through after MS milliseconds
+//   error:STATUS:CODE[:MS]        STATUS with __type CODE (after MS milliseconds)
 //   drop                          close the connection without answering
 // LOG gets "OPERATION FAULT|pass STATUS" per request. Prints "PORT <n>";
 // stops when its standard input closes or on SIGTERM.
@@ -39,6 +40,7 @@ function pass (req, body, res, op, label) {
     r.on('data', (c) => chunks.push(c))
     r.on('end', () => {
       log(op + ' ' + label + ' ' + r.statusCode)
+      if (res.destroyed || req.socket.destroyed) return // the client gave up first
       res.writeHead(r.statusCode, r.headers)
       res.end(Buffer.concat(chunks))
     })
@@ -57,6 +59,7 @@ const server = http.createServer((req, res) => {
     const fault = nextFault(op)
     const error = (status, type, extra) => {
       log(op + ' ' + fault + ' ' + status)
+      if (res.destroyed || req.socket.destroyed) return // the client gave up first
       res.writeHead(status, Object.assign({ 'Content-Type': 'application/x-amz-json-1.0' }, extra || {}))
       res.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#' + type, message: 'injected ' + fault }))
     }
@@ -65,6 +68,10 @@ const server = http.createServer((req, res) => {
     if (fault === '503') return error(503, 'ServiceUnavailable')
     if (fault === 'throttle') return error(400, 'ThrottlingException')
     if (fault.startsWith('503-retry-after:')) return error(503, 'ServiceUnavailable', { 'x-amz-retry-after': fault.split(':')[1] })
+    if (fault.startsWith('error:')) {
+      const [, status, code, ms] = fault.split(':')
+      return setTimeout(() => error(Number(status), code), Number(ms || 0))
+    }
     if (fault === 'garbage') { log(op + ' garbage 200'); res.writeHead(200); return res.end('<html>not json') }
     if (fault.startsWith('slow:')) return setTimeout(() => pass(req, body, res, op, fault), Number(fault.split(':')[1]))
     if (fault === 'drop') { log(op + ' drop -'); return req.socket.destroy() }

@@ -18,7 +18,7 @@ static struct anvil_retry_strategy *s_strategy;
 
 static int s_op(const struct anvil_retry_response *fail, int failures, bool succeed) {
     struct anvil_retry_token token;
-    struct anvil_retry_call call = {"svc-region", NULL, false, true};
+    struct anvil_retry_call call = {.partition = "svc-region", .idempotent = true};
     if (anvil_retry_token_init(&token, s_strategy, &call) != ANVIL_OK) {
         return 1;
     }

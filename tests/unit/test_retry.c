@@ -33,7 +33,7 @@ static int s_decide(struct anvil_test *t, bool idempotent, const struct anvil_re
         return rc;
     }
     struct anvil_retry_token token;
-    struct anvil_retry_call call = {"svc-region", NULL, false, idempotent};
+    struct anvil_retry_call call = {.partition = "svc-region", .idempotent = idempotent};
     rc = anvil_retry_token_init(&token, s, &call);
     if (rc == ANVIL_OK) {
         rc = anvil_retry_after_attempt(&token, 0, r, d);
@@ -106,8 +106,8 @@ TEST(retry_partitions_are_separate_and_case_insensitive) {
     anvil_fake_env_init(&fake, 0, 1);
     struct anvil_retry_options o = {.capacity = 20, .env = &fake.env};
     CHECK_OK(anvil_retry_strategy_new(t->alloc, &o, &s));
-    struct anvil_retry_call ca = {"DynamoDB-us-east-1", "dynamodb", false, true};
-    struct anvil_retry_call cb = {"dynamodb-US-EAST-1", "dynamodb", false, true};
+    struct anvil_retry_call ca = {.partition = "DynamoDB-us-east-1", .service = "dynamodb", .idempotent = true};
+    struct anvil_retry_call cb = {.partition = "dynamodb-US-EAST-1", .service = "dynamodb", .idempotent = true};
     CHECK_OK(anvil_retry_token_init(&a, s, &ca));
     have_a = true;
     CHECK_OK(anvil_retry_token_init(&b, s, &cb));

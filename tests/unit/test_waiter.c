@@ -975,7 +975,7 @@ TEST(waiter_last_attempt_gets_min_delay_to_answer) {
     CHECK_EQ_U64(at, 8000);
     CHECK_EQ_INT(anvil_wait_next(&s, 8000, NULL), ANVIL_WAIT_INVOKE);
     CHECK_EQ_U64(anvil_wait_attempt_deadline_ms(&s, 8000), 13000);
-    anvil_wait_expire(&s, 13000);
+    anvil_wait_expire(&s, 13000, NULL);
     CHECK_EQ_INT(s.reason, ANVIL_WAIT_REASON_TIMED_OUT);
     CHECK_EQ_U64(s.elapsed_ms, 12000);
 done:

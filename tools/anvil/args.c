@@ -169,3 +169,25 @@ enum cli_next cli_parser_next(struct cli_parser *parser, int *id, const char **v
     }
     return CLI_NEXT_OPTION;
 }
+
+/* "SECONDS" as a whole or decimal number of seconds (e.g. 600, 0.5) -> milliseconds. */
+bool cli_parse_seconds(const char *text, uint64_t max_ms, uint64_t *out_ms) {
+    struct anvil_str_view s = anvil_sv_from_cstr(text);
+    size_t dot = anvil_sv_find_byte(s, 0, '.');
+    struct anvil_str_view whole = anvil_sv_slice(s, 0, dot == SIZE_MAX ? s.len : dot);
+    uint64_t secs = 0, ms = 0;
+    if (whole.len == 0 || anvil_sv_parse_u64(whole, max_ms / 1000, &secs) != ANVIL_OK) {
+        return false;
+    }
+    if (dot != SIZE_MAX) {
+        struct anvil_str_view frac = anvil_sv_slice(s, dot + 1, s.len - dot - 1);
+        if (frac.len == 0 || frac.len > 3 || anvil_sv_parse_u64(frac, 999, &ms) != ANVIL_OK) {
+            return false;
+        }
+        for (size_t i = frac.len; i < 3; i++) {
+            ms *= 10;
+        }
+    }
+    *out_ms = secs * 1000 + ms;
+    return true;
+}

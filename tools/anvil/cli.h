@@ -107,6 +107,8 @@ enum cli_next cli_parser_next(struct cli_parser *parser, int *id, const char **v
 #define CLI_OPT_RETRY_MODE 2003
 #define CLI_OPT_DEBUG 2004
 #define CLI_OPT_RETRY_MAX_ATTEMPTS 2005
+#define CLI_OPT_RETRY_MAX_TIME 2006
+#define CLI_OPT_RETRY_ERROR 2007
 
 /* The HTTP transport's options, for a command's option table. */
 /* clang-format off */
@@ -116,6 +118,8 @@ enum cli_next cli_parser_next(struct cli_parser *parser, int *id, const char **v
     {"profile", 0, CLI_ARG_REQUIRED, CLI_OPT_PROFILE}, \
     {"retry-mode", 0, CLI_ARG_REQUIRED, CLI_OPT_RETRY_MODE}, \
     {"retry-max-attempts", 0, CLI_ARG_REQUIRED, CLI_OPT_RETRY_MAX_ATTEMPTS}, \
+    {"retry-max-time", 0, CLI_ARG_REQUIRED, CLI_OPT_RETRY_MAX_TIME}, \
+    {"retry-error", 0, CLI_ARG_REQUIRED, CLI_OPT_RETRY_ERROR}, \
     {"debug", 0, CLI_ARG_NONE, CLI_OPT_DEBUG}
 /* clang-format on */
 
@@ -130,19 +134,27 @@ struct cli_exec_spec {
     int (*on_option)(void *ctx, int id, const char *value);
 };
 
+#define CLI_MAX_RETRY_ERRORS 16
+
 struct cli_exec_args {
     const char *model, *botocore, *name;
     char **command;
     /* The HTTP transport, when there is no --exec. */
     const char *endpoint_url, *region, *profile, *retry_mode;
     uint32_t retry_max_attempts;
+    /* --retry-max-time: the whole retry loop's limit (0 = none). */
+    uint64_t retry_max_total_ms;
+    /* --retry-error CODE...: codes retried as server errors (a retry policy). */
+    const char *retry_errors[CLI_MAX_RETRY_ERRORS];
+    size_t retry_error_count;
     bool debug;
 };
 
 /*
  * Parses `--model FILE | --botocore FILE`, one NAME, and either
  * `--exec CMD [ARG...]` (everything after --exec) or the HTTP options
- * (--endpoint-url, --region, --profile, --retry-mode, --debug; HTTP needs
+ * (--endpoint-url, --region, --profile, --retry-mode, --retry-max-attempts,
+ * --retry-max-time, --retry-error, --debug; HTTP needs
  * --model), handing other options to spec->on_option. CLI_EXIT_OK, or the
  * exit code of a usage error it printed.
  */
@@ -215,6 +227,9 @@ void cli_report_diag(const char *label, const struct anvil_diag *diag);
 
 /* The exit code for a library status (docs/cli.md). */
 int cli_exit_for_status(int status);
+
+/* "SECONDS" as a whole or decimal number of seconds (600, 0.5, at most 3 decimals) -> milliseconds. */
+bool cli_parse_seconds(const char *text, uint64_t max_ms, uint64_t *out_ms);
 
 int cli_cmd_call(int argc, char **argv);
 int cli_cmd_help(int argc, char **argv);

@@ -34,28 +34,6 @@ static void s_on_signal(int sig) {
     s_cancel = 1;
 }
 
-/* "SECONDS" as a whole or decimal number of seconds (e.g. 600, 0.5) -> milliseconds. */
-static bool s_parse_seconds(const char *text, uint64_t max_ms, uint64_t *out_ms) {
-    struct anvil_str_view s = anvil_sv_from_cstr(text);
-    size_t dot = anvil_sv_find_byte(s, 0, '.');
-    struct anvil_str_view whole = anvil_sv_slice(s, 0, dot == SIZE_MAX ? s.len : dot);
-    uint64_t secs = 0, ms = 0;
-    if (whole.len == 0 || anvil_sv_parse_u64(whole, max_ms / 1000, &secs) != ANVIL_OK) {
-        return false;
-    }
-    if (dot != SIZE_MAX) {
-        struct anvil_str_view frac = anvil_sv_slice(s, dot + 1, s.len - dot - 1);
-        if (frac.len == 0 || frac.len > 3 || anvil_sv_parse_u64(frac, 999, &ms) != ANVIL_OK) {
-            return false;
-        }
-        for (size_t i = frac.len; i < 3; i++) {
-            ms *= 10;
-        }
-    }
-    *out_ms = secs * 1000 + ms;
-    return true;
-}
-
 static int s_parse_u32(const char *option, const char *text, uint64_t max, uint64_t *out) {
     if (anvil_sv_parse_u64(anvil_sv_from_cstr(text), max, out) != ANVIL_OK || *out == 0) {
         return cli_usage_error("wait", "%s takes a whole number from 1 to %llu, not '%s'", option,
@@ -70,7 +48,7 @@ static int s_option(void *ctx, int id, const char *value) {
     int code = CLI_EXIT_OK;
     switch (id) {
     case OPT_MAX_WAIT:
-        if (!s_parse_seconds(value, UINT64_C(1) << 52, &a->max_wait_ms) || a->max_wait_ms == 0) {
+        if (!cli_parse_seconds(value, UINT64_C(1) << 52, &a->max_wait_ms) || a->max_wait_ms == 0) {
             return cli_usage_error("wait", "--max-wait takes a number of seconds greater than 0, not '%s'", value);
         }
         break;
@@ -343,7 +321,7 @@ static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, cons
     }
     struct anvil_exec_operation exec = {a->exec.command, {0, env, 0}, NULL};
     struct anvil_wait_call call = {anvil_exec_operation, &exec, s_observe, &observer, env, NULL};
-    struct anvil_client_operation http = {client, NULL};
+    struct anvil_client_operation http = {client, NULL, waiter};
     if (client) {
         struct anvil_str_view op = waiter->operation;
         http.operation = anvil_model_find(model, op.ptr, op.len);

@@ -4,23 +4,37 @@
 
 #include "cli.h"
 
+/* The HTTP options call, wait and paginate share. */
+#define S_HTTP_HELP                                                                                                    \
+    "HTTP options (instead of --exec; the service is the model's):\n"                                                  \
+    "      --endpoint-url URL      default https://{endpointPrefix}.{region}.amazonaws.com\n"                          \
+    "      --region R              default AWS_REGION, AWS_DEFAULT_REGION or the profile's\n"                          \
+    "      --profile P             default AWS_PROFILE, else \"default\"\n"                                            \
+    "      --retry-mode MODE       standard (default) or adaptive\n"                                                   \
+    "      --retry-max-attempts N  attempts per call, the first included (default 3)\n"                                \
+    "      --retry-max-time S      the longest one call's retries may take, in seconds\n"                              \
+    "      --retry-error CODE      retry this error code too (repeatable)\n"                                           \
+    "      --debug                 log each attempt on standard error (never secrets)\n"
+
 const struct cli_command cli_commands[] = {
     {"call", "Call one operation of an AWS JSON service over HTTP",
-     "Usage: anvil call --model FILE OPERATION [--input JSON|@FILE] [--endpoint-url URL]\n"
-     "                  [--region R] [--profile P] [--retry-mode standard|adaptive]\n"
-     "                  [--retry-max-attempts N] [--debug]\n"
+     "Usage: anvil call --model FILE OPERATION [--input JSON|@FILE] [HTTP OPTIONS]\n"
      "\n"
      "Calls OPERATION of the model's service (awsJson1_0 or awsJson1_1) and prints its\n"
      "output as JSON. Requests are signed with SigV4 using the credentials and region\n"
      "AWS tools use (AWS_ACCESS_KEY_ID, AWS_PROFILE, ~/.aws/credentials and config,\n"
      "AWS_REGION); the endpoint is https://{endpointPrefix}.{region}.amazonaws.com\n"
      "unless --endpoint-url says otherwise. Every call goes through the retry strategy\n"
-     "(standard by default; --retry-max-attempts counts the first attempt too), with\n"
-     "idempotency tokens filled and request compression\n"
-     "applied. --debug logs each attempt (never secrets) on standard error.\n"
+     "(standard by default), with idempotency tokens filled and request compression\n"
+     "applied.\n"
      "\n"
      "Exit status: 0 success, 3 the service or the transport failed, 64 usage, 65 bad\n"
-     "model or input.\n",
+     "model or input.\n"
+     "\n"
+     "Options:\n"
+     "  -m, --model FILE            the Smithy JSON AST model (OPERATION by name or id)\n"
+     "  -i, --input JSON            the operation's input, or @FILE (default {})\n"
+     "\n" S_HTTP_HELP,
      cli_cmd_call},
     {"help", "Show help for anvil or for one command",
      "Usage: anvil help [COMMAND]\n"
@@ -45,7 +59,8 @@ const struct cli_command cli_commands[] = {
     {"paginate", "Call a paginated operation page after page, printing pages or items",
      "Usage: anvil paginate (--model FILE | --botocore FILE) OPERATION [--input JSON|@FILE]\n"
      "                      [--page-size N] [--max-items N] [--max-pages N] [--starting-token T]\n"
-     "                      [--duplicates stop|error|continue] [--items] --exec CMD [ARG...]\n"
+     "                      [--duplicates stop|error|continue] [--items]\n"
+     "                      (--exec CMD [ARG...] | [HTTP OPTIONS])\n"
      "\n"
      "Pages through OPERATION as its @paginated trait (merged with the service's\n"
      "defaults) or its botocore paginators-1.json entry describes: each page's input\n"
@@ -70,7 +85,8 @@ const struct cli_command cli_commands[] = {
      "      --starting-token T    resume where an earlier run stopped\n"
      "      --duplicates POLICY   a repeated token: stop (default), error, or continue\n"
      "      --items               print items, not pages\n"
-     "  -x, --exec CMD ...        the command that calls the operation (required)\n",
+     "  -x, --exec CMD ...        the command that calls the operation\n"
+     "\n" S_HTTP_HELP,
      cli_cmd_paginate},
     {"query", "Evaluate a JMESPath expression against a JSON document",
      "Usage: anvil query [-f FILE] [-e EXPR_FILE] [-u] [-p] [--ast] EXPRESSION [FILE]\n"
@@ -103,7 +119,8 @@ const struct cli_command cli_commands[] = {
     {"wait", "Wait for a resource: poll an operation until a waiter's acceptor decides",
      "Usage: anvil wait (--model FILE | --botocore FILE) WAITER --max-wait SECONDS\n"
      "                  [--min-delay S] [--max-delay S] [--max-attempts N] [--input JSON|@FILE]\n"
-     "                  [--output text|json] [--progress auto|json|none] --exec CMD [ARG...]\n"
+     "                  [--output text|json] [--progress auto|json|none]\n"
+     "                  (--exec CMD [ARG...] | [HTTP OPTIONS])\n"
      "\n"
      "Runs WAITER from a Smithy JSON AST model (--model) or a botocore waiters-2.json\n"
      "(--botocore): calls the operation at once, then again after each delay (the\n"
@@ -129,7 +146,12 @@ const struct cli_command cli_commands[] = {
      "  -o, --output FORMAT   text (default: one line) or json (the whole outcome)\n"
      "  -p, --progress MODE   auto (a live line on a terminal), json (a JSON line per\n"
      "                        attempt on standard error) or none\n"
-     "  -x, --exec CMD ...    the command that calls the operation (required)\n",
+     "  -x, --exec CMD ...    the command that calls the operation\n"
+     "\n"
+     "Over HTTP, an error an acceptor expects (errorType, success: false) goes to the\n"
+     "waiter at once; other retryable errors are retried inside the poll, never past\n"
+     "the deadline. A deprecated waiter still runs, with a warning.\n"
+     "\n" S_HTTP_HELP,
      cli_cmd_wait},
     {"waiters", "List the waiters a Smithy model defines",
      "Usage: anvil waiters [--output text|json] [--tag TAG] FILE\n"

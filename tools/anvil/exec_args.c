@@ -51,6 +51,17 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
                                        "--retry-max-attempts takes a whole number from 1 to 100, not '%s'", value);
             }
             out->retry_max_attempts = (uint32_t)n;
+        } else if (id == CLI_OPT_RETRY_MAX_TIME) {
+            if (!cli_parse_seconds(value, UINT64_C(1) << 52, &out->retry_max_total_ms) || !out->retry_max_total_ms) {
+                return cli_usage_error(spec->command,
+                                       "--retry-max-time takes a number of seconds greater than 0, not '%s'", value);
+            }
+        } else if (id == CLI_OPT_RETRY_ERROR) {
+            if (!value[0] || out->retry_error_count == CLI_MAX_RETRY_ERRORS) {
+                return cli_usage_error(spec->command, "--retry-error takes an error code, at most %d times",
+                                       CLI_MAX_RETRY_ERRORS);
+            }
+            out->retry_errors[out->retry_error_count++] = value;
         } else {
             int code = spec->on_option(ctx, id, value);
             if (code != CLI_EXIT_OK) {
@@ -65,10 +76,10 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
     if (!out->name) {
         return cli_usage_error(spec->command, "no %s given", spec->what);
     }
-    if (out->command &&
-        (out->endpoint_url || out->region || out->profile || out->retry_mode || out->retry_max_attempts)) {
+    if (out->command && (out->endpoint_url || out->region || out->profile || out->retry_mode ||
+                         out->retry_max_attempts || out->retry_max_total_ms || out->retry_error_count)) {
         return cli_usage_error(spec->command, "--exec and the HTTP options (--endpoint-url, --region, --profile, "
-                                              "--retry-mode, --retry-max-attempts) do not mix");
+                                              "--retry-...) do not mix");
     }
     if (!out->command && !out->model) {
         return cli_usage_error(spec->command, "calling the service over HTTP needs --model (or give --exec CMD)");
@@ -81,10 +92,25 @@ static void s_debug_line(void *ctx, const char *line) {
     fprintf(stderr, "anvil: debug: %s\n", line);
 }
 
+/* --retry-error CODE: a retry policy that retries those codes as server errors. */
+static void s_retry_errors(void *ctx, const struct anvil_retry_response *r, struct anvil_retry_verdict *v) {
+    const struct cli_exec_args *args = ctx;
+    struct anvil_str_view code = anvil_error_code_normalize(r->code);
+    for (size_t i = 0; !r->success && i < args->retry_error_count; i++) {
+        if (anvil_sv_eq_cstr(code, args->retry_errors[i])) {
+            v->directive = ANVIL_RETRY_DIRECTIVE_RETRY;
+            v->type = ANVIL_RETRY_ERROR_SERVER;
+            v->why = "--retry-error";
+            return;
+        }
+    }
+}
+
 int cli_http_client(const struct cli_exec_args *args, const struct anvil_model *model, const char *command,
                     struct anvil_client **client) {
     struct anvil_retry_options ro = {0};
     ro.max_attempts = args->retry_max_attempts;
+    ro.max_total_ms = args->retry_max_total_ms;
     ro.mode =
         args->retry_mode && strcmp(args->retry_mode, "adaptive") == 0 ? ANVIL_RETRY_ADAPTIVE : ANVIL_RETRY_STANDARD;
     struct anvil_retry_strategy *retry = NULL;
@@ -95,6 +121,10 @@ int cli_http_client(const struct cli_exec_args *args, const struct anvil_model *
     o.endpoint_url = args->endpoint_url;
     o.retry = retry;
     o.debug = args->debug ? s_debug_line : NULL;
+    if (args->retry_error_count) {
+        o.retry_policy = s_retry_errors;
+        o.retry_policy_ctx = (void *)args;
+    }
     struct anvil_diag diag;
     anvil_diag_clear(&diag);
     if (rc == ANVIL_OK) {
