@@ -58,6 +58,8 @@ set(ANVIL_BEHAVIOR_SOURCES
 set(ANVIL_TRANSPORT_SOURCES
   src/transport/aws_config.c
   src/transport/client.c
+  src/transport/client_call.c
+  src/transport/client_http.c
   src/transport/exec.c
   src/transport/exec_operation.c
   src/transport/sigv4.c)

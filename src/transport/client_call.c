@@ -1,0 +1,270 @@
+/*
+ * One logical call: the payload built once (idempotency token, then
+ * compression), then tries through the retry strategy with the policy
+ * chain (the waiter's acceptors, then the caller's policy), never past the
+ * call's deadline or the retry loop's max total time.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "anvil/idempotency.h"
+#include "transport/client_internal.h"
+
+static int s_payload(struct anvil_client *c, const struct anvil_shape *op, const struct anvil_json *input,
+                     struct anvil_arena *arena, struct anvil_buf *payload, char *encoding, size_t encoding_size,
+                     bool *idempotent) {
+    const struct anvil_json *filled = input;
+    bool token = false;
+    int rc = anvil_idempotency_fill(op, input, c->options.env, arena, &filled, &token);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    *idempotent = anvil_operation_is_retry_safe(op);
+    struct anvil_buf json;
+    anvil_buf_init(&json, c->allocator, 0);
+    if (filled) {
+        rc = anvil_json_write(filled, 0, &json);
+    } else {
+        rc = anvil_buf_append_cstr(&json, "{}");
+    }
+    size_t count = 0;
+    struct anvil_compression_request creq = {anvil_operation_request_compression(op, &count), json.len, false, false,
+                                             ANVIL_SV("")};
+    struct anvil_compression_decision d;
+    struct anvil_buf header;
+    anvil_buf_init(&header, c->allocator, 0);
+    if (rc == ANVIL_OK) {
+        rc = anvil_compression_decide(&c->compression, NULL, &creq, &d, &header, NULL);
+    }
+    encoding[0] = '\0';
+    if (rc == ANVIL_OK && d.compress) {
+        rc = anvil_gzip(json.data, json.len, payload);
+        snprintf(encoding, encoding_size, "%.*s", (int)header.len, header.data);
+    } else if (rc == ANVIL_OK) {
+        rc = anvil_buf_append(payload, json.data, json.len);
+    }
+    anvil_buf_clean_up(&json);
+    anvil_buf_clean_up(&header);
+    return rc;
+}
+
+/* The policy chain of one call: the waiter's acceptors first, then the client's policy. */
+struct s_policy {
+    const struct anvil_client *client;
+    const struct anvil_waiter *waiter;
+    char why[160];
+};
+
+static void s_policy(void *ctx, const struct anvil_retry_response *r, struct anvil_retry_verdict *v) {
+    struct s_policy *p = ctx;
+    if (p->waiter && !r->success) {
+        struct anvil_wait_error e = {r->code, anvil_sv("", 0), r->http_status};
+        int acceptor = anvil_waiter_expects_error(p->waiter, &e);
+        if (acceptor >= 0) {
+            struct anvil_str_view name = p->waiter->name;
+            snprintf(p->why, sizeof p->why, "handed to the waiter %.*s, whose acceptor %d expects this error",
+                     (int)name.len, name.ptr, acceptor);
+            v->directive = ANVIL_RETRY_DIRECTIVE_FAIL;
+            v->why = p->why;
+            return;
+        }
+    }
+    if (p->client->options.retry_policy) {
+        p->client->options.retry_policy(p->client->options.retry_policy_ctx, r, v);
+    }
+}
+
+/* The earlier of two deadlines, 0 being "none". */
+static uint64_t s_earlier(uint64_t a, uint64_t b) {
+    return !a ? b : !b ? a : a < b ? a : b;
+}
+
+/* What one call keeps between its tries. */
+struct s_call {
+    struct anvil_client *client;
+    const struct anvil_shape *op;
+    uint64_t deadline_ms;
+    struct anvil_arena *arena;
+    struct anvil_wait_reply *reply;
+    /* The last failed try's reply and status, restored when the deadline cuts a later try off. */
+    struct anvil_wait_reply failed;
+    int failed_result;
+    bool has_failed;
+};
+
+/* A try cut off by a deadline: the call's own (ETIMEDOUT) or the retry loop's max total time (the last failure). */
+static int s_cut_off(struct s_call *k, uint64_t loop_deadline, uint32_t attempt) {
+    bool by_loop = loop_deadline && (!k->deadline_ms || loop_deadline < k->deadline_ms);
+    if (k->has_failed) {
+        *k->reply = k->failed;
+        return by_loop ? k->failed_result : ANVIL_ETIMEDOUT;
+    }
+    memset(k->reply, 0, sizeof *k->reply);
+    char text[160];
+    if (by_loop) {
+        snprintf(text, sizeof text, "the retry loop's max total time ran out during attempt %u", attempt);
+    } else {
+        snprintf(text, sizeof text, "the request was cancelled at the deadline (attempt %u)", attempt);
+    }
+    char *copy = anvil_arena_strndup(k->arena, text, strlen(text));
+    k->reply->error.message = copy ? anvil_sv_from_cstr(copy) : anvil_sv("", 0);
+    return by_loop ? ANVIL_ETRANSPORT : ANVIL_ETIMEDOUT;
+}
+
+/* Reads one try's result into the reply and the retry response; returns the call's status should it end here. */
+static int s_read(struct s_call *k, struct anvil__exchange *x, const struct anvil__attempt *a,
+                  struct anvil_retry_response *r, int *result) {
+    struct anvil_wait_reply *reply = k->reply;
+    memset(reply, 0, sizeof *reply);
+    r->retry_after_ms = x->retry_after_ms;
+    if (a->curl != CURLE_OK) {
+        r->io_error = anvil__curl_io_error(a->curl);
+        const char *what = curl_easy_strerror(a->curl);
+        char *copy = anvil_arena_strndup(k->arena, what, strlen(what));
+        reply->error.message = copy ? anvil_sv_from_cstr(copy) : anvil_sv("", 0);
+        *result = r->io_error == ANVIL_RETRY_IO_CANCELLED ? ANVIL_ETIMEDOUT : ANVIL_ETRANSPORT;
+        return ANVIL_OK;
+    }
+    if (a->status >= 200 && a->status < 300) {
+        r->success = true;
+        const char *body = x->body.len ? x->body.data : "{}";
+        int prc =
+            anvil_json_parse_into(k->arena, NULL, body, x->body.len ? x->body.len : 2, NULL, &reply->output, NULL);
+        reply->http_status = (int)a->status;
+        *result = prc;
+        if (prc != ANVIL_OK) {
+            reply->error.message = anvil_sv_from_cstr("the response body is not JSON");
+        }
+        return ANVIL_OK;
+    }
+    int rc = anvil__client_error(x, a->status, k->arena, &reply->error);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    r->http_status = (int)a->status;
+    r->code = reply->error.code;
+    anvil_retry_response_from_model(r, k->client->model, k->op);
+    reply->http_status = (int)a->status;
+    *result = ANVIL_ESERVICE;
+    return ANVIL_OK;
+}
+
+static int s_call(struct anvil_client *c, const struct anvil_shape *op, const struct anvil_json *input,
+                  uint64_t deadline_ms, const struct anvil_waiter *waiter, struct anvil_arena *arena,
+                  struct anvil_wait_reply *reply) {
+    memset(reply, 0, sizeof *reply);
+    if (!c || !op || !arena) {
+        return ANVIL_EINVAL;
+    }
+    struct anvil_buf payload;
+    anvil_buf_init(&payload, c->allocator, 0);
+    char encoding[128];
+    bool idempotent = false;
+    int rc = s_payload(c, op, input, arena, &payload, encoding, sizeof encoding, &idempotent);
+    if (rc != ANVIL_OK) {
+        anvil_buf_clean_up(&payload);
+        return rc;
+    }
+    struct anvil_aws_service aws;
+    anvil_service_aws(c->service, &aws);
+    char partition[192];
+    snprintf(partition, sizeof partition, "%.*s-%s", (int)aws.endpoint_prefix.len, aws.endpoint_prefix.ptr,
+             c->aws.region);
+    struct s_policy policy = {c, waiter, ""};
+    bool has_policy = waiter || c->options.retry_policy;
+    struct anvil_retry_token token;
+    struct anvil_retry_call call = {partition, c->signing_name, false, idempotent, has_policy ? s_policy : NULL,
+                                    &policy};
+    rc = anvil_retry_token_init(&token, c->retry, &call);
+    struct anvil__exchange x;
+    memset(&x, 0, sizeof x);
+    anvil_buf_init(&x.body, c->allocator,
+                   c->options.max_response_bytes ? c->options.max_response_bytes : (size_t)64 << 20);
+    x.env = c->options.env;
+    struct s_call k;
+    memset(&k, 0, sizeof k);
+    k.client = c;
+    k.op = op;
+    k.deadline_ms = deadline_ms;
+    k.arena = arena;
+    k.reply = reply;
+    int result = ANVIL_ETRANSPORT;
+    struct anvil_str_view name = anvil_shape_name(op);
+    while (rc == ANVIL_OK) {
+        uint64_t wait = 0;
+        if ((rc = anvil_retry_before_attempt(&token, anvil_env_now_ms(c->options.env), &wait)) != ANVIL_OK) {
+            break;
+        }
+        uint64_t now = anvil_env_now_ms(c->options.env);
+        if (wait && deadline_ms && now + wait >= deadline_ms) {
+            /* The rate limiter's wait would cross the deadline: the call times out there. */
+            anvil_env_sleep_ms(c->options.env, deadline_ms > now ? deadline_ms - now : 0);
+            result = s_cut_off(&k, 0, token.attempt);
+            break;
+        }
+        if (wait && (rc = anvil_env_sleep_ms(c->options.env, wait)) != ANVIL_OK) {
+            break;
+        }
+        uint64_t loop_deadline = anvil_retry_token_deadline_ms(&token);
+        x.deadline_ms = s_earlier(deadline_ms, loop_deadline);
+        anvil_buf_clear(&x.body);
+        x.error_type[0] = '\0';
+        x.retry_after_ms = -1;
+        struct anvil__attempt a;
+        if ((rc = anvil__client_send(c, op, &payload, encoding[0] ? encoding : NULL, &x, &a)) != ANVIL_OK) {
+            break;
+        }
+        if (a.curl == CURLE_ABORTED_BY_CALLBACK) {
+            result = s_cut_off(&k, loop_deadline, token.attempt);
+            anvil__client_debug(
+                c, "POST %.*s cut off after %llu ms; %s", (int)name.len, name.ptr, (unsigned long long)a.latency_ms,
+                result == ANVIL_ETIMEDOUT ? "the deadline came" : "the retry loop's max total time ran out");
+            break;
+        }
+        struct anvil_retry_response r = {0};
+        if ((rc = s_read(&k, &x, &a, &r, &result)) != ANVIL_OK) {
+            break;
+        }
+        struct anvil_retry_decision d;
+        if ((rc = anvil_retry_after_attempt(&token, anvil_env_now_ms(c->options.env), &r, &d)) != ANVIL_OK) {
+            break;
+        }
+        anvil__client_debug(c, "POST %.*s -> %ld%s%.*s in %llu ms; %s", (int)name.len, name.ptr, a.status,
+                            reply->error.code.len ? " " : "", (int)reply->error.code.len, reply->error.code.ptr,
+                            (unsigned long long)a.latency_ms, d.explanation);
+        if (d.action != ANVIL_RETRY_AGAIN) {
+            break;
+        }
+        k.failed = *reply;
+        k.failed_result = result;
+        k.has_failed = true;
+        now = anvil_env_now_ms(c->options.env);
+        if (deadline_ms && now + d.delay_ms >= deadline_ms) {
+            /* No backoff past the deadline: wait for it, then the call has timed out. */
+            anvil_env_sleep_ms(c->options.env, deadline_ms > now ? deadline_ms - now : 0);
+            anvil__client_debug(c, "POST %.*s: the retry after %llu ms would cross the deadline; cut off there",
+                                (int)name.len, name.ptr, (unsigned long long)d.delay_ms);
+            result = ANVIL_ETIMEDOUT;
+            break;
+        }
+        if ((rc = anvil_env_sleep_ms(c->options.env, d.delay_ms)) != ANVIL_OK) {
+            break;
+        }
+    }
+    anvil_retry_token_clean_up(&token);
+    anvil_buf_clean_up(&x.body);
+    anvil_buf_clean_up(&payload);
+    return rc != ANVIL_OK ? rc : result;
+}
+
+int anvil_client_call(struct anvil_client *c, const struct anvil_shape *op, const struct anvil_json *input,
+                      uint64_t deadline_ms, struct anvil_arena *arena, struct anvil_wait_reply *reply) {
+    return s_call(c, op, input, deadline_ms, NULL, arena, reply);
+}
+
+int anvil_client_operation_call(void *user_data, const struct anvil_json *input, uint64_t deadline_ms,
+                                struct anvil_arena *arena, struct anvil_wait_reply *reply) {
+    const struct anvil_client_operation *o = user_data;
+    return s_call(o->client, o->operation, input, deadline_ms, o->waiter, arena, reply);
+}

@@ -1,0 +1,199 @@
+/*
+ * One HTTP exchange of the AWS JSON protocols over libcurl: the request
+ * built from the model (X-Amz-Target, content type), signed with SigV4,
+ * cut off at the deadline; the answer's body, X-Amzn-ErrorType and
+ * x-amz-retry-after; the error read from `__type`.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "anvil/sigv4.h"
+#include "transport/client_internal.h"
+
+static size_t s_on_body(char *data, size_t size, size_t n, void *user_data) {
+    struct anvil__exchange *x = user_data;
+    return anvil_buf_append(&x->body, data, size * n) == ANVIL_OK ? size * n : 0;
+}
+
+static size_t s_on_header(char *data, size_t size, size_t n, void *user_data) {
+    struct anvil__exchange *x = user_data;
+    struct anvil_str_view line = anvil_sv_trim(anvil_sv(data, size * n));
+    size_t colon = anvil_sv_find_byte(line, 0, ':');
+    if (colon != SIZE_MAX) {
+        struct anvil_str_view name = anvil_sv_trim(anvil_sv_slice(line, 0, colon));
+        struct anvil_str_view value = anvil_sv_trim(anvil_sv_slice(line, colon + 1, line.len - colon - 1));
+        if (anvil_sv_eq_ascii_nocase(name, ANVIL_SV("x-amzn-errortype"))) {
+            snprintf(x->error_type, sizeof x->error_type, "%.*s", (int)value.len, value.ptr);
+        } else if (anvil_sv_eq_ascii_nocase(name, ANVIL_SV("x-amz-retry-after"))) {
+            uint64_t ms;
+            x->retry_after_ms = anvil_sv_parse_u64(value, INT64_MAX, &ms) == ANVIL_OK ? (int64_t)ms : -1;
+        }
+    }
+    return size * n;
+}
+
+/* Aborts the transfer at the deadline. */
+static int s_on_progress(void *user_data, curl_off_t a, curl_off_t b, curl_off_t c2, curl_off_t d) {
+    (void)a;
+    (void)b;
+    (void)c2;
+    (void)d;
+    struct anvil__exchange *x = user_data;
+    return x->deadline_ms && anvil_env_now_ms(x->env) >= x->deadline_ms;
+}
+
+enum anvil_retry_io_error anvil__curl_io_error(CURLcode code) {
+    switch (code) {
+    case CURLE_COULDNT_CONNECT:
+        return ANVIL_RETRY_IO_CONNECT_REFUSED;
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+        return ANVIL_RETRY_IO_DNS_NOT_FOUND;
+    case CURLE_OPERATION_TIMEDOUT:
+        return ANVIL_RETRY_IO_READ_TIMEOUT;
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+        return ANVIL_RETRY_IO_TLS;
+    case CURLE_ABORTED_BY_CALLBACK:
+        return ANVIL_RETRY_IO_CANCELLED;
+    default:
+        return ANVIL_RETRY_IO_RESET;
+    }
+}
+
+int anvil__client_send(struct anvil_client *c, const struct anvil_shape *op, const struct anvil_buf *payload,
+                       const char *content_encoding, struct anvil__exchange *x, struct anvil__attempt *a) {
+    char target[256], content_type[64];
+    struct anvil_str_view svc = anvil_shape_name(c->service), name = anvil_shape_name(op);
+    snprintf(target, sizeof target, "%.*s.%.*s", (int)svc.len, svc.ptr, (int)name.len, name.ptr);
+    snprintf(content_type, sizeof content_type, "application/x-amz-json-%s",
+             c->protocol == ANVIL_PROTOCOL_AWS_JSON_1_0 ? "1.0" : "1.1");
+    struct anvil_sigv4_header headers[4] = {
+        {anvil_sv_from_cstr("Host"), anvil_sv_from_cstr(c->host)},
+        {anvil_sv_from_cstr("Content-Type"), anvil_sv_from_cstr(content_type)},
+        {anvil_sv_from_cstr("X-Amz-Target"), anvil_sv_from_cstr(target)},
+        {anvil_sv_from_cstr("Content-Encoding"), anvil_sv_from_cstr(content_encoding ? content_encoding : "")}};
+    struct anvil_sigv4_request req = {ANVIL_SV("POST"),           ANVIL_SV("/"), ANVIL_SV(""), headers,
+                                      content_encoding ? 4u : 3u, payload->data, payload->len, NULL};
+    struct anvil_sigv4_credentials cred = {anvil_sv_from_cstr(c->aws.access_key_id),
+                                           anvil_sv_from_cstr(c->aws.secret_access_key),
+                                           anvil_sv_from_cstr(c->aws.session_token)};
+    struct anvil_sigv4_config cfg = {.region = anvil_sv_from_cstr(c->aws.region),
+                                     .service = anvil_sv_from_cstr(c->signing_name),
+                                     .time_ms = anvil_env_wall_ms(c->options.env)};
+    struct anvil_sigv4_result sig;
+    anvil_sigv4_result_init(&sig, c->allocator);
+    int rc = anvil_sigv4_sign(&req, &cred, &cfg, &sig, NULL);
+    struct curl_slist *list = NULL;
+    if (rc == ANVIL_OK) {
+        const char *lines[6];
+        char l0[96], l1[320], l2[128], l3[160], l4[2200], l5[600];
+        snprintf(l0, sizeof l0, "Content-Type: %s", content_type);
+        snprintf(l1, sizeof l1, "X-Amz-Target: %s", target);
+        snprintf(l2, sizeof l2, "X-Amz-Date: %s", sig.amz_date);
+        snprintf(l3, sizeof l3, "Content-Encoding: %s", content_encoding ? content_encoding : "");
+        snprintf(l4, sizeof l4, "X-Amz-Security-Token: %s", c->aws.session_token);
+        snprintf(l5, sizeof l5, "Authorization: %.*s", (int)sig.authorization.len, sig.authorization.data);
+        lines[0] = l0;
+        lines[1] = l1;
+        lines[2] = l2;
+        lines[3] = content_encoding ? l3 : NULL;
+        lines[4] = c->aws.session_token[0] ? l4 : NULL;
+        lines[5] = l5;
+        for (int i = 0; i < 6; i++) {
+            if (lines[i]) {
+                struct curl_slist *next = curl_slist_append(list, lines[i]);
+                if (!next) {
+                    rc = ANVIL_ENOMEM;
+                    break;
+                }
+                list = next;
+            }
+        }
+        /* No "Expect: 100-continue" round trip. */
+        struct curl_slist *next = rc == ANVIL_OK ? curl_slist_append(list, "Expect:") : NULL;
+        rc = next ? ANVIL_OK : ANVIL_ENOMEM;
+        list = next ? next : list;
+    }
+    anvil_sigv4_result_clean_up(&sig);
+    if (rc != ANVIL_OK) {
+        curl_slist_free_all(list);
+        return rc;
+    }
+    CURL *h = c->curl;
+    curl_easy_reset(h);
+    char url[600];
+    snprintf(url, sizeof url, "%s/", c->endpoint);
+    curl_easy_setopt(h, CURLOPT_URL, url);
+    curl_easy_setopt(h, CURLOPT_POST, 1L);
+    curl_easy_setopt(h, CURLOPT_POSTFIELDS, payload->data ? payload->data : "");
+    curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)payload->len);
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, list);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, s_on_body);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, x);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, s_on_header);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, x);
+    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, s_on_progress);
+    curl_easy_setopt(h, CURLOPT_XFERINFODATA, x);
+    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
+                     (long)(c->options.connect_timeout_ms ? c->options.connect_timeout_ms : 10000));
+    /* The deadline as curl's own timeout: the progress callback alone may be called only once a second. */
+    uint64_t timeout = c->options.request_timeout_ms ? c->options.request_timeout_ms : 60000;
+    uint64_t now = anvil_env_now_ms(c->options.env);
+    x->cut_at_deadline = false;
+    if (x->deadline_ms && (x->deadline_ms <= now || x->deadline_ms - now < timeout)) {
+        timeout = x->deadline_ms > now ? x->deadline_ms - now : 1;
+        x->cut_at_deadline = true;
+    }
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)timeout);
+    curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
+    curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    uint64_t start = anvil_env_now_ms(c->options.env);
+    a->curl = x->deadline_ms && start >= x->deadline_ms ? CURLE_ABORTED_BY_CALLBACK : curl_easy_perform(h);
+    if (a->curl == CURLE_OPERATION_TIMEDOUT && x->cut_at_deadline) {
+        a->curl = CURLE_ABORTED_BY_CALLBACK; /* the deadline, not the request timeout */
+    }
+    a->latency_ms = anvil_env_now_ms(c->options.env) - start;
+    a->status = 0;
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &a->status);
+    curl_slist_free_all(list);
+    return ANVIL_OK;
+}
+
+int anvil__client_error(struct anvil__exchange *x, long status, struct anvil_arena *arena, struct anvil_wait_error *e) {
+    memset(e, 0, sizeof *e);
+    e->http_status = (int)status;
+    struct anvil_json body;
+    int rc =
+        x->body.len ? anvil_json_parse_into(arena, NULL, x->body.data, x->body.len, NULL, &body, NULL) : ANVIL_ESYNTAX;
+    if (rc == ANVIL_ENOMEM) {
+        return rc;
+    }
+    const struct anvil_json *type = rc == ANVIL_OK ? anvil_json_object_get_cstr(&body, "__type") : NULL;
+    type = type ? type : rc == ANVIL_OK ? anvil_json_object_get_cstr(&body, "code") : NULL;
+    const struct anvil_json *message = rc == ANVIL_OK ? anvil_json_object_get_cstr(&body, "message") : NULL;
+    message = message ? message : rc == ANVIL_OK ? anvil_json_object_get_cstr(&body, "Message") : NULL;
+    struct anvil_str_view code =
+        anvil_json_is_string(type) ? anvil_json_string(type) : anvil_sv_from_cstr(x->error_type);
+    code = anvil_error_code_normalize(code);
+    char *code_copy = anvil_arena_strndup(arena, code.ptr ? code.ptr : "", code.len);
+    char fallback[300];
+    if (!anvil_json_is_string(message)) {
+        snprintf(fallback, sizeof fallback, "HTTP %ld%s%.*s", status, x->body.len ? ": " : "",
+                 (int)(x->body.len > 200 ? 200 : x->body.len), x->body.data ? x->body.data : "");
+    }
+    struct anvil_str_view m = anvil_json_is_string(message) ? anvil_json_string(message) : anvil_sv_from_cstr(fallback);
+    char *message_copy = anvil_arena_strndup(arena, m.ptr, m.len);
+    if (!code_copy || !message_copy) {
+        return ANVIL_ENOMEM;
+    }
+    e->code = anvil_sv(code_copy, code.len);
+    e->message = anvil_sv(message_copy, m.len);
+    return ANVIL_OK;
+}
+
+/* Builds the request body once per call: the idempotency token filled, then compressed if the trait says so. */

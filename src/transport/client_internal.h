@@ -1,0 +1,58 @@
+/* What the client's files share: the client itself and one HTTP exchange. */
+#ifndef ANVIL_TRANSPORT_CLIENT_INTERNAL_H
+#define ANVIL_TRANSPORT_CLIENT_INTERNAL_H
+
+#include <curl/curl.h>
+
+#include "anvil/client.h"
+#include "anvil/compress.h"
+#include "anvil/traits.h"
+#include "core/core_internal.h"
+
+struct anvil_client {
+    struct anvil_allocator *allocator;
+    const struct anvil_model *model;
+    const struct anvil_shape *service;
+    enum anvil_protocol protocol;
+    struct anvil_client_options options;
+    struct anvil_aws_config aws;
+    char endpoint[512];
+    char host[256];
+    char signing_name[64];
+    struct anvil_retry_strategy *retry;
+    CURL *curl;
+    struct anvil_compression_settings compression;
+};
+
+/* One libcurl transfer's state: the body, the headers anvil reads, the deadline. */
+struct anvil__exchange {
+    struct anvil_buf body;
+    char error_type[256];
+    int64_t retry_after_ms;
+    uint64_t deadline_ms;
+    /* This attempt's timeout is the deadline's (a timeout then is a cancellation). */
+    bool cut_at_deadline;
+    const struct anvil_env *env;
+};
+
+/* What one send gave: the HTTP status (0 without an answer), curl's code, the latency. */
+struct anvil__attempt {
+    long status;
+    CURLcode curl;
+    uint64_t latency_ms;
+};
+
+/* Calls the client's debug callback with one formatted line (never a secret). */
+void anvil__client_debug(const struct anvil_client *c, const char *fmt, ...) ANVIL_PRINTF(2, 3);
+
+/* Signs and sends one request of `op` with `payload`; curl's result in `a`. ANVIL_OK or ANVIL_ENOMEM. */
+int anvil__client_send(struct anvil_client *c, const struct anvil_shape *op, const struct anvil_buf *payload,
+                       const char *content_encoding, struct anvil__exchange *x, struct anvil__attempt *a);
+
+/* The error of a non-2xx answer: code from `__type` (or `code`), else X-Amzn-ErrorType; the message. */
+int anvil__client_error(struct anvil__exchange *x, long status, struct anvil_arena *arena, struct anvil_wait_error *e);
+
+/* How a failed transfer counts for retries. */
+enum anvil_retry_io_error anvil__curl_io_error(CURLcode code);
+
+#endif
