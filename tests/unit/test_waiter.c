@@ -9,20 +9,11 @@
 #include <stdlib.h>
 
 #include "harness.h"
+#include "waiter_trait.h"
 
 /* ---- helpers ---- */
 
 /* A waiter set from the JSON of a `smithy.waiters#waitable` trait. */
-static int s_trait_set(struct anvil_test *t, const char *json, struct anvil_waiter_set **set) {
-    struct anvil_json_doc *doc = NULL;
-    int rc = anvil_json_parse(t->alloc, json, strlen(json), NULL, &doc, NULL);
-    if (rc == ANVIL_OK) {
-        rc = anvil_waiter_set_from_trait(t->alloc, anvil_json_doc_root(doc), ANVIL_SV("ex#Op"), set, NULL);
-    }
-    anvil_json_doc_destroy(doc);
-    return rc;
-}
-
 /* A scripted service: each call answers the next reply; the last repeats. */
 struct s_reply {
     const char *output; /* JSON text, or NULL for an error */
@@ -156,7 +147,7 @@ TEST(waiter_delays_follow_the_spec_worked_example) {
     struct s_service svc = {&pending, 1, 0, NULL, 0};
     struct s_seen seen = {0};
     struct anvil_wait_options options = {.max_wait_ms = 300000};
-    CHECK_OK(s_trait_set(t, s_status_waiter, &set));
+    CHECK_OK(waiter_trait_set(t, s_status_waiter, &set));
     CHECK_OK(s_run(t, anvil_waiter_set_at(set, 0), &svc, &options, &env.fake, &seen, &result, NULL));
     CHECK_EQ_U64(result.outcome.attempts, 14);
     CHECK_EQ_INT(result.outcome.reason, ANVIL_WAIT_REASON_TIMED_OUT);
@@ -248,7 +239,7 @@ TEST(waiter_first_call_is_immediate) {
     struct anvil_wait_state s;
     struct anvil_wait_options options = {.max_wait_ms = 60000};
     uint64_t at = 0;
-    CHECK_OK(s_trait_set(t, s_status_waiter, &set));
+    CHECK_OK(waiter_trait_set(t, s_status_waiter, &set));
     CHECK_OK(anvil_wait_start(&s, anvil_waiter_set_at(set, 0), NULL, &options, 5000, NULL));
     CHECK_EQ_INT(anvil_wait_next(&s, 5000, &at), ANVIL_WAIT_INVOKE);
     /* Asking again before the report answers INVOKE without counting another attempt. */
@@ -268,7 +259,7 @@ TEST(waiter_max_wait_below_min_delay_makes_a_last_attempt_at_the_deadline) {
     struct s_service svc = {&pending, 1, 0, NULL, 0};
     struct s_seen seen = {0};
     struct anvil_wait_options options = {.max_wait_ms = 1000};
-    CHECK_OK(s_trait_set(t, s_status_waiter, &set));
+    CHECK_OK(waiter_trait_set(t, s_status_waiter, &set));
     CHECK_OK(s_run(t, anvil_waiter_set_at(set, 0), &svc, &options, &fake, &seen, &result, NULL));
     CHECK_EQ_INT(result.outcome.reason, ANVIL_WAIT_REASON_TIMED_OUT);
     CHECK_EQ_U64(result.outcome.attempts, 2);
@@ -288,7 +279,7 @@ TEST(waiter_unmatched_error_fails_at_once) {
     struct s_reply denied = {NULL, "AccessDeniedException", 403, 5};
     struct s_service svc = {&denied, 1, 0, NULL, 0};
     struct anvil_wait_options options = {.max_wait_ms = 600000};
-    CHECK_OK(s_trait_set(t, s_status_waiter, &set));
+    CHECK_OK(waiter_trait_set(t, s_status_waiter, &set));
     CHECK_OK(s_run(t, anvil_waiter_set_at(set, 0), &svc, &options, &fake, NULL, &result, NULL));
     CHECK_EQ_INT(result.outcome.reason, ANVIL_WAIT_REASON_UNEXPECTED_ERROR);
     CHECK_EQ_INT(result.outcome.state, ANVIL_WAITER_FAILURE);
@@ -315,7 +306,7 @@ TEST(waiter_unmatched_success_retries_then_succeeds) {
     struct s_service svc = {replies, 3, 0, NULL, 0};
     struct s_seen seen = {0};
     struct anvil_wait_options options = {.max_wait_ms = 600000};
-    CHECK_OK(s_trait_set(t, s_status_waiter, &set));
+    CHECK_OK(waiter_trait_set(t, s_status_waiter, &set));
     CHECK_OK(s_run(t, anvil_waiter_set_at(set, 0), &svc, &options, &fake, &seen, &result, NULL));
     CHECK_EQ_INT(result.outcome.reason, ANVIL_WAIT_REASON_SUCCESS);
     CHECK_EQ_INT(result.outcome.state, ANVIL_WAITER_SUCCESS);
@@ -342,7 +333,7 @@ TEST(waiter_first_matching_acceptor_wins) {
     struct anvil_wait_state s;
     struct anvil_wait_options options = {.max_wait_ms = 60000};
     struct anvil_wait_outcome outcome;
-    CHECK_OK(s_trait_set(t, json, &set));
+    CHECK_OK(waiter_trait_set(t, json, &set));
     CHECK_OK(anvil_wait_start(&s, anvil_waiter_set_at(set, 0), NULL, &options, 0, NULL));
     CHECK_EQ_INT(anvil_wait_next(&s, 0, NULL), ANVIL_WAIT_INVOKE);
     CHECK_OK(s_report_json(t, &s, 10, "{\"a\": \"x\"}", &doc));
@@ -371,7 +362,7 @@ TEST(waiter_success_false_matches_any_error_and_no_output) {
     static const struct s_reply replies[] = {{"{}", NULL, 200, 0}, {NULL, "Whatever", 500, 0}};
     struct s_service svc = {replies, 2, 0, NULL, 0};
     struct anvil_wait_options options = {.max_wait_ms = 600000};
-    CHECK_OK(s_trait_set(t, json, &set));
+    CHECK_OK(waiter_trait_set(t, json, &set));
     CHECK_OK(s_run(t, anvil_waiter_set_at(set, 0), &svc, &options, &fake, NULL, &result, NULL));
     CHECK_EQ_INT(result.outcome.reason, ANVIL_WAIT_REASON_SUCCESS);
     CHECK_EQ_U64(result.outcome.attempts, 2);
@@ -404,7 +395,7 @@ TEST(waiter_error_type_compares_normalised_codes) {
     CHECK(anvil_sv_eq_cstr(anvil_error_code_normalize(ANVIL_SV("Throttled")), "Throttled"));
     CHECK(anvil_sv_eq_cstr(anvil_error_code_normalize(ANVIL_SV("ns#Throttled")), "Throttled"));
     CHECK(anvil_sv_eq_cstr(anvil_error_code_normalize(ANVIL_SV("Throttled:Sender")), "Throttled"));
-    CHECK_OK(s_trait_set(t, s_status_waiter, &set));
+    CHECK_OK(waiter_trait_set(t, s_status_waiter, &set));
     CHECK_OK(s_run(t, anvil_waiter_set_at(set, 0), &svc, &options, &fake, NULL, &result, NULL));
     CHECK_EQ_INT(result.outcome.reason, ANVIL_WAIT_REASON_FAILURE);
     CHECK_EQ_INT(result.outcome.acceptor, 3);
@@ -428,7 +419,7 @@ static int s_matches(struct anvil_test *t, const char *comparator, const char *e
     struct anvil_json_doc *doc = NULL;
     struct anvil_wait_state s;
     struct anvil_wait_options options = {.max_wait_ms = 60000};
-    int rc = s_trait_set(t, json, &set);
+    int rc = waiter_trait_set(t, json, &set);
     if (rc == ANVIL_OK) {
         rc = anvil_wait_start(&s, anvil_waiter_set_at(set, 0), NULL, &options, 0, NULL);
     }
@@ -491,7 +482,7 @@ TEST(waiter_input_output_sees_input_and_output) {
     struct anvil_json_doc *input = NULL, *doc = NULL;
     struct anvil_wait_state s;
     struct anvil_wait_options options = {.max_wait_ms = 60000};
-    CHECK_OK(s_trait_set(t, json, &set));
+    CHECK_OK(waiter_trait_set(t, json, &set));
     CHECK_OK(anvil_json_parse(t->alloc, "{\"Name\": \"n1\"}", 14, NULL, &input, NULL));
     CHECK_OK(anvil_wait_start(&s, anvil_waiter_set_at(set, 0), anvil_json_doc_root(input), &options, 0, NULL));
     anvil_wait_next(&s, 0, NULL);
@@ -515,7 +506,7 @@ TEST(waiter_message_is_evaluated_on_the_matching_failure) {
     static const struct s_reply replies[] = {{"{\"Status\": \"BROKEN\", \"Reason\": \"disk full\"}", NULL, 200, 0}};
     struct s_service svc = {replies, 1, 0, NULL, 0};
     struct anvil_wait_options options = {.max_wait_ms = 600000};
-    CHECK_OK(s_trait_set(t, s_status_waiter, &set));
+    CHECK_OK(waiter_trait_set(t, s_status_waiter, &set));
     CHECK_OK(s_run(t, anvil_waiter_set_at(set, 0), &svc, &options, &fake, NULL, &result, NULL));
     CHECK_EQ_INT(result.outcome.reason, ANVIL_WAIT_REASON_FAILURE);
     CHECK_EQ_INT(result.outcome.acceptor, 1);
@@ -548,7 +539,7 @@ TEST(waiter_cancel_during_sleep_ends_the_wait) {
     struct s_reply pending = {"{\"Status\": \"PENDING\"}", NULL, 200, 0};
     struct s_service svc = {&pending, 1, 0, NULL, 0};
     struct anvil_wait_options options = {.max_wait_ms = 600000, .min_delay_s = 10, .max_delay_s = 10};
-    CHECK_OK(s_trait_set(t, s_status_waiter, &set));
+    CHECK_OK(waiter_trait_set(t, s_status_waiter, &set));
     CHECK_OK(s_run(t, anvil_waiter_set_at(set, 0), &svc, &options, &fake, NULL, &result, NULL));
     CHECK_EQ_INT(result.outcome.reason, ANVIL_WAIT_REASON_CANCELLED);
     CHECK_EQ_U64(result.outcome.attempts, 1);
@@ -581,7 +572,7 @@ TEST(waiter_invalid_options_are_rejected_before_any_call) {
     struct s_service svc = {&pending, 1, 0, NULL, 0};
     struct anvil_diag diag;
     struct anvil_wait_options options = {0};
-    CHECK_OK(s_trait_set(t, s_status_waiter, &set));
+    CHECK_OK(waiter_trait_set(t, s_status_waiter, &set));
     CHECK_STATUS(s_run(t, anvil_waiter_set_at(set, 0), &svc, &options, &fake, NULL, &result, &diag), ANVIL_EINVAL);
     CHECK_EQ_INT(result.outcome.reason, ANVIL_WAIT_REASON_INVALID);
     CHECK(strstr(diag.message, "maximum wait time") != NULL);
@@ -615,7 +606,7 @@ TEST(waiter_counts_attempts_past_a_million) {
     struct anvil_fake_env fake;
     anvil_fake_env_init(&fake, 0, 1);
     struct anvil_wait_options options = {.max_wait_ms = UINT64_MAX / 2, .env = &fake.env};
-    CHECK_OK(s_trait_set(t, json, &set));
+    CHECK_OK(waiter_trait_set(t, json, &set));
     CHECK_OK(anvil_wait_start(&s, anvil_waiter_set_at(set, 0), NULL, &options, 0, NULL));
     uint64_t now = 0;
     for (uint64_t i = 0; i < 1100000; i++) {
@@ -646,7 +637,7 @@ TEST(waiter_attempt_cap_ends_with_max_attempts) {
     struct s_reply pending = {"{\"Status\": \"PENDING\"}", NULL, 200, 0};
     struct s_service svc = {&pending, 1, 0, NULL, 0};
     struct anvil_wait_options options = {.max_wait_ms = 3600000, .max_attempts = 4};
-    CHECK_OK(s_trait_set(t, s_status_waiter, &set));
+    CHECK_OK(waiter_trait_set(t, s_status_waiter, &set));
     CHECK_OK(s_run(t, anvil_waiter_set_at(set, 0), &svc, &options, &fake, NULL, &result, NULL));
     CHECK_EQ_INT(result.outcome.reason, ANVIL_WAIT_REASON_MAX_ATTEMPTS);
     CHECK_EQ_U64(result.outcome.attempts, 4);
@@ -870,7 +861,7 @@ TEST(waiter_group_drives_many_waits_in_time_order) {
     anvil_fake_env_init(&fake, 0, 9);
     struct anvil_wait_options options = {.max_wait_ms = 600000, .env = &fake.env};
     struct anvil_wait_error done_error = {ANVIL_SV("Done"), ANVIL_SV(""), 400};
-    CHECK_OK(s_trait_set(t, json, &set));
+    CHECK_OK(waiter_trait_set(t, json, &set));
     states = anvil_mem_acquire(t->alloc, N * sizeof *states);
     CHECK_ALLOC(states);
     CHECK(sizeof *states < 512);
@@ -943,7 +934,7 @@ TEST(waiter_request_cut_at_the_deadline_times_the_wait_out) {
     struct s_slow slow = {&fake, {0}, 0};
     struct anvil_wait_call call = {s_slow_call, &slow, NULL, NULL, &fake.env, t->alloc};
     struct anvil_wait_options options = {.max_wait_ms = 30000, .min_delay_s = 5, .max_delay_s = 5};
-    CHECK_OK(s_trait_set(t, s_status_waiter, &set));
+    CHECK_OK(waiter_trait_set(t, s_status_waiter, &set));
     CHECK_OK(anvil_wait(anvil_waiter_set_at(set, 0), NULL, &options, &call, &result, NULL));
     CHECK_EQ_INT(result.outcome.reason, ANVIL_WAIT_REASON_TIMED_OUT);
     CHECK_EQ_U64(result.outcome.attempts, 2);
@@ -964,7 +955,7 @@ TEST(waiter_last_attempt_gets_min_delay_to_answer) {
     struct anvil_fake_env fake;
     anvil_fake_env_init(&fake, 0, 1);
     struct anvil_wait_options options = {.max_wait_ms = 7000, .min_delay_s = 5, .max_delay_s = 5, .env = &fake.env};
-    CHECK_OK(s_trait_set(t, s_status_waiter, &set));
+    CHECK_OK(waiter_trait_set(t, s_status_waiter, &set));
     CHECK_OK(anvil_wait_start(&s, anvil_waiter_set_at(set, 0), NULL, &options, 1000, NULL));
     CHECK_EQ_INT(anvil_wait_next(&s, 1000, NULL), ANVIL_WAIT_INVOKE);
     CHECK_EQ_U64(anvil_wait_attempt_deadline_ms(&s, 1000), 8000);

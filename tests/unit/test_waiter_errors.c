@@ -6,16 +6,7 @@
  */
 
 #include "harness.h"
-
-static int s_trait_set(struct anvil_test *t, const char *json, struct anvil_waiter_set **set) {
-    struct anvil_json_doc *doc = NULL;
-    int rc = anvil_json_parse(t->alloc, json, strlen(json), NULL, &doc, NULL);
-    if (rc == ANVIL_OK) {
-        rc = anvil_waiter_set_from_trait(t->alloc, anvil_json_doc_root(doc), ANVIL_SV("ex#Op"), set, NULL);
-    }
-    anvil_json_doc_destroy(doc);
-    return rc;
-}
+#include "waiter_trait.h"
 
 static const char s_table_exists[] =
     "{\"TableExists\": {\"acceptors\": ["
@@ -26,7 +17,7 @@ static const char s_table_exists[] =
 
 TEST(waiter_expects_the_errors_its_error_type_acceptors_name) {
     struct anvil_waiter_set *set = NULL;
-    CHECK_OK(s_trait_set(t, s_table_exists, &set));
+    CHECK_OK(waiter_trait_set(t, s_table_exists, &set));
     const struct anvil_waiter *w = anvil_waiter_set_at(set, 0);
     struct anvil_wait_error e = {ANVIL_SV("ResourceNotFoundException"), ANVIL_SV(""), 400};
     CHECK_EQ_INT(anvil_waiter_expects_error(w, &e), 1);
@@ -50,7 +41,8 @@ done:
 
 TEST(waiter_with_success_false_expects_every_error) {
     struct anvil_waiter_set *set = NULL;
-    CHECK_OK(s_trait_set(t,
+    CHECK_OK(
+        waiter_trait_set(t,
                          "{\"Gone\": {\"acceptors\": [{\"state\": \"success\", \"matcher\": {\"success\": false}}]},"
                          " \"Done\": {\"acceptors\": [{\"state\": \"success\", \"matcher\": {\"success\": true}}]}}",
                          &set));
@@ -129,7 +121,7 @@ TEST(waiter_poll_cut_at_the_deadline_keeps_the_last_error_it_saw) {
     struct s_cut cut = {&fake, 0, true};
     struct anvil_wait_call call = {s_cut_call, &cut, NULL, NULL, &fake.env, t->alloc};
     struct anvil_wait_options options = {.max_wait_ms = 20000, .min_delay_s = 5, .max_delay_s = 5};
-    CHECK_OK(s_trait_set(t, s_table_exists, &set));
+    CHECK_OK(waiter_trait_set(t, s_table_exists, &set));
     CHECK_OK(anvil_wait(anvil_waiter_set_at(set, 0), NULL, &options, &call, &result, NULL));
     CHECK_EQ_INT(result.outcome.reason, ANVIL_WAIT_REASON_TIMED_OUT);
     CHECK_EQ_U64(result.outcome.elapsed_ms, 20000);
