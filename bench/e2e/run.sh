@@ -25,9 +25,11 @@ start_server() { # $1 createTableMs -> sets port (through the counting proxy)
   exec {hold}<>"$work/in.$1"
   exec {phold}<>"$work/pin.$1"
   node "$servers/start.js" dynalite "$1" < "$work/in.$1" > "$work/dyn.$1" &
+  server_pids=($!)
   for _ in $(seq 100); do read -r w dport < "$work/dyn.$1" 2>/dev/null && [[ ${w:-} == PORT ]] && break; sleep 0.1; done
   : > "$work/script"
   node "$servers/faults.js" "$dport" "$work/script" "$work/log.$1" < "$work/pin.$1" > "$work/proxy.$1" &
+  server_pids+=($!)
   for _ in $(seq 100); do read -r w port < "$work/proxy.$1" 2>/dev/null && [[ ${w:-} == PORT ]] && break; sleep 0.1; done
 }
 
@@ -61,4 +63,5 @@ for d in "${delays[@]}"; do
     printf '  %-6s %-30s %19.1fs %10s %10.2f\n' "${d}s" "$label" "$(echo "$done_at - $active" | bc)" "$requests" \
       "$(echo "$user + $sys" | bc)"
   done
+  kill "${server_pids[@]}" 2>/dev/null || true
 done
