@@ -106,13 +106,37 @@ static void s_retry_errors(void *ctx, const struct anvil_retry_response *r, stru
     }
 }
 
+/* The retry mode and attempts from the options, else AWS_RETRY_MODE and AWS_MAX_ATTEMPTS as AWS tools read them. */
+static int s_retry_options(const struct cli_exec_args *args, const char *command, struct anvil_retry_options *ro) {
+    const char *mode = args->retry_mode ? args->retry_mode : getenv("AWS_RETRY_MODE");
+    if (mode && *mode && strcmp(mode, "standard") != 0 && strcmp(mode, "adaptive") != 0) {
+        if (strcmp(mode, "legacy") != 0) {
+            return cli_usage_error(command, "AWS_RETRY_MODE is '%s'; anvil knows standard and adaptive", mode);
+        }
+        cli_error("warning: AWS_RETRY_MODE=legacy is not implemented; using standard");
+    }
+    ro->mode = mode && strcmp(mode, "adaptive") == 0 ? ANVIL_RETRY_ADAPTIVE : ANVIL_RETRY_STANDARD;
+    ro->max_attempts = args->retry_max_attempts;
+    const char *attempts = getenv("AWS_MAX_ATTEMPTS");
+    if (!ro->max_attempts && attempts && *attempts) {
+        uint64_t n;
+        if (anvil_sv_parse_u64(anvil_sv_from_cstr(attempts), 100, &n) != ANVIL_OK || n == 0) {
+            return cli_usage_error(command, "AWS_MAX_ATTEMPTS is '%s'; it takes a whole number from 1 to 100",
+                                   attempts);
+        }
+        ro->max_attempts = (uint32_t)n;
+    }
+    ro->max_total_ms = args->retry_max_total_ms;
+    return CLI_EXIT_OK;
+}
+
 int cli_http_client(const struct cli_exec_args *args, const struct anvil_model *model, const char *command,
                     struct anvil_client **client) {
     struct anvil_retry_options ro = {0};
-    ro.max_attempts = args->retry_max_attempts;
-    ro.max_total_ms = args->retry_max_total_ms;
-    ro.mode =
-        args->retry_mode && strcmp(args->retry_mode, "adaptive") == 0 ? ANVIL_RETRY_ADAPTIVE : ANVIL_RETRY_STANDARD;
+    int code = s_retry_options(args, command, &ro);
+    if (code != CLI_EXIT_OK) {
+        return code;
+    }
     struct anvil_retry_strategy *retry = NULL;
     int rc = anvil_retry_strategy_new(NULL, &ro, &retry);
     struct anvil_client_options o = {0};
