@@ -113,6 +113,8 @@ struct anvil_client_operation {
      * acceptor of the waiter matches (errorType, `success: false`, status) is
      * handed to the waiter at once and never retried by the client; other
      * retryable errors are retried, but never past the attempt's deadline.
+     * The operation counts as idempotent then: the waiter calls it again
+     * anyway, so a retry inside a poll repeats nothing the waiter would not.
      */
     const struct anvil_waiter *waiter;
 };

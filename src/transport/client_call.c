@@ -171,6 +171,8 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
     char partition[192];
     snprintf(partition, sizeof partition, "%.*s-%s", (int)aws.endpoint_prefix.len, aws.endpoint_prefix.ptr,
              c->aws.region);
+    /* An operation a waiter polls is called again by the waiter anyway: repeating it inside a poll is as safe. */
+    idempotent = idempotent || waiter;
     struct s_policy policy = {c, waiter, ""};
     bool has_policy = waiter || c->options.retry_policy;
     struct anvil_retry_token token;

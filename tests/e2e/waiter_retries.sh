@@ -64,6 +64,14 @@ wait_for TableExists 30
   fail "TableExists through 503s: exit $code, $(count DescribeTable) requests, $(cat "$work/out")"
 echo "ok: 503s no acceptor expects are retried inside one poll (3 requests, 1 attempt)"
 
+# A 500 and a dropped connection are retried inside a poll too: the waiter calls DescribeTable again
+# anyway, so it counts as idempotent there (a plain call does not retry them: e2e.faults).
+faults "DescribeTable 500" "DescribeTable drop"
+wait_for TableExists 30
+[[ $code == 0 && $(count DescribeTable) == 3 && $(field 'o["attempts"]') == 1 ]] ||
+  fail "TableExists through a 500 and a drop: exit $code, $(count DescribeTable) requests, $(cat "$work/out")"
+echo "ok: a 500 and a dropped connection are retried inside a poll (the polled operation is repeatable)"
+
 # ...but a retry whose backoff would cross the deadline is cut there, keeping the last error.
 repeat() { local i lines=(); for ((i = 0; i < $1; i++)); do lines+=("$2"); done; faults "${lines[@]}"; }
 repeat 10 "DescribeTable 503-retry-after:1500"
