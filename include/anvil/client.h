@@ -121,8 +121,9 @@ struct anvil_client_operation {
 
 /**
  * An anvil_wait_operation_fn calling an operation through a client. When
- * the deadline cuts off a call whose earlier tries failed, the reply keeps
- * the last of those errors (and the call returns ANVIL_ETIMEDOUT).
+ * the deadline cuts off a call whose earlier tries failed, the call returns
+ * ANVIL_ETIMEDOUT and the reply keeps the last of those errors, with
+ * `reply->failed_status` its status.
  */
 ANVIL_API int anvil_client_operation_call(void *user_data, const struct anvil_json *input, uint64_t deadline_ms,
                                           struct anvil_arena *arena, struct anvil_wait_reply *reply);

@@ -172,7 +172,12 @@ enum anvil_retry_directive {
     ANVIL_RETRY_DIRECTIVE_RETRY = 3
 };
 
-/** A policy's verdict; the strategy zeroes it (DEFAULT) before calling. */
+/**
+ * A policy's verdict; the strategy zeroes it (DEFAULT) before calling. The
+ * directive decides retrying and quota accounting only: a caller still
+ * returns what the service answered (an error a policy ended as a success
+ * is still that error, and a 2xx a policy failed is still that output).
+ */
 struct anvil_retry_verdict {
     enum anvil_retry_directive directive;
     /** RETRY: the error type. */
@@ -205,6 +210,12 @@ struct anvil_retry_call {
     /** A policy that runs before the default classification (NULL = none). */
     anvil_retry_policy_fn *policy;
     void *policy_ctx;
+    /**
+     * The caller's deadline on the clock the token is told (0 = none): a retry
+     * whose backoff would end at or after it is not made (reason DEADLINE)
+     * and spends no quota.
+     */
+    uint64_t deadline_ms;
 };
 
 enum anvil_retry_action {
@@ -221,7 +232,8 @@ enum anvil_retry_reason {
     ANVIL_RETRY_REASON_QUOTA_EXCEEDED, /* retry_quota_exceeded */
     ANVIL_RETRY_REASON_RETRYING,       /* retrying */
     ANVIL_RETRY_REASON_POLICY,         /* a policy said terminate (succeed or fail) */
-    ANVIL_RETRY_REASON_MAX_TIME        /* the next attempt would start after max_total_ms */
+    ANVIL_RETRY_REASON_MAX_TIME,       /* the next attempt would start after max_total_ms */
+    ANVIL_RETRY_REASON_DEADLINE        /* the next attempt would start after the call's deadline_ms */
 };
 
 /** The decision after an attempt. */

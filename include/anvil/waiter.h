@@ -425,6 +425,12 @@ struct anvil_wait_reply {
     struct anvil_wait_error error;
     /** HTTP status of either, 0 when unknown. */
     int http_status;
+    /**
+     * With ANVIL_ETIMEDOUT: the status of the last failure the attempt saw
+     * before the deadline cut it off (ANVIL_ESERVICE, or a transport status
+     * such as ANVIL_ETRANSPORT), which `error` describes; 0 when it saw none.
+     */
+    int failed_status;
 };
 
 /**

@@ -265,7 +265,11 @@ static void s_policy_class(const struct anvil_retry_verdict *v, struct anvil_ret
     c->safe_for_any_operation = true;
 }
 
-/* A success, or a policy's "terminate and succeed": refund the last retry's cost, or reward a first try with 1. */
+/*
+ * A success, or a policy's "terminate and succeed": refund the last retry's
+ * cost, or reward a first try with 1. Called with the strategy's lock held;
+ * releases it.
+ */
 static void s_succeed(struct anvil_retry_token *t, struct anvil_retry_partition *p, const struct anvil_retry_verdict *v,
                       struct anvil_retry_decision *d) {
     const struct anvil_retry_options *o = &t->strategy->options;
@@ -366,15 +370,24 @@ int anvil_retry_after_attempt(struct anvil_retry_token *t, uint64_t now_ms, cons
         s_explain(d, "not retried: the random source failed");
         return rc;
     }
+    /* No quota is spent on a retry that could not start in time: the loop's limit, then the call's deadline. */
     uint64_t limit = anvil_retry_token_deadline_ms(t);
-    if (limit && (now_ms + delay >= limit || now_ms + delay < now_ms)) {
-        /* No quota is spent on a retry that could not start in time. */
+    uint64_t start = now_ms + delay < now_ms ? UINT64_MAX : now_ms + delay;
+    if (limit && start >= limit && (!t->call.deadline_ms || limit <= t->call.deadline_ms)) {
         pthread_mutex_unlock(&s->lock);
         d->reason = ANVIL_RETRY_REASON_MAX_TIME;
-        s_explain(d,
-                  "max total time exceeded: a retry after %llu ms would start %llu ms into a loop limited to %llu ms",
-                  (unsigned long long)delay, (unsigned long long)(now_ms - t->start_ms + delay),
-                  (unsigned long long)o->max_total_ms);
+        s_explain(
+            d, "max total time exceeded: a retry after %llu ms would start %llu ms into a loop limited to %llu ms",
+            (unsigned long long)delay, (unsigned long long)((now_ms > t->start_ms ? now_ms - t->start_ms : 0) + delay),
+            (unsigned long long)o->max_total_ms);
+        return ANVIL_OK;
+    }
+    if (t->call.deadline_ms && start >= t->call.deadline_ms) {
+        pthread_mutex_unlock(&s->lock);
+        d->reason = ANVIL_RETRY_REASON_DEADLINE;
+        s_explain(d, "not retried: a retry after %llu ms would start after the call's deadline, %llu ms away",
+                  (unsigned long long)delay,
+                  (unsigned long long)(t->call.deadline_ms > now_ms ? t->call.deadline_ms - now_ms : 0));
         return ANVIL_OK;
     }
     if (cost > p->quota) {

@@ -52,6 +52,13 @@ static void s_observe(struct s_run *run, uint64_t now_ms) {
     run->call->observer(run->call->observer_data, &p);
 }
 
+/* A transport problem as an error: its status names it, with the callback's words when it gave some. */
+static void s_transport_error(struct s_run *run, int status) {
+    struct anvil_str_view said = run->reply.error.message;
+    run->transport_error = (struct anvil_wait_error){anvil_sv_from_cstr(anvil_status_name(status)),
+                                                     said.len ? said : anvil_sv_from_cstr(anvil_status_str(status)), 0};
+}
+
 /* One attempt: call the operation into a fresh arena and report what it gave. */
 static int s_attempt(struct s_run *run) {
     struct anvil_arena *arena = run->arenas[run->state.attempts % 2];
@@ -79,9 +86,14 @@ static int s_attempt(struct s_run *run) {
              * out, keeping the last error the attempt saw (a try the client was
              * retrying) when it says one.
              */
-            bool seen = error->code.len || error->http_status || run->reply.http_status;
+            int failed = run->reply.failed_status;
+            bool seen = failed || error->code.len || error->http_status || run->reply.http_status;
             if (seen && !error->http_status) {
                 error->http_status = run->reply.http_status;
+            }
+            if (failed && failed != ANVIL_ESERVICE) {
+                s_transport_error(run, failed);
+                error = &run->transport_error;
             }
             anvil_wait_expire(&run->state, now, seen ? error : NULL);
             if (seen) {
@@ -90,12 +102,14 @@ static int s_attempt(struct s_run *run) {
             s_observe(run, now);
             return ANVIL_OK;
         }
+        if (rc == ANVIL_ECANCELED) {
+            /* The operation saw the cancellation (a sleep inside it was cancelled). */
+            anvil_wait_cancel(&run->state, now);
+            s_observe(run, now);
+            return ANVIL_OK;
+        }
         if (rc != ANVIL_ESERVICE) {
-            /* A transport problem: its status names it, with the callback's words when it gave some. */
-            struct anvil_str_view said = run->reply.error.message;
-            run->transport_error =
-                (struct anvil_wait_error){anvil_sv_from_cstr(anvil_status_name(rc)),
-                                          said.len ? said : anvil_sv_from_cstr(anvil_status_str(rc)), 0};
+            s_transport_error(run, rc);
             error = &run->transport_error;
         }
         rc = anvil_wait_report_error(&run->state, now, error, arena);

@@ -75,6 +75,12 @@ static void s_policy(void *ctx, const struct anvil_retry_response *r, struct anv
     }
 }
 
+/* Sleeps until `deadline` on the client's env: ANVIL_OK, or ANVIL_ECANCELED when the sleep was cancelled. */
+static int s_sleep_until(struct anvil_client *c, uint64_t deadline) {
+    uint64_t now = anvil_env_now_ms(c->options.env);
+    return anvil_env_sleep_ms(c->options.env, deadline > now ? deadline - now : 0);
+}
+
 /* The earlier of two deadlines, 0 being "none". */
 static uint64_t s_earlier(uint64_t a, uint64_t b) {
     return !a ? b : !b ? a : a < b ? a : b;
@@ -98,6 +104,7 @@ static int s_cut_off(struct s_call *k, uint64_t loop_deadline, uint32_t attempt)
     bool by_loop = loop_deadline && (!k->deadline_ms || loop_deadline < k->deadline_ms);
     if (k->has_failed) {
         *k->reply = k->failed;
+        k->reply->failed_status = by_loop ? 0 : k->failed_result;
         return by_loop ? k->failed_result : ANVIL_ETIMEDOUT;
     }
     memset(k->reply, 0, sizeof *k->reply);
@@ -177,7 +184,7 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
     bool has_policy = waiter || c->options.retry_policy;
     struct anvil_retry_token token;
     struct anvil_retry_call call = {partition, c->signing_name, false, idempotent, has_policy ? s_policy : NULL,
-                                    &policy};
+                                    &policy,   deadline_ms};
     rc = anvil_retry_token_init(&token, c->retry, &call);
     struct anvil__exchange x;
     memset(&x, 0, sizeof x);
@@ -198,18 +205,20 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
         if ((rc = anvil_retry_before_attempt(&token, anvil_env_now_ms(c->options.env), &wait)) != ANVIL_OK) {
             break;
         }
+        uint64_t loop_deadline = anvil_retry_token_deadline_ms(&token);
+        x.deadline_ms = s_earlier(deadline_ms, loop_deadline);
         uint64_t now = anvil_env_now_ms(c->options.env);
-        if (wait && deadline_ms && now + wait >= deadline_ms) {
-            /* The rate limiter's wait would cross the deadline: the call times out there. */
-            anvil_env_sleep_ms(c->options.env, deadline_ms > now ? deadline_ms - now : 0);
-            result = s_cut_off(&k, 0, token.attempt);
+        if (wait && x.deadline_ms && now + wait >= x.deadline_ms) {
+            /* The rate limiter's wait would cross a deadline: the call's (wait for it) or the loop's (end now). */
+            if (x.deadline_ms == deadline_ms && (rc = s_sleep_until(c, deadline_ms)) != ANVIL_OK) {
+                break;
+            }
+            result = s_cut_off(&k, loop_deadline, token.attempt);
             break;
         }
         if (wait && (rc = anvil_env_sleep_ms(c->options.env, wait)) != ANVIL_OK) {
             break;
         }
-        uint64_t loop_deadline = anvil_retry_token_deadline_ms(&token);
-        x.deadline_ms = s_earlier(deadline_ms, loop_deadline);
         anvil_buf_clear(&x.body);
         x.error_type[0] = '\0';
         x.retry_after_ms = -1;
@@ -236,20 +245,17 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
                             reply->error.code.len ? " " : "", (int)reply->error.code.len, reply->error.code.ptr,
                             (unsigned long long)a.latency_ms, d.explanation);
         if (d.action != ANVIL_RETRY_AGAIN) {
+            if (d.reason == ANVIL_RETRY_REASON_DEADLINE) {
+                /* No backoff past the deadline: wait for it; the call has then timed out, keeping this failure. */
+                reply->failed_status = result;
+                result = ANVIL_ETIMEDOUT;
+                rc = s_sleep_until(c, deadline_ms);
+            }
             break;
         }
         k.failed = *reply;
         k.failed_result = result;
         k.has_failed = true;
-        now = anvil_env_now_ms(c->options.env);
-        if (deadline_ms && now + d.delay_ms >= deadline_ms) {
-            /* No backoff past the deadline: wait for it, then the call has timed out. */
-            anvil_env_sleep_ms(c->options.env, deadline_ms > now ? deadline_ms - now : 0);
-            anvil__client_debug(c, "POST %.*s: the retry after %llu ms would cross the deadline; cut off there",
-                                (int)name.len, name.ptr, (unsigned long long)d.delay_ms);
-            result = ANVIL_ETIMEDOUT;
-            break;
-        }
         if ((rc = anvil_env_sleep_ms(c->options.env, d.delay_ms)) != ANVIL_OK) {
             break;
         }

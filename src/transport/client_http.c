@@ -155,7 +155,12 @@ int anvil__client_send(struct anvil_client *c, const struct anvil_shape *op, con
     uint64_t start = anvil_env_now_ms(c->options.env);
     a->curl = x->deadline_ms && start >= x->deadline_ms ? CURLE_ABORTED_BY_CALLBACK : curl_easy_perform(h);
     if (a->curl == CURLE_OPERATION_TIMEDOUT && x->cut_at_deadline) {
-        a->curl = CURLE_ABORTED_BY_CALLBACK; /* the deadline, not the request timeout */
+        /* The deadline's timeout, unless it was the connect timeout, which ends sooner (curl's own clock). */
+        curl_off_t total_us = 0;
+        curl_easy_getinfo(h, CURLINFO_TOTAL_TIME_T, &total_us);
+        if ((uint64_t)total_us / 1000 + 5 >= timeout) {
+            a->curl = CURLE_ABORTED_BY_CALLBACK;
+        }
     }
     a->latency_ms = anvil_env_now_ms(c->options.env) - start;
     a->status = 0;

@@ -250,3 +250,31 @@ TEST(retry_max_total_time_counts_from_the_first_report_without_before_attempt) {
 done:
     s_stop(&f);
 }
+
+TEST(retry_past_the_call_deadline_is_not_made_and_costs_nothing) {
+    struct s_fixture f;
+    memset(&f, 0, sizeof f);
+    anvil_fake_env_init(&f.fake, 0, 7);
+    struct anvil_retry_options o = {.env = &f.fake.env, .max_total_ms = 10000};
+    CHECK_OK(anvil_retry_strategy_new(t->alloc, &o, &f.strategy));
+    struct anvil_retry_call call = {.partition = "svc-region", .idempotent = true, .deadline_ms = 2000};
+    CHECK_OK(anvil_retry_token_init(&f.token, f.strategy, &call));
+    f.has_token = true;
+    uint64_t wait;
+    CHECK_OK(anvil_retry_before_attempt(&f.token, 0, &wait));
+    struct anvil_retry_response r = s_error(503, "ServiceUnavailable");
+    r.retry_after_ms = 1500;
+    struct anvil_retry_decision d;
+    /* At 0.4 s a retry after 1.5 s starts at 1.9 s: made. */
+    CHECK_OK(anvil_retry_after_attempt(&f.token, 400, &r, &d));
+    CHECK_EQ_INT(d.action, ANVIL_RETRY_AGAIN);
+    uint32_t quota = anvil_retry_quota(f.strategy, "svc-region");
+    /* At 1.9 s it would start at 3.4 s, past the call's deadline (the loop's 10 s limit is later). */
+    CHECK_OK(anvil_retry_after_attempt(&f.token, 1900, &r, &d));
+    CHECK_EQ_INT(d.action, ANVIL_RETRY_FAIL);
+    CHECK_EQ_INT(d.reason, ANVIL_RETRY_REASON_DEADLINE);
+    CHECK_EQ_U64(anvil_retry_quota(f.strategy, "svc-region"), quota);
+    CHECK(strstr(d.explanation, "after the call's deadline, 100 ms away") != NULL);
+done:
+    s_stop(&f);
+}

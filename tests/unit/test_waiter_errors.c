@@ -142,3 +142,48 @@ done:
     anvil_wait_result_clean_up(&result);
     anvil_waiter_set_destroy(set);
 }
+
+/* The client's ways of ending an attempt: cut off after a transport failure, or cancelled. */
+struct s_end {
+    struct anvil_fake_env *fake;
+    int status;
+};
+
+static int s_end_call(void *user_data, const struct anvil_json *input, uint64_t deadline_ms, struct anvil_arena *arena,
+                      struct anvil_wait_reply *reply) {
+    (void)input;
+    (void)arena;
+    struct s_end *end = user_data;
+    end->fake->now_ms = end->status == ANVIL_ETIMEDOUT ? deadline_ms : end->fake->now_ms + 500;
+    if (end->status == ANVIL_ETIMEDOUT) {
+        reply->error.message = ANVIL_SV("Couldn't connect to server");
+        reply->failed_status = ANVIL_ETRANSPORT;
+    }
+    return end->status;
+}
+
+TEST(waiter_poll_cut_after_a_transport_failure_keeps_it) {
+    struct anvil_fake_env fake;
+    anvil_fake_env_init(&fake, 0, 1);
+    struct anvil_waiter_set *set = NULL;
+    struct anvil_wait_result result = {0};
+    struct s_end end = {&fake, ANVIL_ETIMEDOUT};
+    struct anvil_wait_call call = {s_end_call, &end, NULL, NULL, &fake.env, t->alloc};
+    struct anvil_wait_options options = {.max_wait_ms = 9000};
+    CHECK_OK(waiter_trait_set(t, s_table_exists, &set));
+    CHECK_OK(anvil_wait(anvil_waiter_set_at(set, 0), NULL, &options, &call, &result, NULL));
+    CHECK_EQ_INT(result.outcome.reason, ANVIL_WAIT_REASON_TIMED_OUT);
+    CHECK(result.outcome.has_error);
+    CHECK(anvil_sv_eq_cstr(result.outcome.error.code, "ANVIL_ETRANSPORT"));
+    CHECK(anvil_sv_eq_cstr(result.outcome.error.message, "Couldn't connect to server"));
+    anvil_wait_result_clean_up(&result);
+    /* An operation that saw the cancellation ends the wait as cancelled, not as an error. */
+    end.status = ANVIL_ECANCELED;
+    fake.now_ms = 0;
+    CHECK_OK(anvil_wait(anvil_waiter_set_at(set, 0), NULL, &options, &call, &result, NULL));
+    CHECK_EQ_INT(result.outcome.reason, ANVIL_WAIT_REASON_CANCELLED);
+    CHECK_EQ_U64(result.outcome.elapsed_ms, 500);
+done:
+    anvil_wait_result_clean_up(&result);
+    anvil_waiter_set_destroy(set);
+}

@@ -78,8 +78,9 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
     }
     if (out->command && (out->endpoint_url || out->region || out->profile || out->retry_mode ||
                          out->retry_max_attempts || out->retry_max_total_ms || out->retry_error_count)) {
-        return cli_usage_error(spec->command, "--exec and the HTTP options (--endpoint-url, --region, --profile, "
-                                              "--retry-...) do not mix");
+        return cli_usage_error(spec->command,
+                               "--exec and the HTTP options (--endpoint-url, --region, --profile, "
+                               "--retry-mode, --retry-max-attempts, --retry-max-time, --retry-error) do not mix");
     }
     if (!out->command && !out->model) {
         return cli_usage_error(spec->command, "calling the service over HTTP needs --model (or give --exec CMD)");
@@ -97,7 +98,7 @@ static void s_retry_errors(void *ctx, const struct anvil_retry_response *r, stru
     const struct cli_exec_args *args = ctx;
     struct anvil_str_view code = anvil_error_code_normalize(r->code);
     for (size_t i = 0; !r->success && i < args->retry_error_count; i++) {
-        if (anvil_sv_eq_cstr(code, args->retry_errors[i])) {
+        if (anvil_sv_eq(code, anvil_error_code_normalize(anvil_sv_from_cstr(args->retry_errors[i])))) {
             v->directive = ANVIL_RETRY_DIRECTIVE_RETRY;
             v->type = ANVIL_RETRY_ERROR_SERVER;
             v->why = "--retry-error";
