@@ -28,6 +28,12 @@ struct anvil_aws_config {
     char region[64];
     /** Where the credentials came from: "environment", "profile NAME" or "" (none found). */
     char source[96];
+    /**
+     * The retry settings AWS tools read, as text ("" when unset): AWS_RETRY_MODE
+     * and AWS_MAX_ATTEMPTS, else the profile's `retry_mode` and `max_attempts`.
+     */
+    char retry_mode[16];
+    char max_attempts[16];
 };
 
 /**
@@ -35,7 +41,8 @@ struct anvil_aws_config {
  * / AWS_SESSION_TOKEN, else the profile (`profile`, else AWS_PROFILE, else
  * "default") in ~/.aws/credentials and ~/.aws/config (or
  * AWS_SHARED_CREDENTIALS_FILE / AWS_CONFIG_FILE); the region from
- * `region`, AWS_REGION, AWS_DEFAULT_REGION, or the profile. Missing
+ * `region`, AWS_REGION, AWS_DEFAULT_REGION, or the profile; the retry
+ * settings from the environment or the profile. Missing
  * credentials are not an error here (source ""). ANVIL_EINVAL for a file
  * that cannot be read as INI (diag names it and the line).
  */

@@ -122,16 +122,19 @@ int anvil_aws_config_resolve(const char *profile, const char *region, anvil_clie
             out->access_key_id[0] = out->secret_access_key[0] = out->session_token[0] = '\0';
         }
     }
-    /* The region: the caller's, the environment's, then the profile's. */
+    /* The region and the retry settings: the caller's, the environment's, then the profile's. */
     const char *r = region && *region ? region : lookup(ctx, "AWS_REGION");
     r = r && *r ? r : lookup(ctx, "AWS_DEFAULT_REGION");
-    if (r && *r) {
-        s_copy(out->region, sizeof out->region, r);
-    } else if (rc == ANVIL_OK) {
+    s_copy(out->region, sizeof out->region, r);
+    s_copy(out->retry_mode, sizeof out->retry_mode, lookup(ctx, "AWS_RETRY_MODE"));
+    s_copy(out->max_attempts, sizeof out->max_attempts, lookup(ctx, "AWS_MAX_ATTEMPTS"));
+    if (rc == ANVIL_OK && (!out->region[0] || !out->retry_mode[0] || !out->max_attempts[0])) {
         char section[160];
         snprintf(section, sizeof section, strcmp(name, "default") == 0 ? "%s" : "profile %s", name);
-        struct s_ini_want conf = {
-            section, {"region", NULL, NULL, NULL}, {out->region, NULL, NULL, NULL}, {sizeof out->region, 0, 0, 0}};
+        struct s_ini_want conf = {section,
+                                  {"region", "retry_mode", "max_attempts", NULL},
+                                  {out->region, out->retry_mode, out->max_attempts, NULL},
+                                  {sizeof out->region, sizeof out->retry_mode, sizeof out->max_attempts, 0}};
         rc = s_ini(config_path, &conf, diag);
     }
     return rc;

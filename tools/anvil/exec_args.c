@@ -107,23 +107,40 @@ static void s_retry_errors(void *ctx, const struct anvil_retry_response *r, stru
     }
 }
 
-/* The retry mode and attempts from the options, else AWS_RETRY_MODE and AWS_MAX_ATTEMPTS as AWS tools read them. */
+/*
+ * The retry mode and attempts from the options, else as AWS tools find them
+ * (AWS_RETRY_MODE and AWS_MAX_ATTEMPTS, else the profile's retry_mode and
+ * max_attempts); the max total time from the options.
+ */
 static int s_retry_options(const struct cli_exec_args *args, const char *command, struct anvil_retry_options *ro) {
-    const char *mode = args->retry_mode ? args->retry_mode : getenv("AWS_RETRY_MODE");
-    if (mode && *mode && strcmp(mode, "standard") != 0 && strcmp(mode, "adaptive") != 0) {
+    struct anvil_aws_config aws;
+    struct anvil_diag diag;
+    anvil_diag_clear(&diag);
+    /* A config file that cannot be read is reported when the client is made. */
+    anvil_aws_config_resolve(args->profile, args->region, NULL, NULL, &aws, &diag);
+    char found_mode[sizeof aws.retry_mode], found_attempts[sizeof aws.max_attempts];
+    memcpy(found_mode, aws.retry_mode, sizeof found_mode);
+    memcpy(found_attempts, aws.max_attempts, sizeof found_attempts);
+    memset(&aws, 0, sizeof aws); /* no secret left on the stack */
+    const char *mode = args->retry_mode ? args->retry_mode : found_mode;
+    if (*mode && strcmp(mode, "standard") != 0 && strcmp(mode, "adaptive") != 0) {
         if (strcmp(mode, "legacy") != 0) {
-            return cli_usage_error(command, "AWS_RETRY_MODE is '%s'; anvil knows standard and adaptive", mode);
+            return cli_usage_error(command,
+                                   "the retry mode (AWS_RETRY_MODE or the profile's retry_mode) is '%s'; "
+                                   "anvil knows standard and adaptive",
+                                   mode);
         }
-        cli_error("warning: AWS_RETRY_MODE=legacy is not implemented; using standard");
+        cli_error("warning: the retry mode 'legacy' is not implemented; using standard");
     }
-    ro->mode = mode && strcmp(mode, "adaptive") == 0 ? ANVIL_RETRY_ADAPTIVE : ANVIL_RETRY_STANDARD;
+    ro->mode = strcmp(mode, "adaptive") == 0 ? ANVIL_RETRY_ADAPTIVE : ANVIL_RETRY_STANDARD;
     ro->max_attempts = args->retry_max_attempts;
-    const char *attempts = getenv("AWS_MAX_ATTEMPTS");
-    if (!ro->max_attempts && attempts && *attempts) {
+    if (!ro->max_attempts && found_attempts[0]) {
         uint64_t n;
-        if (anvil_sv_parse_u64(anvil_sv_from_cstr(attempts), 100, &n) != ANVIL_OK || n == 0) {
-            return cli_usage_error(command, "AWS_MAX_ATTEMPTS is '%s'; it takes a whole number from 1 to 100",
-                                   attempts);
+        if (anvil_sv_parse_u64(anvil_sv_from_cstr(found_attempts), 100, &n) != ANVIL_OK || n == 0) {
+            return cli_usage_error(command,
+                                   "max attempts (AWS_MAX_ATTEMPTS or the profile's max_attempts) is '%s'; "
+                                   "it takes a whole number from 1 to 100",
+                                   found_attempts);
         }
         ro->max_attempts = (uint32_t)n;
     }

@@ -1,0 +1,187 @@
+/*
+ * Credentials, region and retry settings found the way AWS tools find them
+ * (anvil_aws_config_resolve): the environment, then the profile in the
+ * shared credentials and config files. The environment is a table handed
+ * in; the files are written to a fresh temporary folder.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "anvil/client.h"
+#include "harness.h"
+
+struct s_env {
+    const char *pairs[16][2];
+    char home[256];
+};
+
+static const char *s_lookup(void *ctx, const char *name) {
+    struct s_env *env = ctx;
+    if (strcmp(name, "HOME") == 0) {
+        return env->home;
+    }
+    for (size_t i = 0; i < 16 && env->pairs[i][0]; i++) {
+        if (strcmp(env->pairs[i][0], name) == 0) {
+            return env->pairs[i][1];
+        }
+    }
+    return NULL;
+}
+
+/* A HOME with ~/.aws/credentials and ~/.aws/config holding the texts given (NULL: no such file). */
+static bool s_home(struct s_env *env, const char *credentials, const char *config) {
+    snprintf(env->home, sizeof env->home, "%s/anvil-aws-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(env->home)) {
+        return false;
+    }
+    char path[512];
+    snprintf(path, sizeof path, "%s/.aws", env->home);
+    if (mkdir(path, 0700) != 0) {
+        return false;
+    }
+    const char *texts[2] = {credentials, config};
+    const char *names[2] = {"credentials", "config"};
+    for (int i = 0; i < 2; i++) {
+        if (!texts[i]) {
+            continue;
+        }
+        snprintf(path, sizeof path, "%s/.aws/%s", env->home, names[i]);
+        FILE *f = fopen(path, "w");
+        if (!f || fputs(texts[i], f) < 0 || fclose(f) != 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void s_remove_home(struct s_env *env) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/.aws/credentials", env->home);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/.aws/config", env->home);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/.aws", env->home);
+    rmdir(path);
+    rmdir(env->home);
+}
+
+static const char s_credentials[] = "# shared credentials\n"
+                                    "[default]\n"
+                                    "aws_access_key_id = AKIDDEFAULT\n"
+                                    "aws_secret_access_key = default-secret\n"
+                                    "\n"
+                                    "[ops]\n"
+                                    "aws_access_key_id=AKIDOPS\n"
+                                    "aws_secret_access_key=ops-secret\n"
+                                    "aws_session_token = ops-token\n";
+
+static const char s_config[] = "[default]\n"
+                               "region = eu-west-1\n"
+                               "s3 =\n"
+                               "  max_concurrent_requests = 20\n"
+                               "[profile ops]\n"
+                               "region=ap-southeast-2\n"
+                               "retry_mode = adaptive\n"
+                               "max_attempts = 7\n"
+                               "; a comment\n"
+                               "[profile keys-in-config]\n"
+                               "aws_access_key_id = AKIDCONFIG\n"
+                               "aws_secret_access_key = config-secret\n"
+                               "region = us-west-2\n";
+
+TEST(aws_config_environment_first) {
+    struct s_env env = {{{"AWS_ACCESS_KEY_ID", "AKIDENV"},
+                         {"AWS_SECRET_ACCESS_KEY", "env-secret"},
+                         {"AWS_SESSION_TOKEN", "env-token"},
+                         {"AWS_REGION", "us-east-2"},
+                         {"AWS_DEFAULT_REGION", "us-west-1"},
+                         {"AWS_RETRY_MODE", "standard"},
+                         {"AWS_MAX_ATTEMPTS", "5"}},
+                        ""};
+    CHECK(s_home(&env, s_credentials, s_config));
+    struct anvil_aws_config c;
+    CHECK_OK(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, NULL));
+    CHECK_STR_EQ(c.access_key_id, "AKIDENV");
+    CHECK_STR_EQ(c.secret_access_key, "env-secret");
+    CHECK_STR_EQ(c.session_token, "env-token");
+    CHECK_STR_EQ(c.source, "environment");
+    CHECK_STR_EQ(c.region, "us-east-2"); /* AWS_REGION before AWS_DEFAULT_REGION and the profile */
+    CHECK_STR_EQ(c.retry_mode, "standard");
+    CHECK_STR_EQ(c.max_attempts, "5");
+    /* The caller's region beats them all. */
+    CHECK_OK(anvil_aws_config_resolve(NULL, "sa-east-1", s_lookup, &env, &c, NULL));
+    CHECK_STR_EQ(c.region, "sa-east-1");
+done:
+    s_remove_home(&env);
+}
+
+TEST(aws_config_profile_from_the_files) {
+    struct s_env env = {{{"AWS_PROFILE", "ops"}}, ""};
+    CHECK(s_home(&env, s_credentials, s_config));
+    struct anvil_aws_config c;
+    CHECK_OK(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, NULL));
+    CHECK_STR_EQ(c.access_key_id, "AKIDOPS");
+    CHECK_STR_EQ(c.secret_access_key, "ops-secret");
+    CHECK_STR_EQ(c.session_token, "ops-token");
+    CHECK_STR_EQ(c.source, "profile ops");
+    CHECK_STR_EQ(c.region, "ap-southeast-2"); /* from [profile ops] in config */
+    CHECK_STR_EQ(c.retry_mode, "adaptive");
+    CHECK_STR_EQ(c.max_attempts, "7");
+    /* Without AWS_PROFILE: [default] in both files; the nested s3 block is skipped. */
+    env.pairs[0][0] = NULL;
+    CHECK_OK(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, NULL));
+    CHECK_STR_EQ(c.access_key_id, "AKIDDEFAULT");
+    CHECK_STR_EQ(c.session_token, "");
+    CHECK_STR_EQ(c.region, "eu-west-1");
+    CHECK_STR_EQ(c.retry_mode, "");
+    CHECK_STR_EQ(c.max_attempts, "");
+done:
+    s_remove_home(&env);
+}
+
+TEST(aws_config_named_profile_beats_environment_keys) {
+    struct s_env env = {{{"AWS_ACCESS_KEY_ID", "AKIDENV"}, {"AWS_SECRET_ACCESS_KEY", "env-secret"}}, ""};
+    CHECK(s_home(&env, s_credentials, s_config));
+    struct anvil_aws_config c;
+    CHECK_OK(anvil_aws_config_resolve("ops", NULL, s_lookup, &env, &c, NULL));
+    CHECK_STR_EQ(c.access_key_id, "AKIDOPS");
+    /* Keys may sit in the config file under [profile NAME]. */
+    CHECK_OK(anvil_aws_config_resolve("keys-in-config", NULL, s_lookup, &env, &c, NULL));
+    CHECK_STR_EQ(c.access_key_id, "AKIDCONFIG");
+    CHECK_STR_EQ(c.source, "profile keys-in-config");
+    CHECK_STR_EQ(c.region, "us-west-2");
+    /* A profile nobody defines finds nothing, and that is not an error here. */
+    CHECK_OK(anvil_aws_config_resolve("nobody", NULL, s_lookup, &env, &c, NULL));
+    CHECK_STR_EQ(c.access_key_id, "");
+    CHECK_STR_EQ(c.source, "");
+    CHECK_STR_EQ(c.region, "");
+done:
+    s_remove_home(&env);
+}
+
+TEST(aws_config_missing_files_are_no_error) {
+    struct s_env env = {{{NULL, NULL}}, ""};
+    CHECK(s_home(&env, NULL, NULL));
+    struct anvil_aws_config c;
+    CHECK_OK(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, NULL));
+    CHECK_STR_EQ(c.source, "");
+    CHECK_STR_EQ(c.region, "");
+done:
+    s_remove_home(&env);
+}
+
+TEST(aws_config_broken_file_names_the_line) {
+    struct s_env env = {{{NULL, NULL}}, ""};
+    CHECK(s_home(&env, "[default]\naws_access_key_id = A\n[broken\n", NULL));
+    struct anvil_aws_config c;
+    struct anvil_diag diag;
+    anvil_diag_clear(&diag);
+    CHECK_STATUS(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, &diag), ANVIL_EINVAL);
+    CHECK(strstr(diag.message, "/.aws/credentials:3: a section header needs a closing ']'") != NULL);
+    CHECK_EQ_U64(diag.line, 3);
+done:
+    s_remove_home(&env);
+}
