@@ -72,6 +72,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         s_check(anvil_waiter_check(w, NULL) == ANVIL_OK, "a loaded waiter fails its check");
         s_attempt(w, anvil_json_doc_root(doc), NULL);
         s_attempt(w, NULL, &error);
+        int expects = anvil_waiter_expects_error(w, &error);
+        s_check(expects >= -1 && expects < (int)w->acceptor_count, "expects_error index");
     }
     anvil_json_doc_destroy(doc);
     anvil_waiter_set_destroy(set);

@@ -42,7 +42,14 @@ static int s_ini(const char *path, struct s_ini_want *want, struct anvil_diag *d
     int rc = ANVIL_OK;
     while (fgets(line, sizeof line, f)) {
         number++;
-        struct anvil_str_view l = s_trim(anvil_sv_from_cstr(line));
+        size_t len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(f)) {
+            /* Its tail would read as a line of its own: a clear error instead. */
+            rc = anvil_diag_set(diag, ANVIL_EINVAL, number, 1, 0, "%s:%zu: a line longer than %zu bytes", path, number,
+                                sizeof line - 2);
+            break;
+        }
+        struct anvil_str_view l = s_trim(anvil_sv(line, len));
         if (l.len == 0 || l.ptr[0] == '#' || l.ptr[0] == ';') {
             continue;
         }

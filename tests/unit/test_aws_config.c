@@ -185,3 +185,24 @@ TEST(aws_config_broken_file_names_the_line) {
 done:
     s_remove_home(&env);
 }
+
+TEST(aws_config_overlong_line_is_an_error_not_a_new_line) {
+    struct s_env env = {{{NULL, NULL}}, ""};
+    /* A 5,000-byte value whose tail would otherwise read as "aws_access_key_id=EVIL". */
+    char *text = malloc(6000);
+    CHECK(text != NULL);
+    int n = snprintf(text, 6000, "[default]\naws_session_token = ");
+    memset(text + n, 'x', 4096 - 31);
+    snprintf(text + n + 4096 - 31, 6000 - (size_t)n - 4096 + 31, "aws_access_key_id=EVIL\n");
+    bool made = s_home(&env, text, NULL);
+    free(text);
+    CHECK(made);
+    struct anvil_aws_config c;
+    struct anvil_diag diag;
+    anvil_diag_clear(&diag);
+    CHECK_STATUS(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, &diag), ANVIL_EINVAL);
+    CHECK(strstr(diag.message, "/.aws/credentials:2: a line longer than 4094 bytes") != NULL);
+    CHECK_STR_EQ(c.access_key_id, "");
+done:
+    s_remove_home(&env);
+}
