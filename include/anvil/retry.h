@@ -109,7 +109,8 @@ enum anvil_retry_io_error {
     ANVIL_RETRY_IO_TLS,             /* handshake failed: never left the client, but not retried */
     ANVIL_RETRY_IO_RESET,           /* the connection dropped after sending */
     ANVIL_RETRY_IO_READ_TIMEOUT,    /* no answer in time after sending */
-    ANVIL_RETRY_IO_CANCELLED        /* the caller cancelled: never retried */
+    ANVIL_RETRY_IO_CANCELLED,       /* the caller cancelled: never retried */
+    ANVIL_RETRY_IO_TOO_LARGE        /* the answer passed the caller's size cap: not retried (it would again) */
 };
 
 /** What an attempt gave. */

@@ -69,7 +69,7 @@ static void s_io(const struct anvil_retry_response *r, struct anvil_retry_class 
     case ANVIL_RETRY_IO_READ_TIMEOUT:
         s_set(out, true, ANVIL_RETRY_ERROR_TRANSIENT, false);
         return;
-    default: /* DNS not found, TLS failures, cancellation */
+    default: /* DNS not found, TLS failures, cancellation, an answer over the size cap */
         s_set(out, false, ANVIL_RETRY_ERROR_CLIENT, false);
         return;
     }

@@ -126,11 +126,17 @@ static int s_read(struct s_call *k, struct anvil__exchange *x, const struct anvi
     memset(reply, 0, sizeof *reply);
     r->retry_after_ms = x->retry_after_ms;
     if (a->curl != CURLE_OK) {
-        r->io_error = anvil__curl_io_error(a->curl);
-        const char *what = curl_easy_strerror(a->curl);
+        r->io_error = x->too_large ? ANVIL_RETRY_IO_TOO_LARGE : anvil__curl_io_error(a->curl);
+        char too_large[128];
+        snprintf(too_large, sizeof too_large, "the response is larger than %zu bytes (max_response_bytes)",
+                 x->body.max_len);
+        const char *what = x->too_large ? too_large : curl_easy_strerror(a->curl);
         char *copy = anvil_arena_strndup(k->arena, what, strlen(what));
         reply->error.message = copy ? anvil_sv_from_cstr(copy) : anvil_sv("", 0);
-        *result = r->io_error == ANVIL_RETRY_IO_CANCELLED ? ANVIL_ETIMEDOUT : ANVIL_ETRANSPORT;
+        reply->http_status = (int)a->status;
+        *result = r->io_error == ANVIL_RETRY_IO_CANCELLED ? ANVIL_ETIMEDOUT
+                  : x->too_large                          ? ANVIL_ELIMIT
+                                                          : ANVIL_ETRANSPORT;
         return ANVIL_OK;
     }
     if (a->status >= 200 && a->status < 300) {

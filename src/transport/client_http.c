@@ -13,7 +13,9 @@
 
 static size_t s_on_body(char *data, size_t size, size_t n, void *user_data) {
     struct anvil__exchange *x = user_data;
-    return anvil_buf_append(&x->body, data, size * n) == ANVIL_OK ? size * n : 0;
+    int rc = anvil_buf_append(&x->body, data, size * n);
+    x->too_large = x->too_large || rc == ANVIL_ELIMIT;
+    return rc == ANVIL_OK ? size * n : 0;
 }
 
 static size_t s_on_header(char *data, size_t size, size_t n, void *user_data) {
@@ -149,6 +151,7 @@ int anvil__client_send(struct anvil_client *c, const struct anvil_shape *op, con
         x->cut_at_deadline = true;
     }
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)timeout);
+    x->too_large = false;
     curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
     curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");

@@ -32,6 +32,8 @@ struct anvil__exchange {
     uint64_t deadline_ms;
     /* This attempt's timeout is the deadline's (a timeout then is a cancellation). */
     bool cut_at_deadline;
+    /* The body passed the client's max_response_bytes. */
+    bool too_large;
     const struct anvil_env *env;
 };
 

@@ -70,7 +70,7 @@ static const struct anvil_env s_random_one = {s_zero_clock, s_zero_clock, s_no_s
 
 static enum anvil_retry_io_error s_io(const char *name) {
     static const char *const names[] = {"",    "connect_refused", "connect_timeout", "dns_temporary", "dns_not_found",
-                                        "tls", "reset",           "read_timeout",    "cancelled"};
+                                        "tls", "reset",           "read_timeout",    "cancelled",     "too_large"};
     for (size_t i = 1; name && i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(name, names[i]) == 0) {
             return (enum anvil_retry_io_error)i;

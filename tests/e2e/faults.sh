@@ -62,6 +62,17 @@ set -e
 [[ $code == 3 ]] && grep -q 'not JSON' "$work/err" || fail "garbage: exit $code, $(cat "$work/err")"
 echo "ok: a garbage body gives a clear error"
 
+# An answer over --max-response-bytes is a clear error, and it is not asked for again.
+faults "DescribeTable big:300000" "DescribeTable big:300000"
+set +e
+"$anvil" call --model "$model" DescribeTable "${http[@]}" --input '{"TableName":"orders"}' \
+  --max-response-bytes 100000 > /dev/null 2> "$work/err"
+code=$?
+set -e
+[[ $code == 3 && $(count DescribeTable) == 1 ]] || fail "too large: exit $code, $(count DescribeTable) requests"
+grep -q 'larger than 100000 bytes' "$work/err" || fail "too large: $(cat "$work/err")"
+echo "ok: an answer over --max-response-bytes is a clear error and is not retried"
+
 # The emulator dies in the middle of a wait: a clear error, no crash, no hang.
 faults
 ( sleep 2; kill "$dynalite_pid" ) &

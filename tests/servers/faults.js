@@ -7,6 +7,7 @@
 //   500 | 503 | throttle         an error answer (throttle: 400 ThrottlingException)
 //   503-retry-after:MS            503 with x-amz-retry-after: MS
 //   garbage                       200 with a body that is not JSON
+//   big:BYTES                     200 with a JSON body of about BYTES bytes
 //   slow:MS                       pass through after MS milliseconds
 //   error:STATUS:CODE[:MS]        STATUS with __type CODE (after MS milliseconds)
 //   drop                          close the connection without answering
@@ -71,6 +72,11 @@ const server = http.createServer((req, res) => {
     if (fault.startsWith('error:')) {
       const [, status, code, ms] = fault.split(':')
       return setTimeout(() => error(Number(status), code), Number(ms || 0))
+    }
+    if (fault.startsWith('big:')) {
+      log(op + ' ' + fault + ' 200')
+      res.writeHead(200, { 'Content-Type': 'application/x-amz-json-1.0' })
+      return res.end(JSON.stringify({ Padding: 'x'.repeat(Number(fault.split(':')[1])) }))
     }
     if (fault === 'garbage') { log(op + ' garbage 200'); res.writeHead(200); return res.end('<html>not json') }
     if (fault.startsWith('slow:')) return setTimeout(() => pass(req, body, res, op, fault), Number(fault.split(':')[1]))

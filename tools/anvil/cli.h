@@ -109,6 +109,7 @@ enum cli_next cli_parser_next(struct cli_parser *parser, int *id, const char **v
 #define CLI_OPT_RETRY_MAX_ATTEMPTS 2005
 #define CLI_OPT_RETRY_MAX_TIME 2006
 #define CLI_OPT_RETRY_ERROR 2007
+#define CLI_OPT_MAX_RESPONSE 2008
 
 /* The HTTP transport's options, for a command's option table. */
 /* clang-format off */
@@ -120,6 +121,7 @@ enum cli_next cli_parser_next(struct cli_parser *parser, int *id, const char **v
     {"retry-max-attempts", 0, CLI_ARG_REQUIRED, CLI_OPT_RETRY_MAX_ATTEMPTS}, \
     {"retry-max-time", 0, CLI_ARG_REQUIRED, CLI_OPT_RETRY_MAX_TIME}, \
     {"retry-error", 0, CLI_ARG_REQUIRED, CLI_OPT_RETRY_ERROR}, \
+    {"max-response-bytes", 0, CLI_ARG_REQUIRED, CLI_OPT_MAX_RESPONSE}, \
     {"debug", 0, CLI_ARG_NONE, CLI_OPT_DEBUG}
 /* clang-format on */
 
@@ -147,6 +149,8 @@ struct cli_exec_args {
     /* --retry-error CODE...: codes retried as server errors (a retry policy). */
     const char *retry_errors[CLI_MAX_RETRY_ERRORS];
     size_t retry_error_count;
+    /* --max-response-bytes: the largest answer kept (0 = the client's default). */
+    uint64_t max_response_bytes;
     bool debug;
 };
 

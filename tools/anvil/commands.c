@@ -14,6 +14,7 @@
     "      --retry-max-attempts N  attempts per call, the first included (default 3)\n"                                \
     "      --retry-max-time S      the longest one call's retries may take, in seconds\n"                              \
     "      --retry-error CODE      retry this error code too (repeatable)\n"                                           \
+    "      --max-response-bytes N  the largest answer accepted (default 64 MiB)\n"                                     \
     "      --debug                 log each attempt on standard error (never secrets)\n"
 
 const struct cli_command cli_commands[] = {

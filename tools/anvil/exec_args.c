@@ -56,6 +56,13 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
                 return cli_usage_error(spec->command,
                                        "--retry-max-time takes a number of seconds greater than 0, not '%s'", value);
             }
+        } else if (id == CLI_OPT_MAX_RESPONSE) {
+            if (anvil_sv_parse_u64(anvil_sv_from_cstr(value), UINT64_C(1) << 40, &out->max_response_bytes) !=
+                    ANVIL_OK ||
+                out->max_response_bytes < 1024) {
+                return cli_usage_error(
+                    spec->command, "--max-response-bytes takes a number of bytes from 1024 to 2^40, not '%s'", value);
+            }
         } else if (id == CLI_OPT_RETRY_ERROR) {
             if (!value[0] || out->retry_error_count == CLI_MAX_RETRY_ERRORS) {
                 return cli_usage_error(spec->command, "--retry-error takes an error code, at most %d times",
@@ -76,11 +83,11 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
     if (!out->name) {
         return cli_usage_error(spec->command, "no %s given", spec->what);
     }
-    if (out->command && (out->endpoint_url || out->region || out->profile || out->retry_mode ||
-                         out->retry_max_attempts || out->retry_max_total_ms || out->retry_error_count)) {
-        return cli_usage_error(spec->command,
-                               "--exec and the HTTP options (--endpoint-url, --region, --profile, "
-                               "--retry-mode, --retry-max-attempts, --retry-max-time, --retry-error) do not mix");
+    if (out->command &&
+        (out->endpoint_url || out->region || out->profile || out->retry_mode || out->retry_max_attempts ||
+         out->retry_max_total_ms || out->retry_error_count || out->max_response_bytes)) {
+        return cli_usage_error(spec->command, "--exec and the HTTP options (--endpoint-url, --region, --profile, "
+                                              "--retry-*, --max-response-bytes) do not mix");
     }
     if (!out->command && !out->model) {
         return cli_usage_error(spec->command, "calling the service over HTTP needs --model (or give --exec CMD)");
@@ -163,6 +170,7 @@ int cli_http_client(const struct cli_exec_args *args, const struct anvil_model *
     o.endpoint_url = args->endpoint_url;
     o.retry = retry;
     o.debug = args->debug ? s_debug_line : NULL;
+    o.max_response_bytes = (size_t)args->max_response_bytes;
     if (args->retry_error_count) {
         o.retry_policy = s_retry_errors;
         o.retry_policy_ctx = (void *)args;
