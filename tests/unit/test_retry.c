@@ -95,6 +95,11 @@ TEST(retry_never_retries_a_cancelled_call_or_a_client_error) {
     r = s_io(ANVIL_RETRY_IO_DNS_NOT_FOUND);
     CHECK_OK(s_decide(t, true, &r, &d));
     CHECK_EQ_INT(d.action, ANVIL_RETRY_FAIL);
+    /* An answer over the size cap would come back as large: not retried. */
+    r = s_io(ANVIL_RETRY_IO_TOO_LARGE);
+    CHECK_OK(s_decide(t, true, &r, &d));
+    CHECK_EQ_INT(d.action, ANVIL_RETRY_FAIL);
+    CHECK_EQ_INT(d.reason, ANVIL_RETRY_REASON_NOT_RETRYABLE);
 done:;
 }
 
