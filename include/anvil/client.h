@@ -9,6 +9,8 @@
  * request compression applied. docs/client.md.
  */
 
+#include <signal.h>
+
 #include "anvil/env.h"
 #include "anvil/json.h"
 #include "anvil/model.h"
@@ -74,6 +76,12 @@ struct anvil_client_options {
      */
     anvil_retry_policy_fn *retry_policy;
     void *retry_policy_ctx;
+    /**
+     * When set and non-zero (a signal handler may set it), the call in
+     * progress stops within a second, in flight or in a backoff, with
+     * ANVIL_ECANCELED. NULL = not cancellable.
+     */
+    const volatile sig_atomic_t *cancel;
     /** When set, called with one line per attempt (method, target, status, latency, decision); never secrets. */
     void (*debug)(void *ctx, const char *line);
     void *debug_ctx;

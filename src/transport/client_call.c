@@ -75,10 +75,32 @@ static void s_policy(void *ctx, const struct anvil_retry_response *r, struct anv
     }
 }
 
-/* Sleeps until `deadline` on the client's env: ANVIL_OK, or ANVIL_ECANCELED when the sleep was cancelled. */
+/* The longest single sleep, so the caller's cancel flag is seen promptly. */
+#define S_SLEEP_SLICE_MS 200
+
+/* Sleeps `ms` on the client's env in slices: ANVIL_OK, or ANVIL_ECANCELED when the flag or the env cancelled it. */
+static int s_sleep(struct anvil_client *c, uint64_t ms) {
+    const volatile sig_atomic_t *cancel = c->options.cancel;
+    for (;;) {
+        if (cancel && *cancel) {
+            return ANVIL_ECANCELED;
+        }
+        if (ms == 0) {
+            return ANVIL_OK;
+        }
+        uint64_t slice = cancel && ms > S_SLEEP_SLICE_MS ? S_SLEEP_SLICE_MS : ms;
+        int rc = anvil_env_sleep_ms(c->options.env, slice);
+        if (rc != ANVIL_OK) {
+            return rc;
+        }
+        ms -= slice;
+    }
+}
+
+/* Sleeps until `deadline` on the client's env (see s_sleep). */
 static int s_sleep_until(struct anvil_client *c, uint64_t deadline) {
     uint64_t now = anvil_env_now_ms(c->options.env);
-    return anvil_env_sleep_ms(c->options.env, deadline > now ? deadline - now : 0);
+    return s_sleep(c, deadline > now ? deadline - now : 0);
 }
 
 /* The earlier of two deadlines, 0 being "none". */
@@ -197,6 +219,7 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
     anvil_buf_init(&x.body, c->allocator,
                    c->options.max_response_bytes ? c->options.max_response_bytes : (size_t)64 << 20);
     x.env = c->options.env;
+    x.cancel = c->options.cancel;
     struct s_call k;
     memset(&k, 0, sizeof k);
     k.client = c;
@@ -222,7 +245,7 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
             result = s_cut_off(&k, loop_deadline, token.attempt);
             break;
         }
-        if (wait && (rc = anvil_env_sleep_ms(c->options.env, wait)) != ANVIL_OK) {
+        if (wait && (rc = s_sleep(c, wait)) != ANVIL_OK) {
             break;
         }
         anvil_buf_clear(&x.body);
@@ -230,6 +253,12 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
         x.retry_after_ms = -1;
         struct anvil__attempt a;
         if ((rc = anvil__client_send(c, op, &payload, encoding[0] ? encoding : NULL, &x, &a)) != ANVIL_OK) {
+            break;
+        }
+        if (a.curl == CURLE_ABORTED_BY_CALLBACK && x.cancelled) {
+            anvil__client_debug(c, "POST %.*s cancelled after %llu ms", (int)name.len, name.ptr,
+                                (unsigned long long)a.latency_ms);
+            rc = ANVIL_ECANCELED;
             break;
         }
         if (a.curl == CURLE_ABORTED_BY_CALLBACK) {
@@ -262,7 +291,7 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
         k.failed = *reply;
         k.failed_result = result;
         k.has_failed = true;
-        if ((rc = anvil_env_sleep_ms(c->options.env, d.delay_ms)) != ANVIL_OK) {
+        if ((rc = s_sleep(c, d.delay_ms)) != ANVIL_OK) {
             break;
         }
     }

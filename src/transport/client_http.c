@@ -42,6 +42,10 @@ static int s_on_progress(void *user_data, curl_off_t a, curl_off_t b, curl_off_t
     (void)c2;
     (void)d;
     struct anvil__exchange *x = user_data;
+    if (x->cancel && *x->cancel) {
+        x->cancelled = true;
+        return 1;
+    }
     return x->deadline_ms && anvil_env_now_ms(x->env) >= x->deadline_ms;
 }
 
@@ -152,6 +156,7 @@ int anvil__client_send(struct anvil_client *c, const struct anvil_shape *op, con
     }
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)timeout);
     x->too_large = false;
+    x->cancelled = false;
     curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
     curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");

@@ -34,6 +34,9 @@ struct anvil__exchange {
     bool cut_at_deadline;
     /* The body passed the client's max_response_bytes. */
     bool too_large;
+    /* The caller's cancel flag (may be NULL), and whether it stopped this transfer. */
+    const volatile sig_atomic_t *cancel;
+    bool cancelled;
     const struct anvil_env *env;
 };
 

@@ -95,6 +95,24 @@ elapsed=$(field 'o["elapsed_ms"]')
 ((took < 3000)) || fail "anvil took $took ms to return"
 echo "ok: a request in flight at the deadline is cancelled: the wait ends at $elapsed ms of 2000"
 
+# SIGINT while a request is in flight stops the wait within a second: exit 130, reason cancelled.
+faults "DescribeTable slow:20000"
+"$anvil" wait --model "$model" TableExists "${http[@]}" --input '{"TableName":"orders"}' --max-wait 60 \
+  --output json --progress none > "$work/out" 2> "$work/err" &
+wait_pid=$!
+for _ in $(seq 100); do grep -q '^# arrived DescribeTable' "$work/log" && break; sleep 0.1; done
+grep -q '^# arrived DescribeTable' "$work/log" || fail "the request never reached the proxy"
+start=$(ms)
+kill -INT "$wait_pid"
+set +e
+wait "$wait_pid"
+code=$?
+set -e
+took=$(($(ms) - start))
+[[ $code == 130 && $(field 'o["reason"]') == cancelled ]] || fail "SIGINT in flight: exit $code, $(cat "$work/out" "$work/err")"
+((took < 1500)) || fail "SIGINT in flight took $took ms to stop the wait"
+echo "ok: SIGINT with a request in flight ends the wait in $took ms (exit 130, cancelled)"
+
 # A retry policy (--retry-error) makes an error the model does not call retryable retried.
 faults "DescribeTable error:400:ResourceInUseException"
 set +e

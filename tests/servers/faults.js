@@ -79,6 +79,7 @@ const server = http.createServer((req, res) => {
       return res.end(JSON.stringify({ Padding: 'x'.repeat(Number(fault.split(':')[1])) }))
     }
     if (fault === 'garbage') { log(op + ' garbage 200'); res.writeHead(200); return res.end('<html>not json') }
+    if (fault.startsWith('slow:')) log('# arrived ' + op) // for tests that act while it is in flight
     if (fault.startsWith('slow:')) return setTimeout(() => pass(req, body, res, op, fault), Number(fault.split(':')[1]))
     if (fault === 'drop') { log(op + ' drop -'); return req.socket.destroy() }
     return pass(req, body, res, op, 'pass')

@@ -175,10 +175,12 @@ int cli_unknown_name(const char *command, const char *name, size_t count,
 
 /*
  * An HTTP client for the model's service from the parsed options (debug
- * lines to stderr). CLI_EXIT_OK, or the exit code after printing why.
+ * lines to stderr); `cancel` (may be NULL) is the flag a signal handler
+ * sets to stop a call in flight. CLI_EXIT_OK, or the exit code after
+ * printing why.
  */
 int cli_http_client(const struct cli_exec_args *args, const struct anvil_model *model, const char *command,
-                    struct anvil_client **client);
+                    const volatile sig_atomic_t *cancel, struct anvil_client **client);
 
 /* Prints a command's full help to `out`. */
 void cli_print_command_help(FILE *out, const struct cli_command *command);

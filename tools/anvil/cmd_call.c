@@ -46,7 +46,7 @@ int cli_cmd_call(int argc, char **argv) {
     }
     cli_input_release(&file);
     if ((code = cli_json_argument("--input", a.input, &input)) != CLI_EXIT_OK ||
-        (code = cli_http_client(&a.exec, model, "call", &client)) != CLI_EXIT_OK) {
+        (code = cli_http_client(&a.exec, model, "call", NULL, &client)) != CLI_EXIT_OK) {
         goto done;
     }
     const struct anvil_shape *op = anvil_client_operation(client, a.exec.name);

@@ -243,7 +243,7 @@ int cli_cmd_paginate(int argc, char **argv) {
     const struct anvil_paginator *p = NULL;
     if ((code = s_load(&a, &set, &model)) == CLI_EXIT_OK && (code = s_find(set, a.exec.name, &p)) == CLI_EXIT_OK &&
         (code = cli_json_argument("--input", a.input, &input)) == CLI_EXIT_OK &&
-        (a.exec.command || (code = cli_http_client(&a.exec, model, "paginate", &client)) == CLI_EXIT_OK)) {
+        (a.exec.command || (code = cli_http_client(&a.exec, model, "paginate", NULL, &client)) == CLI_EXIT_OK)) {
         const struct anvil_shape *operation = NULL;
         if (client) {
             char name[256];

@@ -380,7 +380,7 @@ int cli_cmd_wait(int argc, char **argv) {
     const struct anvil_waiter *waiter = NULL;
     if ((code = s_load_waiters(&a, &set, &model)) != CLI_EXIT_OK || (code = s_find_waiter(set, a.exec.name, &waiter)) ||
         (code = cli_json_argument("--input", a.input, &input)) != CLI_EXIT_OK ||
-        (!a.exec.command && (code = cli_http_client(&a.exec, model, "wait", &client)) != CLI_EXIT_OK)) {
+        (!a.exec.command && (code = cli_http_client(&a.exec, model, "wait", &s_cancel, &client)) != CLI_EXIT_OK)) {
         goto done;
     }
     if (waiter->deprecated) {

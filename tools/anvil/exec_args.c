@@ -156,7 +156,7 @@ static int s_retry_options(const struct cli_exec_args *args, const char *command
 }
 
 int cli_http_client(const struct cli_exec_args *args, const struct anvil_model *model, const char *command,
-                    struct anvil_client **client) {
+                    const volatile sig_atomic_t *cancel, struct anvil_client **client) {
     struct anvil_retry_options ro = {0};
     int code = s_retry_options(args, command, &ro);
     if (code != CLI_EXIT_OK) {
@@ -171,6 +171,7 @@ int cli_http_client(const struct cli_exec_args *args, const struct anvil_model *
     o.retry = retry;
     o.debug = args->debug ? s_debug_line : NULL;
     o.max_response_bytes = (size_t)args->max_response_bytes;
+    o.cancel = cancel;
     if (args->retry_error_count) {
         o.retry_policy = s_retry_errors;
         o.retry_policy_ctx = (void *)args;
