@@ -65,6 +65,17 @@ static int s_host(struct anvil_client *c, struct anvil_diag *diag) {
     }
     memcpy(c->host, p, n);
     c->host[n] = '\0';
+    const char *rest = p + n;
+    if (strpbrk(rest, "?#")) {
+        return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "the endpoint `%s` has a query or a fragment", c->endpoint);
+    }
+    if (strlen(rest) >= sizeof c->path || strpbrk(rest, " \t\r\n")) {
+        return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "the endpoint `%s` has a path anvil cannot send",
+                              c->endpoint);
+    }
+    /* The path is sent and signed as given ("http://h:1/" and "http://h:1" both post to "/"). */
+    snprintf(c->path, sizeof c->path, "%s", *rest ? rest : "/");
+    c->endpoint[rest - c->endpoint] = '\0';
     return ANVIL_OK;
 }
 

@@ -80,8 +80,14 @@ int anvil__client_send(struct anvil_client *c, const struct anvil_shape *op, con
         {anvil_sv_from_cstr("Content-Type"), anvil_sv_from_cstr(content_type)},
         {anvil_sv_from_cstr("X-Amz-Target"), anvil_sv_from_cstr(target)},
         {anvil_sv_from_cstr("Content-Encoding"), anvil_sv_from_cstr(content_encoding ? content_encoding : "")}};
-    struct anvil_sigv4_request req = {ANVIL_SV("POST"),           ANVIL_SV("/"), ANVIL_SV(""), headers,
-                                      content_encoding ? 4u : 3u, payload->data, payload->len, NULL};
+    struct anvil_sigv4_request req = {ANVIL_SV("POST"),
+                                      anvil_sv_from_cstr(c->path),
+                                      ANVIL_SV(""),
+                                      headers,
+                                      content_encoding ? 4u : 3u,
+                                      payload->data,
+                                      payload->len,
+                                      NULL};
     struct anvil_sigv4_credentials cred = {anvil_sv_from_cstr(c->aws.access_key_id),
                                            anvil_sv_from_cstr(c->aws.secret_access_key),
                                            anvil_sv_from_cstr(c->aws.session_token)};
@@ -129,8 +135,8 @@ int anvil__client_send(struct anvil_client *c, const struct anvil_shape *op, con
     }
     CURL *h = c->curl;
     curl_easy_reset(h);
-    char url[600];
-    snprintf(url, sizeof url, "%s/", c->endpoint);
+    char url[800];
+    snprintf(url, sizeof url, "%s%s", c->endpoint, c->path);
     curl_easy_setopt(h, CURLOPT_URL, url);
     curl_easy_setopt(h, CURLOPT_POST, 1L);
     curl_easy_setopt(h, CURLOPT_POSTFIELDS, payload->data ? payload->data : "");

@@ -17,6 +17,8 @@ struct anvil_client {
     struct anvil_client_options options;
     struct anvil_aws_config aws;
     char endpoint[512];
+    /* The request path (the endpoint's own path, else "/"), as sent and as signed. */
+    char path[256];
     char host[256];
     char signing_name[64];
     struct anvil_retry_strategy *retry;

@@ -33,6 +33,12 @@ grep -q '"reason":"success"' "$work/wait.json" || fail "TableExists: $(cat "$wor
 grep -q '"TableStatus":"ACTIVE"' "$work/wait.json" || fail "TableExists output: $(cat "$work/wait.json")"
 echo "ok: CreateTable, then TableExists: $(grep -c attempt "$work/progress.txt") attempts"
 
+# An endpoint with a trailing slash posts to the same "/" (sent and signed).
+"$anvil" call --model "$model" ListTables --endpoint-url "http://127.0.0.1:$port/" > "$work/list.json" ||
+  fail "ListTables through http://127.0.0.1:$port/"
+grep -q '"orders"' "$work/list.json" || fail "ListTables: $(cat "$work/list.json")"
+echo "ok: an endpoint URL with a trailing slash"
+
 # DeleteTable, then TableNotExists.
 "$anvil" call --model "$model" DeleteTable "${http[@]}" --input '{"TableName":"orders"}' > /dev/null
 "$anvil" wait --model "$model" TableNotExists "${http[@]}" --input '{"TableName":"orders"}' --max-wait 30 \
