@@ -124,6 +124,12 @@ int anvil_client_new(struct anvil_allocator *allocator, const struct anvil_model
         rc = anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0,
                             "no region: give --region, or set AWS_REGION or a region in the profile");
     }
+    if (rc == ANVIL_OK && c->aws.region[strspn(c->aws.region, "abcdefghijklmnopqrstuvwxyz0123456789-")] != '\0') {
+        /* It goes into the host name and the signing scope. */
+        rc = anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0,
+                            "the region `%s` is not a region name (lower-case letters, digits and '-', like us-east-1)",
+                            c->aws.region);
+    }
     if (rc == ANVIL_OK && !c->aws.access_key_id[0]) {
         rc = anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0,
                             "no credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or use a profile");
@@ -139,8 +145,10 @@ int anvil_client_new(struct anvil_allocator *allocator, const struct anvil_model
         if (o.endpoint_url && *o.endpoint_url) {
             snprintf(c->endpoint, sizeof c->endpoint, "%s", o.endpoint_url);
         } else if (aws.endpoint_prefix.len) {
-            snprintf(c->endpoint, sizeof c->endpoint, "https://%.*s.%s.amazonaws.com", (int)aws.endpoint_prefix.len,
-                     aws.endpoint_prefix.ptr, c->aws.region);
+            /* The aws-cn partition's regions live under amazonaws.com.cn. */
+            bool china = strncmp(c->aws.region, "cn-", 3) == 0;
+            snprintf(c->endpoint, sizeof c->endpoint, "https://%.*s.%s.amazonaws.com%s", (int)aws.endpoint_prefix.len,
+                     aws.endpoint_prefix.ptr, c->aws.region, china ? ".cn" : "");
         } else {
             rc = anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0,
                                 "no endpoint: the service has no endpointPrefix; give "
@@ -169,6 +177,8 @@ int anvil_client_new(struct anvil_allocator *allocator, const struct anvil_model
         anvil_client_destroy(c);
         return rc;
     }
+    anvil__client_debug(c, "endpoint %s%s (region %s, signing name %s, credentials from %s)", c->endpoint, c->path,
+                        c->aws.region, c->signing_name, c->aws.source);
     *out = c;
     return ANVIL_OK;
 }
