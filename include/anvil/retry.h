@@ -128,6 +128,13 @@ struct anvil_retry_response {
     enum anvil_retry_io_error io_error;
     /** The `x-amz-retry-after` header value in milliseconds, or -1 when absent or invalid. */
     int64_t retry_after_ms;
+    /**
+     * A clock-skew error (RequestTimeTooSkewed, an expired signature, ...)
+     * after which the caller corrected its clock from the server's: retried
+     * as transient and safe for any operation, since the service refused the
+     * request before acting on it.
+     */
+    bool clock_corrected;
 };
 
 /**

@@ -84,6 +84,10 @@ void anvil_retry_classify(const struct anvil_retry_response *r, struct anvil_ret
         s_io(r, out);
         return;
     }
+    if (r->clock_corrected) {
+        s_set(out, true, ANVIL_RETRY_ERROR_TRANSIENT, true);
+        return;
+    }
     struct anvil_str_view code = anvil_error_code_normalize(r->code);
     int status = r->http_status;
     /* A hint that the server did nothing with the request: 429 and 503. */

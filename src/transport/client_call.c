@@ -141,6 +141,38 @@ static int s_cut_off(struct s_call *k, uint64_t loop_deadline, uint32_t attempt)
     return by_loop ? ANVIL_ETRANSPORT : ANVIL_ETIMEDOUT;
 }
 
+/* The Date header 5 minutes or more from the clock anvil signs with (the SDKs' threshold). */
+#define S_CLOCK_SKEW_MS (5 * 60 * 1000)
+
+/*
+ * A clock-skew error (the codes AWS services use for a request signed at a
+ * time too far from theirs) whose Date header is S_CLOCK_SKEW_MS or more
+ * from our signing clock: sign with the server's time from now on, and say
+ * so, so that the request is retried. Once corrected, the same error is no
+ * longer one of these (the clocks then agree), so there is no loop.
+ */
+static bool s_correct_clock(struct anvil_client *c, const struct anvil__exchange *x, struct anvil_str_view code) {
+    static const char *const codes[] = {"RequestTimeTooSkewed",      "RequestExpired",        "RequestInTheFuture",
+                                        "InvalidSignatureException", "SignatureDoesNotMatch", "AuthFailure"};
+    bool skew_code = false;
+    struct anvil_str_view normal = anvil_error_code_normalize(code);
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+        skew_code = skew_code || anvil_sv_eq_cstr(normal, codes[i]);
+    }
+    if (!skew_code || x->server_date_ms < 0) {
+        return false;
+    }
+    int64_t wall = (int64_t)anvil_env_wall_ms(c->options.env);
+    int64_t skew = x->server_date_ms - (wall + c->clock_offset_ms);
+    if (skew > -S_CLOCK_SKEW_MS && skew < S_CLOCK_SKEW_MS) {
+        return false;
+    }
+    c->clock_offset_ms = x->server_date_ms - wall;
+    anvil__client_debug(c, "clock skew: the service's clock is %lld s %s ours; signing with its time from now on",
+                        (long long)(skew < 0 ? -skew : skew) / 1000, skew < 0 ? "behind" : "ahead of");
+    return true;
+}
+
 /* Reads one try's result into the reply and the retry response; returns the call's status should it end here. */
 static int s_read(struct s_call *k, struct anvil__exchange *x, const struct anvil__attempt *a,
                   struct anvil_retry_response *r, int *result) {
@@ -180,6 +212,7 @@ static int s_read(struct s_call *k, struct anvil__exchange *x, const struct anvi
     r->http_status = (int)a->status;
     r->code = reply->error.code;
     anvil_retry_response_from_model(r, k->client->model, k->op);
+    r->clock_corrected = s_correct_clock(k->client, x, r->code);
     reply->http_status = (int)a->status;
     *result = ANVIL_ESERVICE;
     return ANVIL_OK;
@@ -251,6 +284,7 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
         anvil_buf_clear(&x.body);
         x.error_type[0] = '\0';
         x.retry_after_ms = -1;
+        x.server_date_ms = -1;
         struct anvil__attempt a;
         if ((rc = anvil__client_send(c, op, &payload, encoding[0] ? encoding : NULL, &x, &a)) != ANVIL_OK) {
             break;

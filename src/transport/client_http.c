@@ -30,6 +30,8 @@ static size_t s_on_header(char *data, size_t size, size_t n, void *user_data) {
         } else if (anvil_sv_eq_ascii_nocase(name, ANVIL_SV("x-amz-retry-after"))) {
             uint64_t ms;
             x->retry_after_ms = anvil_sv_parse_u64(value, INT64_MAX, &ms) == ANVIL_OK ? (int64_t)ms : -1;
+        } else if (anvil_sv_eq_ascii_nocase(name, ANVIL_SV("date"))) {
+            x->server_date_ms = anvil__http_date_ms(value);
         }
     }
     return size * n;
@@ -47,6 +49,50 @@ static int s_on_progress(void *user_data, curl_off_t a, curl_off_t b, curl_off_t
         return 1;
     }
     return x->deadline_ms && anvil_env_now_ms(x->env) >= x->deadline_ms;
+}
+
+/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (H. Hinnant's days_from_civil). */
+static int64_t s_days_from_civil(int64_t y, unsigned m, unsigned d) {
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    unsigned yoe = (unsigned)(y - era * 400);
+    unsigned doy = (153 * (m + (m > 2 ? (unsigned)-3 : 9)) + 2) / 5 + d - 1;
+    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + (int64_t)doe - 719468;
+}
+
+/* A run of `n` digits at `p` as a number, or -1. */
+static int s_digits(const char *p, size_t n) {
+    int v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] < '0' || p[i] > '9') {
+            return -1;
+        }
+        v = v * 10 + (p[i] - '0');
+    }
+    return v;
+}
+
+int64_t anvil__http_date_ms(struct anvil_str_view t) {
+    /* IMF-fixdate only (RFC 9110 5.6.7), which every AWS service sends: "Sun, 06 Nov 1994 08:49:37 GMT". */
+    static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+    if (t.len != 29 || t.ptr[3] != ',' || t.ptr[4] != ' ' || t.ptr[7] != ' ' || t.ptr[11] != ' ' || t.ptr[16] != ' ' ||
+        t.ptr[19] != ':' || t.ptr[22] != ':' || memcmp(t.ptr + 25, " GMT", 4) != 0) {
+        return -1;
+    }
+    int day = s_digits(t.ptr + 5, 2), year = s_digits(t.ptr + 12, 4);
+    int hh = s_digits(t.ptr + 17, 2), mm = s_digits(t.ptr + 20, 2), ss = s_digits(t.ptr + 23, 2);
+    unsigned month = 0;
+    for (unsigned i = 0; i < 12; i++) {
+        if (memcmp(t.ptr + 8, months + 3 * i, 3) == 0) {
+            month = i + 1;
+        }
+    }
+    if (day < 1 || day > 31 || year < 1970 || hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 || ss > 60 || !month) {
+        return -1;
+    }
+    int64_t days = s_days_from_civil(year, month, (unsigned)day);
+    return ((days * 24 + hh) * 60 + mm) * 60000 + (int64_t)ss * 1000;
 }
 
 enum anvil_retry_io_error anvil__curl_io_error(CURLcode code) {
@@ -93,7 +139,7 @@ int anvil__client_send(struct anvil_client *c, const struct anvil_shape *op, con
                                            anvil_sv_from_cstr(c->aws.session_token)};
     struct anvil_sigv4_config cfg = {.region = anvil_sv_from_cstr(c->aws.region),
                                      .service = anvil_sv_from_cstr(c->signing_name),
-                                     .time_ms = anvil_env_wall_ms(c->options.env)};
+                                     .time_ms = anvil_env_wall_ms(c->options.env) + c->clock_offset_ms};
     struct anvil_sigv4_result sig;
     anvil_sigv4_result_init(&sig, c->allocator);
     int rc = anvil_sigv4_sign(&req, &cred, &cfg, &sig, NULL);

@@ -24,6 +24,8 @@ struct anvil_client {
     struct anvil_retry_strategy *retry;
     CURL *curl;
     struct anvil_compression_settings compression;
+    /* Added to the wall clock when signing: learnt from a clock-skew error's Date header. */
+    int64_t clock_offset_ms;
 };
 
 /* One libcurl transfer's state: the body, the headers anvil reads, the deadline. */
@@ -36,6 +38,8 @@ struct anvil__exchange {
     bool cut_at_deadline;
     /* The body passed the client's max_response_bytes. */
     bool too_large;
+    /* The answer's Date header in ms since the epoch, or -1. */
+    int64_t server_date_ms;
     /* The caller's cancel flag (may be NULL), and whether it stopped this transfer. */
     const volatile sig_atomic_t *cancel;
     bool cancelled;
@@ -58,6 +62,9 @@ int anvil__client_send(struct anvil_client *c, const struct anvil_shape *op, con
 
 /* The error of a non-2xx answer: code from `__type` (or `code`), else X-Amzn-ErrorType; the message. */
 int anvil__client_error(struct anvil__exchange *x, long status, struct anvil_arena *arena, struct anvil_wait_error *e);
+
+/* An HTTP date ("Sun, 06 Nov 1994 08:49:37 GMT") in ms since the epoch, or -1 when it is not one. */
+int64_t anvil__http_date_ms(struct anvil_str_view text);
 
 /* How a failed transfer counts for retries. */
 enum anvil_retry_io_error anvil__curl_io_error(CURLcode code);

@@ -73,6 +73,21 @@ set -e
 grep -q 'larger than 100000 bytes' "$work/err" || fail "too large: $(cat "$work/err")"
 echo "ok: an answer over --max-response-bytes is a clear error and is not retried"
 
+# A clock-skew error: the client takes the service's time from the Date header and retries once.
+faults "DescribeTable skew:3600"
+"$anvil" call --model "$model" DescribeTable "${http[@]}" --input '{"TableName":"orders"}' --debug \
+  > /dev/null 2> "$work/err" || fail "after a clock-skew error: $(cat "$work/err")"
+[[ $(count DescribeTable) == 2 ]] || fail "clock skew: $(count DescribeTable) requests"
+grep -Eq "clock skew: the service's clock is 3(59[0-9]|60[0-9]) s ahead of ours" "$work/err" ||
+  fail "clock skew not reported: $(cat "$work/err")"
+python3 - "$work/log" <<'PY' || fail "the retry was not signed with the service's time: $(grep '^# date' "$work/log")"
+import datetime, sys
+dates = [l.split()[3] for l in open(sys.argv[1]) if l.startswith("# date DescribeTable")]
+t = [datetime.datetime.strptime(d, "%Y%m%dT%H%M%SZ") for d in dates]
+sys.exit(0 if len(t) == 2 and 3590 <= (t[1] - t[0]).total_seconds() <= 3610 else 1)
+PY
+echo "ok: a clock-skew error corrects the signing clock by the Date header and the call succeeds"
+
 # The emulator dies in the middle of a wait: a clear error, no crash, no hang.
 faults
 ( sleep 2; kill "$dynalite_pid" ) &

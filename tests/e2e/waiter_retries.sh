@@ -92,7 +92,8 @@ took=$(($(ms) - start))
 elapsed=$(field 'o["elapsed_ms"]')
 [[ $code == 2 && $(field 'o["reason"]') == timed-out ]] || fail "in flight at the deadline: exit $code, $(cat "$work/out")"
 ((elapsed >= 2000 && elapsed <= 2100)) || fail "the wait ended $elapsed ms in, not at 2000"
-((took < 3000)) || fail "anvil took $took ms to return"
+# The process (start-up, the cut, sanitizer teardown) must not linger far past the deadline.
+((took < 5000)) || fail "anvil took $took ms to return"
 echo "ok: a request in flight at the deadline is cancelled: the wait ends at $elapsed ms of 2000"
 
 # SIGINT while a request is in flight stops the wait within a second: exit 130, reason cancelled.
@@ -110,7 +111,8 @@ code=$?
 set -e
 took=$(($(ms) - start))
 [[ $code == 130 && $(field 'o["reason"]') == cancelled ]] || fail "SIGINT in flight: exit $code, $(cat "$work/out" "$work/err")"
-((took < 1500)) || fail "SIGINT in flight took $took ms to stop the wait"
+# Within a second, plus the sanitizers' teardown at exit on a busy machine.
+((took < 2000)) || fail "SIGINT in flight took $took ms to stop the wait"
 echo "ok: SIGINT with a request in flight ends the wait in $took ms (exit 130, cancelled)"
 
 # A retry policy (--retry-error) makes an error the model does not call retryable retried.

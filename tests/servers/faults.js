@@ -8,6 +8,8 @@
 //   503-retry-after:MS            503 with x-amz-retry-after: MS
 //   garbage                       200 with a body that is not JSON
 //   big:BYTES                     200 with a JSON body of about BYTES bytes
+//   skew:SECONDS                  400 RequestTimeTooSkewed, its Date header SECONDS from now
+// Every request also logs "# date OPERATION X-Amz-Date" (a comment line: count() skips it).
 //   slow:MS                       pass through after MS milliseconds
 //   error:STATUS:CODE[:MS]        STATUS with __type CODE (after MS milliseconds)
 //   drop                          close the connection without answering
@@ -40,8 +42,8 @@ function pass (req, body, res, op, label) {
     const chunks = []
     r.on('data', (c) => chunks.push(c))
     r.on('end', () => {
+      if (res.destroyed || req.socket.destroyed) return // the client gave up first: nothing to log
       log(op + ' ' + label + ' ' + r.statusCode)
-      if (res.destroyed || req.socket.destroyed) return // the client gave up first
       res.writeHead(r.statusCode, r.headers)
       res.end(Buffer.concat(chunks))
     })
@@ -57,10 +59,11 @@ const server = http.createServer((req, res) => {
     const body = Buffer.concat(chunks)
     const target = String(req.headers['x-amz-target'] || '')
     const op = target.split('.').pop()
+    log('# date ' + op + ' ' + (req.headers['x-amz-date'] || '-'))
     const fault = nextFault(op)
     const error = (status, type, extra) => {
+      if (res.destroyed || req.socket.destroyed) return // the client gave up first: nothing to log
       log(op + ' ' + fault + ' ' + status)
-      if (res.destroyed || req.socket.destroyed) return // the client gave up first
       res.writeHead(status, Object.assign({ 'Content-Type': 'application/x-amz-json-1.0' }, extra || {}))
       res.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#' + type, message: 'injected ' + fault }))
     }
@@ -72,6 +75,10 @@ const server = http.createServer((req, res) => {
     if (fault.startsWith('error:')) {
       const [, status, code, ms] = fault.split(':')
       return setTimeout(() => error(Number(status), code), Number(ms || 0))
+    }
+    if (fault.startsWith('skew:')) {
+      const date = new Date(Date.now() + 1000 * Number(fault.split(':')[1])).toUTCString()
+      return error(400, 'RequestTimeTooSkewed', { Date: date })
     }
     if (fault.startsWith('big:')) {
       log(op + ' ' + fault + ' 200')

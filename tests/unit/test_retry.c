@@ -95,6 +95,14 @@ TEST(retry_never_retries_a_cancelled_call_or_a_client_error) {
     r = s_io(ANVIL_RETRY_IO_DNS_NOT_FOUND);
     CHECK_OK(s_decide(t, true, &r, &d));
     CHECK_EQ_INT(d.action, ANVIL_RETRY_FAIL);
+    /* A clock-skew error the caller corrected its clock from: retried, even for a non-idempotent call. */
+    r = s_status(400, "RequestTimeTooSkewed");
+    CHECK_OK(s_decide(t, false, &r, &d));
+    CHECK_EQ_INT(d.action, ANVIL_RETRY_FAIL);
+    r.clock_corrected = true;
+    CHECK_OK(s_decide(t, false, &r, &d));
+    CHECK_EQ_INT(d.action, ANVIL_RETRY_AGAIN);
+    CHECK_EQ_INT(d.type, ANVIL_RETRY_ERROR_TRANSIENT);
     /* An answer over the size cap would come back as large: not retried. */
     r = s_io(ANVIL_RETRY_IO_TOO_LARGE);
     CHECK_OK(s_decide(t, true, &r, &d));
