@@ -56,7 +56,11 @@ struct anvil_client_options {
     /** The profile and region to use (NULL = from the environment, see anvil_aws_config_resolve()). */
     const char *profile;
     const char *region;
-    /** e.g. "http://127.0.0.1:8000"; NULL = https://{endpointPrefix}.{region}.amazonaws.com. */
+    /**
+     * e.g. "http://127.0.0.1:8000"; NULL = AWS_ENDPOINT_URL_<SDK ID> or
+     * AWS_ENDPOINT_URL (unless AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true), else
+     * https://{endpointPrefix}.{region}.amazonaws.com.
+     */
     const char *endpoint_url;
     /** The retry strategy (a reference is taken); NULL = a new standard 2.1 strategy. */
     struct anvil_retry_strategy *retry;

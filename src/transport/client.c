@@ -79,6 +79,32 @@ static int s_host(struct anvil_client *c, struct anvil_diag *diag) {
     return ANVIL_OK;
 }
 
+static const char *s_getenv(const struct anvil_client_options *o, const char *name) {
+    return o->getenv ? o->getenv(o->getenv_ctx, name) : getenv(name);
+}
+
+/*
+ * The endpoint AWS tools take from the environment: AWS_ENDPOINT_URL_<SDK ID>
+ * (the sdkId upper-cased, spaces and dashes as '_'), then AWS_ENDPOINT_URL;
+ * none when AWS_IGNORE_CONFIGURED_ENDPOINT_URLS is true.
+ */
+static const char *s_env_endpoint(const struct anvil_client_options *o, struct anvil_str_view sdk_id) {
+    const char *ignore = s_getenv(o, "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS");
+    if (ignore && (strcmp(ignore, "true") == 0 || strcmp(ignore, "TRUE") == 0)) {
+        return NULL;
+    }
+    char name[160] = "AWS_ENDPOINT_URL_";
+    size_t n = strlen(name);
+    for (size_t i = 0; i < sdk_id.len && n + 1 < sizeof name; i++) {
+        char ch = sdk_id.ptr[i];
+        name[n++] = ch == ' ' || ch == '-' ? '_' : ch >= 'a' && ch <= 'z' ? (char)(ch - 'a' + 'A') : ch;
+    }
+    name[n] = '\0';
+    const char *url = sdk_id.len ? s_getenv(o, name) : NULL;
+    url = url && *url ? url : s_getenv(o, "AWS_ENDPOINT_URL");
+    return url && *url ? url : NULL;
+}
+
 int anvil_client_new(struct anvil_allocator *allocator, const struct anvil_model *model, const char *service,
                      const struct anvil_client_options *options, struct anvil_client **out, struct anvil_diag *diag) {
     if (!out || !model) {
@@ -141,9 +167,10 @@ int anvil_client_new(struct anvil_allocator *allocator, const struct anvil_model
         signing = aws.endpoint_prefix;
     }
     snprintf(c->signing_name, sizeof c->signing_name, "%.*s", (int)signing.len, signing.ptr);
+    const char *configured = o.endpoint_url && *o.endpoint_url ? o.endpoint_url : s_env_endpoint(&o, aws.sdk_id);
     if (rc == ANVIL_OK) {
-        if (o.endpoint_url && *o.endpoint_url) {
-            snprintf(c->endpoint, sizeof c->endpoint, "%s", o.endpoint_url);
+        if (configured) {
+            snprintf(c->endpoint, sizeof c->endpoint, "%s", configured);
         } else if (aws.endpoint_prefix.len) {
             /* The aws-cn partition's regions live under amazonaws.com.cn. */
             bool china = strncmp(c->aws.region, "cn-", 3) == 0;
