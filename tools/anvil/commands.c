@@ -7,7 +7,8 @@
 /* The HTTP options call, wait and paginate share. */
 #define S_HTTP_HELP                                                                                                    \
     "HTTP options (instead of --exec; the service is the model's):\n"                                                  \
-    "      --endpoint-url URL      default https://{endpointPrefix}.{region}.amazonaws.com\n"                          \
+    "      --endpoint-url URL      default AWS_ENDPOINT_URL_<SDK ID>, AWS_ENDPOINT_URL, or\n"                          \
+    "                              https://{endpointPrefix}.{region}.amazonaws.com\n"                                  \
     "      --region R              default AWS_REGION, AWS_DEFAULT_REGION or the profile's\n"                          \
     "      --profile P             default AWS_PROFILE, else \"default\"\n"                                            \
     "      --retry-mode MODE       standard (default) or adaptive\n"                                                   \
