@@ -12,6 +12,8 @@
  * POSIX only.
  */
 
+#include <signal.h>
+
 #include "anvil/buffer.h"
 #include "anvil/env.h"
 #include "anvil/waiter.h"
@@ -27,6 +29,12 @@ struct anvil_exec_options {
     const struct anvil_env *env;
     /** When non-zero: at this time the command is killed and the run ends with ANVIL_ETIMEDOUT. */
     uint64_t deadline_ms;
+    /**
+     * When set and non-zero (a signal handler may set it), the command is
+     * killed within 50 ms and the run ends with ANVIL_ECANCELED. NULL = not
+     * cancellable.
+     */
+    const volatile sig_atomic_t *cancel;
 };
 
 struct anvil_exec_result {
@@ -39,14 +47,22 @@ struct anvil_exec_result {
 };
 
 /**
- * Runs `argv[0]` (found through PATH) with `argv`, writing `in_len` bytes of
- * `in` to its standard input, collecting its standard output and error
- * until it exits. ANVIL_OK whenever the command ran to its end, whatever
- * its exit status; ANVIL_EIO when it could not be started (diag names the
- * command and the reason); ANVIL_ETIMEDOUT at the deadline and ANVIL_ELIMIT
- * past the output cap (the command is killed in both cases); ANVIL_ENOMEM.
- * SIGPIPE is blocked in the calling thread while writing, never delivered.
- * Release the result with anvil_exec_result_clean_up() in every case.
+ * Runs `argv[0]` (found through PATH) with `argv` in a process group of its
+ * own, writing `in_len` bytes of `in` to its standard input, collecting its
+ * standard output and error until it exits; what it wrote before exiting is
+ * kept, and nothing it leaves running (holding the pipes open or not) delays
+ * the return. ANVIL_OK whenever the command ran to its end, whatever its
+ * exit status; ANVIL_EIO when it could not be started (diag names the
+ * command and the reason) or its exit was lost (SIGCHLD ignored);
+ * ANVIL_ETIMEDOUT at the deadline, ANVIL_ECANCELED when the cancel flag is
+ * set and ANVIL_ELIMIT past the output cap: in those three cases the
+ * command's whole process group is killed (SIGKILL) and the command reaped
+ * before the call returns. ANVIL_ENOMEM. SIGPIPE is blocked in the calling
+ * thread while writing, never delivered; the command starts with the
+ * caller's signal mask and with SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT
+ * and SIGCHLD at their defaults. Not async-signal-safe; thread-safe as long
+ * as no other thread reaps children it did not start. Release the result
+ * with anvil_exec_result_clean_up() in every case.
  */
 ANVIL_API int anvil_exec_run(struct anvil_allocator *allocator, char *const argv[], const char *in, size_t in_len,
                              const struct anvil_exec_options *options, struct anvil_exec_result *result,
@@ -76,8 +92,9 @@ struct anvil_exec_operation {
  * writes the input as JSON to the command, runs it until it exits or the
  * wait's deadline, and answers its output (exit 0, HTTP status 200) or its
  * error (ANVIL_ESERVICE). A command that cannot start gives ANVIL_EIO,
- * output that is not JSON ANVIL_ESYNTAX, the deadline ANVIL_ETIMEDOUT, each
- * with the reason in `reply->error.message`.
+ * output that is not JSON ANVIL_ESYNTAX, the deadline ANVIL_ETIMEDOUT, the
+ * options' cancel flag ANVIL_ECANCELED, each with the reason in
+ * `reply->error.message`.
  */
 ANVIL_API int anvil_exec_operation(void *user_data, const struct anvil_json *input, uint64_t deadline_ms,
                                    struct anvil_arena *arena, struct anvil_wait_reply *reply);

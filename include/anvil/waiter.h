@@ -487,7 +487,8 @@ struct anvil_wait_result {
 
 /**
  * Runs a wait to the end: calls the operation, sleeps through the env in
- * slices of at most one second so the cancel flag is seen promptly, and
+ * slices (at most 100 ms with a cancel flag, else a second) so that a
+ * cancel is seen promptly, and
  * reports each attempt to the observer. Returns ANVIL_OK whenever the wait
  * ran to an end (whatever the reason: read `result->outcome`), ANVIL_EINVAL
  * (invalid options; the outcome says INVALID and diag why) or ANVIL_ENOMEM.

@@ -9,8 +9,14 @@
 
 #include "behavior/behavior_internal.h"
 
-/* The longest single sleep, so a cancel flag set during a long delay is seen within a second. */
+/*
+ * The longest single sleep, so a cancel is seen promptly during a long
+ * delay: with a cancel flag 100 ms (a signal does not cut the env's sleep
+ * short, and one landing just before the sleep would otherwise wait it
+ * out), else a second (for an env whose sleep itself can be cancelled).
+ */
 #define S_SLEEP_SLICE_MS 1000
+#define S_SLEEP_SLICE_FLAG_MS 100
 
 void anvil_wait_result_clean_up(struct anvil_wait_result *result) {
     if (result) {
@@ -136,7 +142,8 @@ static int s_loop(struct s_run *run) {
             break;
         }
         case ANVIL_WAIT_SLEEP: {
-            uint64_t slice = at - now < S_SLEEP_SLICE_MS ? at - now : S_SLEEP_SLICE_MS;
+            uint64_t most = run->state.cancel ? S_SLEEP_SLICE_FLAG_MS : S_SLEEP_SLICE_MS;
+            uint64_t slice = at - now < most ? at - now : most;
             if (anvil_env_sleep_ms(run->env, slice) == ANVIL_ECANCELED) {
                 anvil_wait_cancel(&run->state, anvil_env_now_ms(run->env));
             }

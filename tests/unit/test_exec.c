@@ -1,8 +1,14 @@
 /*
  * The exec transport: real processes through /bin/sh, big inputs and
  * outputs both ways at once, the output cap, the deadline (on a fake clock
- * that is already past it, so nothing waits), and error parsing.
+ * that is already past it, or that jumps past it, so nothing waits), the
+ * cancel flag (set by a signal the command itself sends, so nothing is
+ * timed), the command's process group, and error parsing.
  */
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "harness.h"
 
@@ -84,6 +90,118 @@ TEST(exec_kills_a_command_at_the_deadline) {
     CHECK_STR_EQ(diag.message, "`sh` was still running at the deadline and was killed");
     CHECK_EQ_INT(r.signal, 9);
 done:
+    anvil_exec_result_clean_up(&r);
+}
+
+/* Whether process `pid` is gone or a zombie (killed, not yet reaped by whoever inherited it). */
+static bool s_dead(long pid) {
+    char path[64], stat[256] = "";
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        return true;
+    }
+    size_t n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[n] = '\0';
+    const char *close = strrchr(stat, ')');
+    return close && (close[2] == 'Z' || close[2] == 'X');
+}
+
+static volatile sig_atomic_t s_flag;
+
+static void s_on_usr1(int sig) {
+    (void)sig;
+    s_flag = 1;
+}
+
+TEST(exec_cancel_flag_kills_the_command_and_its_group) {
+    /* The command starts a grandchild, says its pid, then asks us (SIGUSR1) to cancel and waits forever. */
+    struct sigaction action, old;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = s_on_usr1;
+    sigaction(SIGUSR1, &action, &old);
+    s_flag = 0;
+    struct anvil_exec_result r = {0};
+    struct anvil_diag diag;
+    struct anvil_exec_options options = {.cancel = &s_flag};
+    s_sh[2] = "sleep 300 & echo $!; kill -USR1 $PPID; wait";
+    CHECK_STATUS(anvil_exec_run(t->alloc, s_sh, NULL, 0, &options, &r, &diag), ANVIL_ECANCELED);
+    CHECK_STR_EQ(diag.message, "cancelled: `sh` was killed");
+    CHECK_EQ_INT(r.signal, 9);
+    /* What it said before it was killed is kept; the grandchild died with the group. */
+    CHECK(r.out.len > 1);
+    long grandchild = strtol(r.out.data, NULL, 10);
+    CHECK(grandchild > 1);
+    CHECK(s_dead(grandchild));
+    /* A flag already set starts nothing. */
+    anvil_exec_result_clean_up(&r);
+    CHECK_STATUS(anvil_exec_run(t->alloc, s_sh, NULL, 0, &options, &r, &diag), ANVIL_ECANCELED);
+    CHECK_STR_EQ(diag.message, "cancelled before `sh` was started");
+done:
+    sigaction(SIGUSR1, &old, NULL);
+    anvil_exec_result_clean_up(&r);
+}
+
+/* A clock that reads 0 until the command signals (SIGUSR1), then 10^9: the deadline passes while it runs. */
+static uint64_t s_signalled_now(void *ctx) {
+    (void)ctx;
+    return s_flag ? 1000000000 : 0;
+}
+
+TEST(exec_deadline_holds_when_the_command_closes_its_outputs) {
+    /* Closing stdout and stderr is no end: the command still runs, and the deadline still kills it. */
+    struct sigaction action, old;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = s_on_usr1;
+    sigaction(SIGUSR1, &action, &old);
+    s_flag = 0;
+    struct anvil_fake_env fake;
+    anvil_fake_env_init(&fake, 0, 1);
+    fake.env.now_ms = s_signalled_now;
+    struct anvil_exec_result r = {0};
+    struct anvil_diag diag;
+    struct anvil_exec_options options = {.env = &fake.env, .deadline_ms = 5000};
+    s_sh[2] = "exec >&- 2>&-; kill -USR1 $PPID; exec sleep 300";
+    CHECK_STATUS(anvil_exec_run(t->alloc, s_sh, NULL, 0, &options, &r, &diag), ANVIL_ETIMEDOUT);
+    CHECK_EQ_INT(r.signal, 9);
+done:
+    sigaction(SIGUSR1, &old, NULL);
+    anvil_exec_result_clean_up(&r);
+}
+
+TEST(exec_returns_when_the_command_exits_whatever_it_left_running) {
+    /* A background process still holds stdout: the command's exit is the end, with what it wrote. */
+    struct anvil_exec_result r = {0};
+    s_sh[2] = "sleep 300 & echo $! >&2; echo '{\"done\": true}'";
+    CHECK_OK(anvil_exec_run(t->alloc, s_sh, NULL, 0, NULL, &r, NULL));
+    CHECK_EQ_INT(r.exit_status, 0);
+    CHECK_MEM_EQ(r.out.data, r.out.len, "{\"done\": true}\n");
+    long left = r.err.len ? strtol(r.err.data, NULL, 10) : 0;
+    CHECK(left > 1);
+    /* It is not anvil's to kill; the test cleans up. */
+    CHECK(!s_dead(left));
+    kill((pid_t)left, SIGKILL);
+done:
+    anvil_exec_result_clean_up(&r);
+}
+
+TEST(exec_command_starts_with_default_signals) {
+    /* An ignored SIGPIPE would survive exec: `yes | head -1` would then never end in the command. */
+    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+    struct anvil_exec_result r = {0};
+    s_sh[2] = "yes | head -n 1; grep -E '^(SigBlk|SigIgn)' /proc/self/status >&2";
+    CHECK_OK(anvil_exec_run(t->alloc, s_sh, NULL, 0, NULL, &r, NULL));
+    CHECK_EQ_INT(r.exit_status, 0);
+    CHECK_MEM_EQ(r.out.data, r.out.len, "y\n");
+    /* SIGPIPE (bit 13) is neither blocked nor ignored in the command. */
+    CHECK(r.err.len > 0);
+    for (const char *line = r.err.data; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        unsigned long long mask = strtoull(line + 8, NULL, 16);
+        CHECK((mask & (1ull << (SIGPIPE - 1))) == 0);
+    }
+done:
+    signal(SIGPIPE, old);
     anvil_exec_result_clean_up(&r);
 }
 

@@ -3,6 +3,7 @@
 
 /* The anvil command-line tool: shared declarations. Public API only. */
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "anvil/anvil.h"
@@ -18,8 +19,29 @@ enum cli_exit {
     CLI_EXIT_NO_INPUT = 66,
     CLI_EXIT_INTERNAL = 70,
     CLI_EXIT_IO = 74,
+    CLI_EXIT_CONFIG = 78,
+    /* 128 + the signal: 130 SIGINT, 143 SIGTERM, 129 SIGHUP (cli_exit_for_cancel()). */
     CLI_EXIT_CANCELLED = 130
 };
+
+/* ---- signals ---- */
+
+#define CLI_CAUGHT_SIGNALS 3
+
+/* 0, or the signal (SIGINT, SIGTERM, SIGHUP) that asked the command to stop; the library's cancel flag. */
+extern volatile sig_atomic_t cli_cancel_signal;
+
+struct cli_signals {
+    struct sigaction old[CLI_CAUGHT_SIGNALS];
+};
+
+/* From now on SIGINT, SIGTERM and SIGHUP set cli_cancel_signal instead of ending the process. */
+void cli_signals_catch(struct cli_signals *saved);
+
+void cli_signals_restore(const struct cli_signals *saved);
+
+/* The exit status of a command the signal stopped: 128 + the signal. */
+int cli_exit_for_cancel(void);
 
 typedef int cli_command_fn(int argc, char **argv);
 
@@ -227,6 +249,9 @@ int cli_finish_output(const struct cli_input *input, int rc, const struct anvil_
 
 /* Writes bytes to standard output; CLI_EXIT_IO (with a message) on failure. */
 int cli_write_output(const char *bytes, size_t len);
+
+/* Says that standard output failed (with errno's reason), once per process however often it is called. */
+void cli_output_error(void);
 
 /* Prints "LABEL:LINE:COLUMN: MESSAGE" to standard error. */
 void cli_report_diag(const char *label, const struct anvil_diag *diag);

@@ -46,7 +46,7 @@ int cli_cmd_call(int argc, char **argv) {
     }
     cli_input_release(&file);
     if ((code = cli_json_argument("--input", a.input, &input)) != CLI_EXIT_OK ||
-        (code = cli_http_client(&a.exec, model, "call", NULL, &client)) != CLI_EXIT_OK) {
+        (code = cli_http_client(&a.exec, model, "call", &cli_cancel_signal, &client)) != CLI_EXIT_OK) {
         goto done;
     }
     const struct anvil_shape *op = anvil_client_operation(client, a.exec.name);
@@ -59,11 +59,17 @@ int cli_cmd_call(int argc, char **argv) {
         goto done;
     }
     struct anvil_wait_reply reply;
+    struct cli_signals signals;
+    cli_signals_catch(&signals);
     int rc = anvil_client_call(client, op, anvil_json_doc_root(input), 0, arena, &reply);
+    cli_signals_restore(&signals);
     if (rc == ANVIL_OK) {
         rc = anvil_json_write(&reply.output, ANVIL_JSON_WRITE_PRETTY, &out);
         rc = rc == ANVIL_OK ? anvil_buf_append_byte(&out, '\n') : rc;
         code = rc == ANVIL_OK ? cli_write_output(out.data, out.len) : cli_exit_for_status(rc);
+    } else if (rc == ANVIL_ECANCELED) {
+        cli_error("call: interrupted");
+        code = cli_exit_for_cancel();
     } else {
         struct anvil_str_view c = reply.error.code, m = reply.error.message;
         if (rc == ANVIL_ESERVICE) {

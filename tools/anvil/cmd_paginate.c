@@ -177,6 +177,9 @@ static int s_run(const struct s_args *a, const struct anvil_paginator *p, const 
         return rc == ANVIL_EINVAL ? CLI_EXIT_USAGE : cli_exit_for_status(rc);
     }
     struct anvil_exec_operation exec = {a->exec.command, {0}, NULL};
+    exec.options.cancel = &cli_cancel_signal;
+    struct cli_signals signals;
+    cli_signals_catch(&signals);
     struct anvil_arena *arena = NULL;
     struct anvil_buf out;
     anvil_buf_init(&out, NULL, 0);
@@ -190,8 +193,15 @@ static int s_run(const struct s_args *a, const struct anvil_paginator *p, const 
         if ((rc = anvil_paginate_input(run, &page_input)) != ANVIL_OK) {
             break;
         }
-        int call = client ? anvil_client_call(client, operation, page_input, 0, arena, &reply)
-                          : anvil_exec_operation(&exec, page_input, 0, arena, &reply);
+        int call = cli_cancel_signal ? ANVIL_ECANCELED
+                   : client          ? anvil_client_call(client, operation, page_input, 0, arena, &reply)
+                                     : anvil_exec_operation(&exec, page_input, 0, arena, &reply);
+        if (call == ANVIL_ECANCELED) {
+            cli_error("paginate: interrupted before page %llu was read",
+                      (unsigned long long)anvil_paginate_pages(run) + 1);
+            code = cli_exit_for_cancel();
+            break;
+        }
         if (call != ANVIL_OK) {
             struct anvil_str_view c = reply.error.code, m = reply.error.message;
             cli_error("paginate: page %llu failed: %s%.*s%s%.*s", (unsigned long long)anvil_paginate_pages(run) + 1,
@@ -224,6 +234,7 @@ static int s_run(const struct s_args *a, const struct anvil_paginator *p, const 
         cli_error("paginate: %s", anvil_status_str(rc));
         code = cli_exit_for_status(rc);
     }
+    cli_signals_restore(&signals);
     anvil_buf_clean_up(&out);
     anvil_arena_destroy(arena);
     anvil_paginate_destroy(run);
@@ -243,7 +254,8 @@ int cli_cmd_paginate(int argc, char **argv) {
     const struct anvil_paginator *p = NULL;
     if ((code = s_load(&a, &set, &model)) == CLI_EXIT_OK && (code = s_find(set, a.exec.name, &p)) == CLI_EXIT_OK &&
         (code = cli_json_argument("--input", a.input, &input)) == CLI_EXIT_OK &&
-        (a.exec.command || (code = cli_http_client(&a.exec, model, "paginate", NULL, &client)) == CLI_EXIT_OK)) {
+        (a.exec.command ||
+         (code = cli_http_client(&a.exec, model, "paginate", &cli_cancel_signal, &client)) == CLI_EXIT_OK)) {
         const struct anvil_shape *operation = NULL;
         if (client) {
             char name[256];

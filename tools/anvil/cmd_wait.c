@@ -27,13 +27,6 @@ struct s_args {
     uint64_t max_attempts;
 };
 
-static volatile sig_atomic_t s_cancel;
-
-static void s_on_signal(int sig) {
-    (void)sig;
-    s_cancel = 1;
-}
-
 static int s_parse_u32(const char *option, const char *text, uint64_t max, uint64_t *out) {
     if (anvil_sv_parse_u64(anvil_sv_from_cstr(text), max, out) != ANVIL_OK || *out == 0) {
         return cli_usage_error("wait", "%s takes a whole number from 1 to %llu, not '%s'", option,
@@ -227,7 +220,7 @@ static int s_exit_code(enum anvil_wait_reason reason) {
     case ANVIL_WAIT_REASON_MAX_ATTEMPTS:
         return CLI_EXIT_TIMEOUT;
     case ANVIL_WAIT_REASON_CANCELLED:
-        return CLI_EXIT_CANCELLED;
+        return cli_exit_for_cancel();
     default:
         return CLI_EXIT_SERVICE;
     }
@@ -319,7 +312,7 @@ static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, cons
     } else if ((!a->progress || strcmp(a->progress, "auto") == 0) && isatty(STDERR_FILENO)) {
         observer.mode = PROGRESS_LIVE;
     }
-    struct anvil_exec_operation exec = {a->exec.command, {0, env, 0}, NULL};
+    struct anvil_exec_operation exec = {a->exec.command, {0, env, 0, &cli_cancel_signal}, NULL};
     struct anvil_wait_call call = {anvil_exec_operation, &exec, s_observe, &observer, env, NULL};
     struct anvil_client_operation http = {client, NULL, waiter};
     if (client) {
@@ -332,19 +325,15 @@ static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, cons
         call.operation = anvil_client_operation_call;
         call.operation_data = &http;
     }
-    struct anvil_wait_options options = {a->max_wait_ms,  a->min_delay_s, a->max_delay_s,
-                                         a->max_attempts, &s_cancel,      env};
-    struct sigaction action, old_int, old_term;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = s_on_signal;
-    sigaction(SIGINT, &action, &old_int);
-    sigaction(SIGTERM, &action, &old_term);
+    struct anvil_wait_options options = {a->max_wait_ms,  a->min_delay_s,     a->max_delay_s,
+                                         a->max_attempts, &cli_cancel_signal, env};
+    struct cli_signals signals;
+    cli_signals_catch(&signals);
     struct anvil_wait_result result;
     struct anvil_diag diag;
     anvil_diag_clear(&diag);
     int rc = anvil_wait(waiter, input, &options, &call, &result, &diag);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    cli_signals_restore(&signals);
     if (observer.live_shown) {
         fputc('\n', stderr);
     }
@@ -380,7 +369,8 @@ int cli_cmd_wait(int argc, char **argv) {
     const struct anvil_waiter *waiter = NULL;
     if ((code = s_load_waiters(&a, &set, &model)) != CLI_EXIT_OK || (code = s_find_waiter(set, a.exec.name, &waiter)) ||
         (code = cli_json_argument("--input", a.input, &input)) != CLI_EXIT_OK ||
-        (!a.exec.command && (code = cli_http_client(&a.exec, model, "wait", &s_cancel, &client)) != CLI_EXIT_OK)) {
+        (!a.exec.command &&
+         (code = cli_http_client(&a.exec, model, "wait", &cli_cancel_signal, &client)) != CLI_EXIT_OK)) {
         goto done;
     }
     if (waiter->deprecated) {

@@ -113,12 +113,22 @@ static int s_read_stream(FILE *f, size_t max_bytes, struct anvil_buf *out, const
     return code;
 }
 
+/* Standard output failed and that was said: later failures of the same stream are not said again. */
+static bool s_output_failed;
+
 int cli_write_output(const char *bytes, size_t len) {
     if (fwrite(bytes, 1, len, stdout) != len) {
-        cli_error("cannot write to standard output: %s", strerror(errno));
+        cli_output_error();
         return CLI_EXIT_IO;
     }
     return CLI_EXIT_OK;
+}
+
+void cli_output_error(void) {
+    if (!s_output_failed) {
+        s_output_failed = true;
+        cli_error("cannot write to standard output: %s", errno ? strerror(errno) : "write error");
+    }
 }
 
 void cli_report_diag(const char *label, const struct anvil_diag *diag) {

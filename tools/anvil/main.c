@@ -1,5 +1,7 @@
 /* anvil: top-level option handling and subcommand dispatch. */
 
+#include <errno.h>
+#include <signal.h>
 #include <string.h>
 
 #include "cli.h"
@@ -26,8 +28,9 @@ static bool s_wants_help(int argc, char **argv) {
 }
 
 static int s_flush_stdout(int code) {
+    errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        cli_error("cannot write to standard output");
+        cli_output_error();
         return code == CLI_EXIT_OK ? CLI_EXIT_IO : code;
     }
     return code;
@@ -39,6 +42,8 @@ int main(int argc, char **argv) {
         {"version", 'V', CLI_ARG_NONE, 'V'},
         {NULL, 0, CLI_ARG_NONE, 0},
     };
+    /* A reader that goes away (`anvil json big | head`) is a write error (exit 74), not a silent death. */
+    signal(SIGPIPE, SIG_IGN);
     if (argc < 2) {
         return cli_usage_error(NULL, "no command given");
     }
