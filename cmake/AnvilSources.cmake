@@ -10,6 +10,8 @@ set(ANVIL_CORE_SOURCES
   src/core/log.c
   src/core/status.c
   src/core/str_view.c
+  src/core/text.c
+  src/core/utf8.c
   src/core/version.c)
 
 set(ANVIL_JSON_SOURCES
@@ -18,8 +20,7 @@ set(ANVIL_JSON_SOURCES
   src/json/json_number.c
   src/json/json_parse.c
   src/json/json_value.c
-  src/json/json_write.c
-  src/json/utf8.c)
+  src/json/json_write.c)
 
 set(ANVIL_JMESPATH_SOURCES
   src/jmespath/ast.c

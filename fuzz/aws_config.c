@@ -1,7 +1,7 @@
 /*
  * libFuzzer target: the input as the shared credentials file and as the
  * config file of anvil_aws_config_resolve(), for a few profile names. It
- * must answer ANVIL_OK or ANVIL_EINVAL with a message naming the file, and
+ * must answer ANVIL_OK or ANVIL_ECONFIG with a message naming the file, and
  * every string it fills must end inside its field.
  */
 
@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         struct anvil_diag diag;
         anvil_diag_clear(&diag);
         int rc = anvil_aws_config_resolve(profiles[i], NULL, s_lookup, NULL, &c, &diag);
-        s_check(rc == ANVIL_OK || rc == ANVIL_EINVAL, "unexpected status");
+        s_check(rc == ANVIL_OK || rc == ANVIL_ECONFIG, "unexpected status");
         s_check(rc == ANVIL_OK || strstr(diag.message, s_path) != NULL, "an error that does not name the file");
         s_check(s_ends_inside(c.access_key_id, sizeof c.access_key_id) &&
                     s_ends_inside(c.secret_access_key, sizeof c.secret_access_key) &&

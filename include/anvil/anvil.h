@@ -27,6 +27,7 @@
 #include "anvil/sigv4.h"
 #include "anvil/status.h"
 #include "anvil/str_view.h"
+#include "anvil/text.h"
 #include "anvil/traits.h"
 #include "anvil/validate.h"
 #include "anvil/version.h"

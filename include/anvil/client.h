@@ -26,7 +26,7 @@ typedef const char *anvil_client_getenv_fn(void *ctx, const char *name);
 struct anvil_aws_config {
     char access_key_id[128];
     char secret_access_key[128];
-    char session_token[2048];
+    char session_token[8192];
     char region[64];
     /** Where the credentials came from: "environment", "profile NAME" or "" (none found). */
     char source[96];
@@ -36,6 +36,15 @@ struct anvil_aws_config {
      */
     char retry_mode[16];
     char max_attempts[16];
+    /** The CA bundle to verify TLS with: AWS_CA_BUNDLE, else the profile's `ca_bundle` ("" = the system's). */
+    char ca_bundle[1024];
+    /** The profile looked at ("default" when none was named), and the two files looked in. */
+    char profile[96];
+    char credentials_path[1024];
+    char config_path[1024];
+    /** A profile was named (the `profile` argument or AWS_PROFILE), and whether either file has a section for it. */
+    bool profile_named;
+    bool profile_found;
 };
 
 /**
@@ -44,9 +53,12 @@ struct anvil_aws_config {
  * "default") in ~/.aws/credentials and ~/.aws/config (or
  * AWS_SHARED_CREDENTIALS_FILE / AWS_CONFIG_FILE); the region from
  * `region`, AWS_REGION, AWS_DEFAULT_REGION, or the profile; the retry
- * settings from the environment or the profile. Missing
- * credentials are not an error here (source ""). ANVIL_EINVAL for a file
- * that cannot be read as INI (diag names it and the line).
+ * settings and the CA bundle from the environment or the profile. Missing
+ * credentials or a profile no file defines are not errors here (source "",
+ * profile_found false). ANVIL_ECONFIG (diag names the file and line, or the
+ * variable) for a file that cannot be read as INI, one that is not a
+ * regular file, or a value longer than its field; no credentials are kept
+ * then. Thread-safe (it reads files and the environment only).
  */
 ANVIL_API int anvil_aws_config_resolve(const char *profile, const char *region, anvil_client_getenv_fn *lookup,
                                        void *ctx, struct anvil_aws_config *out, struct anvil_diag *diag);
@@ -64,6 +76,9 @@ struct anvil_client_options {
     const char *endpoint_url;
     /** The retry strategy (a reference is taken); NULL = a new standard 2.1 strategy. */
     struct anvil_retry_strategy *retry;
+    /** A file of CA certificates to verify TLS with (NULL = AWS_CA_BUNDLE, the profile's ca_bundle, else the system's).
+     */
+    const char *ca_bundle;
     /** Connect and whole-request timeouts (defaults 10 s and 60 s) and the largest response kept (default 64 MiB). */
     uint64_t connect_timeout_ms;
     uint64_t request_timeout_ms;
@@ -96,8 +111,12 @@ struct anvil_client;
 /**
  * A client for `service` (an absolute shape id, or NULL for the model's
  * only service). The model must outlive the client. ANVIL_EUNSUPPORTED for
- * a service that does not speak awsJson1_0 or awsJson1_1; ANVIL_EINVAL
- * (no region, no credentials, a bad endpoint; diag says which).
+ * a service that does not speak awsJson1_0 or awsJson1_1; ANVIL_ECONFIG for
+ * what the machine's configuration lacks or gets wrong: no region, no
+ * credentials, a named profile no file defines, an unreadable credentials
+ * or config file, a bad endpoint from the environment; ANVIL_EINVAL for a
+ * bad `options->endpoint_url` or `service`. diag says which, and never
+ * prints a secret (user information in an endpoint is shown as ***).
  */
 ANVIL_API int anvil_client_new(struct anvil_allocator *allocator, const struct anvil_model *model, const char *service,
                                const struct anvil_client_options *options, struct anvil_client **out,

@@ -336,7 +336,14 @@ enum anvil_json_write_flags {
  */
 ANVIL_API int anvil_json_write(const struct anvil_json *v, unsigned flags, struct anvil_buf *out);
 
-/** Appends `s` as a quoted, escaped JSON string. */
+/**
+ * Appends `s` as a quoted, escaped JSON string. The output is always valid
+ * UTF-8: a byte of `s` that does not start a valid UTF-8 sequence is written
+ * as U+FFFD (only a hand-made string can hold one; parsed and built ones are
+ * checked). Besides what JSON requires, the C1 controls, U+2028, U+2029 and
+ * the bidirectional controls are written as \uXXXX, so output shown on a
+ * terminal cannot act on it.
+ */
 ANVIL_API int anvil_json_write_string(struct anvil_str_view s, unsigned flags, struct anvil_buf *out);
 
 /**

@@ -33,7 +33,11 @@ enum anvil_status {
     ANVIL_ENOTFOUND = -8,
     /** A Smithy or botocore model is invalid. */
     ANVIL_EMODEL = -9,
-    /** Options or a description are inconsistent (e.g. minDelay > maxDelay). */
+    /**
+     * The machine's configuration is missing or wrong: no region or
+     * credentials, a profile no file defines, a credentials or config file
+     * that cannot be read, a bad setting in the environment.
+     */
     ANVIL_ECONFIG = -10,
     /** Reading or writing a file or stream failed. */
     ANVIL_EIO = -11,

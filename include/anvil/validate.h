@@ -56,7 +56,10 @@ ANVIL_API size_t anvil_events_count_at_least(const struct anvil_events *events, 
 /** "ERROR", "DANGER", "WARNING" or "NOTE". */
 ANVIL_API const char *anvil_severity_name(enum anvil_severity severity);
 
-/** Appends `[SEVERITY] shape-id: message | EventId` (no newline). */
+/**
+ * Appends `[SEVERITY] shape-id: message | EventId` as one line (no newline),
+ * the model's text escaped as anvil_text_append_escaped() does.
+ */
 ANVIL_API int anvil_event_format(const struct anvil_event *event, struct anvil_buf *out);
 
 ANVIL_EXTERN_C_END

@@ -250,6 +250,31 @@ static int s_backoff(const struct anvil_retry_token *t, enum anvil_retry_error_t
     return ANVIL_OK;
 }
 
+static const char *s_io_name(enum anvil_retry_io_error e) {
+    switch (e) {
+    case ANVIL_RETRY_IO_CONNECT_REFUSED:
+        return "connection refused";
+    case ANVIL_RETRY_IO_CONNECT_TIMEOUT:
+        return "connect timeout";
+    case ANVIL_RETRY_IO_DNS_TEMPORARY:
+        return "host name not resolved";
+    case ANVIL_RETRY_IO_DNS_NOT_FOUND:
+        return "no such host";
+    case ANVIL_RETRY_IO_TLS:
+        return "TLS failure";
+    case ANVIL_RETRY_IO_RESET:
+        return "connection dropped";
+    case ANVIL_RETRY_IO_READ_TIMEOUT:
+        return "no answer in time";
+    case ANVIL_RETRY_IO_CANCELLED:
+        return "cancelled";
+    case ANVIL_RETRY_IO_TOO_LARGE:
+        return "answer too large";
+    default:
+        return "no answer";
+    }
+}
+
 ANVIL_PRINTF(2, 3)
 static void s_explain(struct anvil_retry_decision *d, const char *fmt, ...) {
     va_list args;
@@ -330,7 +355,13 @@ int anvil_retry_after_attempt(struct anvil_retry_token *t, uint64_t now_ms, cons
         s_succeed(t, p, &v, d);
         return ANVIL_OK;
     }
-    const char *kind = anvil_retry_error_type_name(c.type);
+    /* What failed, in words: "server error", or "transport error: connection refused" when no answer came. */
+    char kind[96];
+    if (r->io_error != ANVIL_RETRY_IO_NONE) {
+        snprintf(kind, sizeof kind, "transport error: %s", s_io_name(r->io_error));
+    } else {
+        snprintf(kind, sizeof kind, "%s error", anvil_retry_error_type_name(c.type));
+    }
     if (v.directive == ANVIL_RETRY_DIRECTIVE_FAIL) {
         pthread_mutex_unlock(&s->lock);
         d->reason = ANVIL_RETRY_REASON_POLICY;
@@ -342,7 +373,7 @@ int anvil_retry_after_attempt(struct anvil_retry_token *t, uint64_t now_ms, cons
         d->reason = ANVIL_RETRY_REASON_NOT_RETRYABLE;
         s_explain(d,
                   r->io_error == ANVIL_RETRY_IO_CANCELLED ? "not retried: the call was cancelled"
-                                                          : "not retried: a %s error is not retryable",
+                                                          : "not retried: a %s is not retryable",
                   kind);
         return ANVIL_OK;
     }
@@ -350,7 +381,7 @@ int anvil_retry_after_attempt(struct anvil_retry_token *t, uint64_t now_ms, cons
         pthread_mutex_unlock(&s->lock);
         d->reason = ANVIL_RETRY_REASON_NOT_IDEMPOTENT;
         s_explain(d,
-                  "not retried: the operation is not idempotent and this %s error may have had an effect "
+                  "not retried (%s): the operation is not idempotent and the request may have had an effect "
                   "(only throttling, modelled retryable errors, 429, 503 and unsent requests are retried)",
                   kind);
         return ANVIL_OK;
@@ -397,7 +428,7 @@ int anvil_retry_after_attempt(struct anvil_retry_token *t, uint64_t now_ms, cons
         d->reason = ANVIL_RETRY_REASON_QUOTA_EXCEEDED;
         bool long_poll = t->call.long_polling && o->behavior == ANVIL_RETRY_BEHAVIOR_2_1;
         d->delay_ms = long_poll ? delay : 0;
-        s_explain(d, "retry quota exceeded: a %s error costs %u, %u left%s", kind, cost, quota,
+        s_explain(d, "retry quota exceeded: a %s costs %u, %u left%s", kind, cost, quota,
                   long_poll ? " (long polling: backing off first)" : "");
         return ANVIL_OK;
     }
@@ -411,7 +442,7 @@ int anvil_retry_after_attempt(struct anvil_retry_token *t, uint64_t now_ms, cons
     d->action = ANVIL_RETRY_AGAIN;
     d->reason = ANVIL_RETRY_REASON_RETRYING;
     d->delay_ms = delay;
-    s_explain(d, "retrying a %s error%s%s (cost %u, quota %u) after %llu ms, attempt %u of %u", kind, v.why ? ": " : "",
+    s_explain(d, "retrying a %s%s%s (cost %u, quota %u) after %llu ms, attempt %u of %u", kind, v.why ? ": " : "",
               v.why ? v.why : "", cost, quota, (unsigned long long)delay, t->attempt, t->max_attempts);
     return ANVIL_OK;
 }

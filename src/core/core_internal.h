@@ -37,6 +37,15 @@ static inline bool anvil__size_mul(size_t a, size_t b, size_t *out) {
 #endif
 }
 
+/* Validates UTF-8 (RFC 3629: no overlongs, surrogates or code points above U+10FFFF). */
+bool anvil__utf8_valid(const char *bytes, size_t len);
+
+/*
+ * Length of the valid UTF-8 sequence starting at `p` (1-4), or 0 if it is
+ * invalid or truncated before `end`.
+ */
+size_t anvil__utf8_sequence(const unsigned char *p, const unsigned char *end);
+
 struct anvil_allocator;
 
 /*

@@ -8,6 +8,7 @@
 #include "anvil/json.h"
 #include "anvil/status.h"
 #include "core/arena_internal.h"
+#include "core/core_internal.h"
 
 /* Objects with an index carry this header just before their members. */
 struct anvil__json_index {
@@ -114,15 +115,6 @@ const struct anvil_json_key *anvil__json_key_new(struct anvil_arena *arena, cons
 int anvil__json_object_finish(struct anvil_arena *arena, struct anvil_allocator *scratch,
                               struct anvil_json_member *members, size_t count, bool reject, size_t *dup_at,
                               struct anvil_json *out);
-
-/* Validates UTF-8 (RFC 3629: no overlongs, surrogates or code points above U+10FFFF). */
-bool anvil__utf8_valid(const char *bytes, size_t len);
-
-/*
- * Length of the valid UTF-8 sequence starting at `p` (1-4), or 0 if it is
- * invalid or truncated before `end`.
- */
-size_t anvil__utf8_sequence(const unsigned char *p, const unsigned char *end);
 
 /* Number text <-> double, independent of the process locale. */
 /* Long texts are copied through `allocator` (NULL = default): ANVIL_ENOMEM; ANVIL_EVALUE beyond the double range. */

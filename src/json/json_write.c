@@ -76,6 +76,24 @@ static int s_escape_non_ascii(const unsigned char *p, size_t n, struct anvil_buf
     return rc == ANVIL_OK ? s_u_escape(0xDC00 + (cp & 0x3FF), out) : rc;
 }
 
+/*
+ * Characters valid in JSON text that are written as \uXXXX all the same, so
+ * that output printed to a terminal cannot act on it or reorder it: the C1
+ * controls (U+0080-U+009F; U+009B is CSI), the line and paragraph separators
+ * (U+2028, U+2029: line breaks to JavaScript), and the bidirectional marks,
+ * embeddings, overrides and isolates.
+ */
+static bool s_shown_escaped(const unsigned char *p, size_t n) {
+    if (n == 2) {
+        return (p[0] == 0xC2 && p[1] <= 0x9F) || (p[0] == 0xD8 && p[1] == 0x9C); /* C1, U+061C */
+    }
+    if (n == 3 && p[0] == 0xE2) {
+        return (p[1] == 0x80 && (p[2] == 0x8E || p[2] == 0x8F || (p[2] >= 0xA8 && p[2] <= 0xAE))) ||
+               (p[1] == 0x81 && p[2] >= 0xA6 && p[2] <= 0xA9);
+    }
+    return false;
+}
+
 int anvil_json_write_string(struct anvil_str_view s, unsigned flags, struct anvil_buf *out) {
     const unsigned char *p = (const unsigned char *)s.ptr;
     const unsigned char *end = p + s.len;
@@ -89,8 +107,16 @@ int anvil_json_write_string(struct anvil_str_view s, unsigned flags, struct anvi
     }
     while (p < end) {
         const unsigned char *run = p;
-        while (p < end && !s_needs_escape[*p] && (!ascii || *p < 0x80)) {
+        while (p < end && !s_needs_escape[*p] && *p < 0x80) {
             p++;
+        }
+        /* Non-ASCII is checked as it goes: valid sequences join the run (unless escaping to ASCII). */
+        size_t n = 0;
+        while (!ascii && p < end && *p >= 0x80 && (n = anvil__utf8_sequence(p, end)) != 0 && !s_shown_escaped(p, n)) {
+            p += n;
+            while (p < end && !s_needs_escape[*p] && *p < 0x80) {
+                p++;
+            }
         }
         if (p > run && (rc = anvil_buf_append(out, run, (size_t)(p - run))) != ANVIL_OK) {
             return rc;
@@ -99,12 +125,15 @@ int anvil_json_write_string(struct anvil_str_view s, unsigned flags, struct anvi
             break;
         }
         if (*p >= 0x80) {
-            size_t n = anvil__utf8_sequence(p, end);
+            n = anvil__utf8_sequence(p, end);
             if (n == 0) {
-                return ANVIL_EVALUE; /* not UTF-8: only a hand-made value can hold this */
+                /* Not UTF-8 (only a hand-made string holds this): U+FFFD, so the output stays valid JSON. */
+                rc = ascii ? s_u_escape(0xFFFD, out) : anvil_buf_append(out, "\xEF\xBF\xBD", 3);
+                p++;
+            } else {
+                rc = s_escape_non_ascii(p, n, out);
+                p += n;
             }
-            rc = s_escape_non_ascii(p, n, out);
-            p += n;
         } else {
             rc = s_escape(*p, out);
             p++;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "anvil/status.h"
+#include "anvil/text.h"
 #include "core/core_internal.h"
 #include "model/validate_internal.h"
 
@@ -148,6 +149,11 @@ const char *anvil_severity_name(enum anvil_severity severity) {
 }
 
 int anvil_event_format(const struct anvil_event *e, struct anvil_buf *out) {
-    return anvil_buf_appendf(out, "[%s] %.*s: %s | %s", anvil_severity_name(e->severity), (int)e->shape_id.len,
-                             e->shape_id.ptr, e->message, e->event_id);
+    /* Shape ids, messages and event ids quote the model, which is anyone's: one line, nothing a terminal acts on. */
+    int rc = anvil_buf_appendf(out, "[%s] ", anvil_severity_name(e->severity));
+    rc = rc == ANVIL_OK ? anvil_text_append_escaped(out, e->shape_id) : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, ": ") : rc;
+    rc = rc == ANVIL_OK ? anvil_text_append_escaped(out, anvil_sv_from_cstr(e->message)) : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, " | ") : rc;
+    return rc == ANVIL_OK ? anvil_text_append_escaped(out, anvil_sv_from_cstr(e->event_id)) : rc;
 }

@@ -2,147 +2,243 @@
  * Credentials and region the way AWS tools find them: the environment
  * first, then the profile in the shared credentials and config files
  * (INI: `[name]` in credentials, `[profile name]` or `[default]` in config).
+ * Every value must fit its field: a longer one is an error naming where it
+ * came from, never a silent cut (a cut session token signs requests that
+ * fail far from the cause).
  */
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "anvil/client.h"
+
+/* The longest line of a credentials or config file (a long session token fits). */
+#define S_LINE_MAX 16384
 
 static const char *s_env(void *ctx, const char *name) {
     (void)ctx;
     return getenv(name);
 }
 
-static void s_copy(char *dst, size_t size, const char *src) {
-    snprintf(dst, size, "%s", src ? src : "");
+/* Copies `src` into `dst`; ANVIL_ECONFIG (naming `what`) when it does not fit. */
+static int s_copy(char *dst, size_t size, const char *src, const char *what, struct anvil_diag *diag) {
+    src = src ? src : "";
+    size_t n = strlen(src);
+    if (n >= size) {
+        dst[0] = '\0';
+        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s is longer than %zu bytes", what, size - 1);
+    }
+    memcpy(dst, src, n + 1);
+    return ANVIL_OK;
 }
 
-/* The value of `key` in section `section` of the INI file `path` (into `out`); false when absent. */
+/* The keys wanted from one section of an INI file, and whether the section was there. */
 struct s_ini_want {
     const char *section;
     const char *keys[4];
     char *outs[4];
     size_t sizes[4];
+    bool found;
 };
 
-static struct anvil_str_view s_trim(struct anvil_str_view s) {
-    return anvil_sv_trim(s);
+/*
+ * Opens `path` for reading when it is a regular file. A missing file is no
+ * error (*f = NULL); anything else that is not a regular file (a FIFO would
+ * block the read forever, a directory cannot be read) is ANVIL_ECONFIG.
+ */
+static int s_open(const char *path, FILE **f, struct anvil_diag *diag) {
+    *f = NULL;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        return errno == ENOENT || errno == ENOTDIR
+                   ? ANVIL_OK
+                   : anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "cannot read %s: %s", path, strerror(errno));
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s is not a regular file", path);
+    }
+    *f = fdopen(fd, "r");
+    if (!*f) {
+        close(fd);
+        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "cannot read %s: %s", path, strerror(errno));
+    }
+    return ANVIL_OK;
 }
 
 static int s_ini(const char *path, struct s_ini_want *want, struct anvil_diag *diag) {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        return ANVIL_OK; /* a missing file is no error */
+    FILE *f;
+    int rc = s_open(path, &f, diag);
+    if (rc != ANVIL_OK || !f) {
+        return rc;
     }
-    char line[4096];
+    char *line = malloc(S_LINE_MAX);
+    if (!line) {
+        fclose(f);
+        return ANVIL_ENOMEM;
+    }
     size_t number = 0;
     bool in_section = false;
-    int rc = ANVIL_OK;
-    while (fgets(line, sizeof line, f)) {
+    while (rc == ANVIL_OK && fgets(line, S_LINE_MAX, f)) {
         number++;
         size_t len = strlen(line);
-        if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(f)) {
+        if (len == S_LINE_MAX - 1 && line[len - 1] != '\n' && !feof(f)) {
             /* Its tail would read as a line of its own: a clear error instead. */
-            rc = anvil_diag_set(diag, ANVIL_EINVAL, number, 1, 0, "%s:%zu: a line longer than %zu bytes", path, number,
-                                sizeof line - 2);
+            rc = anvil_diag_set(diag, ANVIL_ECONFIG, number, 1, 0, "%s:%zu: a line longer than %d bytes", path, number,
+                                S_LINE_MAX - 2);
             break;
         }
-        struct anvil_str_view l = s_trim(anvil_sv(line, len));
+        struct anvil_str_view l = anvil_sv_trim(anvil_sv(line, len));
         if (l.len == 0 || l.ptr[0] == '#' || l.ptr[0] == ';') {
             continue;
         }
         if (l.ptr[0] == '[') {
             if (l.ptr[l.len - 1] != ']') {
-                rc = anvil_diag_set(diag, ANVIL_EINVAL, number, 1, 0, "%s:%zu: a section header needs a closing ']'",
+                rc = anvil_diag_set(diag, ANVIL_ECONFIG, number, 1, 0, "%s:%zu: a section header needs a closing ']'",
                                     path, number);
                 break;
             }
-            struct anvil_str_view name = s_trim(anvil_sv_slice(l, 1, l.len - 2));
+            struct anvil_str_view name = anvil_sv_trim(anvil_sv_slice(l, 1, l.len - 2));
             in_section = anvil_sv_eq_cstr(name, want->section);
+            want->found = want->found || in_section;
             continue;
         }
         size_t eq = anvil_sv_find_byte(l, 0, '=');
-        if (eq == SIZE_MAX) {
-            continue; /* nested values (s3 = ...) and their indented lines: not ours */
+        if (eq == SIZE_MAX || !in_section) {
+            continue; /* nested values (s3 = ...) and their indented lines, other sections: not ours */
         }
-        if (!in_section) {
-            continue;
-        }
-        struct anvil_str_view key = s_trim(anvil_sv_slice(l, 0, eq));
-        struct anvil_str_view value = s_trim(anvil_sv_slice(l, eq + 1, l.len - eq - 1));
+        struct anvil_str_view key = anvil_sv_trim(anvil_sv_slice(l, 0, eq));
+        struct anvil_str_view value = anvil_sv_trim(anvil_sv_slice(l, eq + 1, l.len - eq - 1));
         for (size_t i = 0; i < 4 && want->keys[i]; i++) {
-            if (anvil_sv_eq_cstr(key, want->keys[i]) && !want->outs[i][0]) {
-                snprintf(want->outs[i], want->sizes[i], "%.*s", (int)value.len, value.ptr);
+            if (!anvil_sv_eq_cstr(key, want->keys[i]) || want->outs[i][0]) {
+                continue;
             }
+            if (value.len >= want->sizes[i]) {
+                rc = anvil_diag_set(diag, ANVIL_ECONFIG, number, 1, 0,
+                                    "%s:%zu: the value of `%s` is longer than %zu bytes", path, number, want->keys[i],
+                                    want->sizes[i] - 1);
+                break;
+            }
+            memcpy(want->outs[i], value.ptr, value.len);
+            want->outs[i][value.len] = '\0';
         }
     }
+    free(line);
     fclose(f);
     return rc;
 }
 
 static void s_default_path(char *out, size_t size, const char *explicit_path, const char *home, const char *file) {
     if (explicit_path && *explicit_path) {
-        s_copy(out, size, explicit_path);
+        snprintf(out, size, "%s", explicit_path);
     } else {
         snprintf(out, size, "%s/.aws/%s", home ? home : "", file);
     }
+}
+
+/* The profile's section in the config file: `[default]`, else `[profile NAME]`. */
+static void s_config_section(char *out, size_t size, const char *name) {
+    snprintf(out, size, strcmp(name, "default") == 0 ? "%s" : "profile %s", name);
+}
+
+static int s_from_environment(anvil_client_getenv_fn *lookup, void *ctx, struct anvil_aws_config *out,
+                              struct anvil_diag *diag) {
+    int rc = s_copy(out->access_key_id, sizeof out->access_key_id, lookup(ctx, "AWS_ACCESS_KEY_ID"),
+                    "AWS_ACCESS_KEY_ID", diag);
+    if (rc == ANVIL_OK) {
+        rc = s_copy(out->secret_access_key, sizeof out->secret_access_key, lookup(ctx, "AWS_SECRET_ACCESS_KEY"),
+                    "AWS_SECRET_ACCESS_KEY", diag);
+    }
+    if (rc == ANVIL_OK) {
+        rc = s_copy(out->session_token, sizeof out->session_token, lookup(ctx, "AWS_SESSION_TOKEN"),
+                    "AWS_SESSION_TOKEN", diag);
+    }
+    snprintf(out->source, sizeof out->source, "environment");
+    return rc;
 }
 
 int anvil_aws_config_resolve(const char *profile, const char *region, anvil_client_getenv_fn *lookup, void *ctx,
                              struct anvil_aws_config *out, struct anvil_diag *diag) {
     memset(out, 0, sizeof *out);
     lookup = lookup ? lookup : s_env;
-    const char *name = profile && *profile ? profile : lookup(ctx, "AWS_PROFILE");
+    const char *env_profile = lookup(ctx, "AWS_PROFILE");
+    const char *name = profile && *profile ? profile : env_profile;
+    out->profile_named = name && *name;
     name = name && *name ? name : "default";
+    int rc = s_copy(out->profile, sizeof out->profile, name, "the profile name", diag);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
     const char *key = lookup(ctx, "AWS_ACCESS_KEY_ID");
     const char *secret = lookup(ctx, "AWS_SECRET_ACCESS_KEY");
-    int rc = ANVIL_OK;
-    char credentials_path[1024], config_path[1024];
-    s_default_path(credentials_path, sizeof credentials_path, lookup(ctx, "AWS_SHARED_CREDENTIALS_FILE"),
+    char *credentials_path = out->credentials_path, *config_path = out->config_path;
+    s_default_path(credentials_path, sizeof out->credentials_path, lookup(ctx, "AWS_SHARED_CREDENTIALS_FILE"),
                    lookup(ctx, "HOME"), "credentials");
-    s_default_path(config_path, sizeof config_path, lookup(ctx, "AWS_CONFIG_FILE"), lookup(ctx, "HOME"), "config");
+    s_default_path(config_path, sizeof out->config_path, lookup(ctx, "AWS_CONFIG_FILE"), lookup(ctx, "HOME"), "config");
+    char section[160];
+    s_config_section(section, sizeof section, name);
     bool from_env = key && *key && secret && *secret && !(profile && *profile);
     if (from_env) {
-        s_copy(out->access_key_id, sizeof out->access_key_id, key);
-        s_copy(out->secret_access_key, sizeof out->secret_access_key, secret);
-        s_copy(out->session_token, sizeof out->session_token, lookup(ctx, "AWS_SESSION_TOKEN"));
-        s_copy(out->source, sizeof out->source, "environment");
+        rc = s_from_environment(lookup, ctx, out, diag);
     } else {
         struct s_ini_want creds = {
             name,
             {"aws_access_key_id", "aws_secret_access_key", "aws_session_token", NULL},
             {out->access_key_id, out->secret_access_key, out->session_token, NULL},
-            {sizeof out->access_key_id, sizeof out->secret_access_key, sizeof out->session_token, 0}};
+            {sizeof out->access_key_id, sizeof out->secret_access_key, sizeof out->session_token, 0},
+            false};
         rc = s_ini(credentials_path, &creds, diag);
+        out->profile_found = creds.found;
         if (rc == ANVIL_OK && (!out->access_key_id[0] || !out->secret_access_key[0])) {
             /* The config file may hold keys too, under [profile NAME] (or [default]). */
-            char section[160];
-            snprintf(section, sizeof section, strcmp(name, "default") == 0 ? "%s" : "profile %s", name);
             creds.section = section;
+            creds.found = false;
             rc = s_ini(config_path, &creds, diag);
+            out->profile_found = out->profile_found || creds.found;
         }
         if (rc == ANVIL_OK && out->access_key_id[0] && out->secret_access_key[0]) {
             snprintf(out->source, sizeof out->source, "profile %.80s", name);
-        } else if (rc == ANVIL_OK) {
+        } else {
             out->access_key_id[0] = out->secret_access_key[0] = out->session_token[0] = '\0';
         }
     }
     /* The region and the retry settings: the caller's, the environment's, then the profile's. */
     const char *r = region && *region ? region : lookup(ctx, "AWS_REGION");
     r = r && *r ? r : lookup(ctx, "AWS_DEFAULT_REGION");
-    s_copy(out->region, sizeof out->region, r);
-    s_copy(out->retry_mode, sizeof out->retry_mode, lookup(ctx, "AWS_RETRY_MODE"));
-    s_copy(out->max_attempts, sizeof out->max_attempts, lookup(ctx, "AWS_MAX_ATTEMPTS"));
-    if (rc == ANVIL_OK && (!out->region[0] || !out->retry_mode[0] || !out->max_attempts[0])) {
-        char section[160];
-        snprintf(section, sizeof section, strcmp(name, "default") == 0 ? "%s" : "profile %s", name);
-        struct s_ini_want conf = {section,
-                                  {"region", "retry_mode", "max_attempts", NULL},
-                                  {out->region, out->retry_mode, out->max_attempts, NULL},
-                                  {sizeof out->region, sizeof out->retry_mode, sizeof out->max_attempts, 0}};
+    const char *ca = lookup(ctx, "AWS_CA_BUNDLE");
+    if (rc == ANVIL_OK) {
+        rc = s_copy(out->region, sizeof out->region, r, "the region", diag);
+    }
+    if (rc == ANVIL_OK) {
+        rc = s_copy(out->retry_mode, sizeof out->retry_mode, lookup(ctx, "AWS_RETRY_MODE"), "AWS_RETRY_MODE", diag);
+    }
+    if (rc == ANVIL_OK) {
+        rc = s_copy(out->max_attempts, sizeof out->max_attempts, lookup(ctx, "AWS_MAX_ATTEMPTS"), "AWS_MAX_ATTEMPTS",
+                    diag);
+    }
+    if (rc == ANVIL_OK) {
+        rc = s_copy(out->ca_bundle, sizeof out->ca_bundle, ca, "AWS_CA_BUNDLE", diag);
+    }
+    if (rc == ANVIL_OK) {
+        struct s_ini_want conf = {
+            section,
+            {"region", "retry_mode", "max_attempts", "ca_bundle"},
+            {out->region, out->retry_mode, out->max_attempts, out->ca_bundle},
+            {sizeof out->region, sizeof out->retry_mode, sizeof out->max_attempts, sizeof out->ca_bundle},
+            false};
         rc = s_ini(config_path, &conf, diag);
+        out->profile_found = out->profile_found || conf.found;
+    }
+    if (rc != ANVIL_OK) {
+        /* No secret outlives a failure. */
+        out->access_key_id[0] = out->secret_access_key[0] = out->session_token[0] = '\0';
+        out->source[0] = '\0';
     }
     return rc;
 }

@@ -63,8 +63,9 @@ static void s_policy(void *ctx, const struct anvil_retry_response *r, struct anv
         int acceptor = anvil_waiter_expects_error(p->waiter, &e);
         if (acceptor >= 0) {
             struct anvil_str_view name = p->waiter->name;
+            /* Numbered from 1, as `anvil waiters` lists acceptors. */
             snprintf(p->why, sizeof p->why, "handed to the waiter %.*s, whose acceptor %d expects this error",
-                     (int)name.len, name.ptr, acceptor);
+                     (int)name.len, name.ptr, acceptor + 1);
             v->directive = ANVIL_RETRY_DIRECTIVE_FAIL;
             v->why = p->why;
             return;
@@ -283,6 +284,7 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
         }
         anvil_buf_clear(&x.body);
         x.error_type[0] = '\0';
+        x.location[0] = '\0';
         x.retry_after_ms = -1;
         x.server_date_ms = -1;
         struct anvil__attempt a;

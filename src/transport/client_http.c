@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "anvil/sigv4.h"
+#include "anvil/text.h"
 #include "transport/client_internal.h"
 
 static size_t s_on_body(char *data, size_t size, size_t n, void *user_data) {
@@ -32,6 +33,8 @@ static size_t s_on_header(char *data, size_t size, size_t n, void *user_data) {
             x->retry_after_ms = anvil_sv_parse_u64(value, INT64_MAX, &ms) == ANVIL_OK ? (int64_t)ms : -1;
         } else if (anvil_sv_eq_ascii_nocase(name, ANVIL_SV("date"))) {
             x->server_date_ms = anvil__http_date_ms(value);
+        } else if (anvil_sv_eq_ascii_nocase(name, ANVIL_SV("location"))) {
+            snprintf(x->location, sizeof x->location, "%.*s", (int)value.len, value.ptr);
         }
     }
     return size * n;
@@ -101,7 +104,8 @@ enum anvil_retry_io_error anvil__curl_io_error(CURLcode code) {
         return ANVIL_RETRY_IO_CONNECT_REFUSED;
     case CURLE_COULDNT_RESOLVE_HOST:
     case CURLE_COULDNT_RESOLVE_PROXY:
-        return ANVIL_RETRY_IO_DNS_NOT_FOUND;
+        /* curl cannot tell a name that does not exist from a resolver that failed: transient, as every SDK has it. */
+        return ANVIL_RETRY_IO_DNS_TEMPORARY;
     case CURLE_OPERATION_TIMEDOUT:
         return ANVIL_RETRY_IO_READ_TIMEOUT;
     case CURLE_SSL_CONNECT_ERROR:
@@ -145,34 +149,37 @@ int anvil__client_send(struct anvil_client *c, const struct anvil_shape *op, con
     int rc = anvil_sigv4_sign(&req, &cred, &cfg, &sig, NULL);
     struct curl_slist *list = NULL;
     if (rc == ANVIL_OK) {
-        const char *lines[6];
-        char l0[96], l1[320], l2[128], l3[160], l4[2200], l5[600];
-        snprintf(l0, sizeof l0, "Content-Type: %s", content_type);
-        snprintf(l1, sizeof l1, "X-Amz-Target: %s", target);
-        snprintf(l2, sizeof l2, "X-Amz-Date: %s", sig.amz_date);
-        snprintf(l3, sizeof l3, "Content-Encoding: %s", content_encoding ? content_encoding : "");
-        snprintf(l4, sizeof l4, "X-Amz-Security-Token: %s", c->aws.session_token);
-        snprintf(l5, sizeof l5, "Authorization: %.*s", (int)sig.authorization.len, sig.authorization.data);
-        lines[0] = l0;
-        lines[1] = l1;
-        lines[2] = l2;
-        lines[3] = content_encoding ? l3 : NULL;
-        lines[4] = c->aws.session_token[0] ? l4 : NULL;
-        lines[5] = l5;
-        for (int i = 0; i < 6; i++) {
-            if (lines[i]) {
-                struct curl_slist *next = curl_slist_append(list, lines[i]);
-                if (!next) {
-                    rc = ANVIL_ENOMEM;
-                    break;
-                }
-                list = next;
+        /* The Host signed is the Host sent (curl's own would drop a default port the URL names). */
+        const char *names[] = {"Host", "Content-Type", "X-Amz-Target", "X-Amz-Date", "Content-Encoding",
+                               "X-Amz-Security-Token", "Authorization",
+                               /* No "Expect: 100-continue" round trip. */
+                               "Expect"};
+        struct anvil_str_view values[] = {anvil_sv_from_cstr(c->host),
+                                          anvil_sv_from_cstr(content_type),
+                                          anvil_sv_from_cstr(target),
+                                          anvil_sv_from_cstr(sig.amz_date),
+                                          anvil_sv_from_cstr(content_encoding ? content_encoding : ""),
+                                          anvil_sv_from_cstr(c->aws.session_token),
+                                          anvil_buf_view(&sig.authorization),
+                                          anvil_sv("", 0)};
+        struct anvil_buf line;
+        anvil_buf_init(&line, c->allocator, 0);
+        for (size_t i = 0; i < sizeof names / sizeof names[0] && rc == ANVIL_OK; i++) {
+            if (values[i].len == 0 && strcmp(names[i], "Expect") != 0) {
+                continue;
             }
+            anvil_buf_clear(&line);
+            rc = anvil_buf_appendf(&line, "%s:%s%.*s", names[i], values[i].len ? " " : "", (int)values[i].len,
+                                   values[i].ptr);
+            struct curl_slist *next = rc == ANVIL_OK ? curl_slist_append(list, line.data) : NULL;
+            rc = next ? ANVIL_OK : ANVIL_ENOMEM;
+            list = next ? next : list;
         }
-        /* No "Expect: 100-continue" round trip. */
-        struct curl_slist *next = rc == ANVIL_OK ? curl_slist_append(list, "Expect:") : NULL;
-        rc = next ? ANVIL_OK : ANVIL_ENOMEM;
-        list = next ? next : list;
+        /* The secret token does not linger in freed memory. */
+        if (line.data) {
+            memset(line.data, 0, line.capacity);
+        }
+        anvil_buf_clean_up(&line);
     }
     anvil_sigv4_result_clean_up(&sig);
     if (rc != ANVIL_OK) {
@@ -184,6 +191,8 @@ int anvil__client_send(struct anvil_client *c, const struct anvil_shape *op, con
     char url[800];
     snprintf(url, sizeof url, "%s%s", c->endpoint, c->path);
     curl_easy_setopt(h, CURLOPT_URL, url);
+    /* The path goes out as signed: curl must not remove dot segments from it. */
+    curl_easy_setopt(h, CURLOPT_PATH_AS_IS, 1L);
     curl_easy_setopt(h, CURLOPT_POST, 1L);
     curl_easy_setopt(h, CURLOPT_POSTFIELDS, payload->data ? payload->data : "");
     curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)payload->len);
@@ -211,6 +220,9 @@ int anvil__client_send(struct anvil_client *c, const struct anvil_shape *op, con
     x->cancelled = false;
     curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
     curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
+    if (c->ca_bundle[0]) {
+        curl_easy_setopt(h, CURLOPT_CAINFO, c->ca_bundle);
+    }
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
     uint64_t start = anvil_env_now_ms(c->options.env);
     a->curl = x->deadline_ms && start >= x->deadline_ms ? CURLE_ABORTED_BY_CALLBACK : curl_easy_perform(h);
@@ -229,6 +241,25 @@ int anvil__client_send(struct anvil_client *c, const struct anvil_shape *op, con
     return ANVIL_OK;
 }
 
+/* The most kept of an answer's error code and message (a hostile server may send megabytes of either). */
+#define S_CODE_MAX 256
+#define S_MESSAGE_MAX 4096
+/* The most of a body that is not an error document quoted in the message. */
+#define S_BODY_QUOTE_MAX 200
+
+/* Copies `text` into the arena as valid UTF-8 of at most `max` bytes. */
+static int s_keep(struct anvil_arena *arena, struct anvil_buf *scratch, struct anvil_str_view text, size_t max,
+                  struct anvil_str_view *out) {
+    anvil_buf_clear(scratch);
+    int rc = anvil_text_append_utf8(scratch, text, max);
+    char *copy = rc == ANVIL_OK ? anvil_arena_strndup(arena, scratch->data ? scratch->data : "", scratch->len) : NULL;
+    if (!copy) {
+        return ANVIL_ENOMEM;
+    }
+    *out = anvil_sv(copy, scratch->len);
+    return ANVIL_OK;
+}
+
 int anvil__client_error(struct anvil__exchange *x, long status, struct anvil_arena *arena, struct anvil_wait_error *e) {
     memset(e, 0, sizeof *e);
     e->http_status = (int)status;
@@ -244,21 +275,38 @@ int anvil__client_error(struct anvil__exchange *x, long status, struct anvil_are
     message = message ? message : rc == ANVIL_OK ? anvil_json_object_get_cstr(&body, "Message") : NULL;
     struct anvil_str_view code =
         anvil_json_is_string(type) ? anvil_json_string(type) : anvil_sv_from_cstr(x->error_type);
-    code = anvil_error_code_normalize(code);
-    char *code_copy = anvil_arena_strndup(arena, code.ptr ? code.ptr : "", code.len);
-    char fallback[300];
-    if (!anvil_json_is_string(message)) {
-        snprintf(fallback, sizeof fallback, "HTTP %ld%s%.*s", status, x->body.len ? ": " : "",
-                 (int)(x->body.len > 200 ? 200 : x->body.len), x->body.data ? x->body.data : "");
+    struct anvil_buf text;
+    anvil_buf_init(&text, NULL, 0);
+    rc = s_keep(arena, &text, anvil_error_code_normalize(code), S_CODE_MAX, &e->code);
+    if (rc == ANVIL_OK && anvil_json_is_string(message)) {
+        rc = s_keep(arena, &text, anvil_json_string(message), S_MESSAGE_MAX, &e->message);
+    } else if (rc == ANVIL_OK) {
+        /* No error document: say what came, in words a person can act on, quoting a little of the body. */
+        struct anvil_buf said;
+        anvil_buf_init(&said, NULL, 0);
+        rc = anvil_buf_appendf(&said, "HTTP %ld", status);
+        if (rc == ANVIL_OK && status >= 300 && status < 400) {
+            rc = anvil_buf_append_cstr(&said, x->location[0] ? ", a redirect to " : ", a redirect");
+            if (rc == ANVIL_OK) {
+                rc = anvil_text_append_utf8(&said, anvil_sv_from_cstr(x->location), sizeof x->location);
+            }
+            if (rc == ANVIL_OK) {
+                rc = anvil_buf_append_cstr(&said, " (anvil does not follow redirects: are the region and the "
+                                                  "endpoint right?)");
+            }
+        } else if (rc == ANVIL_OK && x->body.len) {
+            rc = anvil_buf_append_cstr(&said, ": ");
+            if (rc == ANVIL_OK) {
+                rc = anvil_text_append_utf8(&said, anvil_buf_view(&x->body), S_BODY_QUOTE_MAX);
+            }
+        }
+        if (rc == ANVIL_OK) {
+            rc = s_keep(arena, &text, anvil_buf_view(&said), S_MESSAGE_MAX, &e->message);
+        }
+        anvil_buf_clean_up(&said);
     }
-    struct anvil_str_view m = anvil_json_is_string(message) ? anvil_json_string(message) : anvil_sv_from_cstr(fallback);
-    char *message_copy = anvil_arena_strndup(arena, m.ptr, m.len);
-    if (!code_copy || !message_copy) {
-        return ANVIL_ENOMEM;
-    }
-    e->code = anvil_sv(code_copy, code.len);
-    e->message = anvil_sv(message_copy, m.len);
-    return ANVIL_OK;
+    anvil_buf_clean_up(&text);
+    return rc;
 }
 
 /* Builds the request body once per call: the idempotency token filled, then compressed if the trait says so. */

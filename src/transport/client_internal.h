@@ -21,6 +21,8 @@ struct anvil_client {
     char path[256];
     char host[256];
     char signing_name[64];
+    /* The CA bundle to verify TLS with ("" = curl's default). */
+    char ca_bundle[1024];
     struct anvil_retry_strategy *retry;
     CURL *curl;
     struct anvil_compression_settings compression;
@@ -32,6 +34,8 @@ struct anvil_client {
 struct anvil__exchange {
     struct anvil_buf body;
     char error_type[256];
+    /* A redirect's Location (as received: raw bytes). */
+    char location[512];
     int64_t retry_after_ms;
     uint64_t deadline_ms;
     /* This attempt's timeout is the deadline's (a timeout then is a cancellation). */

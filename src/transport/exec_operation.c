@@ -7,14 +7,27 @@
 #include <string.h>
 
 #include "anvil/exec.h"
+#include "anvil/text.h"
+
+/* The most kept of an error's code and message: the command is anyone's, and may write megabytes. */
+#define S_CODE_MAX 256
+#define S_MESSAGE_MAX 4096
+
+/* Copies at most `max` bytes of `in` into the arena as valid UTF-8 (the command's bytes are not to be trusted). */
+static int s_copy_max(struct anvil_arena *arena, struct anvil_str_view in, size_t max, struct anvil_str_view *out) {
+    struct anvil_buf text;
+    anvil_buf_init(&text, NULL, 0);
+    int rc = anvil_text_append_utf8(&text, in, max);
+    char *copy = rc == ANVIL_OK ? anvil_arena_strndup(arena, text.data ? text.data : "", text.len) : NULL;
+    if (copy) {
+        *out = anvil_sv(copy, text.len);
+    }
+    anvil_buf_clean_up(&text);
+    return copy ? ANVIL_OK : ANVIL_ENOMEM;
+}
 
 static int s_copy(struct anvil_arena *arena, struct anvil_str_view in, struct anvil_str_view *out) {
-    char *copy = anvil_arena_strndup(arena, in.ptr ? in.ptr : "", in.len);
-    if (!copy) {
-        return ANVIL_ENOMEM;
-    }
-    *out = anvil_sv(copy, in.len);
-    return ANVIL_OK;
+    return s_copy_max(arena, in, S_MESSAGE_MAX, out);
 }
 
 static const struct anvil_json *s_first_string(const struct anvil_json *object, const char *const *keys) {
@@ -54,7 +67,7 @@ static int s_json_error(struct anvil_str_view text, struct anvil_arena *arena, s
     }
     /* Strings of the parsed value may sit inline in `value`, which is on this stack: copy them. */
     *found = true;
-    rc = s_copy(arena, out->code, &out->code);
+    rc = s_copy_max(arena, out->code, S_CODE_MAX, &out->code);
     return rc == ANVIL_OK ? s_copy(arena, out->message, &out->message) : rc;
 }
 
@@ -106,7 +119,7 @@ int anvil_exec_parse_error(struct anvil_str_view text, struct anvil_arena *arena
     if (!s_cli_error(text, out)) {
         out->message = s_last_line(text);
     }
-    rc = s_copy(arena, out->code, &out->code);
+    rc = s_copy_max(arena, out->code, S_CODE_MAX, &out->code);
     return rc == ANVIL_OK ? s_copy(arena, out->message, &out->message) : rc;
 }
 
@@ -156,15 +169,20 @@ int anvil_exec_operation(void *user_data, const struct anvil_json *input, uint64
     } else if (rc == ANVIL_OK) {
         rc = anvil_exec_parse_error(anvil_buf_view(&result.err), arena, &reply->error);
         if (rc == ANVIL_OK && reply->error.code.len == 0) {
-            char what[512];
+            struct anvil_buf what;
+            anvil_buf_init(&what, NULL, 0);
             struct anvil_str_view m = reply->error.message;
             if (result.signal) {
-                snprintf(what, sizeof what, "`%s` was killed by signal %d", op->argv[0], result.signal);
+                rc = anvil_buf_appendf(&what, "`%s` was killed by signal %d", op->argv[0], result.signal);
             } else {
-                snprintf(what, sizeof what, "`%s` exited with status %d%s%.*s", op->argv[0], result.exit_status,
-                         m.len ? ": " : "", (int)(m.len > 400 ? 400 : m.len), m.ptr);
+                rc = anvil_buf_appendf(&what, "`%s` exited with status %d%s", op->argv[0], result.exit_status,
+                                       m.len ? ": " : "");
+                rc = rc == ANVIL_OK ? anvil_text_append_utf8(&what, m, 400) : rc;
             }
-            rc = s_copy(arena, anvil_sv_from_cstr(what), &reply->error.message);
+            if (rc == ANVIL_OK) {
+                rc = s_copy(arena, anvil_buf_view(&what), &reply->error.message);
+            }
+            anvil_buf_clean_up(&what);
         }
         rc = rc == ANVIL_OK ? ANVIL_ESERVICE : rc;
     } else if (rc != ANVIL_ENOMEM) {

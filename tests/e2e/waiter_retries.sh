@@ -40,10 +40,11 @@ wait_for() { # WAITER MAX_WAIT [OPTIONS...] -> $code, $work/out, $work/err
 }
 field() { python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$work/out" "$1"; }
 
-# A throttle the waiter's failure acceptor expects: one request, no client retry, the failure state.
+# A throttle the waiter's failure acceptor (the third, numbered from 1) expects: one request, no client
+# retry, the failure state.
 faults "DescribeTable throttle" "DescribeTable throttle" "DescribeTable throttle"
 wait_for TableExistsUnlessThrottled 30
-[[ $code == 1 && $(field 'o["reason"]') == failure && $(field 'o["acceptor"]') == 2 ]] ||
+[[ $code == 1 && $(field 'o["reason"]') == failure && $(field 'o["acceptor"]') == 3 ]] ||
   fail "TableExistsUnlessThrottled: exit $code, $(cat "$work/out")"
 [[ $(count DescribeTable) == 1 ]] || fail "the throttle was retried: $(count DescribeTable) requests"
 grep -q 'handed to the waiter TableExistsUnlessThrottled' "$work/err" || fail "no hand-over logged: $(cat "$work/err")"

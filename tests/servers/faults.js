@@ -13,12 +13,85 @@
 //   slow:MS                       pass through after MS milliseconds
 //   error:STATUS:CODE[:MS]        STATUS with __type CODE (after MS milliseconds)
 //   drop                          close the connection without answering
+//   hostile                       500 with a body that is not JSON: 0xFF bytes, ESC sequences,
+//                                 CR/LF, a NUL, and a 3-byte character cut at byte 200
+//   hostile-json                  400 JSON error whose __type and message hold ESC, CR/LF, C1, bidi
+//   redirect                      307 with a Location and no body
 // LOG gets "OPERATION FAULT|pass STATUS" per request. Prints "PORT <n>";
 // stops when its standard input closes or on SIGTERM.
+//
+// Every request's SigV4 signature is checked against what arrived (the Host
+// header, the path and query as sent, the headers, the body), with the secret
+// AWS_SECRET_ACCESS_KEY: a request signed over anything else is answered 403
+// InvalidSignatureException and logged "OPERATION bad-signature 403" with the
+// canonical request it should have signed. "# host OPERATION HOST PATH" logs
+// what arrived. FAULTS_PORT sets the port to listen on (default: any free one).
 'use strict'
 const http = require('http')
 const fs = require('fs')
+const crypto = require('crypto')
 const [upstreamPort, scriptPath, logPath] = process.argv.slice(2)
+const secret = process.env.AWS_SECRET_ACCESS_KEY || ''
+
+// ---- SigV4, from the request as it arrived ----
+const sha256 = (data) => crypto.createHash('sha256').update(data).digest('hex')
+const hmac = (key, data) => crypto.createHmac('sha256', key).update(data).digest()
+const unreserved = /[A-Za-z0-9\-_.~]/
+function encode (text, keepSlash) {
+  let out = ''
+  for (const byte of Buffer.from(text, 'latin1')) {
+    const c = String.fromCharCode(byte)
+    out += unreserved.test(c) || (keepSlash && c === '/') ? c : '%' + byte.toString(16).toUpperCase().padStart(2, '0')
+  }
+  return out
+}
+function decode (text) {
+  return text.replace(/%([0-9A-Fa-f]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)))
+}
+// "." and ".." segments and empty ones removed, a trailing slash kept (every service but S3).
+function normalise (path) {
+  const out = []
+  const segments = path.split('/')
+  let trailing = path.endsWith('/')
+  segments.forEach((seg, i) => {
+    const last = i === segments.length - 1
+    if (seg === '' || seg === '.') { trailing = trailing || last; return }
+    if (seg === '..') { out.pop(); trailing = trailing || last; return }
+    out.push(seg)
+  })
+  return '/' + out.join('/') + (trailing && out.length ? '/' : '')
+}
+function checkSignature (req, body) {
+  const auth = req.headers.authorization || ''
+  const m = /^AWS4-HMAC-SHA256 Credential=[^/]+\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(auth)
+  if (!m) return 'no SigV4 Authorization header'
+  const [, date, region, service, signed, signature] = m
+  const q = req.url.indexOf('?')
+  const rawPath = q < 0 ? req.url : req.url.slice(0, q)
+  const rawQuery = q < 0 ? '' : req.url.slice(q + 1)
+  const query = rawQuery.split('&').filter((p) => p).map((p) => {
+    const eq = p.indexOf('=')
+    const k = eq < 0 ? p : p.slice(0, eq)
+    const v = eq < 0 ? '' : p.slice(eq + 1)
+    return [encode(decode(k), false), encode(decode(v), false)]
+  }).sort((a, b) => a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0)
+  const values = {}
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i].toLowerCase()
+    ;(values[name] = values[name] || []).push(req.rawHeaders[i + 1].trim().replace(/\s+/g, ' '))
+  }
+  const names = signed.split(';')
+  if (!names.includes('host')) return 'the Host header is not signed'
+  const missing = names.filter((n) => !values[n])
+  if (missing.length) return 'signed headers that did not arrive: ' + missing.join(', ')
+  const canonical = [req.method, encode(normalise(rawPath), true), query.map((kv) => kv.join('=')).join('&'),
+    names.map((n) => n + ':' + values[n].join(',') + '\n').join(''), signed, sha256(body)].join('\n')
+  const scope = [date, region, service, 'aws4_request'].join('/')
+  const toSign = ['AWS4-HMAC-SHA256', req.headers['x-amz-date'] || '', scope, sha256(canonical)].join('\n')
+  let key = hmac('AWS4' + secret, date)
+  for (const part of [region, service, 'aws4_request']) key = hmac(key, part)
+  return hmac(key, toSign).toString('hex') === signature ? null : 'the signature does not match; canonical request:\n' + canonical
+}
 let used = new Set()
 let lastScript = ''
 
@@ -60,6 +133,14 @@ const server = http.createServer((req, res) => {
     const target = String(req.headers['x-amz-target'] || '')
     const op = target.split('.').pop()
     log('# date ' + op + ' ' + (req.headers['x-amz-date'] || '-'))
+    log('# host ' + op + ' ' + (req.headers.host || '-') + ' ' + req.url)
+    const bad = checkSignature(req, body)
+    if (bad) {
+      log(op + ' bad-signature 403')
+      log(bad.split('\n').map((l) => '# ' + l).join('\n'))
+      res.writeHead(403, { 'Content-Type': 'application/x-amz-json-1.0' })
+      return res.end(JSON.stringify({ __type: 'InvalidSignatureException', message: bad }))
+    }
     const fault = nextFault(op)
     const error = (status, type, extra) => {
       if (res.destroyed || req.socket.destroyed) return // the client gave up first: nothing to log
@@ -86,13 +167,30 @@ const server = http.createServer((req, res) => {
       return res.end(JSON.stringify({ Padding: 'x'.repeat(Number(fault.split(':')[1])) }))
     }
     if (fault === 'garbage') { log(op + ' garbage 200'); res.writeHead(200); return res.end('<html>not json') }
+    if (fault === 'hostile') {
+      log(op + ' hostile 500')
+      res.writeHead(500, { 'Content-Type': 'text/html' })
+      const head = Buffer.from('<b>\xff\xfe bad bytes\x1b[2J\x1b]0;pwned\x07 \r\nInjected: yes \0 after a NUL ', 'latin1')
+      const pad = Buffer.alloc(200 - head.length - 1, 'x')
+      return res.end(Buffer.concat([head, pad, Buffer.from('\u20ac\u20ac', 'utf8')])) // byte 200 is inside the first euro
+    }
+    if (fault === 'hostile-json') {
+      log(op + ' hostile-json 400')
+      res.writeHead(400, { 'Content-Type': 'application/x-amz-json-1.0' })
+      return res.end(JSON.stringify({ __type: 'Bad\u001b[2JCode', message: 'line one\r\nInjected: yes \u009b31m \u202eevil' }))
+    }
+    if (fault === 'redirect') {
+      log(op + ' redirect 307')
+      res.writeHead(307, { Location: 'https://dynamodb.eu-west-1.amazonaws.com/' })
+      return res.end()
+    }
     if (fault.startsWith('slow:')) log('# arrived ' + op) // for tests that act while it is in flight
     if (fault.startsWith('slow:')) return setTimeout(() => pass(req, body, res, op, fault), Number(fault.split(':')[1]))
     if (fault === 'drop') { log(op + ' drop -'); return req.socket.destroy() }
     return pass(req, body, res, op, 'pass')
   })
 })
-server.listen(0, '127.0.0.1', () => console.log('PORT ' + server.address().port))
+server.listen(Number(process.env.FAULTS_PORT || 0), '127.0.0.1', () => console.log('PORT ' + server.address().port))
 const stop = () => { server.close(); process.exit(0) }
 process.stdin.on('end', stop)
 process.stdin.on('close', stop)

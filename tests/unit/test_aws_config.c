@@ -179,7 +179,7 @@ TEST(aws_config_broken_file_names_the_line) {
     struct anvil_aws_config c;
     struct anvil_diag diag;
     anvil_diag_clear(&diag);
-    CHECK_STATUS(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, &diag), ANVIL_EINVAL);
+    CHECK_STATUS(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, &diag), ANVIL_ECONFIG);
     CHECK(strstr(diag.message, "/.aws/credentials:3: a section header needs a closing ']'") != NULL);
     CHECK_EQ_U64(diag.line, 3);
 done:
@@ -188,21 +188,119 @@ done:
 
 TEST(aws_config_overlong_line_is_an_error_not_a_new_line) {
     struct s_env env = {{{NULL, NULL}}, ""};
-    /* A 5,000-byte value whose tail would otherwise read as "aws_access_key_id=EVIL". */
-    char *text = malloc(6000);
+    /* A 20,000-byte value whose tail would otherwise read as "aws_access_key_id=EVIL". */
+    size_t size = 20100;
+    char *text = malloc(size);
     CHECK(text != NULL);
-    int n = snprintf(text, 6000, "[default]\naws_session_token = ");
-    memset(text + n, 'x', 4096 - 31);
-    snprintf(text + n + 4096 - 31, 6000 - (size_t)n - 4096 + 31, "aws_access_key_id=EVIL\n");
+    int n = snprintf(text, size, "[default]\naws_session_token = ");
+    memset(text + n, 'x', 16384 - 31);
+    snprintf(text + n + 16384 - 31, size - (size_t)n - 16384 + 31, "aws_access_key_id=EVIL\n");
     bool made = s_home(&env, text, NULL);
     free(text);
     CHECK(made);
     struct anvil_aws_config c;
     struct anvil_diag diag;
     anvil_diag_clear(&diag);
-    CHECK_STATUS(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, &diag), ANVIL_EINVAL);
-    CHECK(strstr(diag.message, "/.aws/credentials:2: a line longer than 4094 bytes") != NULL);
+    CHECK_STATUS(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, &diag), ANVIL_ECONFIG);
+    CHECK(strstr(diag.message, "/.aws/credentials:2: a line longer than 16382 bytes") != NULL);
     CHECK_STR_EQ(c.access_key_id, "");
+done:
+    s_remove_home(&env);
+}
+
+/* A text of `n` copies of `c`, NUL-terminated (the caller frees it). */
+static char *s_repeat(char c, size_t n) {
+    char *s = malloc(n + 1);
+    if (s) {
+        memset(s, c, n);
+        s[n] = '\0';
+    }
+    return s;
+}
+
+TEST(aws_config_long_session_tokens_are_kept_whole_or_refused) {
+    /* STS gives no maximum: a 3,000-byte token was once cut to 2,047 bytes without a word. */
+    char *token = s_repeat('t', 3000), *huge = s_repeat('h', 9000), *file = malloc(12000);
+    struct s_env env = {{{"AWS_ACCESS_KEY_ID", "AKIDENV"}, {"AWS_SECRET_ACCESS_KEY", "s"}, {"AWS_SESSION_TOKEN", NULL}},
+                        ""};
+    env.home[0] = '\0';
+    CHECK(token && huge && file);
+    env.pairs[2][1] = token;
+    struct anvil_aws_config c;
+    struct anvil_diag diag;
+    anvil_diag_clear(&diag);
+    CHECK_OK(anvil_aws_config_resolve(NULL, "us-east-1", s_lookup, &env, &c, &diag));
+    CHECK_EQ_U64(strlen(c.session_token), 3000);
+    env.pairs[2][1] = huge;
+    CHECK_STATUS(anvil_aws_config_resolve(NULL, "us-east-1", s_lookup, &env, &c, &diag), ANVIL_ECONFIG);
+    CHECK_STR_EQ(diag.message, "AWS_SESSION_TOKEN is longer than 8191 bytes");
+    CHECK_STR_EQ(c.access_key_id, "");
+    /* The same in a file names the file, the line and the key. */
+    snprintf(file, 12000, "[ops]\naws_access_key_id = A\naws_secret_access_key = S\naws_session_token = %s\n", huge);
+    struct s_env files = {{{NULL, NULL}}, ""};
+    CHECK(s_home(&files, file, NULL));
+    CHECK_STATUS(anvil_aws_config_resolve("ops", "us-east-1", s_lookup, &files, &c, &diag), ANVIL_ECONFIG);
+    CHECK(strstr(diag.message, "/.aws/credentials:4: the value of `aws_session_token` is longer than 8191 bytes"));
+    CHECK_STR_EQ(c.access_key_id, "");
+    s_remove_home(&files);
+done:
+    free(token);
+    free(huge);
+    free(file);
+}
+
+TEST(aws_config_refuses_files_that_are_not_regular) {
+    /* A FIFO as the credentials file would block the read forever. */
+    struct s_env env = {{{NULL, NULL}}, ""};
+    CHECK(s_home(&env, NULL, NULL));
+    char path[600];
+    snprintf(path, sizeof path, "%s/.aws/credentials", env.home);
+    CHECK(mkfifo(path, 0600) == 0);
+    struct anvil_aws_config c;
+    struct anvil_diag diag;
+    anvil_diag_clear(&diag);
+    CHECK_STATUS(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, &diag), ANVIL_ECONFIG);
+    CHECK(strstr(diag.message, "/.aws/credentials is not a regular file") != NULL);
+    unlink(path);
+    /* A directory is refused the same way. */
+    CHECK(mkdir(path, 0700) == 0);
+    CHECK_STATUS(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, &diag), ANVIL_ECONFIG);
+    CHECK(strstr(diag.message, "/.aws/credentials is not a regular file") != NULL);
+    rmdir(path);
+done:
+    s_remove_home(&env);
+}
+
+TEST(aws_config_says_whether_a_named_profile_exists) {
+    struct s_env env = {{{NULL, NULL}}, ""};
+    CHECK(s_home(&env, s_credentials, s_config));
+    struct anvil_aws_config c;
+    CHECK_OK(anvil_aws_config_resolve("ops", NULL, s_lookup, &env, &c, NULL));
+    CHECK(c.profile_named && c.profile_found);
+    CHECK_STR_EQ(c.profile, "ops");
+    CHECK_OK(anvil_aws_config_resolve("nobody", NULL, s_lookup, &env, &c, NULL));
+    CHECK(c.profile_named && !c.profile_found);
+    CHECK_STR_EQ(c.profile, "nobody");
+    /* Only in the config file counts too; no profile named means "default". */
+    CHECK_OK(anvil_aws_config_resolve("keys-in-config", NULL, s_lookup, &env, &c, NULL));
+    CHECK(c.profile_found);
+    CHECK_OK(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, NULL));
+    CHECK(!c.profile_named && c.profile_found);
+    CHECK_STR_EQ(c.profile, "default");
+done:
+    s_remove_home(&env);
+}
+
+TEST(aws_config_ca_bundle_from_environment_then_profile) {
+    struct s_env env = {{{"AWS_PROFILE", "tls"}}, ""};
+    CHECK(s_home(&env, NULL, "[profile tls]\nca_bundle = /etc/profile-ca.pem\n"));
+    struct anvil_aws_config c;
+    CHECK_OK(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, NULL));
+    CHECK_STR_EQ(c.ca_bundle, "/etc/profile-ca.pem");
+    env.pairs[1][0] = "AWS_CA_BUNDLE";
+    env.pairs[1][1] = "/etc/env-ca.pem";
+    CHECK_OK(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, NULL));
+    CHECK_STR_EQ(c.ca_bundle, "/etc/env-ca.pem");
 done:
     s_remove_home(&env);
 }

@@ -39,3 +39,23 @@ TEST(http_date_refuses_what_is_not_one) {
     }
 done:;
 }
+
+TEST(curl_failures_count_as_the_sdks_count_them) {
+    /* A name that does not resolve and a refused connection are both transient: neither request left. */
+    struct anvil_retry_class c;
+    struct anvil_retry_response r = {0};
+    r.io_error = anvil__curl_io_error(CURLE_COULDNT_RESOLVE_HOST);
+    anvil_retry_classify(&r, &c);
+    CHECK(c.retryable && c.safe_for_any_operation);
+    r.io_error = anvil__curl_io_error(CURLE_COULDNT_CONNECT);
+    anvil_retry_classify(&r, &c);
+    CHECK(c.retryable && c.safe_for_any_operation);
+    /* A dropped connection may have had an effect; a cancel is never retried. */
+    r.io_error = anvil__curl_io_error(CURLE_RECV_ERROR);
+    anvil_retry_classify(&r, &c);
+    CHECK(c.retryable && !c.safe_for_any_operation);
+    r.io_error = anvil__curl_io_error(CURLE_ABORTED_BY_CALLBACK);
+    anvil_retry_classify(&r, &c);
+    CHECK(!c.retryable);
+done:;
+}

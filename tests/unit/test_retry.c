@@ -73,7 +73,7 @@ TEST(retry_non_idempotent_operations_retry_only_safe_failures) {
     r = s_io(ANVIL_RETRY_IO_CONNECT_REFUSED);
     CHECK_OK(s_decide(t, false, &r, &d));
     CHECK_EQ_INT(d.action, ANVIL_RETRY_AGAIN);
-    CHECK(strstr(d.explanation, "retrying a server error (cost 14, quota 486)") != NULL);
+    CHECK(strstr(d.explanation, "retrying a transport error: connection refused (cost 14, quota 486)") != NULL);
 done:;
 }
 

@@ -7,10 +7,26 @@
 
 static void s_vreport(const char *fmt, va_list args) ANVIL_PRINTF(1, 0);
 
+/*
+ * One line on standard error. Messages quote what came from elsewhere (a
+ * server's error, a model's names, a command's output): everything a
+ * terminal would act on is escaped, so the line stays one line.
+ */
 static void s_vreport(const char *fmt, va_list args) {
-    fputs("anvil: ", stderr);
-    vfprintf(stderr, fmt, args);
-    fputc('\n', stderr);
+    struct anvil_buf said, line;
+    anvil_buf_init(&said, NULL, 0);
+    anvil_buf_init(&line, NULL, 0);
+    int rc = anvil_buf_vappendf(&said, fmt, args);
+    rc = rc == ANVIL_OK ? anvil_buf_append_cstr(&line, "anvil: ") : rc;
+    rc = rc == ANVIL_OK ? anvil_text_append_escaped(&line, anvil_buf_view(&said)) : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_append_byte(&line, '\n') : rc;
+    if (rc == ANVIL_OK) {
+        fwrite(line.data, 1, line.len, stderr);
+    } else {
+        fputs("anvil: out of memory printing an error\n", stderr);
+    }
+    anvil_buf_clean_up(&said);
+    anvil_buf_clean_up(&line);
 }
 
 void cli_error(const char *fmt, ...) {
@@ -18,6 +34,18 @@ void cli_error(const char *fmt, ...) {
     va_start(args, fmt);
     s_vreport(fmt, args);
     va_end(args);
+}
+
+void cli_error_text(const char *prefix, struct anvil_str_view text) {
+    struct anvil_buf line;
+    anvil_buf_init(&line, NULL, 0);
+    int rc = anvil_buf_appendf(&line, "anvil: %s", prefix);
+    rc = rc == ANVIL_OK ? anvil_text_append_escaped(&line, text) : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_append_byte(&line, '\n') : rc;
+    if (rc == ANVIL_OK) {
+        fwrite(line.data, 1, line.len, stderr);
+    }
+    anvil_buf_clean_up(&line);
 }
 
 int cli_usage_error(const char *command, const char *fmt, ...) {

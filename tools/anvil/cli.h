@@ -62,8 +62,11 @@ const struct cli_command *cli_find_command(const char *name);
 /* The command name closest to `name`, or NULL if none is close. */
 const char *cli_suggest_command(const char *name);
 
-/* Prints "anvil: MESSAGE\n" to stderr. */
+/* Prints "anvil: MESSAGE\n" to stderr, MESSAGE escaped (anvil_text_append_escaped()): one line, safe to show. */
 void cli_error(const char *fmt, ...) ANVIL_PRINTF(1, 2);
+
+/* Prints "anvil: PREFIX" and `text` escaped, NULs and all, then a newline. */
+void cli_error_text(const char *prefix, struct anvil_str_view text);
 
 /*
  * Prints "anvil: MESSAGE" and a hint line to stderr and returns
@@ -132,6 +135,7 @@ enum cli_next cli_parser_next(struct cli_parser *parser, int *id, const char **v
 #define CLI_OPT_RETRY_MAX_TIME 2006
 #define CLI_OPT_RETRY_ERROR 2007
 #define CLI_OPT_MAX_RESPONSE 2008
+#define CLI_OPT_CA_BUNDLE 2009
 
 /* The HTTP transport's options, for a command's option table. */
 /* clang-format off */
@@ -144,6 +148,7 @@ enum cli_next cli_parser_next(struct cli_parser *parser, int *id, const char **v
     {"retry-max-time", 0, CLI_ARG_REQUIRED, CLI_OPT_RETRY_MAX_TIME}, \
     {"retry-error", 0, CLI_ARG_REQUIRED, CLI_OPT_RETRY_ERROR}, \
     {"max-response-bytes", 0, CLI_ARG_REQUIRED, CLI_OPT_MAX_RESPONSE}, \
+    {"ca-bundle", 0, CLI_ARG_REQUIRED, CLI_OPT_CA_BUNDLE}, \
     {"debug", 0, CLI_ARG_NONE, CLI_OPT_DEBUG}
 /* clang-format on */
 
@@ -164,7 +169,7 @@ struct cli_exec_args {
     const char *model, *botocore, *name;
     char **command;
     /* The HTTP transport, when there is no --exec. */
-    const char *endpoint_url, *region, *profile, *retry_mode;
+    const char *endpoint_url, *region, *profile, *retry_mode, *ca_bundle;
     uint32_t retry_max_attempts;
     /* --retry-max-time: the whole retry loop's limit (0 = none). */
     uint64_t retry_max_total_ms;
@@ -180,7 +185,8 @@ struct cli_exec_args {
  * Parses `--model FILE | --botocore FILE`, one NAME, and either
  * `--exec CMD [ARG...]` (everything after --exec) or the HTTP options
  * (--endpoint-url, --region, --profile, --retry-mode, --retry-max-attempts,
- * --retry-max-time, --retry-error, --debug; HTTP needs
+ * --retry-max-time, --retry-error, --max-response-bytes, --ca-bundle,
+ * --debug; HTTP needs
  * --model), handing other options to spec->on_option. CLI_EXIT_OK, or the
  * exit code of a usage error it printed.
  */
@@ -255,6 +261,13 @@ void cli_output_error(void);
 
 /* Prints "LABEL:LINE:COLUMN: MESSAGE" to standard error. */
 void cli_report_diag(const char *label, const struct anvil_diag *diag);
+
+/*
+ * Appends what a failed call said, for one line of text: "CODE: MESSAGE
+ * (HTTP n)", "HTTP 307, a redirect to ..." when there was no error code, or
+ * the transport's status and reason. Not escaped (cli_error() does that).
+ */
+int cli_describe_failure(int status, const struct anvil_wait_reply *reply, struct anvil_buf *out);
 
 /* The exit code for a library status (docs/cli.md). */
 int cli_exit_for_status(int status);

@@ -71,11 +71,9 @@ int cli_cmd_call(int argc, char **argv) {
         cli_error("call: interrupted");
         code = cli_exit_for_cancel();
     } else {
-        struct anvil_str_view c = reply.error.code, m = reply.error.message;
-        if (rc == ANVIL_ESERVICE) {
-            cli_error("call: %.*s: %.*s (HTTP %d)", (int)c.len, c.ptr, (int)m.len, m.ptr, reply.error.http_status);
-        } else {
-            cli_error("call: %s%s%.*s", anvil_status_str(rc), m.len ? ": " : "", (int)m.len, m.ptr);
+        anvil_buf_clear(&out);
+        if (cli_describe_failure(rc, &reply, &out) == ANVIL_OK) {
+            cli_error_text("call: ", anvil_buf_view(&out));
         }
         code = rc == ANVIL_ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_SERVICE;
     }

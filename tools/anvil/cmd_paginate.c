@@ -203,10 +203,13 @@ static int s_run(const struct s_args *a, const struct anvil_paginator *p, const 
             break;
         }
         if (call != ANVIL_OK) {
-            struct anvil_str_view c = reply.error.code, m = reply.error.message;
-            cli_error("paginate: page %llu failed: %s%.*s%s%.*s", (unsigned long long)anvil_paginate_pages(run) + 1,
-                      call == ANVIL_ESERVICE ? "" : anvil_status_name(call), (int)c.len, c.ptr,
-                      c.len || call != ANVIL_ESERVICE ? ": " : "", (int)m.len, m.ptr);
+            char prefix[64];
+            snprintf(prefix, sizeof prefix,
+                     "paginate: page %llu failed: ", (unsigned long long)anvil_paginate_pages(run) + 1);
+            anvil_buf_clear(&out);
+            if (cli_describe_failure(call, &reply, &out) == ANVIL_OK) {
+                cli_error_text(prefix, anvil_buf_view(&out));
+            }
             code = call == ANVIL_ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_SERVICE;
             break;
         }
@@ -224,8 +227,8 @@ static int s_run(const struct s_args *a, const struct anvil_paginator *p, const 
         }
         if (page.reason != ANVIL_PAGINATE_MORE) {
             if (page.resume_token.len) {
-                fprintf(stderr, "anvil: paginate: stopped at %s; resume with --starting-token %.*s\n",
-                        anvil_paginate_reason_name(page.reason), (int)page.resume_token.len, page.resume_token.ptr);
+                cli_error("paginate: stopped at %s; resume with --starting-token %.*s",
+                          anvil_paginate_reason_name(page.reason), (int)page.resume_token.len, page.resume_token.ptr);
             }
             break;
         }

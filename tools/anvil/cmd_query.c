@@ -8,7 +8,7 @@ enum { OPT_FILE = 'f', OPT_UNQUOTED = 'u', OPT_PRETTY = 'p', OPT_AST = 1000, OPT
 
 /* "anvil: query: KIND: MESSAGE", and for syntax errors the expression with a caret. */
 static int s_report(const char *expr, size_t len, int rc, const struct anvil_diag *diag) {
-    fprintf(stderr, "anvil: query: %s: %s\n", anvil_jmespath_error_kind(rc), diag->message);
+    cli_error("query: %s: %s", anvil_jmespath_error_kind(rc), diag->message);
     if (rc == ANVIL_ESYNTAX && diag->line > 0 && memchr(expr, '\n', len) == NULL) {
         fprintf(stderr, "  %.*s\n  %*s^\n", (int)len, expr, (int)(diag->column - 1), "");
     }

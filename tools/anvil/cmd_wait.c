@@ -167,10 +167,15 @@ struct s_observer {
 static void s_progress_json(const struct anvil_wait_progress *p) {
     struct anvil_buf line;
     anvil_buf_init(&line, NULL, 0);
+    /* Acceptors are numbered from 1 in everything the CLI prints, as `anvil waiters` lists them. */
+    char acceptor[24] = "null";
+    if (p->acceptor >= 0) {
+        snprintf(acceptor, sizeof acceptor, "%d", p->acceptor + 1);
+    }
     int rc = anvil_buf_appendf(&line,
-                               "{\"attempt\":%llu,\"state\":\"%s\",\"acceptor\":%d,\"elapsed_ms\":%llu,"
+                               "{\"attempt\":%llu,\"state\":\"%s\",\"acceptor\":%s,\"elapsed_ms\":%llu,"
                                "\"next_delay_ms\":%llu,\"remaining_ms\":%llu",
-                               (unsigned long long)p->attempt, anvil_waiter_state_name(p->state), p->acceptor,
+                               (unsigned long long)p->attempt, anvil_waiter_state_name(p->state), acceptor,
                                (unsigned long long)p->elapsed_ms, (unsigned long long)p->next_delay_ms,
                                (unsigned long long)p->remaining_ms);
     if (rc == ANVIL_OK && p->error) {
@@ -195,17 +200,29 @@ static void s_observe(void *user_data, const struct anvil_wait_progress *p) {
     if (o->mode != PROGRESS_LIVE) {
         return;
     }
-    fprintf(stderr, "\r\033[K%.*s: attempt %llu: %s", (int)o->waiter->name.len, o->waiter->name.ptr,
-            (unsigned long long)p->attempt, anvil_waiter_state_name(p->state));
-    if (p->error) {
-        fprintf(stderr, " (%.*s)", (int)p->error->code.len, p->error->code.ptr);
+    /* The error code is the server's or the command's: escaped, so it cannot move the cursor or add lines. */
+    struct anvil_buf line;
+    anvil_buf_init(&line, NULL, 0);
+    int rc = anvil_buf_append_cstr(&line, "\r\033[K");
+    rc = rc == ANVIL_OK ? anvil_text_append_escaped(&line, o->waiter->name) : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_appendf(&line, ": attempt %llu: %s", (unsigned long long)p->attempt,
+                                            anvil_waiter_state_name(p->state))
+                        : rc;
+    if (rc == ANVIL_OK && p->error) {
+        rc = anvil_buf_append_cstr(&line, " (");
+        rc = rc == ANVIL_OK ? anvil_text_append_escaped(&line, p->error->code) : rc;
+        rc = rc == ANVIL_OK ? anvil_buf_append_byte(&line, ')') : rc;
     }
-    if (p->state == ANVIL_WAITER_RETRY) {
-        fprintf(stderr, ", next in %.1f s, %.0f s left", (double)p->next_delay_ms / 1000.0,
-                (double)p->remaining_ms / 1000.0);
+    if (rc == ANVIL_OK && p->state == ANVIL_WAITER_RETRY) {
+        rc = anvil_buf_appendf(&line, ", next in %.1f s, %.0f s left", (double)p->next_delay_ms / 1000.0,
+                               (double)p->remaining_ms / 1000.0);
     }
-    fflush(stderr);
-    o->live_shown = true;
+    if (rc == ANVIL_OK) {
+        fwrite(line.data, 1, line.len, stderr);
+        fflush(stderr);
+        o->live_shown = true;
+    }
+    anvil_buf_clean_up(&line);
 }
 
 /* ---- the outcome ---- */
@@ -238,7 +255,7 @@ static int s_outcome_json(const struct anvil_waiter *w, const struct anvil_wait_
                                (unsigned long long)o->attempts, (unsigned long long)o->elapsed_ms);
     }
     if (rc == ANVIL_OK) {
-        rc = o->acceptor >= 0 ? anvil_buf_appendf(out, ",\"acceptor\":%d", o->acceptor)
+        rc = o->acceptor >= 0 ? anvil_buf_appendf(out, ",\"acceptor\":%d", o->acceptor + 1)
                               : anvil_buf_append_cstr(out, ",\"acceptor\":null");
     }
     if (rc == ANVIL_OK && o->has_output) {
@@ -265,26 +282,33 @@ static int s_outcome_json(const struct anvil_waiter *w, const struct anvil_wait_
     return rc == ANVIL_OK ? anvil_buf_append_cstr(out, "}\n") : rc;
 }
 
+/* The text outcome's one line; what came from the model, the server or the command is escaped. */
 static int s_outcome_text(const struct anvil_waiter *w, const struct anvil_wait_result *r, struct anvil_buf *out) {
     const struct anvil_wait_outcome *o = &r->outcome;
     static const char *const words[] = {"pending",       "succeeded",
                                         "failed",        "failed on an unexpected error",
                                         "timed out",     "gave up after its attempt limit",
                                         "was cancelled", "is invalid"};
-    int rc =
-        anvil_buf_appendf(out, "%.*s %s after %llu attempt%s (%.1f s)", (int)w->name.len, w->name.ptr, words[o->reason],
-                          (unsigned long long)o->attempts, o->attempts == 1 ? "" : "s", (double)o->elapsed_ms / 1000.0);
+    int rc = anvil_text_append_escaped(out, w->name);
+    rc = rc == ANVIL_OK ? anvil_buf_appendf(out, " %s after %llu attempt%s (%.1f s)", words[o->reason],
+                                            (unsigned long long)o->attempts, o->attempts == 1 ? "" : "s",
+                                            (double)o->elapsed_ms / 1000.0)
+                        : rc;
     if (rc == ANVIL_OK && o->acceptor >= 0 && o->reason == ANVIL_WAIT_REASON_FAILURE) {
-        rc = anvil_buf_appendf(out, ": acceptor %d matched", o->acceptor);
+        /* Numbered from 1, as `anvil waiters` lists them. */
+        rc = anvil_buf_appendf(out, ": acceptor %d matched", o->acceptor + 1);
     }
     if (rc == ANVIL_OK && r->message.len) {
-        rc = anvil_buf_appendf(out, ": %.*s", (int)r->message.len, r->message.ptr);
+        rc = anvil_buf_append_cstr(out, ": ");
+        rc = rc == ANVIL_OK ? anvil_text_append_escaped(out, r->message) : rc;
     }
     if (rc == ANVIL_OK && o->has_error && o->reason != ANVIL_WAIT_REASON_SUCCESS) {
-        rc = anvil_buf_appendf(out, "; %s error: %.*s%s%.*s", o->reason == ANVIL_WAIT_REASON_FAILURE ? "the" : "last",
-                               (int)o->error.code.len, o->error.code.ptr,
-                               o->error.code.len && o->error.message.len ? ": " : "", (int)o->error.message.len,
-                               o->error.message.ptr);
+        rc = anvil_buf_appendf(out, "; %s error: ", o->reason == ANVIL_WAIT_REASON_FAILURE ? "the" : "last");
+        rc = rc == ANVIL_OK ? anvil_text_append_escaped(out, o->error.code) : rc;
+        if (rc == ANVIL_OK && o->error.code.len && o->error.message.len) {
+            rc = anvil_buf_append_cstr(out, ": ");
+        }
+        rc = rc == ANVIL_OK ? anvil_text_append_escaped(out, o->error.message) : rc;
     }
     return rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
 }
@@ -292,13 +316,17 @@ static int s_outcome_text(const struct anvil_waiter *w, const struct anvil_wait_
 /* ---- the command ---- */
 
 static const struct anvil_env *s_env(struct anvil_fake_env *fake) {
-    /* ANVIL_FAKE_TIME=SEED: a fake clock that sleeps instantly and a seeded random source (for tests). */
+#if ANVIL_TEST_HOOKS
+    /* ANVIL_FAKE_TIME=SEED: a fake clock that sleeps instantly and a seeded random source (test builds only). */
     const char *seed = getenv("ANVIL_FAKE_TIME");
     uint64_t n;
     if (seed && anvil_sv_parse_u64(anvil_sv_from_cstr(seed), UINT64_MAX, &n) == ANVIL_OK) {
         anvil_fake_env_init(fake, 0, n);
         return &fake->env;
     }
+#else
+    (void)fake;
+#endif
     return anvil_env_system();
 }
 

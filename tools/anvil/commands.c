@@ -16,6 +16,7 @@
     "      --retry-max-time S      the longest one call's retries may take, in seconds\n"                              \
     "      --retry-error CODE      retry this error code too (repeatable)\n"                                           \
     "      --max-response-bytes N  the largest answer accepted (default 64 MiB)\n"                                     \
+    "      --ca-bundle FILE        CA certificates for TLS (default AWS_CA_BUNDLE, the profile's)\n"                   \
     "      --debug                 log each attempt on standard error (never secrets)\n"
 
 const struct cli_command cli_commands[] = {
@@ -135,7 +136,8 @@ const struct cli_command cli_commands[] = {
      "\"An error occurred (Code)\" text. Everything after --exec belongs to CMD.\n"
      "\n"
      "Exit status: 0 success, 1 a failure state, 2 timed out (or the attempt limit),\n"
-     "3 an unexpected error, 64 usage, 65 bad model or input, 130 interrupted.\n"
+     "3 an unexpected error, 64 usage, 65 bad model or input, 78 configuration\n"
+     "(no region or credentials, unknown profile), 130 SIGINT, 143 SIGTERM.\n"
      "\n"
      "Options:\n"
      "  -m, --model FILE      the Smithy JSON AST model that defines WAITER\n"

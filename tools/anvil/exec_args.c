@@ -42,6 +42,8 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
                 return cli_usage_error(spec->command, "--retry-mode takes standard or adaptive, not '%s'", value);
             }
             out->retry_mode = value;
+        } else if (id == CLI_OPT_CA_BUNDLE) {
+            out->ca_bundle = value;
         } else if (id == CLI_OPT_DEBUG) {
             out->debug = true;
         } else if (id == CLI_OPT_RETRY_MAX_ATTEMPTS) {
@@ -84,10 +86,10 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
         return cli_usage_error(spec->command, "no %s given", spec->what);
     }
     if (out->command &&
-        (out->endpoint_url || out->region || out->profile || out->retry_mode || out->retry_max_attempts ||
-         out->retry_max_total_ms || out->retry_error_count || out->max_response_bytes)) {
+        (out->endpoint_url || out->region || out->profile || out->retry_mode || out->ca_bundle ||
+         out->retry_max_attempts || out->retry_max_total_ms || out->retry_error_count || out->max_response_bytes)) {
         return cli_usage_error(spec->command, "--exec and the HTTP options (--endpoint-url, --region, --profile, "
-                                              "--retry-*, --max-response-bytes) do not mix");
+                                              "--retry-*, --max-response-bytes, --ca-bundle) do not mix");
     }
     if (!out->command && !out->model) {
         return cli_usage_error(spec->command, "calling the service over HTTP needs --model (or give --exec CMD)");
@@ -97,7 +99,7 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
 
 static void s_debug_line(void *ctx, const char *line) {
     (void)ctx;
-    fprintf(stderr, "anvil: debug: %s\n", line);
+    cli_error("debug: %s", line); /* escaped there: a debug line quotes the server */
 }
 
 /* --retry-error CODE: a retry policy that retries those codes as server errors. */
@@ -132,10 +134,10 @@ static int s_retry_options(const struct cli_exec_args *args, const char *command
     const char *mode = args->retry_mode ? args->retry_mode : found_mode;
     if (*mode && strcmp(mode, "standard") != 0 && strcmp(mode, "adaptive") != 0) {
         if (strcmp(mode, "legacy") != 0) {
-            return cli_usage_error(command,
-                                   "the retry mode (AWS_RETRY_MODE or the profile's retry_mode) is '%s'; "
-                                   "anvil knows standard and adaptive",
-                                   mode);
+            cli_error("%s: the retry mode (AWS_RETRY_MODE or the profile's retry_mode) is '%s'; "
+                      "anvil knows standard and adaptive",
+                      command, mode);
+            return CLI_EXIT_CONFIG;
         }
         cli_error("warning: the retry mode 'legacy' is not implemented; using standard");
     }
@@ -144,10 +146,10 @@ static int s_retry_options(const struct cli_exec_args *args, const char *command
     if (!ro->max_attempts && found_attempts[0]) {
         uint64_t n;
         if (anvil_sv_parse_u64(anvil_sv_from_cstr(found_attempts), 100, &n) != ANVIL_OK || n == 0) {
-            return cli_usage_error(command,
-                                   "max attempts (AWS_MAX_ATTEMPTS or the profile's max_attempts) is '%s'; "
-                                   "it takes a whole number from 1 to 100",
-                                   found_attempts);
+            cli_error("%s: max attempts (AWS_MAX_ATTEMPTS or the profile's max_attempts) is '%s'; "
+                      "it takes a whole number from 1 to 100",
+                      command, found_attempts);
+            return CLI_EXIT_CONFIG;
         }
         ro->max_attempts = (uint32_t)n;
     }
@@ -172,6 +174,7 @@ int cli_http_client(const struct cli_exec_args *args, const struct anvil_model *
     o.debug = args->debug ? s_debug_line : NULL;
     o.max_response_bytes = (size_t)args->max_response_bytes;
     o.cancel = cancel;
+    o.ca_bundle = args->ca_bundle;
     if (args->retry_error_count) {
         o.retry_policy = s_retry_errors;
         o.retry_policy_ctx = (void *)args;
@@ -184,7 +187,10 @@ int cli_http_client(const struct cli_exec_args *args, const struct anvil_model *
     anvil_retry_strategy_release(retry);
     if (rc != ANVIL_OK) {
         cli_error("%s: %s", command, diag.message[0] ? diag.message : anvil_status_str(rc));
-        return rc == ANVIL_ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_USAGE;
+        /* What the options got wrong is usage (64); what the machine's setup lacks is configuration (78). */
+        return rc == ANVIL_ENOMEM                                ? CLI_EXIT_INTERNAL
+               : rc == ANVIL_ECONFIG || rc == ANVIL_EUNSUPPORTED ? CLI_EXIT_CONFIG
+                                                                 : CLI_EXIT_USAGE;
     }
     return CLI_EXIT_OK;
 }

@@ -134,7 +134,13 @@ void cli_output_error(void) {
 void cli_report_diag(const char *label, const struct anvil_diag *diag) {
     char line[ANVIL_DIAG_MESSAGE_MAX + 512];
     anvil_diag_format(diag, label, line, sizeof(line));
-    fprintf(stderr, "%s\n", line);
+    struct anvil_buf shown;
+    anvil_buf_init(&shown, NULL, 0);
+    if (anvil_text_append_escaped(&shown, anvil_sv_from_cstr(line)) == ANVIL_OK &&
+        anvil_buf_append_byte(&shown, '\n') == ANVIL_OK) {
+        fwrite(shown.data, 1, shown.len, stderr);
+    }
+    anvil_buf_clean_up(&shown);
 }
 
 int cli_exit_for_status(int status) {
@@ -149,9 +155,11 @@ int cli_exit_for_status(int status) {
     case ANVIL_ELIMIT:
         return CLI_EXIT_DATA;
     case ANVIL_EINVAL:
-    case ANVIL_ECONFIG:
     case ANVIL_ENOTFOUND:
         return CLI_EXIT_USAGE;
+    case ANVIL_ECONFIG:
+    case ANVIL_EUNSUPPORTED:
+        return CLI_EXIT_CONFIG;
     case ANVIL_EIO:
         return CLI_EXIT_IO;
     case ANVIL_ETIMEDOUT:
@@ -212,4 +220,29 @@ int cli_json_argument(const char *option, const char *spec, struct anvil_json_do
     }
     cli_input_release(&input);
     return rc == ANVIL_OK ? CLI_EXIT_OK : cli_exit_for_status(rc);
+}
+
+int cli_describe_failure(int status, const struct anvil_wait_reply *reply, struct anvil_buf *out) {
+    struct anvil_str_view code = reply->error.code, message = reply->error.message;
+    int rc = ANVIL_OK;
+    if (status != ANVIL_ESERVICE) {
+        /* No answer: what went wrong, in the transport's words. */
+        rc = anvil_buf_append_cstr(out, anvil_status_str(status));
+        if (rc == ANVIL_OK && message.len) {
+            rc = anvil_buf_appendf(out, ": %.*s", (int)message.len, message.ptr);
+        }
+        return rc;
+    }
+    if (code.len) {
+        rc = anvil_buf_appendf(out, "%.*s%s", (int)code.len, code.ptr, message.len ? ": " : "");
+    }
+    if (rc == ANVIL_OK && message.len) {
+        rc = anvil_buf_append(out, message.ptr, message.len);
+    }
+    /* The status, unless the message already starts with it (an answer with no error document). */
+    bool said = message.len >= 5 && memcmp(message.ptr, "HTTP ", 5) == 0;
+    if (rc == ANVIL_OK && reply->error.http_status && !said) {
+        rc = anvil_buf_appendf(out, "%s(HTTP %d)", code.len || message.len ? " " : "", reply->error.http_status);
+    }
+    return rc;
 }

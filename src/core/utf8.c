@@ -1,6 +1,8 @@
 /* UTF-8 validation per RFC 3629 (the table in its section 4). */
 
-#include "json/json_internal.h"
+#include <string.h>
+
+#include "core/core_internal.h"
 
 size_t anvil__utf8_sequence(const unsigned char *p, const unsigned char *end) {
     unsigned char c = p[0];
