@@ -23,12 +23,22 @@ struct s_val {
     struct anvil_json v;
 };
 
+/*
+ * The most values one run may produce in projections, filters and flattens.
+ * Sample data is a DAG whose copies are shared (model/sample.c): a path
+ * like `a[][][][][]` over nested lists would otherwise materialise the
+ * whole tree. Past the budget every result is "any", so the linter reports
+ * less, never something false. Real waiter paths use a few hundred.
+ */
+#define S_WORK_BUDGET ((size_t)1 << 20)
+
 struct s_lint {
     const struct anvil_jmespath *expr;
     struct anvil_arena *arena;
     anvil__lint_problem_fn *report;
     void *user_data;
     int rc; /* sticky ANVIL_ENOMEM */
+    size_t budget;
 };
 
 static const struct s_val s_any = {S_ANY, {0, {0}}};
@@ -147,6 +157,16 @@ static size_t s_position(const struct s_lint *l, const struct jp_node *n) {
 
 static struct s_val s_visit(struct s_lint *l, const struct jp_node *n, const struct s_val *cur, struct s_val known);
 
+/* Takes `n` values from the work budget; false once it is spent (for good: the caller answers "any"). */
+static bool s_charge(struct s_lint *l, size_t n) {
+    if (n > l->budget) {
+        l->budget = 0;
+        return false;
+    }
+    l->budget -= n;
+    return true;
+}
+
 static struct s_val s_array_of(struct s_lint *l, const struct anvil_json *items, size_t count) {
     struct s_val r = {S_VALUE, anvil_json_make_null()};
     struct anvil_json *slots = NULL;
@@ -248,6 +268,9 @@ static struct s_val s_flatten(struct s_lint *l, const struct jp_node *n, const s
         const struct anvil_json *e = anvil_json_array_at(&base.v, i);
         total += anvil_json_is_array(e) ? anvil_json_len(e) : !anvil_json_is_null(e);
     }
+    if (!s_charge(l, total)) {
+        return s_any;
+    }
     struct anvil_json *items = total ? anvil_arena_alloc(l->arena, total * sizeof *items, 0) : NULL;
     if (total && !items) {
         l->rc = ANVIL_ENOMEM;
@@ -270,6 +293,9 @@ static struct s_val s_flatten(struct s_lint *l, const struct jp_node *n, const s
 /* Applies `rhs` to each of `count` values (NULL rhs: the values themselves); nulls are dropped. */
 static struct s_val s_project_each(struct s_lint *l, const struct jp_node *rhs, const struct anvil_json *values,
                                    size_t count, struct s_val known) {
+    if (!s_charge(l, count)) {
+        return s_any;
+    }
     struct anvil_json *items = count ? anvil_arena_alloc(l->arena, count * sizeof *items, 0) : NULL;
     if (count && !items) {
         l->rc = ANVIL_ENOMEM;
@@ -340,6 +366,9 @@ static struct s_val s_filter(struct s_lint *l, const struct jp_node *n, const st
         return s_placeholder(l, ANVIL__LINT_ARRAY);
     }
     size_t count = anvil_json_len(&base.v);
+    if (!s_charge(l, count)) {
+        return s_any;
+    }
     struct anvil_json *items = anvil_arena_alloc(l->arena, count * sizeof *items, 0);
     if (!items) {
         l->rc = ANVIL_ENOMEM;
@@ -655,7 +684,7 @@ static struct s_val s_visit(struct s_lint *l, const struct jp_node *n, const str
 
 int anvil__jmespath_lint(const struct anvil_jmespath *expr, const struct anvil_json *input, struct anvil_arena *arena,
                          anvil__lint_problem_fn *report, void *user_data, enum anvil__lint_type *returns) {
-    struct s_lint l = {expr, arena, report, user_data, ANVIL_OK};
+    struct s_lint l = {expr, arena, report, user_data, ANVIL_OK, S_WORK_BUDGET};
     struct s_val cur = input ? s_of(input) : s_any;
     struct s_val r = s_visit(&l, expr->root, &cur, cur);
     if (returns) {

@@ -1,12 +1,22 @@
 /*
- * Sample values generated from shapes, exactly as Smithy's waiter validator
- * builds the data its JMESPath linter runs on (ModelRuntimeTypeGenerator):
- * every member of structures and unions; lists of two copies and maps of two
+ * Sample values generated from shapes, as Smithy's waiter validator builds
+ * the data its JMESPath linter runs on (ModelRuntimeTypeGenerator): every
+ * member of structures and unions; lists of two copies and maps of two
  * entries (keys: the key's sample plus 0, 1), both bounded by @length;
  * strings of "a" as long as @length allows (2 by default; enums too);
  * numbers 8 within @range; "blob" for blobs; true for booleans; 0 for
  * timestamps. Documents, recursive members (a member already on the path)
  * and unresolved targets are "any" (the linter's ANVIL__LINT_ANY marker).
+ *
+ * Smithy builds that tree in full, which a small hostile model makes
+ * exponential (10 members of a structure that all target it; six nested
+ * lists of @length(min: 64); 24 levels of two-member structures). Here the
+ * tree is a DAG: the copies in a list or map are one value shared, and the
+ * sample of a shape is built once and shared wherever its expansion did not
+ * depend on the path above it (no recursion cut reached above it). What is
+ * still built is capped by a node budget, past which samples are "any":
+ * the linter then reports less, never something false. Time and memory
+ * are linear in the model, whatever it holds.
  */
 
 #include <stdio.h>
@@ -15,18 +25,50 @@
 #include "anvil/status.h"
 #include "jmespath/jmespath_internal.h"
 #include "model/validate_internal.h"
+#include "json/json_internal.h"
 
 #define S_MAX_DEPTH 64
+/* Values built for one sample at most (members and elements included); real models need a few thousand. */
+#define S_NODE_BUDGET 65536
+/* Shapes whose samples are remembered (a table of pointers; more are simply built again within the budget). */
+#define S_MEMO_SLOTS 4096
+
+struct s_memo_entry {
+    const struct anvil_shape *shape;
+    struct anvil_json value;
+};
 
 struct s_sampler {
-    struct anvil_json_builder *builder;
+    struct anvil_arena *arena;
+    struct anvil_allocator *scratch;
     /* Members on the path from the root: a member seen again is recursion. */
     const struct anvil_member *path[S_MAX_DEPTH];
     size_t depth;
+    /* The shallowest path index a recursion cut referred to since it was reset (SIZE_MAX: none). */
+    size_t lowest_cut;
+    /* Since it was reset, something was cut by the depth limit or the budget: a property of the whole walk. */
+    bool tainted;
+    size_t budget;
+    struct s_memo_entry *memo;
+    int rc; /* sticky ANVIL_ENOMEM */
 };
 
-static void s_any(struct s_sampler *s) {
-    anvil_json_builder_string(s->builder, ANVIL__LINT_ANY, sizeof ANVIL__LINT_ANY - 1);
+static struct anvil_json s_any(struct s_sampler *s) {
+    struct anvil_json v = anvil_json_make_null();
+    if (anvil__json_string_value(s->arena, ANVIL__LINT_ANY, sizeof ANVIL__LINT_ANY - 1, &v) != ANVIL_OK) {
+        s->rc = ANVIL_ENOMEM;
+    }
+    return v;
+}
+
+/* Takes one node from the budget; false (and the sample is "any") once it is spent. */
+static bool s_spend(struct s_sampler *s) {
+    if (s->budget == 0) {
+        s->tainted = true; /* what is built from here on depends on what came before: never shared */
+        return false;
+    }
+    s->budget--;
+    return true;
 }
 
 /* Smithy's computeLength: 2, raised to @length min and lowered to its max. */
@@ -60,115 +102,214 @@ static double s_range(const struct anvil_shape *shape) {
     return n;
 }
 
-static void s_shape(struct s_sampler *s, const struct anvil_shape *shape);
-
-static void s_member(struct s_sampler *s, const struct anvil_member *m) {
-    bool seen = s->depth == S_MAX_DEPTH || !m || !m->target;
-    for (size_t i = 0; i < s->depth && !seen; i++) {
-        seen = s->path[i] == m;
+static struct s_memo_entry *s_memo_slot(struct s_sampler *s, const struct anvil_shape *shape) {
+    size_t h = ((uintptr_t)shape >> 4) * 0x9E3779B97F4A7C15u;
+    for (size_t i = 0; i < S_MEMO_SLOTS; i++) {
+        struct s_memo_entry *e = &s->memo[(h + i) & (S_MEMO_SLOTS - 1)];
+        if (!e->shape || e->shape == shape) {
+            return e;
+        }
     }
-    if (seen) {
-        s_any(s);
-        return;
+    return NULL; /* full: build again */
+}
+
+static struct anvil_json s_shape(struct s_sampler *s, const struct anvil_shape *shape);
+
+static struct anvil_json s_member(struct s_sampler *s, const struct anvil_member *m) {
+    if (s->depth == S_MAX_DEPTH || !m || !m->target) {
+        /* Cut by the depth limit (a property of the whole path) or unresolved. */
+        s->tainted = s->tainted || s->depth == S_MAX_DEPTH;
+        return s_any(s);
+    }
+    for (size_t i = 0; i < s->depth; i++) {
+        if (s->path[i] == m) {
+            s->lowest_cut = i < s->lowest_cut ? i : s->lowest_cut;
+            return s_any(s);
+        }
     }
     s->path[s->depth++] = m;
-    s_shape(s, m->target);
+    struct anvil_json v = s_shape(s, m->target);
     s->depth--;
+    return v;
 }
 
-static void s_string_of_a(struct s_sampler *s, size_t n) {
+static struct anvil_json s_string_of_a(struct s_sampler *s, size_t n) {
     char text[64];
     memset(text, 'a', sizeof text);
-    anvil_json_builder_string(s->builder, text, n < sizeof text ? n : sizeof text);
+    struct anvil_json v = anvil_json_make_null();
+    if (anvil__json_string_value(s->arena, text, n < sizeof text ? n : sizeof text, &v) != ANVIL_OK) {
+        s->rc = ANVIL_ENOMEM;
+    }
+    return v;
 }
 
-static void s_shape(struct s_sampler *s, const struct anvil_shape *shape) {
-    struct anvil_json_builder *b = s->builder;
+/* An object of `count` members, keys given as views; values already built. */
+static struct anvil_json s_object(struct s_sampler *s, struct anvil_json_member *members, size_t count) {
+    struct anvil_json v = *anvil__json_empty_object();
+    size_t unused;
+    if (count && anvil__json_object_finish(s->arena, s->scratch, members, count, false, &unused, &v) != ANVIL_OK) {
+        s->rc = ANVIL_ENOMEM;
+    }
+    return v;
+}
+
+static const struct anvil_json_key *s_key(struct s_sampler *s, const char *bytes, size_t len) {
+    const struct anvil_json_key *k = anvil__json_key_new(s->arena, bytes, len, anvil_json_hash(bytes, len));
+    if (!k) {
+        s->rc = ANVIL_ENOMEM;
+    }
+    return k;
+}
+
+static struct anvil_json s_structure(struct s_sampler *s, const struct anvil_shape *shape) {
+    size_t count = anvil_shape_member_count(shape);
+    if (count > s->budget) {
+        s->budget = 0;
+        s->tainted = true;
+        return s_any(s);
+    }
+    s->budget -= count;
+    struct anvil_json_member *members = count ? anvil_mem_acquire(s->scratch, count * sizeof *members) : NULL;
+    if (count && !members) {
+        s->rc = ANVIL_ENOMEM;
+        return anvil_json_make_null();
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < count && s->rc == ANVIL_OK; i++) {
+        const struct anvil_member *m = anvil_shape_member_at(shape, i);
+        members[n].key = s_key(s, m->name.ptr, m->name.len);
+        members[n].value = s_member(s, m);
+        n += members[n].key != NULL;
+    }
+    struct anvil_json v = s->rc == ANVIL_OK ? s_object(s, members, n) : anvil_json_make_null();
+    anvil_mem_release(s->scratch, members);
+    return v;
+}
+
+static struct anvil_json s_list(struct s_sampler *s, const struct anvil_shape *shape) {
+    size_t n = anvil_shape_member_count(shape) > 0 ? s_length(shape) : 0;
+    struct anvil_json v = anvil_json_make_null(), *slots = NULL;
+    if (anvil_json_new_array(s->arena, n, &v, &slots) != ANVIL_OK) {
+        s->rc = ANVIL_ENOMEM;
+        return v;
+    }
+    if (n) {
+        /* Every element is the same sample: built once, shared. */
+        struct anvil_json element = s_member(s, anvil_shape_member_at(shape, 0));
+        for (size_t i = 0; i < n; i++) {
+            slots[i] = element;
+        }
+    }
+    return v;
+}
+
+static struct anvil_json s_map(struct s_sampler *s, const struct anvil_shape *shape) {
+    /* Keys are the key's sample string (as long as its @length allows) plus 0, 1, ...; the values are one. */
+    const struct anvil_member *key = anvil_shape_member_at(shape, 0);
+    size_t key_len = key && key->target ? s_length(key->target) : 2;
+    size_t n = anvil_shape_member_count(shape) > 1 ? s_length(shape) : 0;
+    struct anvil_json_member members[64];
+    struct anvil_json value = n ? s_member(s, anvil_shape_member_at(shape, 1)) : anvil_json_make_null();
+    for (size_t i = 0; i < n && s->rc == ANVIL_OK; i++) {
+        char text[96];
+        size_t len = 0;
+        for (; len < key_len && len < 64; len++) {
+            text[len] = 'a';
+        }
+        len += (size_t)snprintf(text + len, sizeof text - len, "%zu", i);
+        members[i].key = s_key(s, text, len);
+        members[i].value = value;
+    }
+    return s->rc == ANVIL_OK ? s_object(s, members, n) : anvil_json_make_null();
+}
+
+static struct anvil_json s_build(struct s_sampler *s, const struct anvil_shape *shape) {
+    struct anvil_json v = anvil_json_make_null();
     switch (anvil_shape_type(shape)) {
     case ANVIL_SHAPE_STRUCTURE:
     case ANVIL_SHAPE_UNION:
-        anvil_json_builder_begin_object(b);
-        for (size_t i = 0; i < anvil_shape_member_count(shape); i++) {
-            const struct anvil_member *m = anvil_shape_member_at(shape, i);
-            anvil_json_builder_key(b, m->name.ptr, m->name.len);
-            s_member(s, m);
-        }
-        anvil_json_builder_end_object(b);
-        break;
+        return s_structure(s, shape);
     case ANVIL_SHAPE_LIST:
-    case ANVIL_SHAPE_SET: {
-        size_t n = s_length(shape);
-        anvil_json_builder_begin_array(b);
-        for (size_t i = 0; i < n && anvil_shape_member_count(shape) > 0; i++) {
-            s_member(s, anvil_shape_member_at(shape, 0));
-        }
-        anvil_json_builder_end_array(b);
-        break;
-    }
-    case ANVIL_SHAPE_MAP: {
-        /* Keys are the key's sample string (as long as its @length allows) plus 0, 1, ... */
-        const struct anvil_member *key = anvil_shape_member_at(shape, 0);
-        size_t key_len = key && key->target ? s_length(key->target) : 2;
-        size_t n = anvil_shape_member_count(shape) > 1 ? s_length(shape) : 0;
-        anvil_json_builder_begin_object(b);
-        for (size_t i = 0; i < n; i++) {
-            char text[96];
-            size_t len = 0;
-            for (; len < key_len && len < 64; len++) {
-                text[len] = 'a';
-            }
-            len += (size_t)snprintf(text + len, sizeof text - len, "%zu", i);
-            anvil_json_builder_key(b, text, len);
-            s_member(s, anvil_shape_member_at(shape, 1));
-        }
-        anvil_json_builder_end_object(b);
-        break;
-    }
+    case ANVIL_SHAPE_SET:
+        return s_list(s, shape);
+    case ANVIL_SHAPE_MAP:
+        return s_map(s, shape);
     case ANVIL_SHAPE_STRING:
     case ANVIL_SHAPE_ENUM:
-        s_string_of_a(s, s_length(shape));
-        break;
+        return s_string_of_a(s, s_length(shape));
     case ANVIL_SHAPE_BLOB:
-        anvil_json_builder_string(b, "blob", 4);
-        break;
+        if (anvil__json_string_value(s->arena, "blob", 4, &v) != ANVIL_OK) {
+            s->rc = ANVIL_ENOMEM;
+        }
+        return v;
     case ANVIL_SHAPE_BOOLEAN:
-        anvil_json_builder_bool(b, true);
-        break;
+        return anvil_json_make_bool(true);
     case ANVIL_SHAPE_TIMESTAMP:
-        anvil_json_builder_int(b, 0);
-        break;
+        return anvil_json_make_int(0);
     case ANVIL_SHAPE_DOCUMENT:
     case ANVIL_SHAPE_SERVICE:
     case ANVIL_SHAPE_RESOURCE:
     case ANVIL_SHAPE_OPERATION:
-        s_any(s);
-        break;
+        return s_any(s);
     default: /* numbers and intEnum */
-        anvil_json_builder_double(b, s_range(shape));
-        break;
+        if (anvil_json_make_double_checked(s_range(shape), &v) != ANVIL_OK) {
+            v = anvil_json_make_int(8);
+        }
+        return v;
     }
+}
+
+static struct anvil_json s_shape(struct s_sampler *s, const struct anvil_shape *shape) {
+    struct s_memo_entry *slot = s_memo_slot(s, shape);
+    if (slot && slot->shape) {
+        return slot->value;
+    }
+    if (!s_spend(s)) {
+        return s_any(s);
+    }
+    /*
+     * Remember the sample when its expansion stood on its own: no recursion
+     * cut referred to a member above it (the one that led here included),
+     * and neither the depth limit nor the budget cut it.
+     */
+    size_t outer = s->lowest_cut;
+    bool outer_tainted = s->tainted;
+    s->lowest_cut = SIZE_MAX;
+    s->tainted = false;
+    struct anvil_json v = s_build(s, shape);
+    bool own = s->lowest_cut >= s->depth && !s->tainted;
+    s->lowest_cut = s->lowest_cut < outer ? s->lowest_cut : outer;
+    s->tainted = s->tainted || outer_tainted;
+    if (own && slot && s->rc == ANVIL_OK) {
+        slot->shape = shape;
+        slot->value = v;
+    }
+    return v;
 }
 
 int anvil__model_sample(struct anvil_arena *arena, struct anvil_allocator *scratch, const struct anvil_shape *input,
                         const struct anvil_shape *output, bool input_output, struct anvil_json *out) {
-    struct s_sampler s = {NULL, {0}, 0};
-    int rc = anvil_json_builder_new(scratch, arena, &s.builder);
-    if (rc != ANVIL_OK) {
-        return rc;
+    struct s_sampler s;
+    memset(&s, 0, sizeof s);
+    s.arena = arena;
+    s.scratch = scratch;
+    s.lowest_cut = SIZE_MAX;
+    s.budget = S_NODE_BUDGET;
+    s.memo = anvil_mem_acquire(scratch, S_MEMO_SLOTS * sizeof *s.memo);
+    if (!s.memo) {
+        return ANVIL_ENOMEM;
     }
+    memset(s.memo, 0, S_MEMO_SLOTS * sizeof *s.memo);
     if (input_output) {
-        anvil_json_builder_begin_object(s.builder);
-        anvil_json_builder_key(s.builder, "input", 5);
-        input ? s_shape(&s, input) : s_any(&s);
-        anvil_json_builder_key(s.builder, "output", 6);
-        output ? s_shape(&s, output) : s_any(&s);
-        anvil_json_builder_end_object(s.builder);
-    } else if (output) {
-        s_shape(&s, output);
+        struct anvil_json_member members[2];
+        members[0].key = s_key(&s, "input", 5);
+        members[0].value = input ? s_shape(&s, input) : s_any(&s);
+        members[1].key = s_key(&s, "output", 6);
+        members[1].value = output ? s_shape(&s, output) : s_any(&s);
+        *out = s.rc == ANVIL_OK ? s_object(&s, members, 2) : anvil_json_make_null();
     } else {
-        s_any(&s);
+        *out = output ? s_shape(&s, output) : s_any(&s);
     }
-    rc = anvil_json_builder_finish(s.builder, out);
-    anvil_json_builder_destroy(s.builder);
-    return rc;
+    anvil_mem_release(scratch, s.memo);
+    return s.rc;
 }

@@ -1,0 +1,128 @@
+/*
+ * Small hostile models that once took exponential or quadratic time and
+ * memory: validation and loading must stay linear in the model's size.
+ * Checked by memory (the counting allocator's peak), never by time.
+ */
+
+#include "counting_allocator.h"
+#include "harness.h"
+
+/* A service with one operation whose output is `out`, a waiter whose success path is `path`; `shapes` spliced in. */
+static int s_model(struct anvil_buf *text, const char *shapes, const char *out, const char *path) {
+    return anvil_buf_appendf(
+        text,
+        "{\"smithy\": \"2.0\", \"shapes\": {%s"
+        "\"ex#Svc\": {\"type\": \"service\", \"operations\": [{\"target\": \"ex#Op\"}]},"
+        "\"ex#Op\": {\"type\": \"operation\", \"output\": {\"target\": \"%s\"}, \"traits\": {"
+        "\"smithy.waiters#waitable\": {\"Ready\": {\"acceptors\": [{\"state\": \"success\", \"matcher\": {\"output\":"
+        "{\"path\": \"%s\", \"expected\": \"x\", \"comparator\": \"stringEquals\"}}}]}}}}}}",
+        shapes, out, path);
+}
+
+/* Loads and validates `text`; `*events` gets the formatted events. The peak of live heap goes in `*peak`. */
+static int s_validate(struct anvil_test *t, const struct anvil_buf *text, struct anvil_buf *events, size_t *peak) {
+    struct anvil_counting_allocator *counting = (struct anvil_counting_allocator *)t->alloc;
+    size_t before = counting->live_bytes;
+    counting->peak_bytes = before;
+    struct anvil_model *model = NULL;
+    struct anvil_events *found = NULL;
+    int rc = anvil_model_load(t->alloc, text->data, text->len, NULL, &model, NULL);
+    if (rc == ANVIL_OK) {
+        rc = anvil_model_validate(model, t->alloc, &found);
+    }
+    for (size_t i = 0; rc == ANVIL_OK && i < anvil_events_count(found); i++) {
+        rc = anvil_event_format(anvil_events_at(found, i), events);
+        rc = rc == ANVIL_OK ? anvil_buf_append_byte(events, '\n') : rc;
+    }
+    anvil_events_destroy(found);
+    anvil_model_destroy(model);
+    *peak = counting->peak_bytes - before;
+    return rc;
+}
+
+/* Each of these took seconds and gigabytes (or never finished) when samples were trees. */
+#define S_PEAK_MAX ((size_t)64 << 20)
+
+TEST(validate_self_referencing_structure_is_linear) {
+    /* 10 members that all target their own structure: 10! paths once. */
+    struct anvil_buf shapes, text, events;
+    anvil_buf_init(&shapes, t->alloc, 0);
+    anvil_buf_init(&text, t->alloc, 0);
+    anvil_buf_init(&events, t->alloc, 0);
+    size_t peak = 0;
+    CHECK_OK(anvil_buf_append_cstr(&shapes, "\"ex#Out\": {\"type\": \"structure\", \"members\": {"));
+    for (int i = 0; i < 10; i++) {
+        CHECK_OK(anvil_buf_appendf(&shapes, "%s\"M%d\": {\"target\": \"ex#Out\"}", i ? ", " : "", i));
+    }
+    CHECK_OK(anvil_buf_append_cstr(&shapes, "}},"));
+    CHECK_OK(s_model(&text, shapes.data, "ex#Out", "M0.M1.M2"));
+    CHECK_OK(s_validate(t, &text, &events, &peak));
+    CHECK(events.data && strstr(events.data, "statically determined to return a `object` type"));
+    CHECK(peak < S_PEAK_MAX);
+done:
+    anvil_buf_clean_up(&shapes);
+    anvil_buf_clean_up(&text);
+    anvil_buf_clean_up(&events);
+}
+
+TEST(validate_nested_long_lists_are_linear) {
+    /* Six nested lists of @length(min: 64): 64^6 strings as a tree, and a path that flattens them all. */
+    struct anvil_buf shapes, text, events;
+    anvil_buf_init(&shapes, t->alloc, 0);
+    anvil_buf_init(&text, t->alloc, 0);
+    anvil_buf_init(&events, t->alloc, 0);
+    size_t peak = 0;
+    CHECK_OK(anvil_buf_append_cstr(
+        &shapes, "\"ex#Out\": {\"type\": \"structure\", \"members\": {\"L\": {\"target\": \"ex#L1\"}}},"));
+    for (int i = 1; i <= 6; i++) {
+        CHECK_OK(anvil_buf_appendf(&shapes,
+                                   "\"ex#L%d\": {\"type\": \"list\", \"member\": {\"target\": \"%s%d\"}, \"traits\": "
+                                   "{\"smithy.api#length\": {\"min\": 64}}},",
+                                   i, i < 6 ? "ex#L" : "smithy.api#String", i < 6 ? i + 1 : 0));
+    }
+    /* "smithy.api#String0" is no shape: make the innermost target the prelude's String. */
+    char *fix = strstr(shapes.data, "smithy.api#String0");
+    CHECK(fix != NULL);
+    memmove(fix + 17, fix + 18, strlen(fix + 18) + 1);
+    shapes.len--;
+    CHECK_OK(s_model(&text, shapes.data, "ex#Out", "L[][][][][][]"));
+    CHECK_OK(s_validate(t, &text, &events, &peak));
+    CHECK(events.data && strstr(events.data, "statically determined to return a `array` type"));
+    CHECK(peak < S_PEAK_MAX);
+    /* The same over projections instead of flattens. */
+    anvil_buf_clear(&text);
+    anvil_buf_clear(&events);
+    CHECK_OK(s_model(&text, shapes.data, "ex#Out", "L[*][*][*][*][*][0]"));
+    CHECK_OK(s_validate(t, &text, &events, &peak));
+    CHECK(peak < S_PEAK_MAX);
+done:
+    anvil_buf_clean_up(&shapes);
+    anvil_buf_clean_up(&text);
+    anvil_buf_clean_up(&events);
+}
+
+TEST(validate_deep_binary_structures_are_linear) {
+    /* 24 levels of two-member structures: 2^24 leaves as a tree, 48 values as a DAG. */
+    struct anvil_buf shapes, text, events;
+    anvil_buf_init(&shapes, t->alloc, 0);
+    anvil_buf_init(&text, t->alloc, 0);
+    anvil_buf_init(&events, t->alloc, 0);
+    size_t peak = 0;
+    for (int i = 0; i < 24; i++) {
+        char target[32];
+        snprintf(target, sizeof target, i < 23 ? "ex#S%d" : "smithy.api#String", i + 1);
+        CHECK_OK(anvil_buf_appendf(&shapes,
+                                   "\"ex#S%d\": {\"type\": \"structure\", \"members\": {\"a\": {\"target\": \"%s\"}, "
+                                   "\"b\": {\"target\": \"%s\"}}},",
+                                   i, target, target));
+    }
+    CHECK_OK(s_model(&text, shapes.data, "ex#S0", "a.b.a.b.a.b.a.b.a.b.a.b.a.b.a.b.a.b.a.b.a.b.a.b"));
+    CHECK_OK(s_validate(t, &text, &events, &peak));
+    /* The path reaches the String at the bottom: no problem to report. */
+    CHECK(!events.data || !strstr(events.data, "ReturnTypeMismatch"));
+    CHECK(peak < (size_t)4 << 20);
+done:
+    anvil_buf_clean_up(&shapes);
+    anvil_buf_clean_up(&text);
+    anvil_buf_clean_up(&events);
+}
