@@ -320,6 +320,69 @@ static int s_merge_traits(struct s_loader *ld, struct anvil_json *into, const st
     return rc == ANVIL_OK ? ANVIL_OK : s_nomem(ld);
 }
 
+/* A set of member names (open addressing over the merged array's indexes + 1), for a linear mixin merge. */
+struct s_name_set {
+    uint32_t *slots;
+    size_t mask;
+};
+
+/* Whether `name` is in the set; if not, remembers it as member `index` of `members`. */
+static bool s_name_seen(struct s_name_set *set, const struct anvil_member *members, struct anvil_str_view name,
+                        size_t index) {
+    for (size_t i = anvil_json_hash(name.ptr, name.len) & set->mask;; i = (i + 1) & set->mask) {
+        if (set->slots[i] == 0) {
+            set->slots[i] = (uint32_t)index + 1;
+            return false;
+        }
+        if (anvil_sv_eq(members[set->slots[i] - 1].name, name)) {
+            return true;
+        }
+    }
+}
+
+/*
+ * Members in Smithy's order: each mixin's in mixin order, then the shape's
+ * own; a member the shape (or an earlier mixin) defines is not repeated.
+ * Linear in the members, through a set of names: a mixin of 50,000 members
+ * mixed into many shapes once made this quadratic.
+ */
+static int s_merge_members(struct s_loader *ld, struct anvil_shape *s, const struct anvil_shape *const *mixins,
+                           size_t mixin_count, size_t total) {
+    size_t own_count = s->member_count;
+    struct anvil_member *merged = anvil_arena_alloc(ld->model->arena, (total + 1) * sizeof(*merged), 0);
+    size_t size = 16;
+    while (size < total * 2) {
+        size *= 2;
+    }
+    struct s_name_set set = {anvil_mem_acquire(ld->model->allocator, size * sizeof(*set.slots)), size - 1};
+    if (!merged || !set.slots || total >= UINT32_MAX) {
+        anvil_mem_release(ld->model->allocator, set.slots);
+        return s_nomem(ld);
+    }
+    memset(set.slots, 0, size * sizeof(*set.slots));
+    /* The shape's own members go last, but win: their names are taken first, at the end of the array. */
+    size_t own_at = total - own_count;
+    for (size_t k = 0; k < own_count; k++) {
+        merged[own_at + k] = s->members[k];
+        (void)s_name_seen(&set, merged, merged[own_at + k].name, own_at + k);
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < mixin_count; i++) {
+        const struct anvil_shape *mixin = mixins[i];
+        for (size_t j = 0; j < mixin->member_count; j++) {
+            merged[n] = mixin->members[j];
+            n += !s_name_seen(&set, merged, mixin->members[j].name, n);
+        }
+    }
+    anvil_mem_release(ld->model->allocator, set.slots);
+    if (own_count && n != own_at) {
+        memmove(merged + n, merged + own_at, own_count * sizeof(*merged));
+    }
+    s->members = merged;
+    s->member_count = n + own_count;
+    return ANVIL_OK;
+}
+
 /* Mixins: their members come first, their traits under the shape's own (smithy.api#mixin is not inherited). */
 static int s_mixins(struct s_loader *ld, struct anvil_shape *s, size_t depth) {
     if (s->mixin_state == 2 || s->prelude) {
@@ -342,58 +405,31 @@ static int s_mixins(struct s_loader *ld, struct anvil_shape *s, size_t depth) {
     s->mixin_state = 1;
     struct anvil_json own = s->traits;
     struct anvil_json inherited = *anvil__json_empty_object();
-    /* Members in Smithy's order: each mixin's in mixin order, then the shape's own.
-     * A member the shape (or an earlier mixin) defines is not repeated. */
-    const struct anvil_member *own_members = s->members;
-    size_t own_count = s->member_count;
-    struct anvil_member *merged = NULL;
-    size_t merged_count = 0;
-    for (size_t i = 0; i < anvil_json_len(mixins); i++) {
-        const struct anvil_shape *mixin;
-        int rc = s_target(ld, s, "mixin", anvil_json_array_at(mixins, i), &mixin);
+    size_t count = anvil_json_len(mixins), total = s->member_count;
+    const struct anvil_shape **resolved = anvil_mem_acquire(ld->model->allocator, (count + 1) * sizeof(*resolved));
+    if (!resolved) {
+        return s_nomem(ld);
+    }
+    int rc = ANVIL_OK;
+    for (size_t i = 0; i < count && rc == ANVIL_OK; i++) {
+        rc = s_target(ld, s, "mixin", anvil_json_array_at(mixins, i), &resolved[i]);
         if (rc == ANVIL_OK) {
-            rc = s_mixins(ld, (struct anvil_shape *)mixin, depth + 1);
+            rc = s_mixins(ld, (struct anvil_shape *)resolved[i], depth + 1);
         }
         if (rc == ANVIL_OK) {
-            rc = s_merge_traits(ld, &inherited, &mixin->traits, "smithy.api#mixin");
-        }
-        if (rc != ANVIL_OK) {
-            return rc;
-        }
-        if (mixin->member_count == 0) {
-            continue;
-        }
-        struct anvil_member *grown = anvil_arena_alloc(
-            ld->model->arena, (merged_count + mixin->member_count + own_count + 1) * sizeof(*grown), 0);
-        if (!grown) {
-            return s_nomem(ld);
-        }
-        if (merged_count) {
-            memcpy(grown, merged, merged_count * sizeof(*grown));
-        }
-        merged = grown;
-        for (size_t j = 0; j < mixin->member_count; j++) {
-            bool present = false;
-            for (size_t k = 0; k < own_count && !present; k++) {
-                present = anvil_sv_eq(own_members[k].name, mixin->members[j].name);
-            }
-            for (size_t k = 0; k < merged_count && !present; k++) {
-                present = anvil_sv_eq(merged[k].name, mixin->members[j].name);
-            }
-            if (!present) {
-                merged[merged_count++] = mixin->members[j];
-            }
+            rc = s_merge_traits(ld, &inherited, &resolved[i]->traits, "smithy.api#mixin");
+            total += resolved[i]->member_count;
         }
     }
-    if (merged) {
-        if (own_count) {
-            memcpy(merged + merged_count, own_members, own_count * sizeof(*merged));
-        }
-        s->members = merged;
-        s->member_count = merged_count + own_count;
+    if (rc == ANVIL_OK && total > s->member_count) {
+        rc = s_merge_members(ld, s, resolved, count, total);
+    }
+    anvil_mem_release(ld->model->allocator, resolved);
+    if (rc != ANVIL_OK) {
+        return rc;
     }
     s->traits = inherited;
-    int rc = s_merge_traits(ld, &s->traits, &own, NULL);
+    rc = s_merge_traits(ld, &s->traits, &own, NULL);
     s->mixin_state = 2;
     return rc;
 }
@@ -415,10 +451,9 @@ static int s_apply(struct s_loader *ld, const struct anvil_json_member *apply) {
         return s_merge_traits(ld, &shape->traits, traits, NULL);
     }
     struct anvil_str_view member = anvil_sv_slice(target, dollar + 1, SIZE_MAX);
-    for (size_t i = 0; i < shape->member_count; i++) {
-        if (anvil_sv_eq(shape->members[i].name, member)) {
-            return s_merge_traits(ld, &shape->members[i].traits, traits, NULL);
-        }
+    struct anvil_member *m = (struct anvil_member *)anvil__shape_member_sv(shape, member);
+    if (m) {
+        return s_merge_traits(ld, &m->traits, traits, NULL);
     }
     return s_error(ld, ANVIL_EMODEL, "apply targets member `%.*s`, which `%.*s` does not have", (int)member.len,
                    member.ptr, (int)shape_id.len, shape_id.ptr);
@@ -508,6 +543,10 @@ static int s_load(struct s_loader *ld, size_t max_shapes) {
     }
     for (size_t i = 0; i < m->count && rc == ANVIL_OK; i++) {
         rc = s_mixins(ld, &m->shapes[i], 0);
+    }
+    /* Members are final now: index the shapes that have many. */
+    for (size_t i = 0; i < m->count && rc == ANVIL_OK; i++) {
+        rc = anvil__shape_index_members(&m->shapes[i], m->arena) == ANVIL_OK ? ANVIL_OK : s_nomem(ld);
     }
     for (size_t i = 0; i < ld->apply_count && rc == ANVIL_OK; i++) {
         rc = s_apply(ld, ld->applies[i]);

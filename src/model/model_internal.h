@@ -17,6 +17,9 @@ struct anvil_shape {
     struct anvil_json traits;
     struct anvil_member *members;
     size_t member_count;
+    /* Shapes of ANVIL__MEMBER_INDEX_MIN members or more: member index + 1 by name hash (linear probing). */
+    const uint32_t *member_slots;
+    size_t member_mask;
     const struct anvil_shape *input, *output;
     const struct anvil_shape **errors;
     size_t error_count;
@@ -56,5 +59,14 @@ struct anvil_model {
 
 /* Creates the prelude shapes (smithy.api#String, Unit, ...) in the model's arena. */
 int anvil__model_add_prelude(struct anvil_model *model);
+
+/* From this many members on, a shape gets a name index (a lookup is then O(1), not a scan). */
+#define ANVIL__MEMBER_INDEX_MIN 16
+
+/* Builds `shape`'s member index in `arena` (when it has enough members); ANVIL_ENOMEM. */
+int anvil__shape_index_members(struct anvil_shape *shape, struct anvil_arena *arena);
+
+/* The member named `name`, or NULL. */
+const struct anvil_member *anvil__shape_member_sv(const struct anvil_shape *shape, struct anvil_str_view name);
 
 #endif

@@ -157,13 +157,54 @@ const struct anvil_member *anvil_shape_member_at(const struct anvil_shape *shape
     return index < shape->member_count ? &shape->members[index] : NULL;
 }
 
-const struct anvil_member *anvil_shape_member(const struct anvil_shape *shape, const char *name) {
+int anvil__shape_index_members(struct anvil_shape *shape, struct anvil_arena *arena) {
+    shape->member_slots = NULL;
+    if (shape->member_count < ANVIL__MEMBER_INDEX_MIN) {
+        return ANVIL_OK;
+    }
+    size_t size = 32;
+    while (size < shape->member_count * 2) {
+        size *= 2;
+    }
+    uint32_t *slots = anvil_arena_alloc(arena, size * sizeof(*slots), 0);
+    if (!slots) {
+        return ANVIL_ENOMEM;
+    }
+    memset(slots, 0, size * sizeof(*slots));
     for (size_t i = 0; i < shape->member_count; i++) {
-        if (anvil_sv_eq_cstr(shape->members[i].name, name)) {
+        struct anvil_str_view name = shape->members[i].name;
+        size_t at = anvil_json_hash(name.ptr, name.len) & (size - 1);
+        while (slots[at] != 0 && !anvil_sv_eq(shape->members[slots[at] - 1].name, name)) {
+            at = (at + 1) & (size - 1);
+        }
+        slots[at] = (uint32_t)i + 1; /* names are unique; a repeat would keep the last */
+    }
+    shape->member_slots = slots;
+    shape->member_mask = size - 1;
+    return ANVIL_OK;
+}
+
+const struct anvil_member *anvil__shape_member_sv(const struct anvil_shape *shape, struct anvil_str_view name) {
+    if (shape->member_slots) {
+        for (size_t at = anvil_json_hash(name.ptr, name.len) & shape->member_mask; shape->member_slots[at];
+             at = (at + 1) & shape->member_mask) {
+            const struct anvil_member *m = &shape->members[shape->member_slots[at] - 1];
+            if (anvil_sv_eq(m->name, name)) {
+                return m;
+            }
+        }
+        return NULL;
+    }
+    for (size_t i = 0; i < shape->member_count; i++) {
+        if (anvil_sv_eq(shape->members[i].name, name)) {
             return &shape->members[i];
         }
     }
     return NULL;
+}
+
+const struct anvil_member *anvil_shape_member(const struct anvil_shape *shape, const char *name) {
+    return anvil__shape_member_sv(shape, anvil_sv_from_cstr(name));
 }
 
 const struct anvil_shape *anvil_operation_input(const struct anvil_shape *operation) {

@@ -126,3 +126,71 @@ done:
     anvil_buf_clean_up(&text);
     anvil_buf_clean_up(&events);
 }
+
+TEST(mixin_merge_is_linear) {
+    /* A mixin of 50,000 members mixed into 21 shapes (each redefining one member) once took minutes. */
+    enum { MEMBERS = 50000, SHAPES = 21 };
+    struct anvil_buf text;
+    anvil_buf_init(&text, t->alloc, 0);
+    struct anvil_model *model = NULL;
+    CHECK_OK(anvil_buf_append_cstr(&text, "{\"smithy\": \"2.0\", \"shapes\": {\"ex#Mix\": {\"type\": \"structure\", "
+                                          "\"traits\": {\"smithy.api#mixin\": {}}, \"members\": {"));
+    for (int i = 0; i < MEMBERS; i++) {
+        CHECK_OK(anvil_buf_appendf(&text, "%s\"m%d\": {\"target\": \"smithy.api#String\"}", i ? "," : "", i));
+    }
+    CHECK_OK(anvil_buf_append_cstr(&text, "}}"));
+    for (int j = 0; j < SHAPES; j++) {
+        CHECK_OK(anvil_buf_appendf(&text,
+                                   ", \"ex#S%d\": {\"type\": \"structure\", \"mixins\": [{\"target\": \"ex#Mix\"}], "
+                                   "\"members\": {\"own\": {\"target\": \"smithy.api#String\"}, \"m7\": {\"target\": "
+                                   "\"smithy.api#Integer\"}}}",
+                                   j));
+    }
+    CHECK_OK(anvil_buf_append_cstr(&text, "}}"));
+    CHECK_OK(anvil_model_load(t->alloc, text.data, text.len, NULL, &model, NULL));
+    const struct anvil_shape *s = anvil_model_find(model, "ex#S20", 6);
+    CHECK(s != NULL);
+    /* The mixin's members in order (m7 not repeated), then the shape's own, m7 with the shape's target. */
+    CHECK_EQ_U64(anvil_shape_member_count(s), MEMBERS + 1);
+    CHECK(anvil_sv_eq_cstr(anvil_shape_member_at(s, 0)->name, "m0"));
+    CHECK(anvil_sv_eq_cstr(anvil_shape_member_at(s, 7)->name, "m8"));
+    CHECK(anvil_sv_eq_cstr(anvil_shape_member_at(s, MEMBERS - 2)->name, "m49999"));
+    CHECK(anvil_sv_eq_cstr(anvil_shape_member_at(s, MEMBERS - 1)->name, "own"));
+    CHECK(anvil_sv_eq_cstr(anvil_shape_member_at(s, MEMBERS)->name, "m7"));
+    CHECK(anvil_sv_eq_cstr(anvil_shape_id(anvil_shape_member_at(s, MEMBERS)->target), "smithy.api#Integer"));
+done:
+    anvil_model_destroy(model);
+    anvil_buf_clean_up(&text);
+}
+
+TEST(apply_to_members_is_linear) {
+    /* 50,000 `apply` statements to the members of a 50,000-member structure: each once scanned the members. */
+    enum { MEMBERS = 50000 };
+    struct anvil_buf text;
+    anvil_buf_init(&text, t->alloc, 0);
+    struct anvil_model *model = NULL;
+    CHECK_OK(anvil_buf_append_cstr(&text, "{\"smithy\": \"2.0\", \"shapes\": {\"ex#Big\": {\"type\": \"structure\", "
+                                          "\"members\": {"));
+    for (int i = 0; i < MEMBERS; i++) {
+        CHECK_OK(anvil_buf_appendf(&text, "%s\"m%d\": {\"target\": \"smithy.api#String\"}", i ? "," : "", i));
+    }
+    CHECK_OK(anvil_buf_append_cstr(&text, "}}"));
+    for (int i = 0; i < MEMBERS; i++) {
+        CHECK_OK(anvil_buf_appendf(&text,
+                                   ", \"ex#Big$m%d\": {\"type\": \"apply\", \"traits\": "
+                                   "{\"smithy.api#documentation\": \"member %d\"}}",
+                                   i, i));
+    }
+    CHECK_OK(anvil_buf_append_cstr(&text, "}}"));
+    CHECK_OK(anvil_model_load(t->alloc, text.data, text.len, NULL, &model, NULL));
+    const struct anvil_shape *big = anvil_model_find(model, "ex#Big", 6);
+    CHECK(big != NULL);
+    const struct anvil_member *m = anvil_shape_member(big, "m49999");
+    CHECK(m != NULL);
+    const struct anvil_json *doc = anvil_json_object_get_cstr(&m->traits, "smithy.api#documentation");
+    CHECK(anvil_sv_eq_cstr(anvil_json_string(doc), "member 49999"));
+    CHECK(anvil_shape_member(big, "m50000") == NULL);
+done:
+    anvil_model_destroy(model);
+    anvil_buf_clean_up(&text);
+}
