@@ -1,11 +1,17 @@
 /*
  * JMESPath: anvil against python3-jmespath, jmespath.js, the community
- * TypeScript engine and go-jmespath, on the same documents and expressions,
- * in one run. Every engine uses the same method: one warm-up, batches of
- * ~50 ms, median of 7. Then whole-process `anvil query` against `jp`.
- * A benchmark, not a test: it reads the real clock.
+ * TypeScript engine and go-jmespath, on the same documents and expressions.
+ * Every engine measures every case the same way (one warm-up, batches of
+ * ~50 ms, median of 7); the peers live in their own runtimes, so the engines
+ * are interleaved round by round instead (a round runs each engine once over
+ * every case, the first engine rotating), and anvil over the fastest peer is
+ * reported per case as min-median-max over the rounds. Then whole-process
+ * `anvil query` against `jp`, alternating, min-median-max over the pairs.
+ * A benchmark, not a test: it reads the real clock. --smoke runs anvil alone,
+ * one iteration per case, to check every case works (nothing is timed).
  *
- * Usage: bench_jmespath WORK_DIR DATA_DIR BENCHMARKS_JSON PEERS_DIR GO_PEER NODE_MODULES ANVIL JP
+ * Usage: bench_jmespath [--rounds N] WORK DATA BENCHMARKS_JSON PEERS_DIR GO_PEER NODE_MODULES ANVIL JP
+ *        bench_jmespath --smoke WORK DATA BENCHMARKS_JSON
  */
 
 #include <spawn.h>
@@ -16,6 +22,7 @@
 #include <time.h>
 
 #include "anvil/anvil.h"
+#include "bench_stats.h"
 #include "read_file.h"
 
 extern char **environ;
@@ -25,15 +32,21 @@ static const char *const s_mode_names[] = {"interpret", "parse", "full"};
 
 #define MAX_CASES 32
 #define MAX_PEERS 4
+#define MAX_ROUNDS 20
 
 struct bench_case {
     char name[64];
     char doc[4096];
     char *expr;
     enum mode mode;
-    double anvil;
-    double peer[MAX_PEERS];
+    /* Seconds per operation, per round (0: the engine gave nothing). */
+    double anvil[MAX_ROUNDS];
+    double peer[MAX_PEERS][MAX_ROUNDS];
 };
+
+/* The batch length and the batches per measurement (smoke: one iteration, once). */
+static double s_batch_seconds = 0.05;
+static int s_batches = 7;
 
 static struct bench_case s_cases[MAX_CASES];
 static size_t s_count;
@@ -41,14 +54,7 @@ static size_t s_count;
 static const char *const s_peer_names[MAX_PEERS] = {"python 1.0.1", "jmespath.js", "community 1.3", "go 0.4"};
 
 static double s_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int s_cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
+    return bench_now();
 }
 
 static void s_add(const char *name, const char *doc, const char *expr, enum mode mode) {
@@ -100,21 +106,24 @@ static double s_measure_anvil(struct bench_case *c) {
         exit(1);
     }
     double once = s_now() - start;
-    long iterations = once < 1e-7 ? 500000 : (long)(0.05 / once);
+    long iterations = s_batch_seconds == 0 ? 1 : once < 1e-7 ? 500000 : (long)(s_batch_seconds / once);
     iterations = iterations < 1 ? 1 : iterations;
     double samples[7];
-    for (int s = 0; s < 7; s++) {
+    for (int s = 0; s < s_batches; s++) {
         start = s_now();
         for (long i = 0; i < iterations; i++) {
-            s_anvil_op(c, &st);
+            if (s_anvil_op(c, &st) != ANVIL_OK) {
+                fprintf(stderr, "anvil: %s failed\n", c->name);
+                exit(1);
+            }
         }
         samples[s] = (s_now() - start) / (double)iterations;
     }
-    qsort(samples, 7, sizeof(double), s_cmp);
+    double median = bench_median(samples, (size_t)s_batches);
     anvil_arena_destroy(st.arena);
     anvil_jmespath_destroy(st.expr);
     anvil_json_doc_destroy(st.doc);
-    return samples[3];
+    return median;
 }
 
 static void s_write_plan(const char *path) {
@@ -137,8 +146,8 @@ static void s_write_plan(const char *path) {
     anvil_buf_clean_up(&buf);
 }
 
-static void s_run_peer(int peer, const char *command) {
-    fprintf(stderr, "  running %s ...\n", s_peer_names[peer]);
+static void s_run_peer(int peer, const char *command, int round) {
+    fprintf(stderr, "  round %d: %s ...\n", round + 1, s_peer_names[peer]);
     FILE *p = popen(command, "r");
     char line[512];
     while (p && fgets(line, sizeof(line), p)) {
@@ -149,7 +158,7 @@ static void s_run_peer(int peer, const char *command) {
         *tab = '\0';
         for (size_t i = 0; i < s_count; i++) {
             if (strcmp(s_cases[i].name, line) == 0) {
-                s_cases[i].peer[peer] = strtod(tab + 1, NULL);
+                s_cases[i].peer[peer][round] = strtod(tab + 1, NULL);
             }
         }
     }
@@ -158,26 +167,18 @@ static void s_run_peer(int peer, const char *command) {
     }
 }
 
-/* Median wall time of running argv to completion (stdout to /dev/null), in seconds. */
-static double s_process_time(char *const argv[], int runs) {
-    double samples[16];
+/* Wall time of running argv to completion (stdout to /dev/null), in seconds; -1 when it failed. */
+static double s_process_time(char *const argv[]) {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", 1 /* O_WRONLY */, 0);
-    for (int r = 0; r < runs; r++) {
-        double start = s_now();
-        pid_t pid;
-        int status = 0;
-        if (posix_spawn(&pid, argv[0], &actions, NULL, argv, environ) != 0 || waitpid(pid, &status, 0) < 0 ||
-            !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-            posix_spawn_file_actions_destroy(&actions);
-            return -1;
-        }
-        samples[r] = s_now() - start;
-    }
+    double start = s_now();
+    pid_t pid;
+    int status = 0;
+    bool ok = posix_spawn(&pid, argv[0], &actions, NULL, argv, environ) == 0 && waitpid(pid, &status, 0) >= 0 &&
+              WIFEXITED(status) && WEXITSTATUS(status) == 0;
     posix_spawn_file_actions_destroy(&actions);
-    qsort(samples, (size_t)runs, sizeof(double), s_cmp);
-    return samples[runs / 2];
+    return ok ? s_now() - start : -1;
 }
 
 static void s_print_time(double seconds) {
@@ -190,20 +191,24 @@ static void s_print_time(double seconds) {
     }
 }
 
-int main(int argc, char **argv) {
-    if (argc != 9) {
-        fprintf(stderr, "usage: %s WORK DATA BENCHMARKS_JSON PEERS_DIR GO_PEER NODE_MODULES ANVIL JP\n", argv[0]);
-        return 2;
+/* The median of one engine's rounds for a case (0 when it gave nothing). */
+static double s_median_of(const double *rounds, int n) {
+    double v[MAX_ROUNDS];
+    size_t k = 0;
+    for (int r = 0; r < n; r++) {
+        if (rounds[r] > 0) {
+            v[k++] = rounds[r];
+        }
     }
-    const char *work = argv[1], *data = argv[2], *suite = argv[3], *peers = argv[4], *go_peer = argv[5],
-               *node_modules = argv[6], *anvil = argv[7], *jp = argv[8];
-    char path[4096], people[4096], ec2[4096];
+    return bench_median(v, k);
+}
+
+static void s_add_cases(const char *work, const char *people, const char *ec2, const char *suite) {
+    char path[4096];
     snprintf(path, sizeof(path), "%s/small.json", work);
     FILE *f = fopen(path, "w");
     fputs("{\"foo\": {\"bar\": {\"baz\": \"value\"}}, \"other\": [1, 2, 3]}", f);
     fclose(f);
-    snprintf(people, sizeof(people), "%s/people.json", data);
-    snprintf(ec2, sizeof(ec2), "%s/ec2.json", data);
     s_add("(a) foo.bar.baz", path, "foo.bar.baz", MODE_INTERPRET);
     s_add("(b) people filter", people, "people[?age > `20`].name", MODE_INTERPRET);
     s_add("(c) ec2 flatten", ec2, "Reservations[].Instances[].State.Name", MODE_INTERPRET);
@@ -215,7 +220,7 @@ int main(int argc, char **argv) {
     struct anvil_json_doc *doc = NULL;
     if (!text || anvil_json_parse(NULL, text, len, NULL, &doc, NULL) != ANVIL_OK) {
         fprintf(stderr, "cannot read %s\n", suite);
-        return 1;
+        exit(1);
     }
     const struct anvil_json *suites = anvil_json_doc_root(doc);
     for (size_t s = 0; s < anvil_json_len(suites); s++) {
@@ -241,59 +246,125 @@ int main(int argc, char **argv) {
     }
     anvil_json_doc_destroy(doc);
     free(text);
+}
 
-    fprintf(stderr, "  running anvil ...\n");
-    for (size_t i = 0; i < s_count; i++) {
-        s_cases[i].anvil = s_measure_anvil(&s_cases[i]);
-    }
-    char plan[4096], command[16384];
-    snprintf(plan, sizeof(plan), "%s/plan.json", work);
-    s_write_plan(plan);
-    snprintf(command, sizeof(command), "/usr/bin/python3 %s/peer.py %s", peers, plan);
-    s_run_peer(0, command);
-    snprintf(command, sizeof(command), "NODE_PATH=/usr/share/nodejs node %s/peer.js %s jmespath", peers, plan);
-    s_run_peer(1, command);
-    snprintf(command, sizeof(command), "NODE_PATH=%s node %s/peer.js %s @jmespath-community/jmespath", node_modules,
-             peers, plan);
-    s_run_peer(2, command);
-    snprintf(command, sizeof(command), "%s %s", go_peer, plan);
-    s_run_peer(3, command);
-
-    printf("JMESPath in-process evaluation (median per operation; parse = compile only, full = compile + "
-           "evaluate)\n\n");
-    printf("%-36s %-9s %12s", "case", "mode", "anvil");
-    for (int p = 0; p < MAX_PEERS; p++) {
-        printf(" %12s", s_peer_names[p]);
-    }
-    printf(" %10s\n", "anvil vs best");
-    for (size_t i = 0; i < s_count; i++) {
-        struct bench_case *c = &s_cases[i];
-        printf("%-36.36s %-9s", c->name, s_mode_names[c->mode]);
-        s_print_time(c->anvil);
-        double best = 0;
-        for (int p = 0; p < MAX_PEERS; p++) {
-            s_print_time(c->peer[p]);
-            if (c->peer[p] > 0 && (best == 0 || c->peer[p] < best)) {
-                best = c->peer[p];
-            }
-        }
-        printf(" %9.1fx\n", best > 0 ? best / c->anvil : 0.0);
-    }
-
-    printf("\nWhole process: read the file, parse, compile, evaluate, print (median of 5 runs)\n\n");
-    printf("%-24s %12s %12s %10s\n", "case", "anvil query", "jp -f", "anvil is");
+/* Whole process: `anvil query -f` against `jp -f`, alternating (who goes first swaps), `pairs` times. */
+static void s_whole_process(const char *anvil, const char *jp, const char *people, const char *ec2, int pairs) {
+    printf("\nWhole process: read the file, parse, compile, evaluate, print (%d alternating pairs)\n\n", pairs);
+    printf("%-24s %12s %12s %20s\n", "case", "anvil query", "jp -f", "anvil faster");
     const char *files[2] = {people, ec2};
     const char *exprs[2] = {"people[?age > `20`].name", "Reservations[].Instances[].State.Name"};
     const char *names[2] = {"(b) people filter", "(c) ec2 flatten"};
     for (int i = 0; i < 2; i++) {
         char *a_argv[] = {(char *)anvil, "query", "-f", (char *)files[i], (char *)exprs[i], NULL};
         char *j_argv[] = {(char *)jp, "-f", (char *)files[i], (char *)exprs[i], NULL};
-        double ta = s_process_time(a_argv, 5), tj = s_process_time(j_argv, 5);
+        double ta[MAX_ROUNDS], tj[MAX_ROUNDS], ratio[MAX_ROUNDS];
+        int ok = 1;
+        for (int r = 0; r < pairs && ok; r++) {
+            if (r % 2 == 0) {
+                ta[r] = s_process_time(a_argv);
+                tj[r] = s_process_time(j_argv);
+            } else {
+                tj[r] = s_process_time(j_argv);
+                ta[r] = s_process_time(a_argv);
+            }
+            ok = ta[r] > 0 && tj[r] > 0;
+            ratio[r] = ok ? tj[r] / ta[r] : 0;
+        }
         printf("%-24s", names[i]);
-        s_print_time(ta);
-        s_print_time(tj);
-        printf(" %8.1fx faster\n", ta > 0 && tj > 0 ? tj / ta : 0.0);
+        if (!ok) {
+            printf(" %12s %12s %20s\n", "-", "-", "(a run failed)");
+            continue;
+        }
+        char range[48];
+        s_print_time(bench_median(ta, (size_t)pairs));
+        s_print_time(bench_median(tj, (size_t)pairs));
+        printf(" %20s\n", bench_range_text(bench_range_of(ratio, (size_t)pairs), range, sizeof range));
     }
+}
+
+int main(int argc, char **argv) {
+    bool smoke = bench_take_smoke(&argc, argv);
+    int rounds = bench_take_int(&argc, argv, "--rounds", smoke ? 1 : 3, 1, MAX_ROUNDS);
+    if (smoke ? argc != 4 : argc != 9) {
+        fprintf(stderr,
+                "usage: %s [--rounds N] WORK DATA BENCHMARKS_JSON PEERS_DIR GO_PEER NODE_MODULES ANVIL JP\n"
+                "       %s --smoke WORK DATA BENCHMARKS_JSON\n",
+                argv[0], argv[0]);
+        return 2;
+    }
+    const char *work = argv[1], *data = argv[2], *suite = argv[3];
+    char people[4096], ec2[4096];
+    snprintf(people, sizeof(people), "%s/people.json", data);
+    snprintf(ec2, sizeof(ec2), "%s/ec2.json", data);
+    s_add_cases(work, people, ec2, suite);
+    if (smoke) {
+        s_batch_seconds = 0;
+        s_batches = 1;
+        for (size_t i = 0; i < s_count; i++) {
+            s_measure_anvil(&s_cases[i]);
+            free(s_cases[i].expr);
+        }
+        printf("anvil ran all %zu cases\n", s_count);
+        return 0;
+    }
+    const char *peers = argv[4], *go_peer = argv[5], *node_modules = argv[6], *anvil = argv[7], *jp = argv[8];
+    char plan[4096], commands[MAX_PEERS][16384];
+    snprintf(plan, sizeof(plan), "%s/plan.json", work);
+    s_write_plan(plan);
+    snprintf(commands[0], sizeof commands[0], "/usr/bin/python3 %s/peer.py %s", peers, plan);
+    snprintf(commands[1], sizeof commands[1], "NODE_PATH=/usr/share/nodejs node %s/peer.js %s jmespath", peers, plan);
+    snprintf(commands[2], sizeof commands[2], "NODE_PATH=%s node %s/peer.js %s @jmespath-community/jmespath",
+             node_modules, peers, plan);
+    snprintf(commands[3], sizeof commands[3], "%s %s", go_peer, plan);
+    for (int r = 0; r < rounds; r++) {
+        /* Engine 0 is anvil, 1.. the peers; who goes first rotates with the round. */
+        for (int k = 0; k <= MAX_PEERS; k++) {
+            int e = (k + r) % (MAX_PEERS + 1);
+            if (e == 0) {
+                fprintf(stderr, "  round %d: anvil ...\n", r + 1);
+                for (size_t i = 0; i < s_count; i++) {
+                    s_cases[i].anvil[r] = s_measure_anvil(&s_cases[i]);
+                }
+            } else {
+                s_run_peer(e - 1, commands[e - 1], r);
+            }
+        }
+    }
+
+    printf("JMESPath in-process evaluation: median per operation over %d interleaved rounds (parse = compile only, "
+           "full = compile + evaluate); anvil vs the fastest peer as min-median-max over the rounds\n\n",
+           rounds);
+    printf("%-36s %-9s %12s", "case", "mode", "anvil");
+    for (int p = 0; p < MAX_PEERS; p++) {
+        printf(" %12s", s_peer_names[p]);
+    }
+    printf(" %20s\n", "anvil vs fastest");
+    for (size_t i = 0; i < s_count; i++) {
+        struct bench_case *c = &s_cases[i];
+        printf("%-36.36s %-9s", c->name, s_mode_names[c->mode]);
+        s_print_time(s_median_of(c->anvil, rounds));
+        for (int p = 0; p < MAX_PEERS; p++) {
+            s_print_time(s_median_of(c->peer[p], rounds));
+        }
+        double ratio[MAX_ROUNDS];
+        size_t n = 0;
+        for (int r = 0; r < rounds; r++) {
+            double best = 0;
+            for (int p = 0; p < MAX_PEERS; p++) {
+                best = c->peer[p][r] > 0 && (best == 0 || c->peer[p][r] < best) ? c->peer[p][r] : best;
+            }
+            if (best > 0 && c->anvil[r] > 0) {
+                ratio[n++] = best / c->anvil[r];
+            }
+        }
+        char range[48] = "-";
+        if (n) {
+            bench_range_text(bench_range_of(ratio, n), range, sizeof range);
+        }
+        printf(" %20s\n", range);
+    }
+    s_whole_process(anvil, jp, people, ec2, 2 * rounds + 1);
     for (size_t i = 0; i < s_count; i++) {
         free(s_cases[i].expr);
     }
