@@ -30,8 +30,8 @@
 #define S_MAX_DEPTH 64
 /* Values built for one sample at most (members and elements included); real models need a few thousand. */
 #define S_NODE_BUDGET 65536
-/* Shapes whose samples are remembered (a table of pointers; more are simply built again within the budget). */
-#define S_MEMO_SLOTS 4096
+/* The table of remembered samples starts this small and doubles at half full (a small model needs little). */
+#define S_MEMO_FIRST_SLOTS 32
 
 struct s_memo_entry {
     const struct anvil_shape *shape;
@@ -50,6 +50,7 @@ struct s_sampler {
     bool tainted;
     size_t budget;
     struct s_memo_entry *memo;
+    size_t memo_slots, memo_used;
     int rc; /* sticky ANVIL_ENOMEM */
 };
 
@@ -102,15 +103,42 @@ static double s_range(const struct anvil_shape *shape) {
     return n;
 }
 
-static struct s_memo_entry *s_memo_slot(struct s_sampler *s, const struct anvil_shape *shape) {
-    size_t h = ((uintptr_t)shape >> 4) * 0x9E3779B97F4A7C15u;
-    for (size_t i = 0; i < S_MEMO_SLOTS; i++) {
-        struct s_memo_entry *e = &s->memo[(h + i) & (S_MEMO_SLOTS - 1)];
-        if (!e->shape || e->shape == shape) {
-            return e;
-        }
+/* The slot of `shape` in the table: its remembered sample, or the empty slot it would take. */
+static struct s_memo_entry *s_memo_slot(struct s_memo_entry *memo, size_t slots, const struct anvil_shape *shape) {
+    size_t i = (size_t)(((uintptr_t)shape >> 4) * 0x9E3779B97F4A7C15u) & (slots - 1);
+    while (memo[i].shape && memo[i].shape != shape) {
+        i = (i + 1) & (slots - 1);
     }
-    return NULL; /* full: build again */
+    return &memo[i];
+}
+
+static const struct s_memo_entry *s_memo_find(const struct s_sampler *s, const struct anvil_shape *shape) {
+    const struct s_memo_entry *e = s->memo ? s_memo_slot(s->memo, s->memo_slots, shape) : NULL;
+    return e && e->shape ? e : NULL;
+}
+
+/* Remembers `value` as `shape`'s sample, doubling the table at half full (a failed growth just forgets). */
+static void s_memo_put(struct s_sampler *s, const struct anvil_shape *shape, struct anvil_json value) {
+    if (!s->memo || 2 * (s->memo_used + 1) > s->memo_slots) {
+        size_t slots = s->memo ? 2 * s->memo_slots : S_MEMO_FIRST_SLOTS;
+        struct s_memo_entry *grown = anvil_mem_acquire(s->scratch, slots * sizeof *grown);
+        if (!grown) {
+            return;
+        }
+        memset(grown, 0, slots * sizeof *grown);
+        for (size_t i = 0; s->memo && i < s->memo_slots; i++) {
+            if (s->memo[i].shape) {
+                *s_memo_slot(grown, slots, s->memo[i].shape) = s->memo[i];
+            }
+        }
+        anvil_mem_release(s->scratch, s->memo);
+        s->memo = grown;
+        s->memo_slots = slots;
+    }
+    struct s_memo_entry *e = s_memo_slot(s->memo, s->memo_slots, shape);
+    e->shape = shape;
+    e->value = value;
+    s->memo_used++;
 }
 
 static struct anvil_json s_shape(struct s_sampler *s, const struct anvil_shape *shape);
@@ -260,9 +288,9 @@ static struct anvil_json s_build(struct s_sampler *s, const struct anvil_shape *
 }
 
 static struct anvil_json s_shape(struct s_sampler *s, const struct anvil_shape *shape) {
-    struct s_memo_entry *slot = s_memo_slot(s, shape);
-    if (slot && slot->shape) {
-        return slot->value;
+    const struct s_memo_entry *known = s_memo_find(s, shape);
+    if (known) {
+        return known->value;
     }
     if (!s_spend(s)) {
         return s_any(s);
@@ -280,9 +308,8 @@ static struct anvil_json s_shape(struct s_sampler *s, const struct anvil_shape *
     bool own = s->lowest_cut >= s->depth && !s->tainted;
     s->lowest_cut = s->lowest_cut < outer ? s->lowest_cut : outer;
     s->tainted = s->tainted || outer_tainted;
-    if (own && slot && s->rc == ANVIL_OK) {
-        slot->shape = shape;
-        slot->value = v;
+    if (own && s->rc == ANVIL_OK) {
+        s_memo_put(s, shape, v);
     }
     return v;
 }
@@ -295,11 +322,6 @@ int anvil__model_sample(struct anvil_arena *arena, struct anvil_allocator *scrat
     s.scratch = scratch;
     s.lowest_cut = SIZE_MAX;
     s.budget = S_NODE_BUDGET;
-    s.memo = anvil_mem_acquire(scratch, S_MEMO_SLOTS * sizeof *s.memo);
-    if (!s.memo) {
-        return ANVIL_ENOMEM;
-    }
-    memset(s.memo, 0, S_MEMO_SLOTS * sizeof *s.memo);
     if (input_output) {
         struct anvil_json_member members[2];
         members[0].key = s_key(&s, "input", 5);

@@ -32,35 +32,39 @@ static int64_t s_delay(const struct anvil_json *waiter, const char *key, int64_t
     return anvil_json_is_int(v) ? anvil_json_int(v) : fallback;
 }
 
-/* First sentence-ish of documentation, tags stripped, on one line. */
+/* The model's text on one line: escaped, so a model cannot add lines or move the cursor. */
+static int s_text(struct anvil_buf *out, struct anvil_str_view text) {
+    return anvil_text_append_escaped(out, text);
+}
+
+/* Documentation on one line: tags stripped, whitespace runs as one space, at most 160 bytes (whole characters). */
 static int s_doc_line(struct anvil_buf *out, struct anvil_str_view doc) {
+    struct anvil_buf plain, cut;
+    anvil_buf_init(&plain, NULL, 0);
+    anvil_buf_init(&cut, NULL, 0);
     int rc = ANVIL_OK;
     bool in_tag = false, space = false;
-    size_t written = 0;
-    for (size_t i = 0; i < doc.len && rc == ANVIL_OK && written < 160; i++) {
+    for (size_t i = 0; i < doc.len && rc == ANVIL_OK; i++) {
         char c = doc.ptr[i];
         if (c == '<') {
             in_tag = true;
         } else if (c == '>') {
             in_tag = false;
+        } else if (!in_tag && (c == '\n' || c == '\t' || c == ' ' || c == '\r')) {
+            space = plain.len > 0;
         } else if (!in_tag) {
-            if (c == '\n' || c == '\t' || c == ' ' || c == '\r') {
-                space = written > 0;
-                continue;
-            }
-            if (space) {
-                rc = anvil_buf_append_byte(out, ' ');
-                space = false;
-            }
-            if (rc == ANVIL_OK) {
-                rc = anvil_buf_append_byte(out, c);
-                written++;
-            }
+            rc = space ? anvil_buf_append_byte(&plain, ' ') : ANVIL_OK;
+            rc = rc == ANVIL_OK ? anvil_buf_append_byte(&plain, c) : rc;
+            space = false;
         }
     }
-    if (rc == ANVIL_OK && written >= 160) {
+    rc = rc == ANVIL_OK ? anvil_text_append_utf8(&cut, anvil_buf_view(&plain), 160) : rc;
+    rc = rc == ANVIL_OK ? s_text(out, anvil_buf_view(&cut)) : rc;
+    if (rc == ANVIL_OK && cut.len < plain.len) {
         rc = anvil_buf_append_cstr(out, "...");
     }
+    anvil_buf_clean_up(&plain);
+    anvil_buf_clean_up(&cut);
     return rc;
 }
 
@@ -68,41 +72,56 @@ static int s_text_acceptor(struct anvil_buf *out, size_t index, const struct anv
     const struct anvil_json *matcher = anvil_json_object_get_cstr(acceptor, "matcher");
     const struct anvil_json_member *kind = anvil_json_object_at(matcher, 0);
     struct anvil_str_view state = anvil_json_string(anvil_json_object_get_cstr(acceptor, "state"));
-    int rc = anvil_buf_appendf(out, "      %zu. %-8.*s", index + 1, (int)state.len, state.ptr);
+    /* Numbered from 1, as the outcome of `anvil wait` names them. */
+    int rc = anvil_buf_appendf(out, "      %zu. ", index + 1);
+    rc = rc == ANVIL_OK ? s_text(out, state) : rc;
+    for (size_t pad = state.len; rc == ANVIL_OK && pad < 8; pad++) {
+        rc = anvil_buf_append_byte(out, ' ');
+    }
     if (rc != ANVIL_OK || !kind) {
-        return rc;
+        return rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
     }
     struct anvil_str_view k = anvil_json_member_key(kind);
     const struct anvil_json *v = &kind->value;
     if (anvil_sv_eq_cstr(k, "errorType")) {
-        struct anvil_str_view e = anvil_json_string(v);
-        rc = anvil_buf_appendf(out, "when the error is %.*s", (int)e.len, e.ptr);
+        rc = anvil_buf_append_cstr(out, "when the error is ");
+        rc = rc == ANVIL_OK ? s_text(out, anvil_json_string(v)) : rc;
     } else if (anvil_sv_eq_cstr(k, "success")) {
         rc = anvil_buf_appendf(out, "when the call %s", anvil_json_bool(v) ? "succeeds" : "fails with any error");
     } else {
         struct anvil_str_view path = anvil_json_string(anvil_json_object_get_cstr(v, "path"));
         struct anvil_str_view cmp = anvil_json_string(anvil_json_object_get_cstr(v, "comparator"));
         struct anvil_str_view want = anvil_json_string(anvil_json_object_get_cstr(v, "expected"));
-        rc = anvil_buf_appendf(out, "when %.*s %.*s %s \"%.*s\"", (int)k.len, k.ptr, (int)path.len, path.ptr,
-                               anvil_sv_eq_cstr(cmp, "stringEquals")      ? "=="
-                               : anvil_sv_eq_cstr(cmp, "booleanEquals")   ? "is"
-                               : anvil_sv_eq_cstr(cmp, "allStringEquals") ? "all =="
-                                                                          : "any ==",
-                               (int)want.len, want.ptr);
+        rc = anvil_buf_append_cstr(out, "when ");
+        rc = rc == ANVIL_OK ? s_text(out, k) : rc;
+        rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, ' ') : rc;
+        rc = rc == ANVIL_OK ? s_text(out, path) : rc;
+        rc = rc == ANVIL_OK ? anvil_buf_appendf(out, " %s \"",
+                                                anvil_sv_eq_cstr(cmp, "stringEquals")      ? "=="
+                                                : anvil_sv_eq_cstr(cmp, "booleanEquals")   ? "is"
+                                                : anvil_sv_eq_cstr(cmp, "allStringEquals") ? "all =="
+                                                                                           : "any ==")
+                            : rc;
+        rc = rc == ANVIL_OK ? s_text(out, want) : rc;
+        rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '"') : rc;
     }
     const struct anvil_json *message = anvil_json_object_get_cstr(acceptor, "message");
     if (rc == ANVIL_OK && message) {
-        struct anvil_str_view m = anvil_json_string(message);
-        rc = anvil_buf_appendf(out, " (message: %.*s)", (int)m.len, m.ptr);
+        rc = anvil_buf_append_cstr(out, " (message: ");
+        rc = rc == ANVIL_OK ? s_text(out, anvil_json_string(message)) : rc;
+        rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, ')') : rc;
     }
     return rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
 }
 
 static int s_text_waiter(struct anvil_buf *out, struct anvil_str_view name, const struct anvil_json *waiter) {
     bool deprecated = anvil_json_bool(anvil_json_object_get_cstr(waiter, "deprecated"));
-    int rc = anvil_buf_appendf(out, "    %.*s%s  (delay %llds to %llds)\n", (int)name.len, name.ptr,
-                               deprecated ? " [deprecated]" : "", (long long)s_delay(waiter, "minDelay", 2),
-                               (long long)s_delay(waiter, "maxDelay", 120));
+    int rc = anvil_buf_append_cstr(out, "    ");
+    rc = rc == ANVIL_OK ? s_text(out, name) : rc;
+    rc = rc == ANVIL_OK
+             ? anvil_buf_appendf(out, "%s  (delay %llds to %llds)\n", deprecated ? " [deprecated]" : "",
+                                 (long long)s_delay(waiter, "minDelay", 2), (long long)s_delay(waiter, "maxDelay", 120))
+             : rc;
     const struct anvil_json *doc = anvil_json_object_get_cstr(waiter, "documentation");
     if (rc == ANVIL_OK && doc) {
         rc = anvil_buf_append_cstr(out, "      ");
@@ -115,9 +134,9 @@ static int s_text_waiter(struct anvil_buf *out, struct anvil_str_view name, cons
     }
     const struct anvil_json *tags = anvil_json_object_get_cstr(waiter, "tags");
     for (size_t i = 0; rc == ANVIL_OK && i < anvil_json_len(tags); i++) {
-        struct anvil_str_view t = anvil_json_string(anvil_json_array_at(tags, i));
-        rc = anvil_buf_appendf(out, "%s%.*s%s", i ? ", " : "      tags: ", (int)t.len, t.ptr,
-                               i + 1 == anvil_json_len(tags) ? "\n" : "");
+        rc = anvil_buf_append_cstr(out, i ? ", " : "      tags: ");
+        rc = rc == ANVIL_OK ? s_text(out, anvil_json_string(anvil_json_array_at(tags, i))) : rc;
+        rc = rc == ANVIL_OK && i + 1 == anvil_json_len(tags) ? anvil_buf_append_byte(out, '\n') : rc;
     }
     const struct anvil_json *acceptors = anvil_json_object_get_cstr(waiter, "acceptors");
     for (size_t i = 0; rc == ANVIL_OK && i < anvil_json_len(acceptors); i++) {
@@ -166,8 +185,10 @@ static int s_list(const struct anvil_model *model, struct s_listing *l) {
                 l->rc = s_json_waiter(l->out, op, anvil_json_member_key(m), &m->value, l->count == 0);
             } else {
                 if (!header) {
-                    struct anvil_str_view name = anvil_shape_name(op), id = anvil_shape_id(op);
-                    l->rc = anvil_buf_appendf(l->out, "%.*s (%.*s)\n", (int)name.len, name.ptr, (int)id.len, id.ptr);
+                    l->rc = s_text(l->out, anvil_shape_name(op));
+                    l->rc = l->rc == ANVIL_OK ? anvil_buf_append_cstr(l->out, " (") : l->rc;
+                    l->rc = l->rc == ANVIL_OK ? s_text(l->out, anvil_shape_id(op)) : l->rc;
+                    l->rc = l->rc == ANVIL_OK ? anvil_buf_append_cstr(l->out, ")\n") : l->rc;
                     header = true;
                 }
                 if (l->rc == ANVIL_OK) {
