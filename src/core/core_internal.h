@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "anvil/common.h"
+#include "anvil/str_view.h"
 
 #define ANVIL_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -47,6 +48,10 @@ bool anvil__utf8_valid(const char *bytes, size_t len);
 size_t anvil__utf8_sequence(const unsigned char *p, const unsigned char *end);
 
 struct anvil_allocator;
+struct anvil_arena;
+
+/* Copies at most `max` bytes of `text` into `arena` as valid UTF-8 (anvil_text_append_utf8()); ANVIL_ENOMEM. */
+int anvil__text_keep(struct anvil_arena *arena, struct anvil_str_view text, size_t max, struct anvil_str_view *out);
 
 /*
  * Grows a heap array to hold at least `min_capacity` elements of

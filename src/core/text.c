@@ -7,6 +7,7 @@
 
 #include "anvil/text.h"
 
+#include "anvil/arena.h"
 #include "anvil/status.h"
 #include "core/core_internal.h"
 
@@ -92,4 +93,16 @@ int anvil_text_append_escaped(struct anvil_buf *out, struct anvil_str_view s) {
         }
     }
     return rc;
+}
+
+int anvil__text_keep(struct anvil_arena *arena, struct anvil_str_view text, size_t max, struct anvil_str_view *out) {
+    struct anvil_buf scratch;
+    anvil_buf_init(&scratch, NULL, 0);
+    int rc = anvil_text_append_utf8(&scratch, text, max);
+    char *copy = rc == ANVIL_OK ? anvil_arena_strndup(arena, scratch.data ? scratch.data : "", scratch.len) : NULL;
+    if (copy) {
+        *out = anvil_sv(copy, scratch.len);
+    }
+    anvil_buf_clean_up(&scratch);
+    return copy ? ANVIL_OK : ANVIL_ENOMEM;
 }

@@ -247,19 +247,6 @@ int anvil__client_send(struct anvil_client *c, const struct anvil_shape *op, con
 /* The most of a body that is not an error document quoted in the message. */
 #define S_BODY_QUOTE_MAX 200
 
-/* Copies `text` into the arena as valid UTF-8 of at most `max` bytes. */
-static int s_keep(struct anvil_arena *arena, struct anvil_buf *scratch, struct anvil_str_view text, size_t max,
-                  struct anvil_str_view *out) {
-    anvil_buf_clear(scratch);
-    int rc = anvil_text_append_utf8(scratch, text, max);
-    char *copy = rc == ANVIL_OK ? anvil_arena_strndup(arena, scratch->data ? scratch->data : "", scratch->len) : NULL;
-    if (!copy) {
-        return ANVIL_ENOMEM;
-    }
-    *out = anvil_sv(copy, scratch->len);
-    return ANVIL_OK;
-}
-
 int anvil__client_error(struct anvil__exchange *x, long status, struct anvil_arena *arena, struct anvil_wait_error *e) {
     memset(e, 0, sizeof *e);
     e->http_status = (int)status;
@@ -275,11 +262,9 @@ int anvil__client_error(struct anvil__exchange *x, long status, struct anvil_are
     message = message ? message : rc == ANVIL_OK ? anvil_json_object_get_cstr(&body, "Message") : NULL;
     struct anvil_str_view code =
         anvil_json_is_string(type) ? anvil_json_string(type) : anvil_sv_from_cstr(x->error_type);
-    struct anvil_buf text;
-    anvil_buf_init(&text, NULL, 0);
-    rc = s_keep(arena, &text, anvil_error_code_normalize(code), S_CODE_MAX, &e->code);
+    rc = anvil__text_keep(arena, anvil_error_code_normalize(code), S_CODE_MAX, &e->code);
     if (rc == ANVIL_OK && anvil_json_is_string(message)) {
-        rc = s_keep(arena, &text, anvil_json_string(message), S_MESSAGE_MAX, &e->message);
+        rc = anvil__text_keep(arena, anvil_json_string(message), S_MESSAGE_MAX, &e->message);
     } else if (rc == ANVIL_OK) {
         /* No error document: say what came, in words a person can act on, quoting a little of the body. */
         struct anvil_buf said;
@@ -301,11 +286,10 @@ int anvil__client_error(struct anvil__exchange *x, long status, struct anvil_are
             }
         }
         if (rc == ANVIL_OK) {
-            rc = s_keep(arena, &text, anvil_buf_view(&said), S_MESSAGE_MAX, &e->message);
+            rc = anvil__text_keep(arena, anvil_buf_view(&said), S_MESSAGE_MAX, &e->message);
         }
         anvil_buf_clean_up(&said);
     }
-    anvil_buf_clean_up(&text);
     return rc;
 }
 

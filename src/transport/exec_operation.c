@@ -8,26 +8,15 @@
 
 #include "anvil/exec.h"
 #include "anvil/text.h"
+#include "core/core_internal.h"
 
 /* The most kept of an error's code and message: the command is anyone's, and may write megabytes. */
 #define S_CODE_MAX 256
 #define S_MESSAGE_MAX 4096
 
-/* Copies at most `max` bytes of `in` into the arena as valid UTF-8 (the command's bytes are not to be trusted). */
-static int s_copy_max(struct anvil_arena *arena, struct anvil_str_view in, size_t max, struct anvil_str_view *out) {
-    struct anvil_buf text;
-    anvil_buf_init(&text, NULL, 0);
-    int rc = anvil_text_append_utf8(&text, in, max);
-    char *copy = rc == ANVIL_OK ? anvil_arena_strndup(arena, text.data ? text.data : "", text.len) : NULL;
-    if (copy) {
-        *out = anvil_sv(copy, text.len);
-    }
-    anvil_buf_clean_up(&text);
-    return copy ? ANVIL_OK : ANVIL_ENOMEM;
-}
-
+/* Copies the command's bytes (not to be trusted) into the arena: valid UTF-8, at most a message's worth. */
 static int s_copy(struct anvil_arena *arena, struct anvil_str_view in, struct anvil_str_view *out) {
-    return s_copy_max(arena, in, S_MESSAGE_MAX, out);
+    return anvil__text_keep(arena, in, S_MESSAGE_MAX, out);
 }
 
 static const struct anvil_json *s_first_string(const struct anvil_json *object, const char *const *keys) {
@@ -67,7 +56,7 @@ static int s_json_error(struct anvil_str_view text, struct anvil_arena *arena, s
     }
     /* Strings of the parsed value may sit inline in `value`, which is on this stack: copy them. */
     *found = true;
-    rc = s_copy_max(arena, out->code, S_CODE_MAX, &out->code);
+    rc = anvil__text_keep(arena, out->code, S_CODE_MAX, &out->code);
     return rc == ANVIL_OK ? s_copy(arena, out->message, &out->message) : rc;
 }
 
@@ -119,7 +108,7 @@ int anvil_exec_parse_error(struct anvil_str_view text, struct anvil_arena *arena
     if (!s_cli_error(text, out)) {
         out->message = s_last_line(text);
     }
-    rc = s_copy_max(arena, out->code, S_CODE_MAX, &out->code);
+    rc = anvil__text_keep(arena, out->code, S_CODE_MAX, &out->code);
     return rc == ANVIL_OK ? s_copy(arena, out->message, &out->message) : rc;
 }
 

@@ -26,10 +26,14 @@ wait
 SH
 chmod +x "$work/cmd.sh"
 
-dead() { # the process is gone, or a zombie nobody reaped yet
-  local state
-  state=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 0
-  [[ $state == Z || $state == X ]]
+dead() { # the process is gone, or a zombie nobody reaped yet; SIGKILL to a group lands
+  local state  # on each member asynchronously, so a grandchild gets up to 5 s to die
+  for _ in $(seq 500); do
+    state=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 0
+    [[ $state == Z || $state == X ]] && return 0
+    sleep 0.01
+  done
+  return 1
 }
 
 ms() { echo $(( $(date +%s%N) / 1000000 )); }

@@ -6,6 +6,7 @@
  * timed), the command's process group, and error parsing.
  */
 
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,7 +95,7 @@ done:
 }
 
 /* Whether process `pid` is gone or a zombie (killed, not yet reaped by whoever inherited it). */
-static bool s_dead(long pid) {
+static bool s_dead_now(long pid) {
     char path[64], stat[256] = "";
     snprintf(path, sizeof path, "/proc/%ld/stat", pid);
     FILE *f = fopen(path, "r");
@@ -106,6 +107,21 @@ static bool s_dead(long pid) {
     stat[n] = '\0';
     const char *close = strrchr(stat, ')');
     return close && (close[2] == 'Z' || close[2] == 'X');
+}
+
+/*
+ * Whether `pid` dies: SIGKILL to a process group is delivered to each member
+ * asynchronously, so a grandchild may need a moment after the call returns.
+ * Polled for up to 5 s; a survivor is reported, not waited for.
+ */
+static bool s_dead(long pid) {
+    for (int i = 0; i < 500; i++) {
+        if (s_dead_now(pid)) {
+            return true;
+        }
+        poll(NULL, 0, 10);
+    }
+    return false;
 }
 
 static volatile sig_atomic_t s_flag;
@@ -180,7 +196,7 @@ TEST(exec_returns_when_the_command_exits_whatever_it_left_running) {
     long left = r.err.len ? strtol(r.err.data, NULL, 10) : 0;
     CHECK(left > 1);
     /* It is not anvil's to kill; the test cleans up. */
-    CHECK(!s_dead(left));
+    CHECK(!s_dead_now(left));
     kill((pid_t)left, SIGKILL);
 done:
     anvil_exec_result_clean_up(&r);
