@@ -14,8 +14,11 @@
 static const char s_replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
 
 int anvil_text_append_utf8(struct anvil_buf *out, struct anvil_str_view s, size_t max_bytes) {
+    if (!s.ptr || s.len == 0) {
+        return ANVIL_OK; /* no NULL + 0: clang's UBSan counts it */
+    }
     const unsigned char *p = (const unsigned char *)s.ptr;
-    const unsigned char *end = p + (s.ptr ? s.len : 0);
+    const unsigned char *end = p + s.len;
     size_t room = max_bytes;
     int rc = ANVIL_OK;
     while (p < end && rc == ANVIL_OK) {
@@ -62,8 +65,11 @@ static bool s_hidden(uint32_t cp) {
 
 int anvil_text_append_escaped(struct anvil_buf *out, struct anvil_str_view s) {
     static const char hex[] = "0123456789abcdef";
+    if (!s.ptr || s.len == 0) {
+        return ANVIL_OK;
+    }
     const unsigned char *p = (const unsigned char *)s.ptr;
-    const unsigned char *end = p + (s.ptr ? s.len : 0);
+    const unsigned char *end = p + s.len;
     int rc = ANVIL_OK;
     while (p < end && rc == ANVIL_OK) {
         const unsigned char *run = p;

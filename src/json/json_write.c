@@ -95,8 +95,8 @@ static bool s_shown_escaped(const unsigned char *p, size_t n) {
 }
 
 int anvil_json_write_string(struct anvil_str_view s, unsigned flags, struct anvil_buf *out) {
-    const unsigned char *p = (const unsigned char *)s.ptr;
-    const unsigned char *end = p + s.len;
+    const unsigned char *p = (const unsigned char *)(s.ptr ? s.ptr : "");
+    const unsigned char *end = p + (s.ptr ? s.len : 0);
     bool ascii = (flags & ANVIL_JSON_WRITE_ASCII) != 0;
     int rc = anvil_buf_reserve(out, s.len + 2);
     if (rc != ANVIL_OK) {

@@ -41,6 +41,12 @@ TEST(text_utf8_replaces_bad_bytes_and_cuts_between_characters) {
     anvil_buf_clean_up(&b);
     CHECK_OK(s_utf8(t, &b, "abc", 3, 0));
     CHECK_EQ_U64(b.len, 0);
+    /* A NULL view (an empty error message) is nothing, not NULL + 0. */
+    anvil_buf_clean_up(&b);
+    CHECK_OK(s_utf8(t, &b, NULL, 0, 100));
+    CHECK_EQ_U64(b.len, 0);
+    CHECK_OK(anvil_text_append_escaped(&b, anvil_sv(NULL, 0)));
+    CHECK_EQ_U64(b.len, 0);
     /* An emoji (4 bytes) kept whole or not at all. */
     anvil_buf_clean_up(&b);
     CHECK_OK(s_utf8(t, &b, "\xf0\x9f\x98\x80\xf0\x9f\x98\x80", 8, 7));
