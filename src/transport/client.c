@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -86,11 +87,13 @@ static bool s_host_char(char c) {
 static int s_host(struct anvil_client *c, struct anvil_diag *diag) {
     char shown[600];
     s_redacted(c->endpoint, shown, sizeof shown);
-    bool https = strncmp(c->endpoint, "https://", 8) == 0;
-    if (!https && strncmp(c->endpoint, "http://", 7) != 0) {
+    /* Schemes are case-insensitive (RFC 3986 3.1); curl is given the lower-case one. */
+    bool https = strncasecmp(c->endpoint, "https://", 8) == 0;
+    if (!https && strncasecmp(c->endpoint, "http://", 7) != 0) {
         return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "the endpoint `%s` is not an http:// or https:// URL",
                               shown);
     }
+    memcpy(c->endpoint, https ? "https" : "http", https ? 5 : 4);
     const char *authority = c->endpoint + (https ? 8 : 7);
     size_t n = strcspn(authority, "/?#");
     if (memchr(authority, '@', n)) {

@@ -312,9 +312,14 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
         if ((rc = anvil_retry_after_attempt(&token, anvil_env_now_ms(c->options.env), &r, &d)) != ANVIL_OK) {
             break;
         }
-        anvil__client_debug(c, "POST %.*s -> %ld%s%.*s in %llu ms; %s", (int)name.len, name.ptr, a.status,
-                            reply->error.code.len ? " " : "", (int)reply->error.code.len, reply->error.code.ptr,
-                            (unsigned long long)a.latency_ms, d.explanation);
+        if (a.curl != CURLE_OK) {
+            anvil__client_debug(c, "POST %.*s -> no answer (%s) after %llu ms; %s", (int)name.len, name.ptr,
+                                curl_easy_strerror(a.curl), (unsigned long long)a.latency_ms, d.explanation);
+        } else {
+            anvil__client_debug(c, "POST %.*s -> %ld%s%.*s in %llu ms; %s", (int)name.len, name.ptr, a.status,
+                                reply->error.code.len ? " " : "", (int)reply->error.code.len, reply->error.code.ptr,
+                                (unsigned long long)a.latency_ms, d.explanation);
+        }
         if (d.action != ANVIL_RETRY_AGAIN) {
             if (d.reason == ANVIL_RETRY_REASON_DEADLINE) {
                 /* No backoff past the deadline: wait for it; the call has then timed out, keeping this failure. */
