@@ -31,7 +31,12 @@ set(ANVIL_JMESPATH_SOURCES
   src/jmespath/parser.c)
 
 set(ANVIL_MODEL_SOURCES
+  src/model/assemble.c
+  src/model/idl_lex.c
+  src/model/idl_parse.c
+  src/model/idl_write.c
   src/model/load.c
+  src/model/prelude.c
   src/model/sample.c
   src/model/shapes.c
   src/model/traits.c

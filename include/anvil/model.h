@@ -80,6 +80,57 @@ ANVIL_API int anvil_model_load(struct anvil_allocator *allocator, const char *te
                                const struct anvil_model_options *options, struct anvil_model **out,
                                struct anvil_diag *diag);
 
+/** How a source is written. */
+enum anvil_model_format {
+    /** By the name's suffix (`.json`, `.smithy`), else JSON when the text starts with `{`, else IDL. */
+    ANVIL_MODEL_FORMAT_AUTO,
+    /** A Smithy JSON AST. */
+    ANVIL_MODEL_FORMAT_JSON,
+    /** Smithy IDL (1.0, or 2.0 when it says `$version: "2"`). */
+    ANVIL_MODEL_FORMAT_IDL
+};
+
+/** One file of a model. The text need not be NUL-terminated. */
+struct anvil_model_source {
+    /** Shown in messages (a file name); NULL = "<input>". */
+    const char *name;
+    const char *text;
+    size_t len;
+    enum anvil_model_format format;
+};
+
+struct anvil_events;
+
+/**
+ * Assembles one model from `count` sources, IDL and JSON AST mixed, as
+ * Smithy does: relative shape ids resolve once every file is read (`use`,
+ * then the namespace across all files, then the prelude), metadata and
+ * duplicate definitions merge, `apply` reaches across files, the same trait
+ * applied twice merges (arrays concatenate, equal values are kept once),
+ * elided members (`$id`) take their targets, and IDL 1.0 shapes are upgraded
+ * to 2.0 semantics (the defaults 1.0 implied).
+ *
+ * Returns ANVIL_OK with the model in `*out`; ANVIL_ESYNTAX for a syntax
+ * error (diag: "FILE: Syntax error at line L, column C: ..." in Smithy's
+ * words, with line and column set); ANVIL_EMODEL when a file is not a model
+ * or the assembly has ERROR events (diag: the first); ANVIL_ELIMIT,
+ * ANVIL_ENOMEM, ANVIL_EINVAL. When `events` is not NULL it receives the
+ * loader's events (warnings, notes, and the errors), as anvil_model_validate()
+ * reports them, on success and on ANVIL_EMODEL; free with
+ * anvil_events_destroy(). The sources may be freed when this returns.
+ * Thread-safe.
+ */
+ANVIL_API int anvil_model_assemble(struct anvil_allocator *allocator, const struct anvil_model_source *sources,
+                                   size_t count, const struct anvil_model_options *options, struct anvil_model **out,
+                                   struct anvil_events **events, struct anvil_diag *diag);
+
+/**
+ * The JSON AST the model was loaded from: for an assembled model, every file
+ * merged with ids absolute and `apply` folded in (what `smithy ast` prints).
+ * Lives as long as the model.
+ */
+ANVIL_API const struct anvil_json *anvil_model_ast(const struct anvil_model *model);
+
 /** Frees the model, its shapes and traits. NULL is ignored. */
 ANVIL_API void anvil_model_destroy(struct anvil_model *model);
 

@@ -116,6 +116,11 @@ int anvil__json_object_finish(struct anvil_arena *arena, struct anvil_allocator 
                               struct anvil_json_member *members, size_t count, bool reject, size_t *dup_at,
                               struct anvil_json *out);
 
+/* An empty document (root null) whose arena starts with `first_block` bytes, for values built in it: ANVIL_ENOMEM. */
+int anvil__json_doc_new(struct anvil_allocator *allocator, size_t first_block, struct anvil_json_doc **out);
+/* Makes `root` (a value in the document's arena) the document's root. */
+void anvil__json_doc_set_root(struct anvil_json_doc *doc, const struct anvil_json *root);
+
 /* Number text <-> double, independent of the process locale. */
 /* Long texts are copied through `allocator` (NULL = default): ANVIL_ENOMEM; ANVIL_EVALUE beyond the double range. */
 int anvil__json_strtod(struct anvil_allocator *allocator, const char *text, size_t len, double *out);

@@ -927,6 +927,27 @@ int anvil_json_parse(struct anvil_allocator *allocator, const char *text, size_t
     return ANVIL_OK;
 }
 
+int anvil__json_doc_new(struct anvil_allocator *allocator, size_t first_block, struct anvil_json_doc **out) {
+    struct anvil_json_doc *doc = anvil_mem_calloc(allocator, 1, sizeof(*doc));
+    if (!doc) {
+        return ANVIL_ENOMEM;
+    }
+    struct anvil_arena_options arena_options = {0};
+    arena_options.first_block_size = first_block < 4096 ? 4096 : first_block;
+    if (anvil_arena_new(allocator, &arena_options, &doc->arena) != ANVIL_OK) {
+        anvil_mem_release(allocator, doc);
+        return ANVIL_ENOMEM;
+    }
+    doc->allocator = allocator;
+    doc->root = anvil_json_make_null();
+    *out = doc;
+    return ANVIL_OK;
+}
+
+void anvil__json_doc_set_root(struct anvil_json_doc *doc, const struct anvil_json *root) {
+    doc->root = *root;
+}
+
 const struct anvil_json *anvil_json_doc_root(const struct anvil_json_doc *doc) {
     return &doc->root;
 }

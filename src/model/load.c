@@ -554,27 +554,23 @@ static int s_load(struct s_loader *ld, size_t max_shapes) {
     return rc;
 }
 
-int anvil_model_load(struct anvil_allocator *allocator, const char *text, size_t len,
-                     const struct anvil_model_options *options, struct anvil_model **out, struct anvil_diag *diag) {
-    anvil_diag_clear(diag);
-    if (!out || (!text && len > 0)) {
-        return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "invalid argument");
-    }
+int anvil__model_load_doc(struct anvil_allocator *allocator, struct anvil_json_doc *doc,
+                          const struct anvil_model_options *options, struct anvil_model **out,
+                          struct anvil_diag *diag) {
     *out = NULL;
     struct anvil_model *m = anvil_mem_calloc(allocator, 1, sizeof(*m));
     if (!m) {
+        anvil_json_doc_destroy(doc);
         return anvil_diag_set(diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
     }
     m->allocator = allocator;
-    int rc = anvil_json_parse(allocator, text, len, NULL, &m->doc, diag);
-    if (rc == ANVIL_OK) {
-        m->arena = anvil_json_doc_arena(m->doc); /* one arena for the text's values and the shapes */
-        struct s_loader ld = {m, NULL, diag, options && options->allow_unresolved, NULL, 0};
-        size_t max_shapes = options && options->max_shapes ? options->max_shapes : ANVIL_MODEL_DEFAULT_MAX_SHAPES;
-        rc = s_load(&ld, max_shapes);
-        if (rc == ANVIL_ENOMEM && anvil_arena_exhausted(m->arena)) {
-            rc = anvil_diag_set(diag, ANVIL_ELIMIT, 0, 0, 0, "the model needs more memory than the arena allows");
-        }
+    m->doc = doc;
+    m->arena = anvil_json_doc_arena(m->doc); /* one arena for the text's values and the shapes */
+    struct s_loader ld = {m, NULL, diag, options && options->allow_unresolved, NULL, 0};
+    size_t max_shapes = options && options->max_shapes ? options->max_shapes : ANVIL_MODEL_DEFAULT_MAX_SHAPES;
+    int rc = s_load(&ld, max_shapes);
+    if (rc == ANVIL_ENOMEM && anvil_arena_exhausted(m->arena)) {
+        rc = anvil_diag_set(diag, ANVIL_ELIMIT, 0, 0, 0, "the model needs more memory than the arena allows");
     }
     if (rc != ANVIL_OK) {
         anvil_model_destroy(m);
@@ -582,6 +578,21 @@ int anvil_model_load(struct anvil_allocator *allocator, const char *text, size_t
     }
     *out = m;
     return ANVIL_OK;
+}
+
+int anvil_model_load(struct anvil_allocator *allocator, const char *text, size_t len,
+                     const struct anvil_model_options *options, struct anvil_model **out, struct anvil_diag *diag) {
+    anvil_diag_clear(diag);
+    if (!out || (!text && len > 0)) {
+        return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "invalid argument");
+    }
+    *out = NULL;
+    struct anvil_json_doc *doc;
+    int rc = anvil_json_parse(allocator, text, len, NULL, &doc, diag);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    return anvil__model_load_doc(allocator, doc, options, out, diag);
 }
 
 void anvil_model_destroy(struct anvil_model *model) {

@@ -80,12 +80,7 @@ static int s_by_shape(const void *a, const void *b) {
     return c != 0 ? c : strcmp(x->message, y->message);
 }
 
-int anvil_model_validate(const struct anvil_model *model, struct anvil_allocator *allocator,
-                         struct anvil_events **out) {
-    if (!model || !out) {
-        return ANVIL_EINVAL;
-    }
-    *out = NULL;
+int anvil__events_new(struct anvil_allocator *allocator, struct anvil_events **out) {
     struct anvil_events *events = anvil_mem_calloc(allocator, 1, sizeof(*events));
     if (!events) {
         return ANVIL_ENOMEM;
@@ -93,6 +88,26 @@ int anvil_model_validate(const struct anvil_model *model, struct anvil_allocator
     events->allocator = allocator;
     if (anvil_arena_new(allocator, NULL, &events->arena) != ANVIL_OK) {
         anvil_mem_release(allocator, events);
+        return ANVIL_ENOMEM;
+    }
+    *out = events;
+    return ANVIL_OK;
+}
+
+void anvil__events_sort(struct anvil_events *events) {
+    if (events->count > 1) {
+        qsort(events->items, events->count, sizeof(*events->items), s_by_shape);
+    }
+}
+
+int anvil_model_validate(const struct anvil_model *model, struct anvil_allocator *allocator,
+                         struct anvil_events **out) {
+    if (!model || !out) {
+        return ANVIL_EINVAL;
+    }
+    *out = NULL;
+    struct anvil_events *events;
+    if (anvil__events_new(allocator, &events) != ANVIL_OK) {
         return ANVIL_ENOMEM;
     }
     s_targets(model, events);
@@ -104,9 +119,7 @@ int anvil_model_validate(const struct anvil_model *model, struct anvil_allocator
         anvil_events_destroy(events);
         return rc;
     }
-    if (events->count > 1) {
-        qsort(events->items, events->count, sizeof(*events->items), s_by_shape);
-    }
+    anvil__events_sort(events);
     *out = events;
     return ANVIL_OK;
 }

@@ -12,6 +12,11 @@ struct anvil_events {
     int error; /* sticky ANVIL_ENOMEM */
 };
 
+/* An empty event list: ANVIL_ENOMEM. */
+int anvil__events_new(struct anvil_allocator *allocator, struct anvil_events **out);
+/* Sorts events as anvil_model_validate() returns them. */
+void anvil__events_sort(struct anvil_events *events);
+
 /* Adds an event; the shape id and texts are copied. Errors are sticky in `events->error`. */
 void anvil__event_add(struct anvil_events *events, enum anvil_severity severity, struct anvil_str_view shape_id,
                       const char *event_id, const char *fmt, ...) ANVIL_PRINTF(5, 6);

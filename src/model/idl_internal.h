@@ -1,0 +1,195 @@
+#ifndef ANVIL_MODEL_IDL_INTERNAL_H
+#define ANVIL_MODEL_IDL_INTERNAL_H
+
+/*
+ * The Smithy IDL reader's parts (not installed):
+ *
+ *   idl_lex.c    text -> tokens (Smithy's token kinds and their messages)
+ *   idl_parse.c  tokens -> one `struct anvil__idl_file`, ids still as written
+ *   assemble.c   files (IDL and JSON AST) -> one JSON AST, ids resolved late
+ *
+ * Relative shape ids can only be resolved once every file of an assembly
+ * has been read (a later file may define `ns#String`), so the parser keeps
+ * what it read in the small tree below and the assembler writes the JSON.
+ * Every view points into the file's text or the assembly's arena.
+ */
+
+#include "anvil/arena.h"
+#include "anvil/json.h"
+#include "anvil/validate.h"
+
+/* The deepest nesting of node values, as Smithy's loader allows. */
+#define ANVIL__IDL_MAX_DEPTH 64
+
+enum anvil__idl_tok {
+    ANVIL__TOK_SPACE,
+    ANVIL__TOK_NEWLINE,
+    ANVIL__TOK_COMMA,
+    ANVIL__TOK_COMMENT,
+    ANVIL__TOK_DOC_COMMENT,
+    ANVIL__TOK_AT,
+    ANVIL__TOK_STRING,
+    ANVIL__TOK_TEXT_BLOCK,
+    ANVIL__TOK_COLON,
+    ANVIL__TOK_WALRUS,
+    ANVIL__TOK_IDENTIFIER,
+    ANVIL__TOK_DOT,
+    ANVIL__TOK_POUND,
+    ANVIL__TOK_DOLLAR,
+    ANVIL__TOK_NUMBER,
+    ANVIL__TOK_LBRACE,
+    ANVIL__TOK_RBRACE,
+    ANVIL__TOK_LBRACKET,
+    ANVIL__TOK_RBRACKET,
+    ANVIL__TOK_LPAREN,
+    ANVIL__TOK_RPAREN,
+    ANVIL__TOK_EQUAL,
+    ANVIL__TOK_EOF,
+    ANVIL__TOK_ERROR
+};
+
+struct anvil__idl_lexer {
+    const char *text;
+    size_t len;
+    size_t pos; /* where the next token starts */
+    struct anvil_arena *arena; /* decoded strings that differ from their source */
+    /* The current token. */
+    enum anvil__idl_tok tok;
+    size_t start, end;
+    /* STRING and TEXT_BLOCK: the decoded value; ERROR: the message (NUL-terminated). */
+    struct anvil_str_view value;
+    const char *error;
+    size_t error_at; /* where an ERROR token's problem is */
+    int oom;
+};
+
+void anvil__idl_lexer_init(struct anvil__idl_lexer *lx, const char *text, size_t len, struct anvil_arena *arena);
+/* Reads the next token into lx->tok (EOF stays EOF). */
+void anvil__idl_next(struct anvil__idl_lexer *lx);
+/* How Smithy shows a token kind in "Expected ..." (`LBRACE('{')`, `IDENTIFIER`). */
+const char *anvil__idl_tok_name(enum anvil__idl_tok tok);
+/* 1-based line and column (in characters) of byte `offset`. */
+void anvil__idl_locate(const char *text, size_t len, size_t offset, size_t *line, size_t *column);
+
+/* ---- what a file says ---- */
+
+enum anvil__idl_node_kind {
+    ANVIL__NODE_NULL,
+    ANVIL__NODE_TRUE,
+    ANVIL__NODE_FALSE,
+    ANVIL__NODE_NUMBER, /* text = the lexeme */
+    ANVIL__NODE_STRING,
+    ANVIL__NODE_SHAPE_ID, /* an unquoted value: a syntactic shape id, resolved late */
+    ANVIL__NODE_ARRAY,
+    ANVIL__NODE_OBJECT
+};
+
+struct anvil__idl_node;
+struct anvil__idl_entry;
+
+struct anvil__idl_node {
+    enum anvil__idl_node_kind kind;
+    size_t count; /* items or entries */
+    struct anvil_str_view text;
+    union {
+        struct anvil__idl_node *items;
+        struct anvil__idl_entry *entries;
+    } u;
+    size_t at; /* byte offset in the file */
+};
+
+struct anvil__idl_entry {
+    struct anvil_str_view key;
+    struct anvil__idl_node value;
+};
+
+/* A shape id as written (relative or absolute, maybe with a member), resolved late. */
+struct anvil__idl_ref {
+    struct anvil_str_view text;
+    size_t at;
+};
+
+struct anvil__idl_trait {
+    struct anvil__idl_ref id;
+    struct anvil__idl_node value;
+    bool annotation; /* `@t` or `@t()`: null, coerced by the trait's type */
+    bool doc_comment; /* from `///` lines */
+};
+
+struct anvil__idl_member {
+    struct anvil_str_view name;
+    struct anvil__idl_ref target; /* text empty when elided (`$name`) or an enum member */
+    struct anvil__idl_trait *traits;
+    size_t trait_count;
+    size_t at;
+};
+
+struct anvil__idl_shape {
+    struct anvil_str_view name;
+    enum anvil_shape_type type;
+    size_t at;
+    struct anvil__idl_trait *traits;
+    size_t trait_count;
+    struct anvil__idl_ref *mixins;
+    size_t mixin_count;
+    struct anvil__idl_ref for_resource; /* text empty when none */
+    struct anvil__idl_member *members;
+    size_t member_count;
+    /* service, resource: the body; operation: input/output/errors as an object of refs. */
+    struct anvil__idl_node body;
+    /* operation: `input` / `output` given (a ref in body, or an inline shape). */
+    struct anvil__idl_ref input, output;
+    struct anvil__idl_ref *errors;
+    size_t error_count;
+    bool has_input, has_output, has_errors;
+};
+
+struct anvil__idl_apply {
+    struct anvil__idl_ref target;
+    struct anvil__idl_trait *traits;
+    size_t trait_count;
+};
+
+struct anvil__idl_use {
+    struct anvil_str_view name; /* the simple name */
+    struct anvil_str_view id;   /* the absolute id */
+    size_t at;
+};
+
+/* A loader event found while reading (a misplaced doc comment, an unknown control key). */
+struct anvil__idl_note {
+    enum anvil_severity severity;
+    const char *event_id;
+    const char *message;
+    struct anvil_str_view shape_id;
+};
+
+struct anvil__idl_file {
+    const char *name; /* for messages */
+    const char *text;
+    size_t len;
+    int version; /* 1 or 2 */
+    struct anvil_str_view version_text;
+    struct anvil_str_view input_suffix, output_suffix;
+    struct anvil__idl_entry *metadata;
+    size_t metadata_count;
+    struct anvil_str_view ns;
+    struct anvil__idl_use *uses;
+    size_t use_count;
+    struct anvil__idl_shape *shapes;
+    size_t shape_count;
+    struct anvil__idl_apply *applies;
+    size_t apply_count;
+    struct anvil__idl_note *notes;
+    size_t note_count;
+};
+
+/*
+ * Parses `len` bytes of `text` (IDL 1.0 or 2.0) into `*out`, allocating in
+ * `arena`. ANVIL_OK; ANVIL_ESYNTAX with diag "Syntax error at line L, column
+ * C: ..." (Smithy's words) and its line and column; ANVIL_ENOMEM.
+ */
+int anvil__idl_parse(struct anvil_arena *arena, const char *name, const char *text, size_t len,
+                     struct anvil__idl_file *out, struct anvil_diag *diag);
+
+#endif

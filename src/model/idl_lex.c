@@ -1,0 +1,578 @@
+/*
+ * The Smithy IDL tokenizer. Token kinds, what each covers and the words of
+ * every error follow Smithy's own tokenizer, so that syntax errors read the
+ * same as Smithy's (its `loader/invalid` corpus checks the text). Strings
+ * and text blocks are decoded here; a string without escapes or carriage
+ * returns is a view of the source, anything else is copied into the arena.
+ */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "anvil/status.h"
+#include "core/core_internal.h"
+#include "model/idl_internal.h"
+
+static const char *const s_names[] = {
+    [ANVIL__TOK_SPACE] = "SPACE(' ')",
+    [ANVIL__TOK_NEWLINE] = "NEWLINE('\\n')",
+    [ANVIL__TOK_COMMA] = "COMMA(',')",
+    [ANVIL__TOK_COMMENT] = "COMMENT('//')",
+    [ANVIL__TOK_DOC_COMMENT] = "DOC_COMMENT('///')",
+    [ANVIL__TOK_AT] = "AT('@')",
+    [ANVIL__TOK_STRING] = "STRING('\"')",
+    [ANVIL__TOK_TEXT_BLOCK] = "TEXT_BLOCK('\"\"\"')",
+    [ANVIL__TOK_COLON] = "COLON(':')",
+    [ANVIL__TOK_WALRUS] = "WALRUS(':=')",
+    [ANVIL__TOK_IDENTIFIER] = "IDENTIFIER",
+    [ANVIL__TOK_DOT] = "DOT('.')",
+    [ANVIL__TOK_POUND] = "POUND('#')",
+    [ANVIL__TOK_DOLLAR] = "DOLLAR('$')",
+    [ANVIL__TOK_NUMBER] = "NUMBER",
+    [ANVIL__TOK_LBRACE] = "LBRACE('{')",
+    [ANVIL__TOK_RBRACE] = "RBRACE('}')",
+    [ANVIL__TOK_LBRACKET] = "LBRACKET('[')",
+    [ANVIL__TOK_RBRACKET] = "RBRACKET(']')",
+    [ANVIL__TOK_LPAREN] = "LPAREN('(')",
+    [ANVIL__TOK_RPAREN] = "RPAREN(')')",
+    [ANVIL__TOK_EQUAL] = "EQUAL('=')",
+    [ANVIL__TOK_EOF] = "EOF",
+    [ANVIL__TOK_ERROR] = "ERROR",
+};
+
+const char *anvil__idl_tok_name(enum anvil__idl_tok tok) {
+    return s_names[tok];
+}
+
+void anvil__idl_locate(const char *text, size_t len, size_t offset, size_t *line, size_t *column) {
+    size_t l = 1, line_start = 0;
+    if (offset > len) {
+        offset = len;
+    }
+    for (const char *p = text, *end = text + offset; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) {
+        l++;
+        line_start = (size_t)(p - text) + 1;
+    }
+    size_t c = 1;
+    for (size_t i = line_start; i < offset; i++) {
+        c += ((unsigned char)text[i] & 0xC0) != 0x80; /* characters, as Smithy counts them */
+    }
+    *line = l;
+    *column = c;
+}
+
+void anvil__idl_lexer_init(struct anvil__idl_lexer *lx, const char *text, size_t len, struct anvil_arena *arena) {
+    memset(lx, 0, sizeof(*lx));
+    lx->text = text;
+    lx->len = len;
+    lx->arena = arena;
+    lx->tok = ANVIL__TOK_SPACE; /* not EOF: the first call reads */
+}
+
+static int s_peek(const struct anvil__idl_lexer *lx, size_t at) {
+    return at < lx->len ? (unsigned char)lx->text[at] : -1;
+}
+
+static bool s_alpha(int c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool s_digit(int c) {
+    return c >= '0' && c <= '9';
+}
+
+static void s_error(struct anvil__idl_lexer *lx, size_t at, const char *message) {
+    lx->tok = ANVIL__TOK_ERROR;
+    lx->error = message;
+    lx->error_at = at;
+}
+
+/* An error message made here: formatted into the arena (a static one if that fails). */
+static void s_errorf(struct anvil__idl_lexer *lx, size_t at, const char *fmt, ...) ANVIL_PRINTF(3, 4);
+
+static void s_errorf(struct anvil__idl_lexer *lx, size_t at, const char *fmt, ...) {
+    char buf[256];
+    va_list args;
+    va_start(args, fmt);
+    int n = vsnprintf(buf, sizeof(buf), fmt, args);
+    va_end(args);
+    const char *copy = anvil_arena_strndup(lx->arena, buf, n < 0 ? 0 : (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+    if (!copy) {
+        lx->oom = 1;
+    }
+    s_error(lx, at, copy ? copy : "out of memory");
+}
+
+/* The character at `at` as Smithy quotes it in a message (one code point, or [EOF]). */
+static void s_quote_char(const struct anvil__idl_lexer *lx, size_t at, char out[8]) {
+    if (at >= lx->len) {
+        memcpy(out, "[EOF]", 6);
+        return;
+    }
+    size_t n = anvil__utf8_sequence((const unsigned char *)lx->text + at, (const unsigned char *)lx->text + lx->len);
+    n = n ? n : 1;
+    memcpy(out, lx->text + at, n);
+    out[n] = '\0';
+}
+
+static void s_identifier(struct anvil__idl_lexer *lx) {
+    size_t p = lx->pos;
+    if (s_peek(lx, p) == '_') {
+        while (s_peek(lx, p) == '_') {
+            p++;
+        }
+        int c = s_peek(lx, p);
+        if (!s_alpha(c) && !s_digit(c)) {
+            char ch[8];
+            s_quote_char(lx, p, ch);
+            size_t line, column;
+            anvil__idl_locate(lx->text, lx->len, p, &line, &column);
+            lx->end = lx->pos = p;
+            s_errorf(lx, p, "Syntax error at line %zu, column %zu: Expected a valid identifier character, but found '%s'",
+                     line, column, ch);
+            return;
+        }
+    }
+    while (p < lx->len && (s_alpha(s_peek(lx, p)) || s_digit(s_peek(lx, p)) || s_peek(lx, p) == '_')) {
+        p++;
+    }
+    lx->end = lx->pos = p;
+    lx->tok = ANVIL__TOK_IDENTIFIER;
+}
+
+static void s_number(struct anvil__idl_lexer *lx) {
+    size_t p = lx->pos;
+    const char *why = NULL;
+    if (s_peek(lx, p) == '-') {
+        p++;
+        if (!s_digit(s_peek(lx, p))) {
+            why = "'-' must be followed by a digit";
+        }
+    }
+    while (!why && s_digit(s_peek(lx, p))) {
+        p++;
+    }
+    if (!why && s_peek(lx, p) == '.') {
+        p++;
+        size_t digits = p;
+        while (s_digit(s_peek(lx, p))) {
+            p++;
+        }
+        why = p == digits ? "'.' must be followed by a digit" : NULL;
+    }
+    if (!why && (s_peek(lx, p) == 'e' || s_peek(lx, p) == 'E')) {
+        p++;
+        if (s_peek(lx, p) == '+' || s_peek(lx, p) == '-') {
+            p++;
+        }
+        size_t digits = p;
+        while (s_digit(s_peek(lx, p))) {
+            p++;
+        }
+        why = p == digits ? "'e', '+', and '-' must be followed by a digit" : NULL;
+    }
+    size_t start = lx->pos;
+    lx->end = lx->pos = p;
+    if (why) {
+        int shown = (int)(p - start < 64 ? p - start : 64);
+        s_errorf(lx, start, "Invalid number '%.*s': %s", shown, lx->text + start, why);
+        return;
+    }
+    lx->tok = ANVIL__TOK_NUMBER;
+}
+
+static bool s_hex(int c, unsigned *v) {
+    if (s_digit(c)) {
+        *v = (unsigned)(c - '0');
+    } else if (c >= 'a' && c <= 'f') {
+        *v = (unsigned)(c - 'a' + 10);
+    } else if (c >= 'A' && c <= 'F') {
+        *v = (unsigned)(c - 'A' + 10);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+static size_t s_put_utf8(char *out, unsigned cp) {
+    if (cp < 0x80) {
+        out[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (char)(0xC0 | (cp >> 6));
+        out[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (char)(0xE0 | (cp >> 12));
+        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (cp >> 18));
+    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/*
+ * Expands escapes in `in` (line endings already LF) into `out`, which has
+ * room for `in.len` bytes (escapes never grow the text). Returns the length,
+ * or SIZE_MAX with `*why` set. A \u escape is one UTF-16 unit: a high and a
+ * low surrogate in a row make one character; a lone surrogate, which UTF-8
+ * cannot hold, becomes U+FFFD.
+ */
+static size_t s_unescape(struct anvil__idl_lexer *lx, struct anvil_str_view in, bool text_block, char *out) {
+    size_t n = 0;
+    for (size_t i = 0; i < in.len;) {
+        unsigned char c = (unsigned char)in.ptr[i];
+        if (c != '\\') {
+            if (c < 0x20 && c != '\t' && c != '\n') {
+                s_errorf(lx, lx->start, "Invalid string character: `\\u%04x`", c);
+                return SIZE_MAX;
+            }
+            (void)text_block;
+            out[n++] = (char)c;
+            i++;
+            continue;
+        }
+        if (i + 1 >= in.len) {
+            s_errorf(lx, lx->start, "Invalid escape found in string: `\\`");
+            return SIZE_MAX;
+        }
+        char e = in.ptr[i + 1];
+        i += 2;
+        switch (e) {
+        case '"':
+        case '\\':
+        case '/':
+            out[n++] = e;
+            break;
+        case 'b':
+            out[n++] = '\b';
+            break;
+        case 'f':
+            out[n++] = '\f';
+            break;
+        case 'n':
+            out[n++] = '\n';
+            break;
+        case 'r':
+            out[n++] = '\r';
+            break;
+        case 't':
+            out[n++] = '\t';
+            break;
+        case '\n':
+            break;
+        case 'u': {
+            unsigned cp = 0;
+            for (int k = 0; k < 4; k++, i++) {
+                unsigned v;
+                if (i >= in.len) {
+                    s_errorf(lx, lx->start, "Invalid unclosed unicode escape found in string");
+                    return SIZE_MAX;
+                }
+                if (!s_hex((unsigned char)in.ptr[i], &v)) {
+                    char ch[8];
+                    size_t len = anvil__utf8_sequence((const unsigned char *)in.ptr + i,
+                                                      (const unsigned char *)in.ptr + in.len);
+                    len = len ? len : 1;
+                    memcpy(ch, in.ptr + i, len);
+                    ch[len] = '\0';
+                    s_errorf(lx, lx->start, "Invalid unicode escape character: `%s`", ch);
+                    return SIZE_MAX;
+                }
+                cp = cp << 4 | v;
+            }
+            if (cp >= 0xD800 && cp < 0xDC00 && i + 5 < in.len + 0 && in.ptr[i] == '\\' && in.ptr[i + 1] == 'u') {
+                unsigned lo = 0, v;
+                bool ok = true;
+                for (int k = 0; k < 4 && ok; k++) {
+                    ok = s_hex((unsigned char)in.ptr[i + 2 + (size_t)k], &v);
+                    lo = lo << 4 | v;
+                }
+                if (ok && lo >= 0xDC00 && lo < 0xE000) {
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                    i += 6;
+                }
+            }
+            if (cp >= 0xD800 && cp < 0xE000) {
+                cp = 0xFFFD;
+            }
+            n += s_put_utf8(out + n, cp);
+            break;
+        }
+        default: {
+            char ch[8];
+            size_t at = i - 1;
+            size_t len = anvil__utf8_sequence((const unsigned char *)in.ptr + at, (const unsigned char *)in.ptr + in.len);
+            len = len ? len : 1;
+            memcpy(ch, in.ptr + at, len);
+            ch[len] = '\0';
+            s_errorf(lx, lx->start, "Invalid escape found in string: `\\%s`", ch);
+            return SIZE_MAX;
+        }
+        }
+    }
+    return n;
+}
+
+/* Text with CR and CRLF turned into LF, in `buf` (room for `in.len`). */
+static struct anvil_str_view s_lf(struct anvil_str_view in, char *buf) {
+    size_t n = 0;
+    for (size_t i = 0; i < in.len; i++) {
+        if (in.ptr[i] == '\r') {
+            buf[n++] = '\n';
+            i += i + 1 < in.len && in.ptr[i + 1] == '\n';
+        } else {
+            buf[n++] = in.ptr[i];
+        }
+    }
+    return anvil_sv(buf, n);
+}
+
+/*
+ * A text block's lines without their common indentation (spaces only; the
+ * closing line always counts) and trailing spaces, joined by LF, into `buf`.
+ */
+static size_t s_text_block(struct anvil_str_view in, char *buf) {
+    size_t indent = SIZE_MAX;
+    size_t start = 1; /* the first line is the empty one after the opening quotes */
+    for (size_t at = start; at <= in.len;) {
+        size_t end = anvil_sv_find_byte(in, at, '\n');
+        bool last = end == SIZE_MAX;
+        end = last ? in.len : end;
+        size_t spaces = 0;
+        while (at + spaces < end && in.ptr[at + spaces] == ' ') {
+            spaces++;
+        }
+        if ((at + spaces < end || last) && spaces < indent) {
+            indent = spaces;
+        }
+        at = end + 1;
+    }
+    size_t n = 0;
+    for (size_t at = start; at <= in.len;) {
+        size_t end = anvil_sv_find_byte(in, at, '\n');
+        bool last = end == SIZE_MAX;
+        end = last ? in.len : end;
+        size_t from = at + (end - at < indent ? end - at : indent);
+        size_t to = end;
+        while (to > from && in.ptr[to - 1] == ' ') {
+            to--;
+        }
+        memcpy(buf + n, in.ptr + from, to - from);
+        n += to - from;
+        if (!last) {
+            buf[n++] = '\n';
+        }
+        at = end + 1;
+    }
+    return n;
+}
+
+static void s_string(struct anvil__idl_lexer *lx) {
+    size_t p = lx->pos + 1;
+    bool block = false;
+    if (s_peek(lx, p) == '"') {
+        if (s_peek(lx, p + 1) != '"') {
+            lx->end = lx->pos = p + 1;
+            lx->tok = ANVIL__TOK_STRING;
+            lx->value = anvil_sv("", 0);
+            return;
+        }
+        block = true;
+        p += 2;
+    }
+    size_t body = p;
+    bool plain = true;
+    for (;;) {
+        if (p >= lx->len) {
+            size_t line, column;
+            anvil__idl_locate(lx->text, lx->len, p, &line, &column);
+            lx->end = lx->pos = p;
+            s_errorf(lx, p, "Error parsing %s: Syntax error at line %zu, column %zu: Expected: '\"', but found '[EOF]'",
+                     block ? "text block" : "quoted string", line, column);
+            return;
+        }
+        char c = lx->text[p];
+        if (c == '"' && (!block || (s_peek(lx, p + 1) == '"' && s_peek(lx, p + 2) == '"'))) {
+            break;
+        }
+        if (c == '\\') {
+            plain = false;
+            p++;
+        } else if (c == '\r' || (unsigned char)c < 0x20) {
+            plain = false;
+        }
+        p++;
+    }
+    lx->end = lx->pos = p + (block ? 3 : 1);
+    struct anvil_str_view raw = anvil_sv(lx->text + body, p - body);
+    if (plain && !block) {
+        lx->tok = ANVIL__TOK_STRING;
+        lx->value = raw;
+        return;
+    }
+    /* Two buffers the size of the body: line endings, then the block's layout, then escapes. */
+    char *a = anvil_arena_alloc(lx->arena, raw.len + 1, 1);
+    char *b = block ? anvil_arena_alloc(lx->arena, raw.len + 1, 1) : a;
+    if (!a || !b) {
+        lx->oom = 1;
+        s_error(lx, lx->start, "out of memory");
+        return;
+    }
+    struct anvil_str_view text = s_lf(raw, a);
+    if (block) {
+        if (text.len == 0) {
+            s_error(lx, lx->start, "Error parsing text block: Text block is empty");
+            return;
+        }
+        if (text.ptr[0] != '\n') {
+            s_error(lx, lx->start, "Error parsing text block: Text block must start with a new line");
+            return;
+        }
+        text = anvil_sv(b, s_text_block(text, b));
+    }
+    char *out = block ? a : b; /* unescape from one buffer into the other, or in place */
+    size_t n = s_unescape(lx, text, block, out);
+    if (n == SIZE_MAX) {
+        char *msg = anvil_arena_alloc(lx->arena, strlen(lx->error) + 32, 1);
+        if (msg) {
+            sprintf(msg, "Error parsing %s: %s", block ? "text block" : "quoted string", lx->error);
+            lx->error = msg;
+        }
+        return;
+    }
+    out[n] = '\0';
+    lx->tok = block ? ANVIL__TOK_TEXT_BLOCK : ANVIL__TOK_STRING;
+    lx->value = anvil_sv(out, n);
+}
+
+static void s_comment(struct anvil__idl_lexer *lx) {
+    size_t p = lx->pos + 1;
+    if (s_peek(lx, p) != '/') {
+        lx->end = lx->pos = p;
+        s_error(lx, lx->start, "Expected a '/' to follow '/' to form a comment.");
+        return;
+    }
+    p++;
+    lx->tok = ANVIL__TOK_COMMENT;
+    if (s_peek(lx, p) == '/') {
+        p++;
+        lx->tok = ANVIL__TOK_DOC_COMMENT;
+    }
+    const char *nl = p < lx->len ? memchr(lx->text + p, '\n', lx->len - p) : NULL;
+    p = nl ? (size_t)(nl - lx->text) + 1 : lx->len;
+    /* A lone CR also ends the line. */
+    const char *cr = memchr(lx->text + lx->pos, '\r', p - lx->pos);
+    if (cr && (size_t)(cr - lx->text) + 1 < p && cr[1] != '\n') {
+        p = (size_t)(cr - lx->text) + 1;
+    }
+    lx->end = lx->pos = p;
+}
+
+void anvil__idl_next(struct anvil__idl_lexer *lx) {
+    if (lx->tok == ANVIL__TOK_EOF) {
+        return;
+    }
+    lx->start = lx->pos;
+    lx->error = NULL;
+    int c = s_peek(lx, lx->pos);
+    enum anvil__idl_tok single;
+    switch (c) {
+    case -1:
+        lx->tok = ANVIL__TOK_EOF;
+        lx->end = lx->pos;
+        return;
+    case ' ':
+    case '\t':
+        while (s_peek(lx, lx->pos) == ' ' || s_peek(lx, lx->pos) == '\t') {
+            lx->pos++;
+        }
+        lx->end = lx->pos;
+        lx->tok = ANVIL__TOK_SPACE;
+        return;
+    case '\r':
+        lx->pos += s_peek(lx, lx->pos + 1) == '\n' ? 2 : 1;
+        lx->end = lx->pos;
+        lx->tok = ANVIL__TOK_NEWLINE;
+        return;
+    case '\n':
+        single = ANVIL__TOK_NEWLINE;
+        break;
+    case ',':
+        single = ANVIL__TOK_COMMA;
+        break;
+    case '@':
+        single = ANVIL__TOK_AT;
+        break;
+    case '$':
+        single = ANVIL__TOK_DOLLAR;
+        break;
+    case '.':
+        single = ANVIL__TOK_DOT;
+        break;
+    case '{':
+        single = ANVIL__TOK_LBRACE;
+        break;
+    case '}':
+        single = ANVIL__TOK_RBRACE;
+        break;
+    case '[':
+        single = ANVIL__TOK_LBRACKET;
+        break;
+    case ']':
+        single = ANVIL__TOK_RBRACKET;
+        break;
+    case '(':
+        single = ANVIL__TOK_LPAREN;
+        break;
+    case ')':
+        single = ANVIL__TOK_RPAREN;
+        break;
+    case '#':
+        single = ANVIL__TOK_POUND;
+        break;
+    case '=':
+        single = ANVIL__TOK_EQUAL;
+        break;
+    case ':':
+        if (s_peek(lx, lx->pos + 1) == '=') {
+            lx->pos += 2;
+            lx->end = lx->pos;
+            lx->tok = ANVIL__TOK_WALRUS;
+            return;
+        }
+        single = ANVIL__TOK_COLON;
+        break;
+    case '"':
+        s_string(lx);
+        return;
+    case '/':
+        s_comment(lx);
+        return;
+    default:
+        if (c == '-' || s_digit(c)) {
+            s_number(lx);
+            return;
+        }
+        if (c == '_' || s_alpha(c)) {
+            s_identifier(lx);
+            return;
+        }
+        char ch[8];
+        s_quote_char(lx, lx->pos, ch);
+        size_t n = strlen(ch);
+        lx->end = lx->pos = lx->pos + n;
+        s_errorf(lx, lx->start, "Unexpected character: '%s'", ch);
+        return;
+    }
+    lx->pos++;
+    lx->end = lx->pos;
+    lx->tok = single;
+}

@@ -1,0 +1,3 @@
+/* The Smithy IDL writer: being written. */
+
+#include "model/idl_write.h"
