@@ -1346,9 +1346,15 @@ static int s_register(struct s_asm *a, struct s_source *sources, size_t count, s
                 if (anvil_sv_eq_cstr(type_name, "apply")) {
                     continue;
                 }
-                if (!anvil_json_is_object(&e->value) || !s_type_named(type_name, &type)) {
-                    return anvil_diag_set(a->diag, ANVIL_EMODEL, 0, 0, 0, "%s: shape `%.*s` has no known `type`",
-                                          src->name, (int)(id.len < 200 ? id.len : 200), id.ptr);
+                if (!anvil_json_is_object(&e->value) || !anvil_json_is_string(anvil_json_object_get_cstr(&e->value, "type"))) {
+                    return anvil_diag_set(a->diag, ANVIL_EMODEL, 0, 0, 0,
+                                          "%s: shape `%.*s` must be an object with a string `type`", src->name,
+                                          (int)(id.len < 200 ? id.len : 200), id.ptr);
+                }
+                if (!s_type_named(type_name, &type)) {
+                    return anvil_diag_set(a->diag, ANVIL_EMODEL, 0, 0, 0, "%s: shape `%.*s` has unknown type `%.*s`",
+                                          src->name, (int)(id.len < 200 ? id.len : 200), id.ptr,
+                                          (int)(type_name.len < 64 ? type_name.len : 64), type_name.ptr);
                 }
                 size_t hash = anvil_sv_find_byte(id, 0, '#');
                 if (hash == SIZE_MAX || hash == 0 || hash + 1 >= id.len || anvil_sv_find_byte(id, 0, '$') != SIZE_MAX) {

@@ -238,11 +238,21 @@ int cli_input_read(const char *path, size_t max_bytes, struct cli_input *in);
 void cli_input_release(struct cli_input *in);
 
 /*
- * Reads `path` and loads it as a Smithy JSON AST model. On CLI_EXIT_OK the
+ * Reads `path` (a JSON AST file, a .smithy IDL file or a folder of them) and
+ * loads the model. On CLI_EXIT_OK the
  * caller releases `*input` and destroys `*model`; otherwise the problem was
  * printed and nothing needs releasing.
  */
 int cli_model_read(const char *path, bool allow_unresolved, struct cli_input *input, struct anvil_model **model);
+
+/*
+ * Like cli_model_read() for several paths, each a JSON AST file, a .smithy
+ * file or a folder (its .smithy and .json files at any depth): one model
+ * assembled from them all. `*input` keeps only the first path as its label.
+ * DANGER events go to stderr; ERROR events are printed and give CLI_EXIT_DATA.
+ */
+int cli_model_assemble(const char *const *paths, size_t path_count, bool allow_unresolved, struct cli_input *input,
+                       struct anvil_model **model);
 
 /*
  * A JSON argument: the text itself, or @FILE to read it (NULL = "{}").
@@ -281,6 +291,7 @@ int cli_cmd_json(int argc, char **argv);
 int cli_cmd_paginate(int argc, char **argv);
 int cli_cmd_query(int argc, char **argv);
 int cli_cmd_validate(int argc, char **argv);
+int cli_cmd_ast(int argc, char **argv);
 int cli_cmd_wait(int argc, char **argv);
 int cli_cmd_waiters(int argc, char **argv);
 int cli_cmd_version(int argc, char **argv);

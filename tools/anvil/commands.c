@@ -35,7 +35,7 @@ const struct cli_command cli_commands[] = {
      "model or input.\n"
      "\n"
      "Options:\n"
-     "  -m, --model FILE            the Smithy JSON AST model (OPERATION by name or id)\n"
+     "  -m, --model FILE            the Smithy model: JSON AST, .smithy or a folder\n"
      "  -i, --input JSON            the operation's input, or @FILE (default {})\n"
      "\n" S_HTTP_HELP,
      cli_cmd_call},
@@ -79,7 +79,7 @@ const struct cli_command cli_commands[] = {
      "error), 64 usage, 65 a bad model or input.\n"
      "\n"
      "Options:\n"
-     "  -m, --model FILE          the Smithy JSON AST model (OPERATION by name or shape id)\n"
+     "  -m, --model FILE          the Smithy model: JSON AST, .smithy or a folder\n"
      "  -b, --botocore FILE       a botocore paginators-1.json\n"
      "  -i, --input JSON          the operation's input, or @FILE (default {})\n"
      "      --page-size N         ask for N items a page\n"
@@ -107,10 +107,23 @@ const struct cli_command cli_commands[] = {
      "  -p, --pretty          indent the result\n"
      "      --ast             print the parsed expression tree instead of evaluating\n",
      cli_cmd_query},
-    {"validate", "Validate Smithy JSON AST models",
+    {"ast", "Assemble Smithy models (IDL or JSON AST, files or folders) and print the JSON AST",
+     "Usage: anvil ast [--compact] FILE|FOLDER...\n"
+     "\n"
+     "Reads every FILE (.smithy IDL 1.0 or 2.0, or .json JSON AST) and every .smithy\n"
+     "and .json file under each FOLDER, assembles them into one model as Smithy does\n"
+     "(relative ids resolved across files, apply, metadata and traits merged, IDL\n"
+     "1.0 upgraded) and prints its JSON AST, like `smithy ast`. Syntax errors say\n"
+     "FILE: Syntax error at line L, column C: ... and exit 65; a model with ERROR\n"
+     "events prints them and exits 65. DANGER events go to stderr.\n"
+     "\n"
+     "Options:\n"
+     "  -c, --compact   print the JSON on one line\n",
+     cli_cmd_ast},
+    {"validate", "Validate Smithy models (JSON AST or IDL)",
      "Usage: anvil validate FILE...\n"
      "\n"
-     "Loads each Smithy JSON AST model and prints its validation events, sorted, as\n"
+     "Loads each Smithy model (JSON AST, .smithy IDL, or a folder) and prints its validation events, sorted, as\n"
      "[SEVERITY] shape-id: message | EventId, with the ids, severities and messages\n"
      "Smithy uses. Exits 0 when no event is an ERROR, 1 when one is, and 65 when a\n"
      "file is not a readable model (FILE:LINE:COLUMN: message).\n"
@@ -140,7 +153,7 @@ const struct cli_command cli_commands[] = {
      "(no region or credentials, unknown profile), 130 SIGINT, 143 SIGTERM.\n"
      "\n"
      "Options:\n"
-     "  -m, --model FILE      the Smithy JSON AST model that defines WAITER\n"
+     "  -m, --model FILE      the Smithy model (JSON AST, .smithy, folder)\n"
      "  -b, --botocore FILE   a botocore waiters-2.json that defines WAITER\n"
      "  -w, --max-wait S      the most time to wait, in seconds (required; e.g. 600 or 0.5)\n"
      "      --min-delay S     override the waiter's minimum delay (whole seconds)\n"

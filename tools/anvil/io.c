@@ -174,23 +174,6 @@ int cli_exit_for_status(int status) {
     }
 }
 
-int cli_model_read(const char *path, bool allow_unresolved, struct cli_input *input, struct anvil_model **model) {
-    int code = cli_input_read(path, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, input);
-    if (code != CLI_EXIT_OK) {
-        return code;
-    }
-    struct anvil_model_options options = {.allow_unresolved = allow_unresolved};
-    struct anvil_diag diag;
-    int rc = anvil_model_load(NULL, input->data, input->len, &options, model, &diag);
-    if (rc != ANVIL_OK) {
-        cli_report_diag(input->label, &diag);
-        cli_input_release(input);
-        /* Not a model is bad input data, like malformed JSON. */
-        return cli_exit_for_status(rc == ANVIL_EMODEL ? ANVIL_ESYNTAX : rc);
-    }
-    return CLI_EXIT_OK;
-}
-
 int cli_finish_output(const struct cli_input *input, int rc, const struct anvil_buf *out) {
     if (rc == ANVIL_OK) {
         return cli_write_output(out->data ? out->data : "", out->len);

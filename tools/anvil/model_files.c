@@ -1,0 +1,189 @@
+/*
+ * Reading models for the CLI: `--model` names a JSON AST file, an IDL
+ * (.smithy) file or a directory, whose .smithy and .json files (at any
+ * depth, in name order) are assembled into one model, as Smithy's build
+ * does with its sources. The prelude is built in.
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+/* The most files one model may be assembled from, and the deepest folder walked. */
+#define S_MAX_FILES 10000
+#define S_MAX_DEPTH 32
+
+struct s_files {
+    char **paths;
+    size_t count, cap;
+};
+
+static bool s_model_name(const char *name) {
+    size_t n = strlen(name);
+    return (n > 7 && strcmp(name + n - 7, ".smithy") == 0) || (n > 5 && strcmp(name + n - 5, ".json") == 0);
+}
+
+static int s_add(struct s_files *files, const char *path) {
+    if (files->count >= S_MAX_FILES) {
+        cli_error("%s: more than %d model files", path, S_MAX_FILES);
+        return CLI_EXIT_DATA;
+    }
+    if (files->count == files->cap) {
+        size_t cap = files->cap ? files->cap * 2 : 16;
+        char **grown = realloc(files->paths, cap * sizeof(*grown));
+        if (!grown) {
+            cli_error("out of memory");
+            return CLI_EXIT_INTERNAL;
+        }
+        files->paths = grown;
+        files->cap = cap;
+    }
+    files->paths[files->count] = strdup(path);
+    if (!files->paths[files->count]) {
+        cli_error("out of memory");
+        return CLI_EXIT_INTERNAL;
+    }
+    files->count++;
+    return CLI_EXIT_OK;
+}
+
+static int s_walk(const char *dir, int depth, struct s_files *files) {
+    if (depth > S_MAX_DEPTH) {
+        cli_error("%s: folders nested deeper than %d", dir, S_MAX_DEPTH);
+        return CLI_EXIT_DATA;
+    }
+    struct dirent **names;
+    int n = scandir(dir, &names, NULL, alphasort);
+    if (n < 0) {
+        cli_error("cannot read folder '%s': %s", dir, strerror(errno));
+        return CLI_EXIT_NO_INPUT;
+    }
+    int code = CLI_EXIT_OK;
+    for (int i = 0; i < n; i++) {
+        const char *name = names[i]->d_name;
+        if (code == CLI_EXIT_OK && name[0] != '.') {
+            size_t len = strlen(dir) + strlen(name) + 2;
+            char *path = malloc(len);
+            struct stat st;
+            if (!path) {
+                cli_error("out of memory");
+                code = CLI_EXIT_INTERNAL;
+            } else {
+                snprintf(path, len, "%s/%s", dir, name);
+                if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+                    code = s_walk(path, depth + 1, files);
+                } else if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && s_model_name(name)) {
+                    code = s_add(files, path);
+                }
+                free(path);
+            }
+        }
+        free(names[i]);
+    }
+    free(names);
+    return code;
+}
+
+static void s_print_events(const struct anvil_events *events, enum anvil_severity least) {
+    struct anvil_buf line;
+    anvil_buf_init(&line, NULL, 1 << 16);
+    for (size_t i = 0; events && i < anvil_events_count(events); i++) {
+        const struct anvil_event *e = anvil_events_at(events, i);
+        if (e->severity < least) {
+            continue;
+        }
+        anvil_buf_clear(&line);
+        if (anvil_event_format(e, &line) == ANVIL_OK) {
+            cli_error_text("", anvil_buf_view(&line));
+        }
+    }
+    anvil_buf_clean_up(&line);
+}
+
+/* The library's message starts with the file's name: printed as FILE:LINE:COLUMN: message, like other inputs. */
+static void s_report(const struct anvil_diag *diag, const struct anvil_model_source *sources, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        size_t n = strlen(sources[i].name);
+        if (strncmp(diag->message, sources[i].name, n) == 0 && strncmp(diag->message + n, ": ", 2) == 0) {
+            struct anvil_diag rest = *diag;
+            memmove(rest.message, diag->message + n + 2, strlen(diag->message + n + 2) + 1);
+            cli_report_diag(sources[i].name, &rest);
+            return;
+        }
+    }
+    cli_error_text("", anvil_sv_from_cstr(diag->message));
+}
+
+int cli_model_assemble(const char *const *paths, size_t path_count, bool allow_unresolved, struct cli_input *input,
+                       struct anvil_model **model) {
+    memset(input, 0, sizeof(*input));
+    input->label = path_count ? paths[0] : "<stdin>";
+    struct s_files files = {0};
+    int code = CLI_EXIT_OK;
+    for (size_t i = 0; i < path_count && code == CLI_EXIT_OK; i++) {
+        struct stat st;
+        if (paths[i] && strcmp(paths[i], "-") != 0 && stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            size_t before = files.count;
+            code = s_walk(paths[i], 0, &files);
+            if (code == CLI_EXIT_OK && files.count == before) {
+                cli_error("%s: no .smithy or .json files in the folder", paths[i]);
+                code = CLI_EXIT_NO_INPUT;
+            }
+        } else {
+            code = s_add(&files, paths[i] ? paths[i] : "-");
+        }
+    }
+    struct cli_input *inputs = calloc(files.count + 1, sizeof(*inputs));
+    struct anvil_model_source *sources = calloc(files.count + 1, sizeof(*sources));
+    if (code == CLI_EXIT_OK && (!inputs || !sources)) {
+        cli_error("out of memory");
+        code = CLI_EXIT_INTERNAL;
+    }
+    size_t read = 0;
+    for (; code == CLI_EXIT_OK && read < files.count; read++) {
+        code = cli_input_read(files.paths[read], ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &inputs[read]);
+        if (code == CLI_EXIT_OK) {
+            sources[read].name = inputs[read].label;
+            sources[read].text = inputs[read].data;
+            sources[read].len = inputs[read].len;
+        }
+    }
+    if (code == CLI_EXIT_OK) {
+        struct anvil_model_options options = {.allow_unresolved = allow_unresolved};
+        struct anvil_events *events = NULL;
+        struct anvil_diag diag;
+        int rc = anvil_model_assemble(NULL, sources, files.count, &options, model, &events, &diag);
+        if (rc == ANVIL_EMODEL && events && anvil_events_count_at_least(events, ANVIL_SEVERITY_ERROR)) {
+            s_print_events(events, ANVIL_SEVERITY_ERROR);
+        } else if (rc != ANVIL_OK) {
+            s_report(&diag, sources, files.count);
+        } else {
+            s_print_events(events, ANVIL_SEVERITY_DANGER);
+        }
+        anvil_events_destroy(events);
+        /* Not a model is bad input data, like malformed JSON. */
+        code = rc == ANVIL_OK ? CLI_EXIT_OK : cli_exit_for_status(rc == ANVIL_EMODEL ? ANVIL_ESYNTAX : rc);
+    }
+    for (size_t i = 0; i < read; i++) {
+        cli_input_release(&inputs[i]);
+    }
+    for (size_t i = 0; i < files.count; i++) {
+        if (i == 0 && path_count && files.paths[i] && strcmp(files.paths[i], paths[0]) == 0) {
+            input->label = paths[0]; /* keep the caller's string: ours is freed below */
+        }
+        free(files.paths[i]);
+    }
+    free(files.paths);
+    free(inputs);
+    free(sources);
+    return code;
+}
+
+int cli_model_read(const char *path, bool allow_unresolved, struct cli_input *input, struct anvil_model **model) {
+    const char *paths[1] = {path};
+    return cli_model_assemble(paths, 1, allow_unresolved, input, model);
+}
