@@ -20,10 +20,10 @@
 
 #include "anvil/status.h"
 #include "core/core_internal.h"
-#include "json/json_internal.h"
 #include "model/idl_internal.h"
 #include "model/model_internal.h"
 #include "model/validate_internal.h"
+#include "json/json_internal.h"
 
 struct s_trait {
     struct anvil_str_view id;
@@ -677,7 +677,8 @@ static void s_json_shape(struct s_asm *a, struct s_shape *s) {
             size_t n = anvil_json_len(&e->value);
             s->mixins = s_alloc(a, (n + 1) * sizeof(*s->mixins));
             for (size_t k = 0; s->mixins && k < n; k++) {
-                s->mixins[k] = anvil_json_string(anvil_json_object_get_cstr(anvil_json_array_at(&e->value, k), "target"));
+                s->mixins[k] =
+                    anvil_json_string(anvil_json_object_get_cstr(anvil_json_array_at(&e->value, k), "target"));
             }
             s->mixin_count = s->mixins ? n : 0;
         } else {
@@ -799,7 +800,8 @@ static void s_apply(struct s_asm *a, struct anvil_str_view target, const struct 
             struct anvil_str_view t = traits->items[i].id;
             if (anvil_sv_starts_with(root, anvil_sv_from_cstr("smithy.api#"))) {
                 s_event(a, ANVIL_SEVERITY_ERROR, target, "Model",
-                        "Cannot apply `%.*s` to an immutable prelude shape defined in `smithy.api`.", (int)t.len, t.ptr);
+                        "Cannot apply `%.*s` to an immutable prelude shape defined in `smithy.api`.", (int)t.len,
+                        t.ptr);
             } else {
                 s_event(a, ANVIL_SEVERITY_ERROR, target, "Model", "Trait `%.*s` applied to unknown shape `%.*s`",
                         (int)t.len, t.ptr, (int)target.len, target.ptr);
@@ -882,7 +884,8 @@ static void s_duplicates(struct s_asm *a) {
         if (!s_same_definition(first, dup)) {
             s_event(a, ANVIL_SEVERITY_ERROR, dup->id, "Model",
                     "Conflicting shape definition for `%.*s` found in `%s` and `%s`", (int)dup->id.len, dup->id.ptr,
-                    first->file ? first->file->name : "a JSON AST file", dup->file ? dup->file->name : "a JSON AST file");
+                    first->file ? first->file->name : "a JSON AST file",
+                    dup->file ? dup->file->name : "a JSON AST file");
             continue;
         }
         s_event(a, ANVIL_SEVERITY_NOTE, dup->id, "Model", "Ignoring duplicate but equivalent shape definition: %.*s",
@@ -1118,11 +1121,12 @@ static void s_mixin_rules(struct s_asm *a, struct s_shape *s) {
         return;
     }
     if (s->type == ANVIL_SHAPE_OPERATION) {
-        struct anvil_str_view in = anvil_json_string(
-            anvil_json_object_get_cstr(anvil_json_object_get_cstr(&s->props, "input"), "target"));
-        struct anvil_str_view out = anvil_json_string(
-            anvil_json_object_get_cstr(anvil_json_object_get_cstr(&s->props, "output"), "target"));
-        if ((in.len && !anvil_sv_eq_cstr(in, "smithy.api#Unit")) || (out.len && !anvil_sv_eq_cstr(out, "smithy.api#Unit"))) {
+        struct anvil_str_view in =
+            anvil_json_string(anvil_json_object_get_cstr(anvil_json_object_get_cstr(&s->props, "input"), "target"));
+        struct anvil_str_view out =
+            anvil_json_string(anvil_json_object_get_cstr(anvil_json_object_get_cstr(&s->props, "output"), "target"));
+        if ((in.len && !anvil_sv_eq_cstr(in, "smithy.api#Unit")) ||
+            (out.len && !anvil_sv_eq_cstr(out, "smithy.api#Unit"))) {
             s_event(a, ANVIL_SEVERITY_ERROR, s->id, "Model",
                     "Operation shapes with the mixin trait MUST target `smithy.api#Unit` for their input and output. "
                     "Operation mixin shape `%.*s` defines one or both of these properties.",
@@ -1268,7 +1272,7 @@ static void s_metadata(struct s_asm *a, struct anvil_str_view key, const struct 
 
 struct s_source {
     const char *name;
-    struct anvil__idl_file idl; /* when IDL */
+    struct anvil__idl_file idl;    /* when IDL */
     const struct anvil_json *json; /* when JSON AST */
     int version;
 };
@@ -1307,9 +1311,8 @@ static int s_read(struct s_asm *a, const struct anvil_model_source *src, struct 
         if (rc == ANVIL_OK) {
             out->json = root;
             struct anvil_str_view v = anvil_json_string(anvil_json_object_get_cstr(root, "smithy"));
-            if (!anvil_json_is_object(root) ||
-                !(anvil_sv_eq_cstr(v, "1.0") || anvil_sv_eq_cstr(v, "2.0") || anvil_sv_eq_cstr(v, "1") ||
-                  anvil_sv_eq_cstr(v, "2"))) {
+            if (!anvil_json_is_object(root) || !(anvil_sv_eq_cstr(v, "1.0") || anvil_sv_eq_cstr(v, "2.0") ||
+                                                 anvil_sv_eq_cstr(v, "1") || anvil_sv_eq_cstr(v, "2"))) {
                 return anvil_diag_set(a->diag, ANVIL_EMODEL, 0, 0, 0,
                                       "%s: a Smithy JSON AST model must be an object whose `smithy` version is "
                                       "\"1.0\" or \"2.0\"",
@@ -1346,7 +1349,8 @@ static int s_register(struct s_asm *a, struct s_source *sources, size_t count, s
                 if (anvil_sv_eq_cstr(type_name, "apply")) {
                     continue;
                 }
-                if (!anvil_json_is_object(&e->value) || !anvil_json_is_string(anvil_json_object_get_cstr(&e->value, "type"))) {
+                if (!anvil_json_is_object(&e->value) ||
+                    !anvil_json_is_string(anvil_json_object_get_cstr(&e->value, "type"))) {
                     return anvil_diag_set(a->diag, ANVIL_EMODEL, 0, 0, 0,
                                           "%s: shape `%.*s` must be an object with a string `type`", src->name,
                                           (int)(id.len < 200 ? id.len : 200), id.ptr);
@@ -1379,8 +1383,8 @@ static int s_register(struct s_asm *a, struct s_source *sources, size_t count, s
             }
         }
         if (a->count > max_shapes) {
-            return anvil_diag_set(a->diag, ANVIL_ELIMIT, 0, 0, 0,
-                                  "the model defines more than %zu shapes (max_shapes)", max_shapes);
+            return anvil_diag_set(a->diag, ANVIL_ELIMIT, 0, 0, 0, "the model defines more than %zu shapes (max_shapes)",
+                                  max_shapes);
         }
     }
     return a->error ? anvil_diag_set(a->diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory") : s_index(a);
@@ -1411,8 +1415,8 @@ static void s_read_metadata(struct s_asm *a, struct s_source *src) {
     for (size_t k = 0; k < f->use_count; k++) {
         if (!s_defined(a, f->uses[k].id) && !(anvil_sv_starts_with(f->uses[k].id, anvil_sv_from_cstr("smithy.api#")) &&
                                               anvil__prelude_type(anvil_sv_slice(f->uses[k].id, 11, SIZE_MAX), NULL))) {
-            s_event(a, ANVIL_SEVERITY_WARNING, anvil_sv("", 0), "Model", "Use statement refers to undefined shape: %.*s",
-                    (int)f->uses[k].id.len, f->uses[k].id.ptr);
+            s_event(a, ANVIL_SEVERITY_WARNING, anvil_sv("", 0), "Model",
+                    "Use statement refers to undefined shape: %.*s", (int)f->uses[k].id.len, f->uses[k].id.ptr);
         }
     }
 }
@@ -1504,7 +1508,8 @@ int anvil_model_assemble(struct anvil_allocator *allocator, const struct anvil_m
     a.diag = diag;
     struct anvil_json_doc *doc = NULL;
     if (anvil__json_doc_new(allocator, total + total / 2, &doc) != ANVIL_OK ||
-        anvil_arena_new(allocator, NULL, &a.scratch) != ANVIL_OK || anvil__events_new(allocator, &a.events) != ANVIL_OK) {
+        anvil_arena_new(allocator, NULL, &a.scratch) != ANVIL_OK ||
+        anvil__events_new(allocator, &a.events) != ANVIL_OK) {
         anvil_json_doc_destroy(doc);
         anvil_arena_destroy(a.scratch);
         return anvil_diag_set(diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");

@@ -51,7 +51,7 @@ enum anvil__idl_tok {
 struct anvil__idl_lexer {
     const char *text;
     size_t len;
-    size_t pos; /* where the next token starts */
+    size_t pos;                /* where the next token starts */
     struct anvil_arena *arena; /* decoded strings that differ from their source */
     /* The current token. */
     enum anvil__idl_tok tok;
@@ -112,7 +112,7 @@ struct anvil__idl_ref {
 struct anvil__idl_trait {
     struct anvil__idl_ref id;
     struct anvil__idl_node value;
-    bool annotation; /* `@t` or `@t()`: null, coerced by the trait's type */
+    bool annotation;  /* `@t` or `@t()`: null, coerced by the trait's type */
     bool doc_comment; /* from `///` lines */
 };
 

@@ -97,7 +97,10 @@ static void s_errorf(struct anvil__idl_lexer *lx, size_t at, const char *fmt, ..
     va_start(args, fmt);
     int n = vsnprintf(buf, sizeof(buf), fmt, args);
     va_end(args);
-    const char *copy = anvil_arena_strndup(lx->arena, buf, n < 0 ? 0 : (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+    const char *copy = anvil_arena_strndup(lx->arena, buf,
+                                           n < 0                     ? 0
+                                           : (size_t)n < sizeof(buf) ? (size_t)n
+                                                                     : sizeof(buf) - 1);
     if (!copy) {
         lx->oom = 1;
     }
@@ -129,7 +132,8 @@ static void s_identifier(struct anvil__idl_lexer *lx) {
             size_t line, column;
             anvil__idl_locate(lx->text, lx->len, p, &line, &column);
             lx->end = lx->pos = p;
-            s_errorf(lx, p, "Syntax error at line %zu, column %zu: Expected a valid identifier character, but found '%s'",
+            s_errorf(lx, p,
+                     "Syntax error at line %zu, column %zu: Expected a valid identifier character, but found '%s'",
                      line, column, ch);
             return;
         }
@@ -278,8 +282,8 @@ static size_t s_unescape(struct anvil__idl_lexer *lx, struct anvil_str_view in, 
                 }
                 if (!s_hex((unsigned char)in.ptr[i], &v)) {
                     char ch[8];
-                    size_t len = anvil__utf8_sequence((const unsigned char *)in.ptr + i,
-                                                      (const unsigned char *)in.ptr + in.len);
+                    size_t len =
+                        anvil__utf8_sequence((const unsigned char *)in.ptr + i, (const unsigned char *)in.ptr + in.len);
                     len = len ? len : 1;
                     memcpy(ch, in.ptr + i, len);
                     ch[len] = '\0';
@@ -309,7 +313,8 @@ static size_t s_unescape(struct anvil__idl_lexer *lx, struct anvil_str_view in, 
         default: {
             char ch[8];
             size_t at = i - 1;
-            size_t len = anvil__utf8_sequence((const unsigned char *)in.ptr + at, (const unsigned char *)in.ptr + in.len);
+            size_t len =
+                anvil__utf8_sequence((const unsigned char *)in.ptr + at, (const unsigned char *)in.ptr + in.len);
             len = len ? len : 1;
             memcpy(ch, in.ptr + at, len);
             ch[len] = '\0';

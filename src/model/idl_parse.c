@@ -63,7 +63,8 @@ static void *s_push(struct s_parser *p, void *items, size_t count, size_t *cap, 
     return bigger;
 }
 
-#define S_PUSH(p, array, count, cap) ((array) = s_push((p), (array), (count), (cap), sizeof(*(array))), &(array)[(count)++])
+#define S_PUSH(p, array, count, cap)                                                                                   \
+    ((array) = s_push((p), (array), (count), (cap), sizeof(*(array))), &(array)[(count)++])
 
 static S_NORETURN void s_fail_at(struct s_parser *p, struct anvil_str_view shape, size_t at, const char *fmt, ...)
     ANVIL_PRINTF(4, 5);
@@ -646,8 +647,7 @@ static void s_traits(struct s_parser *p, struct s_traits *traits) {
     }
 }
 
-static void s_add_doc_trait(struct s_parser *p, struct s_traits *traits, const struct anvil_str_view *docs,
-                            size_t at) {
+static void s_add_doc_trait(struct s_parser *p, struct s_traits *traits, const struct anvil_str_view *docs, size_t at) {
     struct anvil__idl_trait *t = S_PUSH(p, traits->items, traits->count, &traits->cap);
     memset(t, 0, sizeof(*t));
     t->id.text = anvil_sv_from_cstr("smithy.api#documentation");
@@ -855,8 +855,8 @@ static void s_enum(struct s_parser *p, size_t shape_index) {
         struct anvil__idl_shape *s = &p->file->shapes[shape_index];
         for (size_t i = 0; i < s->member_count; i++) {
             if (anvil_sv_eq(s->members[i].name, name)) {
-                s_fail_at(p, s_id_of(p, s->name, anvil_sv("", 0)), p->lx.start,
-                          "Found conflicting member name, `%.*s`", (int)name.len, name.ptr);
+                s_fail_at(p, s_id_of(p, s->name, anvil_sv("", 0)), p->lx.start, "Found conflicting member name, `%.*s`",
+                          (int)name.len, name.ptr);
             }
         }
         s_next(p);
@@ -894,8 +894,8 @@ static void s_enum(struct s_parser *p, size_t shape_index) {
 
 static const char *const s_service_keys[] = {"version", "operations", "resources", "errors", "rename", NULL};
 static const char *const s_resource_keys[] = {
-    "identifiers", "properties", "create",    "put",       "read", "update", "delete", "list", "operations",
-    "collectionOperations",      "resources", NULL};
+    "identifiers", "properties",           "create",    "put", "read", "update", "delete", "list",
+    "operations",  "collectionOperations", "resources", NULL};
 
 /* Service and resource bodies: a node object; unknown properties warn, as in Smithy. */
 static void s_body(struct s_parser *p, size_t shape_index, const char *const *known) {
@@ -1002,8 +1002,7 @@ static void s_operation(struct s_parser *p, size_t shape_index) {
         }
         if (!input && !output && !errors) {
             struct anvil_str_view id = s_id_of(p, op_name, anvil_sv("", 0));
-            s_fail_at(p, id, p->lx.start, "Unknown property %.*s for %.*s", (int)key.len, key.ptr, (int)id.len,
-                      id.ptr);
+            s_fail_at(p, id, p->lx.start, "Unknown property %.*s for %.*s", (int)key.len, key.ptr, (int)id.len, id.ptr);
         }
         s_next(p);
         s_skip_ws_docs(p);
@@ -1186,7 +1185,8 @@ static bool s_shape_follows(struct s_parser *p, const struct s_traits *traits, b
 
 static void s_version(struct s_parser *p, const struct anvil__idl_node *value) {
     if (value->kind != ANVIL__NODE_STRING) {
-        s_fail_at(p, anvil_sv("", 0), value->at, "The $version control statement must have a string value, but found %.*s",
+        s_fail_at(p, anvil_sv("", 0), value->at,
+                  "The $version control statement must have a string value, but found %.*s",
                   (int)(value->text.len < 100 ? value->text.len : 100), value->text.ptr ? value->text.ptr : "");
     }
     struct anvil_str_view v = value->text;
@@ -1195,8 +1195,7 @@ static void s_version(struct s_parser *p, const struct anvil__idl_node *value) {
     } else if (anvil_sv_eq_cstr(v, "2") || anvil_sv_eq_cstr(v, "2.0")) {
         p->file->version = 2;
     } else {
-        s_fail(p, "Unsupported Smithy version number: %.*s",
-                  (int)(v.len < 100 ? v.len : 100), v.ptr);
+        s_fail(p, "Unsupported Smithy version number: %.*s", (int)(v.len < 100 ? v.len : 100), v.ptr);
     }
     p->file->version_text = v;
 }
@@ -1213,7 +1212,7 @@ static void s_control(struct s_parser *p) {
         s_expect(p, ANVIL__TOK_COLON);
         s_next(p);
         s_skip_spaces(p);
-        int slot = anvil_sv_eq_cstr(key, "version")                ? 0
+        int slot = anvil_sv_eq_cstr(key, "version")                 ? 0
                    : anvil_sv_eq_cstr(key, "operationInputSuffix")  ? 1
                    : anvil_sv_eq_cstr(key, "operationOutputSuffix") ? 2
                                                                     : -1;

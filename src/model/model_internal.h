@@ -59,8 +59,7 @@ struct anvil_model {
 
 /* Loads the JSON AST in `doc`, which the model then owns (freed on failure too). As anvil_model_load(). */
 int anvil__model_load_doc(struct anvil_allocator *allocator, struct anvil_json_doc *doc,
-                          const struct anvil_model_options *options, struct anvil_model **out,
-                          struct anvil_diag *diag);
+                          const struct anvil_model_options *options, struct anvil_model **out, struct anvil_diag *diag);
 
 /* Whether smithy.api#`name` is a prelude shape (any of Smithy's, traits included), and its type. */
 bool anvil__prelude_type(struct anvil_str_view name, enum anvil_shape_type *type);

@@ -115,7 +115,9 @@ static void s_valid_case(const char *path, void *user) {
     } else {
         v->failed++;
         printf("  FAIL valid %s: %s\n", path,
-               ra != ANVIL_OK ? da.message : rb != ANVIL_OK ? db.message : "the models differ");
+               ra != ANVIL_OK   ? da.message
+               : rb != ANVIL_OK ? db.message
+                                : "the models differ");
     }
     anvil_model_destroy(a);
     anvil_model_destroy(b);

@@ -38,7 +38,8 @@ int cli_cmd_ast(int argc, char **argv) {
     }
     struct anvil_buf out;
     anvil_buf_init(&out, NULL, 0);
-    int rc = anvil_json_write(anvil_model_ast(model), compact ? ANVIL_JSON_WRITE_COMPACT : ANVIL_JSON_WRITE_PRETTY, &out);
+    int rc =
+        anvil_json_write(anvil_model_ast(model), compact ? ANVIL_JSON_WRITE_COMPACT : ANVIL_JSON_WRITE_PRETTY, &out);
     if (rc == ANVIL_OK) {
         rc = anvil_buf_append_byte(&out, '\n');
     }
