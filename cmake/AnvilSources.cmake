@@ -34,7 +34,9 @@ set(ANVIL_MODEL_SOURCES
   src/model/assemble.c
   src/model/idl_lex.c
   src/model/idl_parse.c
+  src/model/idl_text.c
   src/model/idl_write.c
+  src/model/idl_write_model.c
   src/model/load.c
   src/model/prelude.c
   src/model/sample.c
