@@ -131,6 +131,44 @@ ANVIL_API int anvil_model_assemble(struct anvil_allocator *allocator, const stru
  */
 ANVIL_API const struct anvil_json *anvil_model_ast(const struct anvil_model *model);
 
+/** Options for anvil_model_write_idl(); zero means the default for every field. */
+struct anvil_idl_write_options {
+    /**
+     * Also write the model's metadata (`metadata key = value` lines, keys
+     * sorted) after `$version`. Smithy keeps metadata in a file of its own:
+     * ask for it with an empty namespace to get that file.
+     */
+    bool with_metadata;
+};
+
+/**
+ * The namespaces of the model's shapes, sorted by bytes, without the prelude
+ * (`smithy.api`): what anvil_model_write_idl() can write. Stores at most
+ * `cap` views (valid as long as the model) in `out` and returns how many
+ * there are, which may be more (call with cap 0 to count). Thread-safe.
+ */
+ANVIL_API size_t anvil_model_namespaces(const struct anvil_model *model, struct anvil_str_view *out, size_t cap);
+
+/**
+ * Appends to `out` one Smithy IDL 2.0 file holding every shape of namespace
+ * `ns`, in the layout Smithy's own IDL serializer gives it (a model Smithy
+ * wrote comes back byte for byte): `$version`, the namespace, sorted `use`
+ * statements, then the shapes grouped and sorted as Smithy does, traits with
+ * documentation as `///` comments, inline operation input and output where
+ * Smithy would write them inline, and `apply` for traits on mixed-in
+ * members. Reading the files for all namespaces back (with the metadata)
+ * gives the same model. An empty `ns` writes no shapes: `$version` and, when
+ * asked, the metadata. `options` may be NULL.
+ *
+ * Returns ANVIL_OK; ANVIL_EINVAL when `ns` is not a namespace; ANVIL_EMODEL
+ * when the model holds something the IDL cannot say (diag names it);
+ * ANVIL_ELIMIT when `out` reaches its cap; ANVIL_ENOMEM. On error `out` is
+ * as it was. Thread-safe.
+ */
+ANVIL_API int anvil_model_write_idl(const struct anvil_model *model, struct anvil_str_view ns,
+                                    const struct anvil_idl_write_options *options, struct anvil_buf *out,
+                                    struct anvil_diag *diag);
+
 /** Frees the model, its shapes and traits. NULL is ignored. */
 ANVIL_API void anvil_model_destroy(struct anvil_model *model);
 

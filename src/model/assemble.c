@@ -16,6 +16,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "anvil/status.h"
@@ -61,6 +62,13 @@ struct s_shape {
     size_t dup_of; /* 1 + the index of the first definition of the same id; 0 when first */
 };
 
+/* A syntactic shape id in a node value that named no shape when it was read. */
+struct s_syntactic {
+    struct anvil_str_view context, text, id;
+    struct anvil_str_view root; /* id without its `$member` */
+    bool known;
+};
+
 /* Traits applied to a member the shape inherits from a mixin: kept as an `apply` entry. */
 struct s_member_apply {
     struct anvil_str_view id; /* ns#Shape$member */
@@ -81,6 +89,8 @@ struct s_asm {
     size_t metadata_count, metadata_cap;
     struct s_member_apply *member_applies;
     size_t member_apply_count, member_apply_cap;
+    struct s_syntactic *syntactic;
+    size_t syntactic_count, syntactic_cap;
     int error;
 };
 
@@ -344,11 +354,10 @@ static int s_node_json(struct s_asm *a, const struct anvil__idl_file *file, cons
     case ANVIL__NODE_SHAPE_ID: {
         bool found;
         struct anvil_str_view id = s_resolve(a, file, node->text, &found);
-        if (!found) {
-            s_event(a, ANVIL_SEVERITY_DANGER, context, "SyntacticShapeIdTarget",
-                    "Syntactic shape ID `%.*s` does not resolve to a valid shape ID: `%.*s`. Did you mean to quote "
-                    "this string? Are you missing a model file?",
-                    (int)node->text.len, node->text.ptr, (int)id.len, id.ptr);
+        if (!found && s_grow(a, (void **)&a->syntactic, a->syntactic_count, &a->syntactic_cap, sizeof(*a->syntactic))) {
+            size_t dollar = anvil_sv_find_byte(id, 0, '$');
+            struct anvil_str_view root = dollar == SIZE_MAX ? id : anvil_sv_slice(id, 0, dollar);
+            a->syntactic[a->syntactic_count++] = (struct s_syntactic){context, node->text, id, root, false};
         }
         return s_string(a, id, out);
     }
@@ -386,6 +395,65 @@ static int s_node_json(struct s_asm *a, const struct anvil__idl_file *file, cons
         anvil_mem_release(a->allocator, members);
         return rc;
     }
+    }
+}
+
+static int s_syntactic_qcmp(const void *x, const void *y) {
+    return anvil_sv_cmp(((const struct s_syntactic *)x)->root, ((const struct s_syntactic *)y)->root);
+}
+
+/* Marks the pending syntactic ids (sorted) that name trait `id`. */
+static void s_syntactic_mark(struct s_asm *a, struct anvil_str_view id) {
+    size_t lo = 0, hi = a->syntactic_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (anvil_sv_cmp(a->syntactic[mid].root, id) < 0) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    for (; lo < a->syntactic_count && anvil_sv_eq(a->syntactic[lo].root, id); lo++) {
+        a->syntactic[lo].known = true;
+    }
+}
+
+static void s_syntactic_mark_all(struct s_asm *a, const struct s_traits *traits) {
+    for (size_t i = 0; i < traits->count; i++) {
+        s_syntactic_mark(a, traits->items[i].id);
+    }
+}
+
+/*
+ * The syntactic shape ids that named no shape when read: still nothing once
+ * every file is in (a DANGER, as Smithy says it), unless the id names a
+ * trait the model applies. anvil, unlike Smithy, does not need a trait's
+ * definition to apply it (the AWS models carry none), so an applied trait is
+ * as known as a defined shape: `@auth([sigv4])` with `use aws.auth#sigv4`.
+ */
+static void s_syntactic_check(struct s_asm *a) {
+    if (a->syntactic_count == 0) {
+        return;
+    }
+    qsort(a->syntactic, a->syntactic_count, sizeof(*a->syntactic), s_syntactic_qcmp);
+    for (size_t i = 0; i < a->count; i++) {
+        const struct s_shape *s = &a->shapes[i];
+        s_syntactic_mark_all(a, &s->traits);
+        for (size_t m = 0; m < s->member_count; m++) {
+            s_syntactic_mark_all(a, &s->members[m].traits);
+        }
+    }
+    for (size_t i = 0; i < a->member_apply_count; i++) {
+        s_syntactic_mark_all(a, &a->member_applies[i].traits);
+    }
+    for (size_t i = 0; i < a->syntactic_count; i++) {
+        const struct s_syntactic *p = &a->syntactic[i];
+        if (!p->known && !s_defined(a, p->root)) {
+            s_event(a, ANVIL_SEVERITY_DANGER, p->context, "SyntacticShapeIdTarget",
+                    "Syntactic shape ID `%.*s` does not resolve to a valid shape ID: `%.*s`. Did you mean to quote "
+                    "this string? Are you missing a model file?",
+                    (int)p->text.len, p->text.ptr, (int)p->id.len, p->id.ptr);
+        }
     }
 }
 
@@ -1475,6 +1543,7 @@ static int s_assemble(struct s_asm *a, const struct anvil_model_source *sources,
         }
         s_required_members(a, s);
     }
+    s_syntactic_check(a);
     if (!a->error) {
         *root = s_root_json(a);
     }

@@ -1207,3 +1207,19 @@ size_t anvil__idl_namespaces(const struct anvil_json *ast, struct anvil_str_view
         bounded = true;
     }
 }
+
+/* ---- the public API (anvil/model.h) ---- */
+
+size_t anvil_model_namespaces(const struct anvil_model *model, struct anvil_str_view *out, size_t cap) {
+    return model ? anvil__idl_namespaces(anvil_model_ast(model), out, cap) : 0;
+}
+
+int anvil_model_write_idl(const struct anvil_model *model, struct anvil_str_view ns,
+                          const struct anvil_idl_write_options *options, struct anvil_buf *out,
+                          struct anvil_diag *diag) {
+    if (!model) {
+        return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "anvil_model_write_idl needs a model");
+    }
+    struct anvil__idl_write_options o = {.with_metadata = options && options->with_metadata};
+    return anvil__idl_write(anvil_model_ast(model), ns, &o, out, diag);
+}

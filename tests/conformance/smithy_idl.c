@@ -12,37 +12,15 @@
  * Prints the counts and each failure; exits 1 when any case fails.
  */
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "anvil/anvil.h"
 #include "read_file.h"
+#include "walk.h"
 
 static int s_failed;
-
-static void s_walk(const char *dir, const char *suffix, void (*fn)(const char *path, void *), void *user) {
-    struct dirent **names;
-    int n = scandir(dir, &names, NULL, alphasort);
-    for (int i = 0; i < n; i++) {
-        const char *name = names[i]->d_name;
-        char path[4096];
-        snprintf(path, sizeof(path), "%s/%s", dir, name);
-        struct stat st;
-        if (name[0] != '.' && stat(path, &st) == 0) {
-            size_t len = strlen(name), sl = strlen(suffix);
-            if (S_ISDIR(st.st_mode)) {
-                s_walk(path, suffix, fn, user);
-            } else if (len > sl && strcmp(name + len - sl, suffix) == 0) {
-                fn(path, user);
-            }
-        }
-        free(names[i]);
-    }
-    free(names);
-}
 
 struct s_files {
     char *text[2];
@@ -210,18 +188,18 @@ int main(int argc, char **argv) {
         char shared[4096];
         snprintf(shared, sizeof(shared), "%s/__shared.json", argv[2]);
         struct s_valid v = {shared, 0, 0};
-        s_walk(argv[2], ".smithy", s_valid_case, &v);
+        anvil_test_walk(argv[2], ".smithy", s_valid_case, &v);
         printf("Smithy loader/valid: %d passed, %d failed\n", v.passed, v.failed);
         s_failed = v.failed;
     } else if (strcmp(argv[1], "invalid") == 0) {
         struct s_invalid v = {0, 0};
-        s_walk(argv[2], ".smithy", s_invalid_case, &v);
+        anvil_test_walk(argv[2], ".smithy", s_invalid_case, &v);
         printf("Smithy loader/invalid: %d passed, %d failed\n", v.passed, v.failed);
         s_failed = v.failed;
     } else {
         struct s_parse v = {0, 0};
         for (int i = 2; i < argc; i++) {
-            s_walk(argv[i], ".smithy", s_parse_case, &v);
+            anvil_test_walk(argv[i], ".smithy", s_parse_case, &v);
         }
         printf("Smithy IDL files loaded without a syntax error: %d passed, %d failed\n", v.passed, v.failed);
         s_failed = v.failed;

@@ -219,3 +219,11 @@ bool cli_parse_seconds(const char *text, uint64_t max_ms, uint64_t *out_ms) {
     *out_ms = secs * 1000 + ms;
     return true;
 }
+
+int cli_paths_add(struct cli_paths *paths, const char *command, const char *path) {
+    if (paths->count == CLI_MAX_PATHS) {
+        return cli_usage_error(command, "at most %d files or folders at once", CLI_MAX_PATHS);
+    }
+    paths->items[paths->count++] = path;
+    return CLI_EXIT_OK;
+}

@@ -165,8 +165,20 @@ struct cli_exec_spec {
 
 #define CLI_MAX_RETRY_ERRORS 16
 
+#define CLI_MAX_PATHS 256
+
+/* FILE|FOLDER operands, or the values of a repeated --model, in the order given. */
+struct cli_paths {
+    const char *items[CLI_MAX_PATHS];
+    size_t count;
+};
+
+/* Adds `path`; past CLI_MAX_PATHS prints a usage error for `command` and returns CLI_EXIT_USAGE. */
+int cli_paths_add(struct cli_paths *paths, const char *command, const char *path);
+
 struct cli_exec_args {
-    const char *model, *botocore, *name;
+    struct cli_paths models; /* --model, any number of times: one model assembled from them all */
+    const char *botocore, *name;
     char **command;
     /* The HTTP transport, when there is no --exec. */
     const char *endpoint_url, *region, *profile, *retry_mode, *ca_bundle;
@@ -263,6 +275,13 @@ int cli_json_argument(const char *option, const char *spec, struct anvil_json_do
 /* Writes `out` when `rc` is ANVIL_OK, else prints "INPUT: what went wrong"; returns the exit code. */
 int cli_finish_output(const struct cli_input *input, int rc, const struct anvil_buf *out);
 
+/*
+ * Replaces the file at `path` with `len` bytes, whole or not at all: written
+ * to a new file beside it, flushed to disk, then renamed over it. Prints
+ * "PATH: reason" and returns CLI_EXIT_IO on failure.
+ */
+int cli_write_file(const char *path, const char *bytes, size_t len);
+
 /* Writes bytes to standard output; CLI_EXIT_IO (with a message) on failure. */
 int cli_write_output(const char *bytes, size_t len);
 
@@ -292,6 +311,7 @@ int cli_cmd_paginate(int argc, char **argv);
 int cli_cmd_query(int argc, char **argv);
 int cli_cmd_validate(int argc, char **argv);
 int cli_cmd_ast(int argc, char **argv);
+int cli_cmd_idl(int argc, char **argv);
 int cli_cmd_wait(int argc, char **argv);
 int cli_cmd_waiters(int argc, char **argv);
 int cli_cmd_version(int argc, char **argv);

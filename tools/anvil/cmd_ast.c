@@ -8,8 +8,7 @@ int cli_cmd_ast(int argc, char **argv) {
         CLI_OPTION_HELP, {"compact", 'c', CLI_ARG_NONE, OPT_COMPACT}, {NULL, 0, CLI_ARG_NONE, 0}};
     struct cli_parser parser;
     cli_parser_init(&parser, argc, argv, options, "ast");
-    const char *files[256];
-    size_t count = 0;
+    struct cli_paths files = {.count = 0};
     bool compact = false;
     int id;
     const char *value;
@@ -22,17 +21,17 @@ int cli_cmd_ast(int argc, char **argv) {
             compact |= id == OPT_COMPACT;
             continue;
         }
-        if (count == sizeof(files) / sizeof(files[0])) {
-            return cli_usage_error("ast", "at most 256 files or folders at once");
+        int code = cli_paths_add(&files, "ast", value);
+        if (code != CLI_EXIT_OK) {
+            return code;
         }
-        files[count++] = value;
     }
-    if (count == 0) {
+    if (files.count == 0) {
         return cli_usage_error("ast", "no FILE given");
     }
     struct cli_input input;
     struct anvil_model *model = NULL;
-    int code = cli_model_assemble(files, count, false, &input, &model);
+    int code = cli_model_assemble(files.items, files.count, false, &input, &model);
     if (code != CLI_EXIT_OK) {
         return code;
     }

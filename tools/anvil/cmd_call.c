@@ -41,7 +41,7 @@ int cli_cmd_call(int argc, char **argv) {
     struct anvil_arena *arena = NULL;
     struct anvil_buf out;
     anvil_buf_init(&out, NULL, 0);
-    if ((code = cli_model_read(a.exec.model, false, &file, &model)) != CLI_EXIT_OK) {
+    if ((code = cli_model_assemble(a.exec.models.items, a.exec.models.count, false, &file, &model)) != CLI_EXIT_OK) {
         return code;
     }
     cli_input_release(&file);

@@ -84,15 +84,15 @@ static int s_load(const struct s_args *a, struct anvil_paginator_set **set, stru
     struct cli_input input;
     struct anvil_diag diag;
     anvil_diag_clear(&diag);
-    if (a->exec.model) {
-        int code = cli_model_read(a->exec.model, false, &input, model);
+    if (a->exec.models.count > 0) {
+        int code = cli_model_assemble(a->exec.models.items, a->exec.models.count, false, &input, model);
         if (code != CLI_EXIT_OK) {
             return code;
         }
         cli_input_release(&input);
     }
     int rc;
-    const char *label = a->exec.model;
+    const char *label = a->exec.models.items[0];
     if (!a->exec.botocore) {
         rc = anvil_paginator_set_from_model(NULL, *model, set, &diag);
     } else {

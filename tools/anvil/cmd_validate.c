@@ -32,8 +32,7 @@ int cli_cmd_validate(int argc, char **argv) {
     static const struct cli_option options[] = {CLI_OPTION_HELP, {NULL, 0, CLI_ARG_NONE, 0}};
     struct cli_parser parser;
     cli_parser_init(&parser, argc, argv, options, "validate");
-    const char *files[256];
-    size_t count = 0;
+    struct cli_paths files = {.count = 0};
     int id;
     const char *value;
     enum cli_next next;
@@ -44,18 +43,18 @@ int cli_cmd_validate(int argc, char **argv) {
         if (next == CLI_NEXT_OPTION) {
             continue; /* only --help, which main.c handles */
         }
-        if (count == sizeof(files) / sizeof(files[0])) {
-            return cli_usage_error("validate", "at most 256 files at once");
+        int code = cli_paths_add(&files, "validate", value);
+        if (code != CLI_EXIT_OK) {
+            return code;
         }
-        files[count++] = value;
     }
-    if (count == 0) {
+    if (files.count == 0) {
         return cli_usage_error("validate", "no FILE given");
     }
     bool had_error = false;
     int worst = CLI_EXIT_OK;
-    for (size_t i = 0; i < count; i++) {
-        int code = s_validate(files[i], &had_error);
+    for (size_t i = 0; i < files.count; i++) {
+        int code = s_validate(files.items[i], &had_error);
         if (code != CLI_EXIT_OK && worst == CLI_EXIT_OK) {
             worst = code;
         }

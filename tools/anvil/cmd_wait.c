@@ -113,15 +113,15 @@ static int s_load_waiters(const struct s_args *a, struct anvil_waiter_set **set,
     struct cli_input input;
     struct anvil_diag diag;
     anvil_diag_clear(&diag);
-    if (a->exec.model) {
-        int code = cli_model_read(a->exec.model, false, &input, model);
+    if (a->exec.models.count > 0) {
+        int code = cli_model_assemble(a->exec.models.items, a->exec.models.count, false, &input, model);
         if (code != CLI_EXIT_OK) {
             return code;
         }
         int rc = anvil_waiter_set_from_model(NULL, *model, set, &diag);
         cli_input_release(&input);
         if (rc != ANVIL_OK) {
-            cli_error("%s: %s", a->exec.model, rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
+            cli_error("%s: %s", a->exec.models.items[0], rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
             return cli_exit_for_status(rc);
         }
         return CLI_EXIT_OK;

@@ -210,7 +210,8 @@ int cli_cmd_waiters(int argc, char **argv) {
     };
     struct cli_parser parser;
     cli_parser_init(&parser, argc, argv, options, "waiters");
-    const char *file = NULL, *tag = NULL;
+    struct cli_paths files = {.count = 0};
+    const char *tag = NULL;
     bool json = false;
     int id;
     const char *value;
@@ -220,10 +221,10 @@ int cli_cmd_waiters(int argc, char **argv) {
             return CLI_EXIT_USAGE;
         }
         if (next == CLI_NEXT_OPERAND) {
-            if (file) {
-                return cli_usage_error("waiters", "'anvil waiters' takes one FILE");
+            int code = cli_paths_add(&files, "waiters", value);
+            if (code != CLI_EXIT_OK) {
+                return code;
             }
-            file = value;
             continue;
         }
         if (id == OPT_TAG) {
@@ -234,12 +235,12 @@ int cli_cmd_waiters(int argc, char **argv) {
             return cli_usage_error("waiters", "--output must be 'text' or 'json', not '%s'", value);
         }
     }
-    if (!file) {
+    if (files.count == 0) {
         return cli_usage_error("waiters", "no FILE given");
     }
     struct cli_input input;
     struct anvil_model *model = NULL;
-    int code = cli_model_read(file, false, &input, &model);
+    int code = cli_model_assemble(files.items, files.count, false, &input, &model);
     if (code != CLI_EXIT_OK) {
         return code;
     }

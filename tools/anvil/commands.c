@@ -35,7 +35,8 @@ const struct cli_command cli_commands[] = {
      "model or input.\n"
      "\n"
      "Options:\n"
-     "  -m, --model FILE            the Smithy model: JSON AST, .smithy or a folder\n"
+     "  -m, --model FILE            the Smithy model: JSON AST, .smithy or a folder;\n"
+     "                              repeat to assemble one model from several\n"
      "  -i, --input JSON            the operation's input, or @FILE (default {})\n"
      "\n" S_HTTP_HELP,
      cli_cmd_call},
@@ -79,7 +80,8 @@ const struct cli_command cli_commands[] = {
      "error), 64 usage, 65 a bad model or input.\n"
      "\n"
      "Options:\n"
-     "  -m, --model FILE          the Smithy model: JSON AST, .smithy or a folder\n"
+     "  -m, --model FILE          the Smithy model: JSON AST, .smithy or a folder;\n"
+     "                            repeat to assemble one model from several\n"
      "  -b, --botocore FILE       a botocore paginators-1.json\n"
      "  -i, --input JSON          the operation's input, or @FILE (default {})\n"
      "      --page-size N         ask for N items a page\n"
@@ -120,6 +122,25 @@ const struct cli_command cli_commands[] = {
      "Options:\n"
      "  -c, --compact   print the JSON on one line\n",
      cli_cmd_ast},
+    {"idl", "Write Smithy models (IDL or JSON AST) as Smithy IDL 2.0",
+     "Usage: anvil idl [--namespace NS | --output-dir DIR] FILE|FOLDER...\n"
+     "\n"
+     "Assembles the model as 'anvil ast' does and writes it as IDL 2.0 in the layout\n"
+     "Smithy's own serializer uses (sorted shapes and traits, doc comments, inline\n"
+     "operation input and output, `use` for other namespaces), so a JSON AST model\n"
+     "becomes readable and a model Smithy wrote comes back byte for byte.\n"
+     "\n"
+     "An IDL file holds one namespace. With no option the model must have at most\n"
+     "one (besides the prelude): its file, metadata included, goes to standard\n"
+     "output. --namespace prints one namespace's file (no metadata); --output-dir\n"
+     "writes DIR/NAMESPACE.smithy for each namespace and DIR/metadata.smithy when\n"
+     "there is metadata, as Smithy does, each file replaced whole, and prints the\n"
+     "paths written. Reading those files back gives the same model.\n"
+     "\n"
+     "Options:\n"
+     "  -n, --namespace NS      print the shapes of namespace NS\n"
+     "  -o, --output-dir DIR    write one file per namespace into DIR (made if missing)\n",
+     cli_cmd_idl},
     {"validate", "Validate Smithy models (JSON AST or IDL)",
      "Usage: anvil validate FILE...\n"
      "\n"
@@ -138,7 +159,7 @@ const struct cli_command cli_commands[] = {
      "                  [--output text|json] [--progress auto|json|none]\n"
      "                  (--exec CMD [ARG...] | [HTTP OPTIONS])\n"
      "\n"
-     "Runs WAITER from a Smithy JSON AST model (--model) or a botocore waiters-2.json\n"
+     "Runs WAITER from a Smithy model (--model) or a botocore waiters-2.json\n"
      "(--botocore): calls the operation at once, then again after each delay (the\n"
      "Smithy spec's exponential backoff with jitter), until an acceptor says success\n"
      "or failure, an error no acceptor expects arrives, or SECONDS pass (one last\n"
@@ -153,7 +174,8 @@ const struct cli_command cli_commands[] = {
      "(no region or credentials, unknown profile), 130 SIGINT, 143 SIGTERM.\n"
      "\n"
      "Options:\n"
-     "  -m, --model FILE      the Smithy model (JSON AST, .smithy, folder)\n"
+     "  -m, --model FILE      the Smithy model (JSON AST, .smithy, folder); repeat\n"
+     "                        to assemble one model from several\n"
      "  -b, --botocore FILE   a botocore waiters-2.json that defines WAITER\n"
      "  -w, --max-wait S      the most time to wait, in seconds (required; e.g. 600 or 0.5)\n"
      "      --min-delay S     override the waiter's minimum delay (whole seconds)\n"
@@ -171,9 +193,10 @@ const struct cli_command cli_commands[] = {
      "\n" S_HTTP_HELP,
      cli_cmd_wait},
     {"waiters", "List the waiters a Smithy model defines",
-     "Usage: anvil waiters [--output text|json] [--tag TAG] FILE\n"
+     "Usage: anvil waiters [--output text|json] [--tag TAG] FILE|FOLDER...\n"
      "\n"
-     "Lists each operation's waiters in the Smithy JSON AST model FILE: name, delays,\n"
+     "Lists each operation's waiters in the Smithy model (JSON AST or .smithy files\n"
+     "and folders, assembled into one model): name, delays,\n"
      "documentation, tags, whether deprecated, and the acceptors in order, in\n"
      "readable text (the default) or as a JSON array with each waiter's definition.\n"
      "\n"

@@ -28,7 +28,10 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
             }
             out->command = argv + parser.index; /* everything after --exec is the command */
         } else if (id == CLI_OPT_MODEL) {
-            out->model = value;
+            int code = cli_paths_add(&out->models, spec->command, value);
+            if (code != CLI_EXIT_OK) {
+                return code;
+            }
         } else if (id == CLI_OPT_BOTOCORE) {
             out->botocore = value;
         } else if (id == CLI_OPT_ENDPOINT) {
@@ -78,8 +81,9 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
             }
         }
     }
-    bool both_ok = spec->botocore_with_model && !out->command && out->model && out->botocore;
-    if (!out->model == !out->botocore && !both_ok) {
+    bool has_model = out->models.count > 0;
+    bool both_ok = spec->botocore_with_model && !out->command && has_model && out->botocore;
+    if (!has_model == !out->botocore && !both_ok) {
         return cli_usage_error(spec->command, "give the %s with exactly one of --model and --botocore", spec->plural);
     }
     if (!out->name) {
@@ -91,7 +95,7 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
         return cli_usage_error(spec->command, "--exec and the HTTP options (--endpoint-url, --region, --profile, "
                                               "--retry-*, --max-response-bytes, --ca-bundle) do not mix");
     }
-    if (!out->command && !out->model) {
+    if (!out->command && !has_model) {
         return cli_usage_error(spec->command, "calling the service over HTTP needs --model (or give --exec CMD)");
     }
     return CLI_EXIT_OK;

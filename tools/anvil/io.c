@@ -4,9 +4,12 @@
 #define _DEFAULT_SOURCE
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -111,6 +114,57 @@ static int s_read_stream(FILE *f, size_t max_bytes, struct anvil_buf *out, const
         anvil_buf_clean_up(out);
     }
     return code;
+}
+
+int cli_write_file(const char *path, const char *bytes, size_t len) {
+    size_t n = strlen(path);
+    char *tmp = malloc(n + sizeof(".anvil-XXXXXX"));
+    if (!tmp) {
+        cli_error("%s: out of memory", path);
+        return CLI_EXIT_IO;
+    }
+    memcpy(tmp, path, n);
+    memcpy(tmp + n, ".anvil-XXXXXX", sizeof(".anvil-XXXXXX"));
+    const char *step = "cannot create a file beside it";
+    int err = 0;
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        err = errno;
+    } else {
+        /* mkstemp makes 0600; a written model is an ordinary file (0666 less the umask). */
+        mode_t mask = umask(0);
+        umask(mask);
+        step = "cannot write it";
+        if (fchmod(fd, 0666 & ~mask) != 0) {
+            err = errno;
+        }
+        for (size_t done = 0; !err && done < len;) {
+            ssize_t w = write(fd, bytes + done, len - done);
+            if (w > 0) {
+                done += (size_t)w;
+            } else if (w == 0 || errno != EINTR) {
+                err = w == 0 ? EIO : errno;
+            }
+        }
+        if (!err && fsync(fd) != 0) {
+            err = errno;
+        }
+        if (close(fd) != 0 && !err) {
+            err = errno;
+        }
+        if (!err && rename(tmp, path) != 0) {
+            err = errno;
+            step = "cannot replace it";
+        }
+        if (!err) {
+            free(tmp);
+            return CLI_EXIT_OK;
+        }
+        unlink(tmp);
+    }
+    cli_error("%s: %s: %s", path, step, strerror(err));
+    free(tmp);
+    return CLI_EXIT_IO;
 }
 
 /* Standard output failed and that was said: later failures of the same stream are not said again. */
