@@ -50,6 +50,7 @@ struct s_shape {
     const struct anvil__idl_file *file; /* IDL source (NULL for JSON) */
     const struct anvil__idl_shape *idl;
     const struct anvil_json *json; /* JSON AST definition */
+    const char *json_name;         /* its file's name */
     struct s_traits traits;
     struct s_member *members;
     size_t member_count, member_cap;
@@ -59,12 +60,16 @@ struct s_shape {
     /* Service, resource and operation properties, already in JSON AST form. */
     struct anvil_json props;
     bool elision_done, elision_busy;
+    /* Smithy would not build it: wrong list/map members, or a mixin that is missing or not built. 0 = not
+     * known yet, 1 = being decided, 2 = fine, 3 = broken. */
+    unsigned char broken;
+    bool in_cycle; /* part of a mixin cycle (said once, by s_mixin_cycle) */
     size_t dup_of; /* 1 + the index of the first definition of the same id; 0 when first */
 };
 
 /* A syntactic shape id in a node value that named no shape when it was read. */
 struct s_syntactic {
-    struct anvil_str_view context, text, id;
+    struct anvil_str_view text, id;
     struct anvil_str_view root; /* id without its `$member` */
     bool known;
 };
@@ -91,6 +96,8 @@ struct s_asm {
     size_t member_apply_count, member_apply_cap;
     struct s_syntactic *syntactic;
     size_t syntactic_count, syntactic_cap;
+    struct s_shape **path; /* the mixin chain s_broken is deciding */
+    size_t path_len, path_cap;
     int error;
 };
 
@@ -357,7 +364,7 @@ static int s_node_json(struct s_asm *a, const struct anvil__idl_file *file, cons
         if (!found && s_grow(a, (void **)&a->syntactic, a->syntactic_count, &a->syntactic_cap, sizeof(*a->syntactic))) {
             size_t dollar = anvil_sv_find_byte(id, 0, '$');
             struct anvil_str_view root = dollar == SIZE_MAX ? id : anvil_sv_slice(id, 0, dollar);
-            a->syntactic[a->syntactic_count++] = (struct s_syntactic){context, node->text, id, root, false};
+            a->syntactic[a->syntactic_count++] = (struct s_syntactic){node->text, id, root, false};
         }
         return s_string(a, id, out);
     }
@@ -449,10 +456,60 @@ static void s_syntactic_check(struct s_asm *a) {
     for (size_t i = 0; i < a->syntactic_count; i++) {
         const struct s_syntactic *p = &a->syntactic[i];
         if (!p->known && !s_defined(a, p->root)) {
-            s_event(a, ANVIL_SEVERITY_DANGER, p->context, "SyntacticShapeIdTarget",
+            /* Smithy gives the event no shape: it is about the value, wherever it is. */
+            s_event(a, ANVIL_SEVERITY_DANGER, anvil_sv("", 0), "SyntacticShapeIdTarget",
                     "Syntactic shape ID `%.*s` does not resolve to a valid shape ID: `%.*s`. Did you mean to quote "
                     "this string? Are you missing a model file?",
                     (int)p->text.len, p->text.ptr, (int)p->id.len, p->id.ptr);
+        }
+    }
+}
+
+static int s_view_qcmp(const void *x, const void *y) {
+    return anvil_sv_cmp(*(const struct anvil_str_view *)x, *(const struct anvil_str_view *)y);
+}
+
+static void s_trait_ids_add(struct s_asm *a, const struct s_traits *traits, struct anvil_str_view **ids, size_t *count,
+                            size_t *cap) {
+    for (size_t i = 0; i < traits->count; i++) {
+        if (s_grow(a, (void **)ids, *count, cap, sizeof(**ids))) {
+            (*ids)[(*count)++] = traits->items[i].id;
+        }
+    }
+}
+
+/*
+ * A trait must be a trait: a shape of the model applied as a trait needs
+ * @trait (Smithy's validateTraitWithTraitDefinition). Traits the model does
+ * not define are not checked: anvil takes them as defined elsewhere.
+ */
+static void s_trait_shapes_check(struct s_asm *a) {
+    struct anvil_str_view *ids = NULL;
+    size_t count = 0, cap = 0;
+    for (size_t i = 0; i < a->count; i++) {
+        const struct s_shape *s = &a->shapes[i];
+        s_trait_ids_add(a, &s->traits, &ids, &count, &cap);
+        for (size_t m = 0; m < s->member_count; m++) {
+            s_trait_ids_add(a, &s->members[m].traits, &ids, &count, &cap);
+        }
+    }
+    for (size_t i = 0; i < a->member_apply_count; i++) {
+        s_trait_ids_add(a, &a->member_applies[i].traits, &ids, &count, &cap);
+    }
+    if (count == 0) {
+        return;
+    }
+    qsort(ids, count, sizeof(*ids), s_view_qcmp);
+    for (size_t i = 0; i < count; i++) {
+        if (i > 0 && anvil_sv_eq(ids[i], ids[i - 1])) {
+            continue;
+        }
+        struct s_shape *t = s_find(a, ids[i]);
+        if (t && !s_trait_find(&t->traits, ANVIL_SV("smithy.api#trait"))) {
+            s_event(a, ANVIL_SEVERITY_ERROR, ids[i], "Model",
+                    "Shape `%.*s` cannot be applied as a trait. If this is a custom trait, please add `@trait` to "
+                    "this shape.",
+                    (int)ids[i].len, ids[i].ptr);
         }
     }
 }
@@ -701,6 +758,156 @@ static void s_idl_shape(struct s_asm *a, const struct anvil__idl_file *file, str
     }
 }
 
+/* ---- JSON AST definitions: what Smithy's JsonAstLoader accepts, warns about and rejects ---- */
+
+static const char *const s_top_props[] = {"metadata", "shapes", "smithy", NULL};
+static const char *const s_apply_props[] = {"traits", "type", NULL};
+static const char *const s_simple_props[] = {"mixins", "traits", "type", NULL};
+static const char *const s_named_member_props[] = {"members", "mixins", "traits", "type", NULL};
+static const char *const s_collection_props[] = {"member", "mixins", "traits", "type", NULL};
+static const char *const s_map_props[] = {"key", "mixins", "traits", "type", "value", NULL};
+static const char *const s_member_props[] = {"target", "traits", NULL};
+static const char *const s_operation_props[] = {"errors", "input", "mixins", "output", "traits", "type", NULL};
+static const char *const s_resource_props[] = {"collectionOperations",
+                                               "create",
+                                               "delete",
+                                               "identifiers",
+                                               "list",
+                                               "mixins",
+                                               "operations",
+                                               "properties",
+                                               "put",
+                                               "read",
+                                               "resources",
+                                               "traits",
+                                               "type",
+                                               "update",
+                                               NULL};
+static const char *const s_service_props[] = {"errors", "mixins", "operations", "rename", "resources",
+                                              "traits", "type",   "version",    NULL};
+
+static bool s_listed(const char *const *names, struct anvil_str_view key) {
+    for (; *names; names++) {
+        if (anvil_sv_eq_cstr(key, *names)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static const char *const *s_props_of(enum anvil_shape_type type) {
+    switch (type) {
+    case ANVIL_SHAPE_LIST:
+    case ANVIL_SHAPE_SET:
+        return s_collection_props;
+    case ANVIL_SHAPE_MAP:
+        return s_map_props;
+    case ANVIL_SHAPE_STRUCTURE:
+    case ANVIL_SHAPE_UNION:
+    case ANVIL_SHAPE_ENUM:
+    case ANVIL_SHAPE_INT_ENUM:
+        return s_named_member_props;
+    case ANVIL_SHAPE_OPERATION:
+        return s_operation_props;
+    case ANVIL_SHAPE_RESOURCE:
+        return s_resource_props;
+    case ANVIL_SHAPE_SERVICE:
+        return s_service_props;
+    default:
+        return s_simple_props;
+    }
+}
+
+/* Smithy's checkAdditionalProperties: a WARNING naming the allowed keys and the others, both sorted. */
+static void s_json_props(struct s_asm *a, struct anvil_str_view shape, const struct anvil_json *obj,
+                         const char *const *allowed) {
+    struct anvil_str_view extra[32];
+    size_t n = 0;
+    for (size_t i = 0; i < anvil_json_len(obj) && n < 32; i++) {
+        struct anvil_str_view key = anvil_json_member_key(anvil_json_object_at(obj, i));
+        if (!s_listed(allowed, key)) {
+            size_t at = n++;
+            while (at > 0 && anvil_sv_cmp(extra[at - 1], key) > 0) {
+                extra[at] = extra[at - 1];
+                at--;
+            }
+            extra[at] = key;
+        }
+    }
+    if (n == 0) {
+        return;
+    }
+    char message[1024];
+    size_t used = (size_t)snprintf(message, sizeof(message), "Expected an object with possible properties of ");
+    for (size_t i = 0; allowed[i] && used < sizeof(message); i++) {
+        used += (size_t)snprintf(message + used, sizeof(message) - used, "%s`%s`", i ? ", " : "", allowed[i]);
+    }
+    if (used < sizeof(message)) {
+        used += (size_t)snprintf(message + used, sizeof(message) - used, ", but found additional properties: ");
+    }
+    for (size_t i = 0; i < n && used < sizeof(message); i++) {
+        used += (size_t)snprintf(message + used, sizeof(message) - used, "%s`%.*s`", i ? ", " : "",
+                                 (int)(extra[i].len < 100 ? extra[i].len : 100), extra[i].ptr);
+    }
+    s_event(a, ANVIL_SEVERITY_WARNING, shape, "Model", "%s", message);
+}
+
+/* Node types as Smithy's AstReader.describe names them. */
+static const char *s_json_kind(const struct anvil_json *v) {
+    switch (anvil_json_type(v)) {
+    case ANVIL_JSON_OBJECT:
+        return "object";
+    case ANVIL_JSON_ARRAY:
+        return "array";
+    case ANVIL_JSON_STRING:
+        return "string";
+    case ANVIL_JSON_NUMBER:
+        return "number";
+    case ANVIL_JSON_BOOL:
+        return "boolean";
+    default:
+        return "null";
+    }
+}
+
+/* Whether `id` is an absolute shape id without a member: namespace#Name. */
+static bool s_absolute_id(struct anvil_str_view id) {
+    size_t hash = anvil_sv_find_byte(id, 0, '#');
+    return hash != SIZE_MAX && hash > 0 && hash + 1 < id.len && anvil_sv_find_byte(id, 0, '$') == SIZE_MAX;
+}
+
+/* The traits of a JSON definition: absolute trait ids only (Smithy: "Invalid shape ID: x"). */
+static void s_json_traits(struct s_asm *a, struct anvil_str_view owner, int version, const struct anvil_json *traits,
+                          struct s_traits *out) {
+    for (size_t i = 0; i < anvil_json_len(traits) && anvil_json_is_object(traits); i++) {
+        const struct anvil_json_member *t = anvil_json_object_at(traits, i);
+        struct anvil_str_view id = anvil_json_member_key(t);
+        if (!s_absolute_id(id)) {
+            size_t hash = anvil_sv_find_byte(owner, 0, '$');
+            s_event(a, ANVIL_SEVERITY_ERROR, hash == SIZE_MAX ? owner : anvil_sv_slice(owner, 0, hash), "Model",
+                    "Invalid shape ID: %.*s", (int)(id.len < 200 ? id.len : 200), id.ptr);
+            continue;
+        }
+        s_add_trait(a, owner, version, out, id, &t->value);
+    }
+}
+
+/* A list of `{"target": id}` references: ERROR for an entry that is not an object. */
+static bool s_json_references(struct s_asm *a, struct anvil_str_view shape, const struct anvil_json *list) {
+    if (!anvil_json_is_array(list)) {
+        s_event(a, ANVIL_SEVERITY_ERROR, shape, "Model", "Expected array, but found %s.", s_json_kind(list));
+        return false;
+    }
+    for (size_t i = 0; i < anvil_json_len(list); i++) {
+        const struct anvil_json *ref = anvil_json_array_at(list, i);
+        if (!anvil_json_is_object(ref)) {
+            s_event(a, ANVIL_SEVERITY_ERROR, shape, "Model", "Expected object, but found %s.", s_json_kind(ref));
+            return false;
+        }
+    }
+    return true;
+}
+
 static void s_json_member(struct s_asm *a, struct s_shape *s, struct anvil_str_view name,
                           const struct anvil_json *def) {
     if (!s_grow(a, (void **)&s->members, s->member_count, &s->member_cap, sizeof(*s->members))) {
@@ -712,10 +919,8 @@ static void s_json_member(struct s_asm *a, struct s_shape *s, struct anvil_str_v
     m->target = anvil_json_string(anvil_json_object_get_cstr(def, "target"));
     const struct anvil_json *traits = anvil_json_object_get_cstr(def, "traits");
     struct anvil_str_view member_id = s_concat(a, s->id, "$", name);
-    for (size_t i = 0; i < anvil_json_len(traits); i++) {
-        const struct anvil_json_member *t = anvil_json_object_at(traits, i);
-        s_add_trait(a, member_id, s->version, &m->traits, anvil_json_member_key(t), &t->value);
-    }
+    s_json_props(a, member_id, def, s_member_props);
+    s_json_traits(a, member_id, s->version, traits, &m->traits);
 }
 
 static void s_json_shape(struct s_asm *a, struct s_shape *s) {
@@ -727,11 +932,17 @@ static void s_json_shape(struct s_asm *a, struct s_shape *s) {
         if (anvil_sv_eq_cstr(key, "type")) {
             continue;
         }
+        if (!s_listed(s_props_of(s->type), key)) {
+            continue; /* warned about below, and dropped as Smithy drops it */
+        }
         if (anvil_sv_eq_cstr(key, "traits")) {
-            for (size_t k = 0; k < anvil_json_len(&e->value); k++) {
-                const struct anvil_json_member *t = anvil_json_object_at(&e->value, k);
-                s_add_trait(a, s->id, s->version, &s->traits, anvil_json_member_key(t), &t->value);
-            }
+            s_json_traits(a, s->id, s->version, &e->value, &s->traits);
+        } else if ((anvil_sv_eq_cstr(key, "input") || anvil_sv_eq_cstr(key, "output")) &&
+                   !anvil_json_is_object(&e->value)) {
+            s_event(a, ANVIL_SEVERITY_ERROR, s->id, "Model", "Expected `%.*s` to be an object; found %s", (int)key.len,
+                    key.ptr, s_json_kind(&e->value));
+        } else if (anvil_sv_eq_cstr(key, "errors") && !s_json_references(a, s->id, &e->value)) {
+            continue;
         } else if (anvil_sv_eq_cstr(key, "members")) {
             for (size_t k = 0; k < anvil_json_len(&e->value); k++) {
                 const struct anvil_json_member *m = anvil_json_object_at(&e->value, k);
@@ -754,6 +965,7 @@ static void s_json_shape(struct s_asm *a, struct s_shape *s) {
         }
     }
     s->props = s_obj_finish(a, &props);
+    s_json_props(a, s->id, def, s_props_of(s->type));
 }
 
 /* ---- elided member targets (`$name`): from the `for` resource, then the mixins ---- */
@@ -871,8 +1083,12 @@ static void s_apply(struct s_asm *a, struct anvil_str_view target, const struct 
                         "Cannot apply `%.*s` to an immutable prelude shape defined in `smithy.api`.", (int)t.len,
                         t.ptr);
             } else {
-                s_event(a, ANVIL_SEVERITY_ERROR, target, "Model", "Trait `%.*s` applied to unknown shape `%.*s`",
-                        (int)t.len, t.ptr, (int)target.len, target.ptr);
+                /* Smithy: no shape, and the trait's idiomatic name (prelude traits without `smithy.api#`). */
+                struct anvil_str_view name =
+                    anvil_sv_starts_with(t, ANVIL_SV("smithy.api#")) ? anvil_sv_slice(t, 11, SIZE_MAX) : t;
+                s_event(a, ANVIL_SEVERITY_ERROR, anvil_sv("", 0), "Model",
+                        "Trait `%.*s` applied to unknown shape `%.*s`", (int)name.len, name.ptr, (int)target.len,
+                        target.ptr);
             }
         }
         return;
@@ -911,12 +1127,8 @@ static void s_json_applies(struct s_asm *a, const struct anvil_json *root, int v
             continue;
         }
         struct anvil_str_view target = anvil_json_member_key(e);
-        const struct anvil_json *t = anvil_json_object_get_cstr(&e->value, "traits");
         struct s_traits traits = {0};
-        for (size_t k = 0; k < anvil_json_len(t); k++) {
-            const struct anvil_json_member *tm = anvil_json_object_at(t, k);
-            s_add_trait(a, target, version, &traits, anvil_json_member_key(tm), &tm->value);
-        }
+        s_json_traits(a, target, version, anvil_json_object_get_cstr(&e->value, "traits"), &traits);
         s_apply(a, target, &traits);
     }
 }
@@ -942,6 +1154,17 @@ static bool s_same_definition(const struct s_shape *x, const struct s_shape *y) 
     return true;
 }
 
+/* Where a definition is, as Smithy's SourceLocation prints it: `file [line, column]` (JSON: the file). */
+static void s_where(const struct s_shape *s, char *out, size_t cap) {
+    if (s->file && s->idl) {
+        size_t line, column;
+        anvil__idl_locate(s->file->text, s->file->len, s->idl->at, &line, &column);
+        snprintf(out, cap, "%s [%zu, %zu]", s->file->name, line, column);
+    } else {
+        snprintf(out, cap, "%s", s->json_name ? s->json_name : "a JSON AST file");
+    }
+}
+
 static void s_duplicates(struct s_asm *a) {
     for (size_t i = 0; i < a->count; i++) {
         struct s_shape *dup = &a->shapes[i];
@@ -949,15 +1172,18 @@ static void s_duplicates(struct s_asm *a) {
             continue;
         }
         struct s_shape *first = &a->shapes[dup->dup_of - 1];
+        char at_first[512], at_dup[512];
+        s_where(first, at_first, sizeof(at_first));
+        s_where(dup, at_dup, sizeof(at_dup));
         if (!s_same_definition(first, dup)) {
             s_event(a, ANVIL_SEVERITY_ERROR, dup->id, "Model",
-                    "Conflicting shape definition for `%.*s` found in `%s` and `%s`", (int)dup->id.len, dup->id.ptr,
-                    first->file ? first->file->name : "a JSON AST file",
-                    dup->file ? dup->file->name : "a JSON AST file");
+                    "Conflicting shape definition for `%.*s` found at `%s` and `%s`", (int)dup->id.len, dup->id.ptr,
+                    at_first, at_dup);
             continue;
         }
-        s_event(a, ANVIL_SEVERITY_NOTE, dup->id, "Model", "Ignoring duplicate but equivalent shape definition: %.*s",
-                (int)dup->id.len, dup->id.ptr);
+        s_event(a, ANVIL_SEVERITY_NOTE, dup->id, "Model.IgnoredDuplicateDefinition",
+                "Ignoring duplicate but equivalent shape definition: %.*s defined at %s and %s", (int)dup->id.len,
+                dup->id.ptr, at_dup, at_first);
         for (size_t k = 0; k < dup->traits.count; k++) {
             s_trait_add(a, first->id, &first->traits, dup->traits.items[k].id, &dup->traits.items[k].value);
         }
@@ -1094,9 +1320,152 @@ static void s_enum_values(struct s_asm *a, struct s_shape *s) {
     }
 }
 
-static void s_required_members(struct s_asm *a, struct s_shape *s) {
-    if (s->mixin_count) {
+/* Whether a list, set or map has member `name`, itself or through its mixins. */
+static bool s_has_member(struct s_asm *a, struct s_shape *s, struct anvil_str_view name, size_t depth) {
+    if (s_local_member(s, name)) {
+        return true;
+    }
+    for (size_t i = 0; i < s->mixin_count && depth < 64; i++) {
+        struct s_shape *m = s_find(a, s->mixins[i]);
+        if (m && s_has_member(a, m, name, depth + 1)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool s_broken(struct s_asm *a, struct s_shape *s);
+
+/* The members a list, set or map may have (Smithy's builders refuse the others); whether all are. */
+static bool s_collection_members_ok(struct s_asm *a, struct s_shape *s) {
+    bool ok = true;
+    for (size_t i = 0; i < s->member_count; i++) {
+        struct anvil_str_view n = s->members[i].name;
+        if (s->type == ANVIL_SHAPE_MAP && !anvil_sv_eq_cstr(n, "key") && !anvil_sv_eq_cstr(n, "value")) {
+            s_event(a, ANVIL_SEVERITY_ERROR, s->id, "Model",
+                    "Map shapes may only have `key` and `value` members, but found `%.*s`", (int)n.len, n.ptr);
+            ok = false;
+        } else if (s->type != ANVIL_SHAPE_MAP && !anvil_sv_eq_cstr(n, "member")) {
+            s_event(a, ANVIL_SEVERITY_ERROR, s->id, "Model",
+                    "%s shapes may only have a `member` member, but found `%.*s`",
+                    s->type == ANVIL_SHAPE_SET ? "Set" : "List", (int)n.len, n.ptr);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+/*
+ * Decides, once, whether Smithy would build shape `s`. A mixin that is not
+ * defined or not built makes `s` unbuilt too, said against the first elided
+ * member when there is one (that is where Smithy needs the mixin first).
+ * Mixin cycles are left to the cycle check.
+ */
+/* The most mixins deep a chain may go (beyond any real model; bounds the recursion). */
+#define S_MAX_MIXIN_DEPTH 4096
+
+/*
+ * `s` is being decided again: the chain from it to the end of the path is a
+ * cycle. Each member gets Smithy's event, naming the others in the order
+ * Smithy's Tarjan walk pops them when it starts where anvil's walk did (for
+ * cycles of three or more, Smithy starts where Java's HashMap order says).
+ */
+static void s_mixin_cycle(struct s_asm *a, struct s_shape *s) {
+    size_t from = a->path_len;
+    while (from > 0 && a->path[from - 1] != s) {
+        from--;
+    }
+    if (from == 0 || a->path[from - 1]->in_cycle) {
         return;
+    }
+    from--;
+    size_t n = a->path_len - from;
+    for (size_t i = 0; i < n; i++) {
+        struct s_shape *p = a->path[from + i];
+        p->in_cycle = true;
+        char others[2048];
+        size_t used = 0;
+        others[0] = '\0';
+        for (size_t k = 1; k <= n && used < sizeof(others); k++) {
+            const struct s_shape *o = a->path[from + k % n];
+            if (o != p) {
+                used += (size_t)snprintf(others + used, sizeof(others) - used, "%s%.*s", used ? ", " : "",
+                                         (int)o->id.len, o->id.ptr);
+            }
+        }
+        s_event(a, ANVIL_SEVERITY_ERROR, p->id, "Model",
+                "Unable to resolve mixins; cycles detected between this shape and [%s]", others);
+    }
+}
+
+static bool s_broken(struct s_asm *a, struct s_shape *s) {
+    if (s->broken >= 2) {
+        return s->broken == 3;
+    }
+    if (s->broken == 1) {
+        s_mixin_cycle(a, s);
+        return false;
+    }
+    if (a->path_len >= S_MAX_MIXIN_DEPTH) {
+        s_event(a, ANVIL_SEVERITY_ERROR, s->id, "Model", "Mixins nest deeper than %d shapes", S_MAX_MIXIN_DEPTH);
+        s->broken = 3;
+        return true;
+    }
+    if (!s_grow(a, (void **)&a->path, a->path_len, &a->path_cap, sizeof(*a->path))) {
+        return true;
+    }
+    a->path[a->path_len++] = s;
+    s->broken = 1;
+    bool broken = false;
+    for (size_t i = 0; i < s->mixin_count && !broken; i++) {
+        struct s_shape *m = s_find(a, s->mixins[i]);
+        if (!m || (m != s && s_broken(a, m) && !(s->in_cycle && m->in_cycle))) {
+            struct anvil_str_view at = s->id;
+            for (size_t k = 0; k < s->member_count; k++) {
+                if (s->members[k].elided) {
+                    at = s_concat(a, s->id, "$", s->members[k].name);
+                    break;
+                }
+            }
+            s_event(a, ANVIL_SEVERITY_ERROR, s->id, "Model", "Cannot apply mixin to %.*s: %.*s not found", (int)at.len,
+                    at.ptr, (int)s->mixins[i].len, s->mixins[i].ptr);
+            broken = true;
+        }
+    }
+    for (size_t i = 0; i < s->mixin_count && !broken && !s->in_cycle; i++) {
+        struct s_shape *m = s_find(a, s->mixins[i]);
+        if (m && !m->in_cycle && !s_trait_find(&m->traits, ANVIL_SV("smithy.api#mixin"))) {
+            s_event(a, ANVIL_SEVERITY_ERROR, s->id, "Target",
+                    "Attempted to use %.*s as a mixin, but it is not marked with the mixin trait", (int)m->id.len,
+                    m->id.ptr);
+        }
+    }
+    if (!broken && s->type >= ANVIL_SHAPE_LIST && s->type <= ANVIL_SHAPE_MAP) {
+        /* Wrong members are said, and the shape is still built; a missing one stops it. */
+        s_collection_members_ok(a, s);
+        bool key = s->type != ANVIL_SHAPE_MAP || s_has_member(a, s, ANVIL_SV("key"), 0);
+        bool value = s->type != ANVIL_SHAPE_MAP || s_has_member(a, s, ANVIL_SV("value"), 0);
+        bool member = s->type == ANVIL_SHAPE_MAP || s_has_member(a, s, ANVIL_SV("member"), 0);
+        if (s->type == ANVIL_SHAPE_MAP && (!key || !value)) {
+            s_event(a, ANVIL_SEVERITY_ERROR, s->id, "Model", "Missing required member%s of shape `%.*s`: %s%s%s",
+                    !key && !value ? "s" : "", (int)s->id.len, s->id.ptr, key ? "" : "key", !key && !value ? ", " : "",
+                    value ? "" : "value");
+            broken = true;
+        } else if (!member) {
+            s_event(a, ANVIL_SEVERITY_ERROR, s->id, "Model", "Missing required member of shape `%.*s`: member",
+                    (int)s->id.len, s->id.ptr);
+            broken = true;
+        }
+    }
+    a->path_len--;
+    broken = broken || s->in_cycle;
+    s->broken = broken ? 3 : 2;
+    return broken;
+}
+
+static void s_required_members(struct s_asm *a, struct s_shape *s) {
+    if (s->mixin_count || (s->type >= ANVIL_SHAPE_LIST && s->type <= ANVIL_SHAPE_MAP)) {
+        return; /* lists, sets and maps: s_broken */
     }
     if (s->type == ANVIL_SHAPE_LIST || s->type == ANVIL_SHAPE_SET) {
         if (!s_local_member(s, anvil_sv_from_cstr("member"))) {
@@ -1310,6 +1679,11 @@ static struct anvil_json s_root_json(struct s_asm *a) {
 /* ---- metadata ---- */
 
 static void s_metadata(struct s_asm *a, struct anvil_str_view key, const struct anvil_json *value, const char *from) {
+    if (anvil_sv_eq_cstr(key, "validators") && !anvil_json_is_array(value)) {
+        s_event(a, ANVIL_SEVERITY_ERROR, anvil_sv("", 0), "Model", "validators must be an array. Found %s.",
+                s_json_kind(value));
+        return;
+    }
     for (size_t i = 0; i < a->metadata_count; i++) {
         struct s_trait *m = &a->metadata[i];
         if (!anvil_sv_eq(m->id, key)) {
@@ -1378,17 +1752,32 @@ static int s_read(struct s_asm *a, const struct anvil_model_source *src, struct 
         rc = anvil_json_parse_into(a->arena, a->allocator, src->text, src->len, NULL, root, &d);
         if (rc == ANVIL_OK) {
             out->json = root;
-            struct anvil_str_view v = anvil_json_string(anvil_json_object_get_cstr(root, "smithy"));
-            if (!anvil_json_is_object(root) || !(anvil_sv_eq_cstr(v, "1.0") || anvil_sv_eq_cstr(v, "2.0") ||
-                                                 anvil_sv_eq_cstr(v, "1") || anvil_sv_eq_cstr(v, "2"))) {
+            const struct anvil_json *smithy = anvil_json_object_get_cstr(root, "smithy");
+            struct anvil_str_view v = anvil_json_string(smithy);
+            if (!anvil_json_is_object(root) || !anvil_json_is_string(smithy)) {
                 return anvil_diag_set(a->diag, ANVIL_EMODEL, 0, 0, 0,
                                       "%s: a Smithy JSON AST model must be an object whose `smithy` version is "
                                       "\"1.0\" or \"2.0\"",
                                       out->name);
             }
             const struct anvil_json *shapes = anvil_json_object_get_cstr(root, "shapes");
-            if (shapes && !anvil_json_is_object(shapes)) {
-                return anvil_diag_set(a->diag, ANVIL_EMODEL, 0, 0, 0, "%s: `shapes` must be an object", out->name);
+            const struct anvil_json *metadata = anvil_json_object_get_cstr(root, "metadata");
+            /* Like Smithy, what is wrong inside a model is an event, and the rest of the model still counts. */
+            if (!(anvil_sv_eq_cstr(v, "1.0") || anvil_sv_eq_cstr(v, "2.0") || anvil_sv_eq_cstr(v, "1") ||
+                  anvil_sv_eq_cstr(v, "2"))) {
+                s_event(a, ANVIL_SEVERITY_ERROR, anvil_sv("", 0), "Model", "Unsupported Smithy version number: %.*s",
+                        (int)(v.len < 100 ? v.len : 100), v.ptr);
+                out->json = NULL;
+            } else if (shapes && !anvil_json_is_object(shapes)) {
+                s_event(a, ANVIL_SEVERITY_ERROR, anvil_sv("", 0), "Model",
+                        "Expected `shapes` to be an object; found %s", s_json_kind(shapes));
+                out->json = NULL;
+            } else {
+                s_json_props(a, anvil_sv("", 0), root, s_top_props);
+            }
+            if (out->json && metadata && !anvil_json_is_object(metadata)) {
+                s_event(a, ANVIL_SEVERITY_ERROR, anvil_sv("", 0), "Model",
+                        "Expected `metadata` to be an object; found %s", s_json_kind(metadata));
             }
             out->version = v.ptr[0] == '1' ? 1 : 2;
             return ANVIL_OK;
@@ -1414,7 +1803,24 @@ static int s_register(struct s_asm *a, struct s_source *sources, size_t count, s
                 struct anvil_str_view id = anvil_json_member_key(e);
                 struct anvil_str_view type_name = anvil_json_string(anvil_json_object_get_cstr(&e->value, "type"));
                 enum anvil_shape_type type;
+                if (!s_absolute_id(id)) {
+                    size_t hash = anvil_sv_find_byte(id, 0, '#');
+                    if (hash != SIZE_MAX && anvil_sv_find_byte(id, 0, '$') != SIZE_MAX &&
+                        !anvil_sv_eq_cstr(type_name, "apply")) {
+                        s_event(a, ANVIL_SEVERITY_ERROR, id, "Model",
+                                "Shapes of type `%.*s` cannot contain a member in their shape ID. Found `%.*s`",
+                                (int)(type_name.len < 64 ? type_name.len : 64), type_name.ptr,
+                                (int)(id.len < 200 ? id.len : 200), id.ptr);
+                        continue;
+                    }
+                    if (hash == SIZE_MAX || hash == 0 || hash + 1 >= id.len) {
+                        s_event(a, ANVIL_SEVERITY_ERROR, anvil_sv("", 0), "Model", "Invalid shape ID: %.*s",
+                                (int)(id.len < 200 ? id.len : 200), id.ptr);
+                        continue;
+                    }
+                }
                 if (anvil_sv_eq_cstr(type_name, "apply")) {
+                    s_json_props(a, id, &e->value, s_apply_props);
                     continue;
                 }
                 if (!anvil_json_is_object(&e->value) ||
@@ -1428,15 +1834,10 @@ static int s_register(struct s_asm *a, struct s_source *sources, size_t count, s
                                           src->name, (int)(id.len < 200 ? id.len : 200), id.ptr,
                                           (int)(type_name.len < 64 ? type_name.len : 64), type_name.ptr);
                 }
-                size_t hash = anvil_sv_find_byte(id, 0, '#');
-                if (hash == SIZE_MAX || hash == 0 || hash + 1 >= id.len || anvil_sv_find_byte(id, 0, '$') != SIZE_MAX) {
-                    return anvil_diag_set(a->diag, ANVIL_EMODEL, 0, 0, 0,
-                                          "%s: `%.*s` is not an absolute shape id (namespace#Name)", src->name,
-                                          (int)(id.len < 200 ? id.len : 200), id.ptr);
-                }
                 struct s_shape *s = s_new_shape(a, id, type, src->version);
                 if (s) {
                     s->json = &e->value;
+                    s->json_name = src->name;
                 }
             }
         } else {
@@ -1461,7 +1862,7 @@ static int s_register(struct s_asm *a, struct s_source *sources, size_t count, s
 static void s_read_metadata(struct s_asm *a, struct s_source *src) {
     if (src->json) {
         const struct anvil_json *meta = anvil_json_object_get_cstr(src->json, "metadata");
-        for (size_t k = 0; k < anvil_json_len(meta); k++) {
+        for (size_t k = 0; k < anvil_json_len(meta) && anvil_json_is_object(meta); k++) {
             const struct anvil_json_member *e = anvil_json_object_at(meta, k);
             s_metadata(a, anvil_json_member_key(e), &e->value, src->name);
         }
@@ -1519,7 +1920,14 @@ static int s_assemble(struct s_asm *a, const struct anvil_model_source *sources,
     }
     s_duplicates(a);
     for (size_t i = 0; i < a->count && !a->error; i++) {
-        s_elide(a, &a->shapes[i], 0);
+        if (!a->shapes[i].dup_of) {
+            s_broken(a, &a->shapes[i]);
+        }
+    }
+    for (size_t i = 0; i < a->count && !a->error; i++) {
+        if (a->shapes[i].broken != 3) {
+            s_elide(a, &a->shapes[i], 0);
+        }
     }
     for (size_t i = 0; i < count && !a->error; i++) {
         if (read[i].json) {
@@ -1531,7 +1939,7 @@ static int s_assemble(struct s_asm *a, const struct anvil_model_source *sources,
     s_upgrade(a);
     for (size_t i = 0; i < a->count && !a->error; i++) {
         struct s_shape *s = &a->shapes[i];
-        if (s->dup_of) {
+        if (s->dup_of || s->broken == 3) {
             continue;
         }
         if (s->mixin_count) {
@@ -1544,6 +1952,7 @@ static int s_assemble(struct s_asm *a, const struct anvil_model_source *sources,
         s_required_members(a, s);
     }
     s_syntactic_check(a);
+    s_trait_shapes_check(a);
     if (!a->error) {
         *root = s_root_json(a);
     }

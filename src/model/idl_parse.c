@@ -92,6 +92,21 @@ static S_NORETURN void s_fail_at(struct s_parser *p, struct anvil_str_view shape
 
 #define s_fail(p, ...) s_fail_at((p), anvil_sv("", 0), (p)->lx.start, __VA_ARGS__)
 
+static S_NORETURN void s_fail_value(struct s_parser *p, size_t at, const char *fmt, ...) ANVIL_PRINTF(3, 4);
+
+/* A well-formed but invalid value (Smithy's SourceException, not a syntax error): no "Syntax error at" prefix. */
+static S_NORETURN void s_fail_value(struct s_parser *p, size_t at, const char *fmt, ...) {
+    char message[512];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(message, sizeof(message), fmt, args);
+    va_end(args);
+    size_t line, column;
+    anvil__idl_locate(p->lx.text, p->lx.len, at, &line, &column);
+    anvil_diag_set(p->diag, ANVIL_ESYNTAX, line, column, at, "%s", message);
+    longjmp(p->fail, ANVIL_ESYNTAX);
+}
+
 /* ---- tokens ---- */
 
 static void s_take_doc(struct s_parser *p) {
@@ -457,7 +472,7 @@ static void s_object(struct s_parser *p, struct anvil__idl_node *out) {
         struct anvil__idl_node value;
         s_node(p, &value);
         if (s_key_seen(p, &seen, out->u.entries, out->count, key)) {
-            s_fail_at(p, anvil_sv("", 0), key_at, "Duplicate member: '%.*s'", (int)key.len, key.ptr);
+            s_fail_value(p, key_at, "Duplicate member: '%.*s'", (int)key.len, key.ptr);
         }
         struct anvil__idl_entry *e = S_PUSH(p, out->u.entries, out->count, &cap);
         e->key = key;
@@ -553,7 +568,7 @@ static void s_structured(struct s_parser *p, struct anvil_str_view first, size_t
         struct anvil__idl_node value;
         s_node(p, &value);
         if (s_key_seen(p, &seen, out->u.entries, out->count, key)) {
-            s_fail_at(p, anvil_sv("", 0), key_at, "Duplicate member of trait: '%.*s'", (int)key.len, key.ptr);
+            s_fail_value(p, key_at, "Duplicate member of trait: '%.*s'", (int)key.len, key.ptr);
         }
         e = S_PUSH(p, out->u.entries, out->count, &cap);
         e->key = key;

@@ -147,11 +147,10 @@ static void s_lint_message(struct anvil_events *events, const struct anvil_shape
     enum anvil__lint_type got;
     s_lint(events, op, waiter, index, prefix, input_output, message, &got);
     if (got != ANVIL__LINT_STRING && got != ANVIL__LINT_ARRAY) {
-        /* WaitableTraitValidator's wording: without the waiter/acceptor prefix. */
         anvil__event_add(events, ANVIL_SEVERITY_ERROR, anvil_shape_id(op), "WaitableTrait",
-                         "The `message` JMESPath expression must resolve to a string or an array of strings, but this "
-                         "expression was statically determined to return a `%s` type",
-                         anvil__lint_type_name(got));
+                         "%sThe `message` JMESPath expression must resolve to a string or an array of strings, but "
+                         "this expression was statically determined to return a `%s` type.",
+                         prefix, anvil__lint_type_name(got));
     }
 }
 
@@ -185,13 +184,13 @@ static void s_acceptor(struct anvil_events *events, const struct anvil_shape *op
     *success |= anvil_sv_eq_cstr(state_name, "success");
     if (message && !anvil_sv_eq_cstr(state_name, "failure")) {
         anvil__event_add(events, ANVIL_SEVERITY_ERROR, id, "WaitableTrait",
-                         "The `message` property is only valid on acceptors with a `failure` state, but found state "
+                         "%sThe `message` property is only valid on acceptors with a `failure` state, but found state "
                          "`%.*s`.",
-                         (int)state_name.len, state_name.ptr);
+                         prefix, (int)state_name.len, state_name.ptr);
     }
     struct anvil_jmespath *message_expr = NULL;
     if (anvil_json_is_string(message)) {
-        message_expr = s_check_expression(events, id, "", " in `message`", message);
+        message_expr = s_check_expression(events, id, prefix, " in `message`", message);
     }
     if (message_expr) {
         const struct anvil_json *kinds = anvil_json_is_object(matcher) ? matcher : NULL;

@@ -7,8 +7,16 @@
  *   invalid   loader/invalid: each case fails, and the message or an ERROR
  *             event contains the text on its line 1.
  *   parse     every other .smithy file given: loads with no syntax error.
+ *   events    errorfiles/loader (or another errorfiles folder): for each
+ *             X.smithy or X.json beside X.errors, the events of assembling
+ *             and validating X match X.errors as Smithy's SmithyTestCase
+ *             matches them: every expected event has an actual one of the
+ *             same severity, shape and event id whose message starts with
+ *             the expected one, and every actual event is expected. A case
+ *             expecting an event anvil cannot give (a validator it does not
+ *             have, a SUPPRESSED event) is skipped and named with the ids.
  *
- * Usage: smithy_idl valid DIR | invalid DIR | parse DIR...
+ * Usage: smithy_idl valid DIR | invalid DIR | parse DIR... | events DIR [TRAITS.smithy]
  * Prints the counts and each failure; exits 1 when any case fails.
  */
 
@@ -179,6 +187,262 @@ static void s_parse_case(const char *path, void *user) {
     anvil_model_destroy(m);
 }
 
+/* ---- events ---- */
+
+struct s_event {
+    char severity[16];
+    char shape[512];
+    char *message;
+    char id[128];
+};
+
+struct s_case_events {
+    struct s_event items[256];
+    size_t count;
+};
+
+static void s_events_free(struct s_case_events *e) {
+    for (size_t i = 0; i < e->count; i++) {
+        free(e->items[i].message);
+    }
+    e->count = 0;
+}
+
+static void s_event_add(struct s_case_events *e, const char *severity, struct anvil_str_view shape,
+                        struct anvil_str_view message, struct anvil_str_view id) {
+    if (e->count == sizeof(e->items) / sizeof(e->items[0])) {
+        return;
+    }
+    struct s_event *ev = &e->items[e->count++];
+    snprintf(ev->severity, sizeof(ev->severity), "%s", severity);
+    snprintf(ev->shape, sizeof(ev->shape), "%.*s", shape.len ? (int)shape.len : 1, shape.len ? shape.ptr : "-");
+    snprintf(ev->id, sizeof(ev->id), "%.*s", (int)id.len, id.ptr);
+    ev->message = malloc(message.len + 1);
+    if (!ev->message) {
+        exit(2);
+    }
+    memcpy(ev->message, message.ptr, message.len);
+    ev->message[message.len] = '\0';
+}
+
+/* Parses X.errors: `[SEVERITY] shape: message | EventId` per line, as SmithyTestCase's pattern does. */
+static void s_expected_events(const char *path, struct s_case_events *out) {
+    size_t len;
+    char *text = anvil_test_read_file(path, &len);
+    if (!text) {
+        fprintf(stderr, "cannot read %s\n", path);
+        exit(2);
+    }
+    struct anvil_str_view all = anvil_sv(text, len);
+    size_t start = 0;
+    while (start < all.len) {
+        size_t nl = anvil_sv_find_byte(all, start, '\n');
+        size_t end = nl == SIZE_MAX ? all.len : nl;
+        struct anvil_str_view line = anvil_sv_trim(anvil_sv_slice(all, start, end - start));
+        start = end + 1;
+        size_t close = anvil_sv_find_byte(line, 0, ']');
+        if (line.len == 0 || line.ptr[0] != '[' || close == SIZE_MAX) {
+            continue;
+        }
+        char severity[16];
+        snprintf(severity, sizeof(severity), "%.*s", (int)(close - 1), line.ptr + 1);
+        struct anvil_str_view rest = anvil_sv_slice(line, close + 2, SIZE_MAX);
+        size_t colon = anvil_sv_find_byte(rest, 0, ':');
+        if (colon == SIZE_MAX) {
+            continue;
+        }
+        struct anvil_str_view shape = anvil_sv_slice(rest, 0, colon);
+        struct anvil_str_view tail = anvil_sv_slice(rest, colon + 1, SIZE_MAX);
+        if (tail.len && tail.ptr[0] == ' ') {
+            tail = anvil_sv_slice(tail, 1, SIZE_MAX);
+        }
+        size_t bar = SIZE_MAX;
+        for (size_t i = 0; i + 2 < tail.len; i++) {
+            if (tail.ptr[i] == ' ' && tail.ptr[i + 1] == '|' && tail.ptr[i + 2] == ' ') {
+                bar = i; /* the last " | ": the message is greedy */
+            }
+        }
+        if (bar == SIZE_MAX) {
+            continue;
+        }
+        s_event_add(out, severity, shape, anvil_sv_slice(tail, 0, bar), anvil_sv_slice(tail, bar + 3, SIZE_MAX));
+    }
+    free(text);
+}
+
+static const char *s_severity_name(enum anvil_severity s) {
+    static const char *const names[] = {"NOTE", "WARNING", "DANGER", "ERROR"};
+    return names[s];
+}
+
+static void s_actual_add(struct s_case_events *out, const struct anvil_events *events) {
+    for (size_t i = 0; i < anvil_events_count(events); i++) {
+        const struct anvil_event *e = anvil_events_at(events, i);
+        s_event_add(out, s_severity_name(e->severity), e->shape_id, anvil_sv_from_cstr(e->message),
+                    anvil_sv_from_cstr(e->event_id));
+    }
+}
+
+/* A syntax error is one ERROR event: "[SHAPE: ]Syntax error at ..." after the file name. */
+static void s_syntax_event(struct s_case_events *out, const char *message) {
+    const char *m = strstr(message, ": ");
+    m = m ? m + 2 : message; /* after the file name */
+    const char *at = strstr(m, ": Syntax error");
+    struct anvil_str_view shape = anvil_sv("", 0);
+    if (at && strncmp(m, "Syntax error", 12) != 0) {
+        shape = anvil_sv(m, (size_t)(at - m));
+        m = at + 2;
+    }
+    s_event_add(out, "ERROR", shape, anvil_sv_from_cstr(m), ANVIL_SV("Model"));
+}
+
+/* SmithyTestCase.compareEvents, with newlines in the actual message escaped as the .errors files have them. */
+static bool s_event_match(const struct s_event *want, const struct s_event *got) {
+    if (strcmp(want->severity, got->severity) != 0 || strcmp(want->shape, got->shape) != 0 ||
+        !strstr(got->id, want->id)) {
+        return false;
+    }
+    const char *w = want->message, *g = got->message;
+    for (; *w; w++, g++) {
+        if (*g == '\n' || *g == '\r') {
+            if (w[0] != '\\' || w[1] != 'n') {
+                return false;
+            }
+            w++;
+        } else if (*g != *w) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Event ids anvil gives (the loader's, then its validators'); a case expecting others is skipped. */
+static bool s_anvil_gives(const struct s_event *e) {
+    static const char *const ids[] = {"Model",
+                                      "Model.BadDocumentationComment",
+                                      "Model.IgnoredDuplicateDefinition",
+                                      "EnumShape",
+                                      "SyntacticShapeIdTarget",
+                                      "Target",
+                                      "PaginatedTrait",
+                                      "WaitableTrait",
+                                      "WaitableTraitInvalidErrorType",
+                                      "WaitableTraitJmespathProblem",
+                                      "UniqueWaiterNames",
+                                      "RequestCompressionTrait",
+                                      "IdempotencyTokenIgnored"};
+    if (strcmp(e->severity, "SUPPRESSED") == 0) {
+        return false;
+    }
+    for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+        size_t n = strlen(ids[i]);
+        if (strncmp(e->id, ids[i], n) == 0 && (e->id[n] == '\0' || e->id[n] == '.')) {
+            return true;
+        }
+    }
+    return false;
+}
+
+struct s_errorfiles {
+    const char *with; /* a trait-definition file added to every case (Smithy has it on its classpath), or NULL */
+    int passed, failed, skipped;
+    char skipped_names[8192];
+};
+
+static void s_errorfile_case(const char *path, void *user) {
+    struct s_errorfiles *v = user;
+    size_t len = strlen(path);
+    size_t dot = len;
+    while (dot > 0 && path[dot - 1] != '.') {
+        dot--;
+    }
+    if (strcmp(path + dot, "smithy") != 0 && strcmp(path + dot, "json") != 0) {
+        return;
+    }
+    char errors[4096];
+    snprintf(errors, sizeof(errors), "%.*serrors", (int)dot, path);
+    FILE *probe = fopen(errors, "r");
+    if (!probe) {
+        return;
+    }
+    fclose(probe);
+    static struct s_case_events want, got;
+    s_expected_events(errors, &want);
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    char missing[512] = "";
+    for (size_t i = 0; i < want.count; i++) {
+        if (!s_anvil_gives(&want.items[i]) && !strstr(missing, want.items[i].id)) {
+            size_t used = strlen(missing);
+            snprintf(missing + used, sizeof(missing) - used, "%s%s%s", used ? ", " : "needs ",
+                     strcmp(want.items[i].severity, "SUPPRESSED") == 0 ? "SUPPRESSED " : "", want.items[i].id);
+        }
+    }
+    /* Cases anvil cannot match by design, with the reason. */
+    static const char *const gaps[][2] = {
+        {"mixins-detects-cycles3.json", "Smithy lists a cycle's shapes from where Java's HashMap order starts its "
+                                        "walk; anvil starts at the first shape defined"},
+        {"invalid-message-jmespath.smithy", "the JMESPath syntax error is worded by Smithy's own JMESPath parser"},
+        {"invalid-message-array-of-non-strings.smithy",
+         "needs array element types in anvil's JMESPath static checker (it types arrays as a whole)"},
+    };
+    for (size_t i = 0; i < sizeof(gaps) / sizeof(gaps[0]) && !missing[0]; i++) {
+        if (strcmp(name, gaps[i][0]) == 0) {
+            snprintf(missing, sizeof(missing), "%s", gaps[i][1]);
+        }
+    }
+    if (missing[0]) {
+        v->skipped++;
+        size_t used = strlen(v->skipped_names);
+        snprintf(v->skipped_names + used, sizeof(v->skipped_names) - used, "  skipped %s: %s\n", name, missing);
+        s_events_free(&want);
+        return;
+    }
+    struct anvil_model *m = NULL;
+    struct anvil_events *events = NULL, *validated = NULL;
+    struct anvil_diag d;
+    int rc = s_assemble(path, v->with, &m, &events, &d);
+    if (rc == ANVIL_ESYNTAX) {
+        s_syntax_event(&got, d.message);
+    } else {
+        s_actual_add(&got, events);
+        if (rc == ANVIL_OK && anvil_model_validate(m, NULL, &validated) == ANVIL_OK) {
+            s_actual_add(&got, validated);
+        }
+        if (rc != ANVIL_OK && rc != ANVIL_EMODEL) {
+            s_event_add(&got, "ERROR", anvil_sv("", 0), anvil_sv_from_cstr(d.message), ANVIL_SV("anvil"));
+        }
+    }
+    bool ok = true;
+    for (size_t i = 0; i < want.count; i++) {
+        bool found = false;
+        for (size_t k = 0; k < got.count && !found; k++) {
+            found = s_event_match(&want.items[i], &got.items[k]);
+        }
+        if (!found) {
+            printf("  FAIL events %s: missing [%s] %s: %s | %s\n", name, want.items[i].severity, want.items[i].shape,
+                   want.items[i].message, want.items[i].id);
+            ok = false;
+        }
+    }
+    for (size_t k = 0; k < got.count; k++) {
+        bool found = false;
+        for (size_t i = 0; i < want.count && !found; i++) {
+            found = s_event_match(&want.items[i], &got.items[k]);
+        }
+        if (!found) {
+            printf("  FAIL events %s: extra [%s] %s: %s | %s\n", name, got.items[k].severity, got.items[k].shape,
+                   got.items[k].message, got.items[k].id);
+            ok = false;
+        }
+    }
+    ok ? v->passed++ : v->failed++;
+    s_events_free(&want);
+    s_events_free(&got);
+    anvil_events_destroy(validated);
+    anvil_events_destroy(events);
+    anvil_model_destroy(m);
+}
+
 int main(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr, "usage: smithy_idl valid DIR | invalid DIR | parse DIR...\n");
@@ -195,6 +459,14 @@ int main(int argc, char **argv) {
         struct s_invalid v = {0, 0};
         anvil_test_walk(argv[2], ".smithy", s_invalid_case, &v);
         printf("Smithy loader/invalid: %d passed, %d failed\n", v.passed, v.failed);
+        s_failed = v.failed;
+    } else if (strcmp(argv[1], "events") == 0) {
+        static struct s_errorfiles v;
+        v.with = argc > 3 ? argv[3] : NULL;
+        anvil_test_walk(argv[2], "", s_errorfile_case, &v);
+        printf("Smithy errorfiles %s: %d passed, %d failed, %d skipped\n", v.with ? "waiters" : "loader", v.passed,
+               v.failed, v.skipped);
+        fputs(v.skipped_names, stdout);
         s_failed = v.failed;
     } else {
         struct s_parse v = {0, 0};

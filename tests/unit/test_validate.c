@@ -103,13 +103,13 @@ done:;
 TEST(validate_message_only_on_failure_and_must_parse) {
     EXPECT("{\"X\": {\"acceptors\": [{\"state\": \"success\", \"matcher\": {\"success\": true}, \"message\": \"a\"}]}}",
            NULL,
-           "[ERROR] ex#Get: The `message` property is only valid on acceptors with a `failure` state, but found state "
-           "`success`. | WaitableTrait");
+           "[ERROR] ex#Get: Waiter `X`, acceptor 0: The `message` property is only valid on acceptors with a "
+           "`failure` state, but found state `success`. | WaitableTrait");
     EXPECT("{\"X\": {\"acceptors\": [" OK_ACCEPTOR ", {\"state\": \"failure\", \"matcher\": {\"success\": false},"
            " \"message\": \"foo.@@invalid\"}]}}",
            NULL,
-           "[ERROR] ex#Get: Invalid JMESPath expression in `message` (foo.@@invalid): Syntax error at line 1 column 5: "
-           "expected an identifier, '*', '[' or '{' after '.', found '@' | WaitableTrait");
+           "[ERROR] ex#Get: Waiter `X`, acceptor 1: Invalid JMESPath expression in `message` (foo.@@invalid): Syntax "
+           "error at line 1 column 5: expected an identifier, '*', '[' or '{' after '.', found '@' | WaitableTrait");
 done:;
 }
 
@@ -318,8 +318,9 @@ TEST(validate_lints_acceptor_messages) {
     EXPECT("{\"X\": {\"acceptors\": [" OK_ACCEPTOR ", {\"state\": \"failure\", \"matcher\": {\"success\": false}, "
            "\"message\": \"ok\"}]}}",
            NULL,
-           "[ERROR] ex#Get: The `message` JMESPath expression must resolve to a string or an array of strings, but "
-           "this expression was statically determined to return a `boolean` type | WaitableTrait");
+           "[ERROR] ex#Get: Waiter `X`, acceptor 1: The `message` JMESPath expression must resolve to a string or an "
+           "array of strings, but this expression was statically determined to return a `boolean` type. | "
+           "WaitableTrait");
     EXPECT("{\"X\": {\"acceptors\": [" OK_ACCEPTOR ", {\"state\": \"failure\", \"matcher\": {\"success\": false}, "
            "\"message\": \"reason\"}]}}",
            NULL,
