@@ -483,7 +483,8 @@ static void s_trait_ids_add(struct s_asm *a, const struct s_traits *traits, stru
  * @trait (Smithy's validateTraitWithTraitDefinition). Traits the model does
  * not define are not checked: anvil takes them as defined elsewhere.
  */
-static void s_trait_shapes_check(struct s_asm *a) {
+/* Every trait id the model applies, sorted and without repeats, in `*out` (scratch memory). */
+static size_t s_applied_traits(struct s_asm *a, struct anvil_str_view **out) {
     struct anvil_str_view *ids = NULL;
     size_t count = 0, cap = 0;
     for (size_t i = 0; i < a->count; i++) {
@@ -496,14 +497,21 @@ static void s_trait_shapes_check(struct s_asm *a) {
     for (size_t i = 0; i < a->member_apply_count; i++) {
         s_trait_ids_add(a, &a->member_applies[i].traits, &ids, &count, &cap);
     }
-    if (count == 0) {
-        return;
-    }
-    qsort(ids, count, sizeof(*ids), s_view_qcmp);
-    for (size_t i = 0; i < count; i++) {
-        if (i > 0 && anvil_sv_eq(ids[i], ids[i - 1])) {
-            continue;
+    size_t unique = 0;
+    if (count > 0) {
+        qsort(ids, count, sizeof(*ids), s_view_qcmp);
+        for (size_t i = 0; i < count; i++) {
+            if (unique == 0 || !anvil_sv_eq(ids[i], ids[unique - 1])) {
+                ids[unique++] = ids[i];
+            }
         }
+    }
+    *out = ids;
+    return unique;
+}
+
+static void s_trait_shapes_check(struct s_asm *a, const struct anvil_str_view *ids, size_t count) {
+    for (size_t i = 0; i < count; i++) {
         struct s_shape *t = s_find(a, ids[i]);
         if (t && !s_trait_find(&t->traits, ANVIL_SV("smithy.api#trait"))) {
             s_event(a, ANVIL_SEVERITY_ERROR, ids[i], "Model",
@@ -1859,6 +1867,25 @@ static int s_register(struct s_asm *a, struct s_source *sources, size_t count, s
     return a->error ? anvil_diag_set(a->diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory") : s_index(a);
 }
 
+/*
+ * `use` of a shape that is nowhere: a WARNING, as in Smithy, unless it names
+ * a trait the model applies (anvil needs no trait definitions; the AWS
+ * models' IDL imports dozens of AWS traits).
+ */
+static void s_use_check(struct s_asm *a, const struct anvil__idl_file *f, const struct anvil_str_view *traits,
+                        size_t trait_count) {
+    for (size_t k = 0; k < f->use_count; k++) {
+        struct anvil_str_view id = f->uses[k].id;
+        if (s_defined(a, id) || (trait_count && bsearch(&id, traits, trait_count, sizeof(*traits), s_view_qcmp)) ||
+            (anvil_sv_starts_with(id, anvil_sv_from_cstr("smithy.api#")) &&
+             anvil__prelude_type(anvil_sv_slice(id, 11, SIZE_MAX), NULL))) {
+            continue;
+        }
+        s_event(a, ANVIL_SEVERITY_WARNING, anvil_sv("", 0), "Model", "Use statement refers to undefined shape: %.*s",
+                (int)id.len, id.ptr);
+    }
+}
+
 static void s_read_metadata(struct s_asm *a, struct s_source *src) {
     if (src->json) {
         const struct anvil_json *meta = anvil_json_object_get_cstr(src->json, "metadata");
@@ -1880,13 +1907,6 @@ static void s_read_metadata(struct s_asm *a, struct s_source *src) {
     for (size_t k = 0; k < f->note_count; k++) {
         const struct anvil__idl_note *n = &f->notes[k];
         s_event(a, n->severity, n->shape_id, n->event_id, "%s", n->message);
-    }
-    for (size_t k = 0; k < f->use_count; k++) {
-        if (!s_defined(a, f->uses[k].id) && !(anvil_sv_starts_with(f->uses[k].id, anvil_sv_from_cstr("smithy.api#")) &&
-                                              anvil__prelude_type(anvil_sv_slice(f->uses[k].id, 11, SIZE_MAX), NULL))) {
-            s_event(a, ANVIL_SEVERITY_WARNING, anvil_sv("", 0), "Model",
-                    "Use statement refers to undefined shape: %.*s", (int)f->uses[k].id.len, f->uses[k].id.ptr);
-        }
     }
 }
 
@@ -1952,7 +1972,14 @@ static int s_assemble(struct s_asm *a, const struct anvil_model_source *sources,
         s_required_members(a, s);
     }
     s_syntactic_check(a);
-    s_trait_shapes_check(a);
+    struct anvil_str_view *traits = NULL;
+    size_t trait_count = s_applied_traits(a, &traits);
+    s_trait_shapes_check(a, traits, trait_count);
+    for (size_t i = 0; i < count; i++) {
+        if (!read[i].json) {
+            s_use_check(a, &read[i].idl, traits, trait_count);
+        }
+    }
     if (!a->error) {
         *root = s_root_json(a);
     }
