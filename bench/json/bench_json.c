@@ -14,74 +14,22 @@
 #include <cjson/cJSON.h>
 #include <dlfcn.h>
 #include <jansson.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "anvil/anvil.h"
+#include "bench_heap.h"
 #include "bench_stats.h"
 #include "read_file.h"
-
-/* ---- heap accounting ---- */
-
-static size_t s_live, s_peak;
-
-static void s_count_reset(void) {
-    s_live = 0;
-    s_peak = 0;
-}
-
-static void *s_count_malloc(size_t n) {
-    void *p = malloc(n);
-    if (p) {
-        s_live += malloc_usable_size(p);
-        if (s_live > s_peak) {
-            s_peak = s_live;
-        }
-    }
-    return p;
-}
-
-static void s_count_free(void *p) {
-    if (p) {
-        s_live -= malloc_usable_size(p);
-        free(p);
-    }
-}
-
-static void *s_anvil_acquire(struct anvil_allocator *a, size_t n) {
-    (void)a;
-    return s_count_malloc(n);
-}
-
-static void *s_anvil_realloc(struct anvil_allocator *a, void *p, size_t n) {
-    (void)a;
-    size_t before = malloc_usable_size(p);
-    void *q = realloc(p, n);
-    if (q) {
-        s_live = s_live - before + malloc_usable_size(q);
-        if (s_live > s_peak) {
-            s_peak = s_live;
-        }
-    }
-    return q;
-}
-
-static void s_anvil_release(struct anvil_allocator *a, void *p) {
-    (void)a;
-    s_count_free(p);
-}
-
-static struct anvil_allocator s_counting = {s_anvil_acquire, s_anvil_realloc, s_anvil_release, NULL};
 
 /* ---- the parsers: each parses, checks the root, frees; returns 0 on success ---- */
 
 static int s_anvil(const char *text, size_t len, bool count) {
     struct anvil_json_doc *doc = NULL;
     struct anvil_diag diag;
-    if (anvil_json_parse(count ? &s_counting : NULL, text, len, NULL, &doc, &diag) != ANVIL_OK) {
+    if (anvil_json_parse(count ? &bench_heap_allocator : NULL, text, len, NULL, &doc, &diag) != ANVIL_OK) {
         fprintf(stderr, "anvil: %zu:%zu: %s\n", diag.line, diag.column, diag.message);
         return 1;
     }
@@ -91,7 +39,7 @@ static int s_anvil(const char *text, size_t len, bool count) {
 }
 
 static int s_cjson(const char *text, size_t len, bool count) {
-    cJSON_Hooks hooks = {count ? s_count_malloc : malloc, count ? s_count_free : free};
+    cJSON_Hooks hooks = {count ? bench_heap_malloc : malloc, count ? bench_heap_free : free};
     cJSON_InitHooks(&hooks);
     cJSON *root = cJSON_ParseWithLength(text, len);
     int ok = root && cJSON_IsObject(root);
@@ -100,7 +48,7 @@ static int s_cjson(const char *text, size_t len, bool count) {
 }
 
 static int s_jansson(const char *text, size_t len, bool count) {
-    json_set_alloc_funcs(count ? s_count_malloc : malloc, count ? s_count_free : free);
+    json_set_alloc_funcs(count ? bench_heap_malloc : malloc, count ? bench_heap_free : free);
     json_error_t error;
     json_t *root = json_loadb(text, len, 0, &error);
     int ok = root && json_is_object(root);
@@ -220,9 +168,9 @@ static int s_document(const char *path, int runs, int rounds, bool smoke) {
     for (size_t p = 0; p < S_PARSERS; p++) {
         peak[p] = -1;
         if (s_parsers[p].counts_memory) {
-            s_count_reset();
+            bench_heap_reset();
             failed |= s_parsers[p].parse(text, len, true);
-            peak[p] = (double)s_peak / (double)len;
+            peak[p] = (double)bench_heap_peak / (double)len;
         }
     }
     free(text);

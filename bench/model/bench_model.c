@@ -9,44 +9,15 @@
  */
 
 #include <dirent.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "anvil/anvil.h"
+#include "bench_heap.h"
 #include "bench_stats.h"
 #include "read_file.h"
-
-static size_t s_live, s_peak;
-
-static void *s_acquire(struct anvil_allocator *a, size_t n) {
-    (void)a;
-    void *p = malloc(n);
-    if (p && (s_live += malloc_usable_size(p)) > s_peak) {
-        s_peak = s_live;
-    }
-    return p;
-}
-
-static void *s_realloc(struct anvil_allocator *a, void *p, size_t n) {
-    (void)a;
-    size_t before = malloc_usable_size(p);
-    void *q = realloc(p, n);
-    if (q && (s_live = s_live - before + malloc_usable_size(q)) > s_peak) {
-        s_peak = s_live;
-    }
-    return q;
-}
-
-static void s_release(struct anvil_allocator *a, void *p) {
-    (void)a;
-    s_live -= malloc_usable_size(p);
-    free(p);
-}
-
-static struct anvil_allocator s_counting = {s_acquire, s_realloc, s_release, NULL};
 
 static double s_now(void) {
     return bench_now();
@@ -98,13 +69,14 @@ int main(int argc, char **argv) {
         double start = s_now();
         events = 0;
         for (size_t i = 0; i < count; i++) {
-            s_live = s_peak = 0;
+            bench_heap_reset();
             double t0 = s_now();
             struct anvil_model_options options = {.allow_unresolved = true};
             struct anvil_model *model = NULL;
             struct anvil_events *ev = NULL;
-            if (anvil_model_load(&s_counting, files[i].text, files[i].len, &options, &model, NULL) != ANVIL_OK ||
-                anvil_model_validate(model, &s_counting, &ev) != ANVIL_OK) {
+            if (anvil_model_load(&bench_heap_allocator, files[i].text, files[i].len, &options, &model, NULL) !=
+                    ANVIL_OK ||
+                anvil_model_validate(model, &bench_heap_allocator, &ev) != ANVIL_OK) {
                 fprintf(stderr, "%s failed\n", files[i].name);
                 return 1;
             }
@@ -112,7 +84,7 @@ int main(int argc, char **argv) {
             anvil_events_destroy(ev);
             anvil_model_destroy(model);
             double t = s_now() - t0;
-            double peak = (double)s_peak / (double)files[i].len;
+            double peak = (double)bench_heap_peak / (double)files[i].len;
             if (t > worst) {
                 worst = t;
                 worst_name = files[i].name;

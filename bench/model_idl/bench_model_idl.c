@@ -24,48 +24,17 @@
  */
 
 #include <dirent.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "anvil/anvil.h"
+#include "bench_heap.h"
 #include "bench_stats.h"
 #include "read_file.h"
 
 #define MAX_MODELS 256
 #define MAX_RUNS 100
-
-/* ---- heap accounting (as bench/model: usable bytes, live and peak) ---- */
-
-static size_t s_live, s_peak;
-
-static void *s_acquire(struct anvil_allocator *a, size_t n) {
-    (void)a;
-    void *p = malloc(n);
-    if (p && (s_live += malloc_usable_size(p)) > s_peak) {
-        s_peak = s_live;
-    }
-    return p;
-}
-
-static void *s_realloc(struct anvil_allocator *a, void *p, size_t n) {
-    (void)a;
-    size_t before = malloc_usable_size(p);
-    void *q = realloc(p, n);
-    if (q && (s_live = s_live - before + malloc_usable_size(q)) > s_peak) {
-        s_peak = s_live;
-    }
-    return q;
-}
-
-static void s_release(struct anvil_allocator *a, void *p) {
-    (void)a;
-    s_live -= malloc_usable_size(p);
-    free(p);
-}
-
-static struct anvil_allocator s_counting = {s_acquire, s_realloc, s_release, NULL};
 
 /* ---- the models ---- */
 
@@ -278,10 +247,10 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < count; i++) {
         for (int side = 0; side < SIDE_COUNT; side++) {
             size_t input = side == SIDE_IDL ? models[i].idl_len : models[i].json_len;
-            s_live = s_peak = 0;
-            s_get(&models[i], (enum side)side, &s_counting, NULL, NULL);
-            double per_byte = (double)s_peak / (double)input;
-            peak_sum[side] += (double)s_peak;
+            bench_heap_reset();
+            s_get(&models[i], (enum side)side, &bench_heap_allocator, NULL, NULL);
+            double per_byte = (double)bench_heap_peak / (double)input;
+            peak_sum[side] += (double)bench_heap_peak;
             input_sum[side] += (double)input;
             if (per_byte > peak_worst[side]) {
                 peak_worst[side] = per_byte;
