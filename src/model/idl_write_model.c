@@ -76,37 +76,6 @@ static const char s_ext[] =
     "\"errorId\":{\"target\":\"smithy.api#String\",\"traits\":{\"smithy.api#idRef\":{}}}}}"
     "}";
 
-/* The prelude's @private shapes (prelude.smithy), sorted by bytes: never written relative from elsewhere. */
-static const char *const s_private_prelude[] = {"AuthTraitReference",
-                                                "ClosureId",
-                                                "CommonMark",
-                                                "EnumConstantBodyName",
-                                                "EnumDefinition",
-                                                "Example",
-                                                "ExampleError",
-                                                "HttpApiKeyLocations",
-                                                "IdempotentErrors",
-                                                "Identifier",
-                                                "LocalMixinTrait",
-                                                "LocalMixinTraitList",
-                                                "Namespaces",
-                                                "NonEmptyString",
-                                                "NonEmptyStringList",
-                                                "NonEmptyStringMap",
-                                                "Reference",
-                                                "Renames",
-                                                "RequestCompressionEncodingsList",
-                                                "Severity",
-                                                "ShapeClosure",
-                                                "ShapeClosures",
-                                                "StructurallyExclusive",
-                                                "TraitChangeType",
-                                                "TraitDiffRule",
-                                                "TraitDiffRules",
-                                                "TraitShapeId",
-                                                "TraitShapeIdList",
-                                                "TraitValidator"};
-
 const char *const anvil__iw_kind_names[ANVIL__IW_NONE] = {
     "blob",      "boolean",    "string",     "byte",      "short",    "integer",  "long",      "float",
     "double",    "bigDecimal", "bigInteger", "timestamp", "document", "list",     "set",       "map",
@@ -546,25 +515,8 @@ static bool s_local_has(struct anvil__iw_writer *w, struct anvil_str_view name) 
     return anvil__iw_ast_shape(w, anvil_buf_view(&w->scratch)) != NULL;
 }
 
-static bool s_private_prelude_name(struct anvil_str_view name) {
-    size_t lo = 0, hi = sizeof(s_private_prelude) / sizeof(s_private_prelude[0]);
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = anvil_sv_cmp(name, anvil_sv_from_cstr(s_private_prelude[mid]));
-        if (c == 0) {
-            return true;
-        }
-        if (c < 0) {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    return false;
-}
-
 static bool s_public_prelude_name(struct anvil_str_view name) {
-    return anvil__prelude_type(name, NULL) && !s_private_prelude_name(name);
+    return anvil__prelude_type(name, NULL) && !anvil__prelude_private(name);
 }
 
 static void s_known_add(struct anvil__iw_writer *w, const struct anvil_json *traits) {

@@ -64,6 +64,9 @@ int anvil__model_load_doc(struct anvil_allocator *allocator, struct anvil_json_d
 /* Whether smithy.api#`name` is a prelude shape (any of Smithy's, traits included), and its type. */
 bool anvil__prelude_type(struct anvil_str_view name, enum anvil_shape_type *type);
 
+/* Whether smithy.api#`name` is one of the prelude's @private shapes (never written relative from elsewhere). */
+bool anvil__prelude_private(struct anvil_str_view name);
+
 /* Creates the prelude shapes (smithy.api#String, Unit, ...) in the model's arena. */
 int anvil__model_add_prelude(struct anvil_model *model);
 

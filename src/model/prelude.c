@@ -5,12 +5,13 @@
  * (byte order) for binary search.
  */
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/model_internal.h"
 
-static const struct {
-    const char *name;
+static const struct s_name {
+    const char *name; /* first: s_name_cmp reads it */
     enum anvil_shape_type type;
 } s_names[] = {
     {"AuthTraitReference", ANVIL_SHAPE_STRING},
@@ -144,22 +145,51 @@ static const struct {
     {"xmlNamespace", ANVIL_SHAPE_STRUCTURE},
 };
 
+/* The prelude's @private shapes (prelude.smithy), sorted by bytes: never written relative from elsewhere. */
+static const char *const s_private[] = {"AuthTraitReference",
+                                        "ClosureId",
+                                        "CommonMark",
+                                        "EnumConstantBodyName",
+                                        "EnumDefinition",
+                                        "Example",
+                                        "ExampleError",
+                                        "HttpApiKeyLocations",
+                                        "IdempotentErrors",
+                                        "Identifier",
+                                        "LocalMixinTrait",
+                                        "LocalMixinTraitList",
+                                        "Namespaces",
+                                        "NonEmptyString",
+                                        "NonEmptyStringList",
+                                        "NonEmptyStringMap",
+                                        "Reference",
+                                        "Renames",
+                                        "RequestCompressionEncodingsList",
+                                        "Severity",
+                                        "ShapeClosure",
+                                        "ShapeClosures",
+                                        "StructurallyExclusive",
+                                        "TraitChangeType",
+                                        "TraitDiffRule",
+                                        "TraitDiffRules",
+                                        "TraitShapeId",
+                                        "TraitShapeIdList",
+                                        "TraitValidator"};
+
+/* bsearch over names: the key is a view, an element starts with its `const char *` name. */
+static int s_name_cmp(const void *key, const void *element) {
+    return anvil_sv_cmp(*(const struct anvil_str_view *)key, anvil_sv_from_cstr(*(const char *const *)element));
+}
+
 bool anvil__prelude_type(struct anvil_str_view name, enum anvil_shape_type *type) {
-    size_t lo = 0, hi = sizeof(s_names) / sizeof(s_names[0]);
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = anvil_sv_cmp(name, anvil_sv_from_cstr(s_names[mid].name));
-        if (c == 0) {
-            if (type) {
-                *type = s_names[mid].type;
-            }
-            return true;
-        }
-        if (c < 0) {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
+    const void *found = bsearch(&name, s_names, sizeof(s_names) / sizeof(s_names[0]), sizeof(s_names[0]), s_name_cmp);
+    if (found && type) {
+        *type = ((const struct s_name *)found)->type;
     }
-    return false;
+    return found != NULL;
+}
+
+bool anvil__prelude_private(struct anvil_str_view name) {
+    return bsearch(&name, s_private, sizeof(s_private) / sizeof(s_private[0]), sizeof(s_private[0]), s_name_cmp) !=
+           NULL;
 }
