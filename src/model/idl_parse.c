@@ -66,21 +66,21 @@ static void *s_push(struct s_parser *p, void *items, size_t count, size_t *cap, 
 #define S_PUSH(p, array, count, cap)                                                                                   \
     ((array) = s_push((p), (array), (count), (cap), sizeof(*(array))), &(array)[(count)++])
 
-static S_NORETURN void s_fail_at(struct s_parser *p, struct anvil_str_view shape, size_t at, const char *fmt, ...)
-    ANVIL_PRINTF(4, 5);
-
-static S_NORETURN void s_fail_at(struct s_parser *p, struct anvil_str_view shape, size_t at, const char *fmt, ...) {
+/*
+ * Stops the parse with `message` at byte `at`: a syntax error reads "[SHAPE: ]Syntax error at line L,
+ * column C: MESSAGE" as Smithy's ModelSyntaxException does; otherwise (Smithy's SourceException, a
+ * well-formed but invalid value) the message stands alone. Line and column go in the diag either way.
+ */
+static S_NORETURN void s_raise(struct s_parser *p, struct anvil_str_view shape, size_t at, bool syntax,
+                               const char *message) {
     if (p->lx.oom) {
         s_nomem(p);
     }
-    char message[512];
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(message, sizeof(message), fmt, args);
-    va_end(args);
     size_t line, column;
     anvil__idl_locate(p->lx.text, p->lx.len, at, &line, &column);
-    if (shape.len) {
+    if (!syntax) {
+        anvil_diag_set(p->diag, ANVIL_ESYNTAX, line, column, at, "%s", message);
+    } else if (shape.len) {
         anvil_diag_set(p->diag, ANVIL_ESYNTAX, line, column, at, "%.*s: Syntax error at line %zu, column %zu: %s",
                        (int)shape.len, shape.ptr, line, column, message);
     } else {
@@ -90,21 +90,30 @@ static S_NORETURN void s_fail_at(struct s_parser *p, struct anvil_str_view shape
     longjmp(p->fail, ANVIL_ESYNTAX);
 }
 
+static S_NORETURN void s_fail_at(struct s_parser *p, struct anvil_str_view shape, size_t at, const char *fmt, ...)
+    ANVIL_PRINTF(4, 5);
+
+static S_NORETURN void s_fail_at(struct s_parser *p, struct anvil_str_view shape, size_t at, const char *fmt, ...) {
+    char message[512];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(message, sizeof(message), fmt, args);
+    va_end(args);
+    s_raise(p, shape, at, true, message);
+}
+
 #define s_fail(p, ...) s_fail_at((p), anvil_sv("", 0), (p)->lx.start, __VA_ARGS__)
 
 static S_NORETURN void s_fail_value(struct s_parser *p, size_t at, const char *fmt, ...) ANVIL_PRINTF(3, 4);
 
-/* A well-formed but invalid value (Smithy's SourceException, not a syntax error): no "Syntax error at" prefix. */
+/* A well-formed but invalid value: no "Syntax error at" prefix. */
 static S_NORETURN void s_fail_value(struct s_parser *p, size_t at, const char *fmt, ...) {
     char message[512];
     va_list args;
     va_start(args, fmt);
     vsnprintf(message, sizeof(message), fmt, args);
     va_end(args);
-    size_t line, column;
-    anvil__idl_locate(p->lx.text, p->lx.len, at, &line, &column);
-    anvil_diag_set(p->diag, ANVIL_ESYNTAX, line, column, at, "%s", message);
-    longjmp(p->fail, ANVIL_ESYNTAX);
+    s_raise(p, anvil_sv("", 0), at, false, message);
 }
 
 /* ---- tokens ---- */
