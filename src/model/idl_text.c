@@ -125,49 +125,83 @@ void anvil__idl_out_start(struct anvil__idl_out *o, struct anvil_buf *buf) {
 
 /* ---- strings and numbers ---- */
 
-/* A quoted string with Java's escapes (StringUtils.escapeJavaString): ISO controls as \u00xx. */
-void anvil__idl_out_quoted(struct anvil__idl_out *o, struct anvil_str_view s) {
+/*
+ * The escape for the byte at s[i], or NULL to copy it as it is; `u` holds a
+ * \uXXXX made on the spot, `*skip` the further bytes the escape stands for.
+ */
+typedef const char *s_escape_fn(struct anvil_str_view s, size_t i, char u[8], size_t *skip);
+
+/* Java's StringUtils.escapeJavaString: ISO controls (C0, DEL, C1) as \u00xx. */
+static const char *s_java_escape(struct anvil_str_view s, size_t i, char u[8], size_t *skip) {
+    unsigned char c = (unsigned char)s.ptr[i];
+    switch (c) {
+    case '"':
+        return "\\\"";
+    case '\\':
+        return "\\\\";
+    case '\b':
+        return "\\b";
+    case '\t':
+        return "\\t";
+    case '\n':
+        return "\\n";
+    case '\f':
+        return "\\f";
+    case '\r':
+        return "\\r";
+    default:
+        if (c < 0x20 || c == 0x7f) {
+            snprintf(u, 8, "\\u%04x", c);
+            return u;
+        }
+        if (c == 0xc2 && i + 1 < s.len && (unsigned char)s.ptr[i + 1] >= 0x80 && (unsigned char)s.ptr[i + 1] <= 0x9f) {
+            snprintf(u, 8, "\\u%04x", (unsigned char)s.ptr[i + 1]);
+            *skip = 1;
+            return u;
+        }
+        return NULL;
+    }
+}
+
+/* Smithy's JSON writer (Node.printJson): the JSON escapes, and U+2028/U+2029. */
+static const char *s_json_escape(struct anvil_str_view s, size_t i, char u[8], size_t *skip) {
+    unsigned char c = (unsigned char)s.ptr[i];
+    if (c == '"') {
+        return "\\\"";
+    }
+    if (c == '\\') {
+        return "\\\\";
+    }
+    if (c == '\n') {
+        return "\\n";
+    }
+    if (c == '\r') {
+        return "\\r";
+    }
+    if (c == '\t') {
+        return "\\t";
+    }
+    if (c < 0x20) {
+        snprintf(u, 8, "\\u%04x", c);
+        return u;
+    }
+    if (c == 0xe2 && i + 2 < s.len && (unsigned char)s.ptr[i + 1] == 0x80 &&
+        ((unsigned char)s.ptr[i + 2] == 0xa8 || (unsigned char)s.ptr[i + 2] == 0xa9)) {
+        *skip = 2;
+        return (unsigned char)s.ptr[i + 2] == 0xa8 ? "\\u2028" : "\\u2029";
+    }
+    return NULL;
+}
+
+/* `s` in double quotes, escaped by `escape`, runs between escapes copied whole. */
+static void s_quote(struct anvil__idl_out *o, struct anvil_str_view s, s_escape_fn *escape) {
     s_begin_line(o);
     anvil__idl_out_raw(o, "\"", 1);
     size_t run = 0;
     for (size_t i = 0; i < s.len; i++) {
-        unsigned char c = (unsigned char)s.ptr[i];
-        const char *esc = NULL;
         char u[8];
         size_t skip = 0;
-        switch (c) {
-        case '"':
-            esc = "\\\"";
-            break;
-        case '\\':
-            esc = "\\\\";
-            break;
-        case '\b':
-            esc = "\\b";
-            break;
-        case '\t':
-            esc = "\\t";
-            break;
-        case '\n':
-            esc = "\\n";
-            break;
-        case '\f':
-            esc = "\\f";
-            break;
-        case '\r':
-            esc = "\\r";
-            break;
-        default:
-            if (c < 0x20 || c == 0x7f) {
-                snprintf(u, sizeof(u), "\\u%04x", c);
-                esc = u;
-            } else if (c == 0xc2 && i + 1 < s.len && (unsigned char)s.ptr[i + 1] >= 0x80 &&
-                       (unsigned char)s.ptr[i + 1] <= 0x9f) {
-                snprintf(u, sizeof(u), "\\u%04x", (unsigned char)s.ptr[i + 1]);
-                esc = u;
-                skip = 1;
-            }
-        }
+        const char *esc = escape(s, i, u, &skip);
         if (esc) {
             anvil__idl_out_raw(o, s.ptr + run, i - run);
             anvil__idl_out_raw(o, esc, strlen(esc));
@@ -179,43 +213,8 @@ void anvil__idl_out_quoted(struct anvil__idl_out *o, struct anvil_str_view s) {
     anvil__idl_out_raw(o, "\"", 1);
 }
 
-/* A quoted string as Smithy's JSON writer escapes it (Node.printJson). */
-static void s_json_string(struct anvil__idl_out *o, struct anvil_str_view s) {
-    s_begin_line(o);
-    anvil__idl_out_raw(o, "\"", 1);
-    size_t run = 0;
-    for (size_t i = 0; i < s.len; i++) {
-        unsigned char c = (unsigned char)s.ptr[i];
-        const char *esc = NULL;
-        char u[8];
-        size_t skip = 0;
-        if (c == '"') {
-            esc = "\\\"";
-        } else if (c == '\\') {
-            esc = "\\\\";
-        } else if (c == '\n') {
-            esc = "\\n";
-        } else if (c == '\r') {
-            esc = "\\r";
-        } else if (c == '\t') {
-            esc = "\\t";
-        } else if (c < 0x20) {
-            snprintf(u, sizeof(u), "\\u%04x", c);
-            esc = u;
-        } else if (c == 0xe2 && i + 2 < s.len && (unsigned char)s.ptr[i + 1] == 0x80 &&
-                   ((unsigned char)s.ptr[i + 2] == 0xa8 || (unsigned char)s.ptr[i + 2] == 0xa9)) {
-            esc = (unsigned char)s.ptr[i + 2] == 0xa8 ? "\\u2028" : "\\u2029";
-            skip = 2;
-        }
-        if (esc) {
-            anvil__idl_out_raw(o, s.ptr + run, i - run);
-            anvil__idl_out_raw(o, esc, strlen(esc));
-            i += skip;
-            run = i + 1;
-        }
-    }
-    anvil__idl_out_raw(o, s.ptr + run, s.len - run);
-    anvil__idl_out_raw(o, "\"", 1);
+void anvil__idl_out_quoted(struct anvil__idl_out *o, struct anvil_str_view s) {
+    s_quote(o, s, s_java_escape);
 }
 
 /*
@@ -337,7 +336,7 @@ void anvil__idl_out_json(struct anvil__idl_out *o, const struct anvil_json *v) {
         anvil__idl_out_number(o, v);
         return;
     case ANVIL_JSON_STRING:
-        s_json_string(o, anvil_json_string(v));
+        s_quote(o, anvil_json_string(v), s_json_escape);
         return;
     case ANVIL_JSON_ARRAY:
         anvil__idl_out_cstr(o, "[");
@@ -356,7 +355,7 @@ void anvil__idl_out_json(struct anvil__idl_out *o, const struct anvil_json *v) {
             if (i > 0) {
                 anvil__idl_out_cstr(o, ",");
             }
-            s_json_string(o, anvil_json_member_key(m));
+            s_quote(o, anvil_json_member_key(m), s_json_escape);
             anvil__idl_out_cstr(o, ":");
             anvil__idl_out_json(o, &m->value);
         }
