@@ -71,7 +71,6 @@ struct s_shape {
 struct s_syntactic {
     struct anvil_str_view text, id;
     struct anvil_str_view root; /* id without its `$member` */
-    bool known;
 };
 
 /* Traits applied to a member the shape inherits from a mixin: kept as an `apply` entry. */
@@ -364,7 +363,7 @@ static int s_node_json(struct s_asm *a, const struct anvil__idl_file *file, cons
         if (!found && s_grow(a, (void **)&a->syntactic, a->syntactic_count, &a->syntactic_cap, sizeof(*a->syntactic))) {
             size_t dollar = anvil_sv_find_byte(id, 0, '$');
             struct anvil_str_view root = dollar == SIZE_MAX ? id : anvil_sv_slice(id, 0, dollar);
-            a->syntactic[a->syntactic_count++] = (struct s_syntactic){node->text, id, root, false};
+            a->syntactic[a->syntactic_count++] = (struct s_syntactic){node->text, id, root};
         }
         return s_string(a, id, out);
     }
@@ -402,66 +401,6 @@ static int s_node_json(struct s_asm *a, const struct anvil__idl_file *file, cons
         anvil_mem_release(a->allocator, members);
         return rc;
     }
-    }
-}
-
-static int s_syntactic_qcmp(const void *x, const void *y) {
-    return anvil_sv_cmp(((const struct s_syntactic *)x)->root, ((const struct s_syntactic *)y)->root);
-}
-
-/* Marks the pending syntactic ids (sorted) that name trait `id`. */
-static void s_syntactic_mark(struct s_asm *a, struct anvil_str_view id) {
-    size_t lo = 0, hi = a->syntactic_count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (anvil_sv_cmp(a->syntactic[mid].root, id) < 0) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    for (; lo < a->syntactic_count && anvil_sv_eq(a->syntactic[lo].root, id); lo++) {
-        a->syntactic[lo].known = true;
-    }
-}
-
-static void s_syntactic_mark_all(struct s_asm *a, const struct s_traits *traits) {
-    for (size_t i = 0; i < traits->count; i++) {
-        s_syntactic_mark(a, traits->items[i].id);
-    }
-}
-
-/*
- * The syntactic shape ids that named no shape when read: still nothing once
- * every file is in (a DANGER, as Smithy says it), unless the id names a
- * trait the model applies. anvil, unlike Smithy, does not need a trait's
- * definition to apply it (the AWS models carry none), so an applied trait is
- * as known as a defined shape: `@auth([sigv4])` with `use aws.auth#sigv4`.
- */
-static void s_syntactic_check(struct s_asm *a) {
-    if (a->syntactic_count == 0) {
-        return;
-    }
-    qsort(a->syntactic, a->syntactic_count, sizeof(*a->syntactic), s_syntactic_qcmp);
-    for (size_t i = 0; i < a->count; i++) {
-        const struct s_shape *s = &a->shapes[i];
-        s_syntactic_mark_all(a, &s->traits);
-        for (size_t m = 0; m < s->member_count; m++) {
-            s_syntactic_mark_all(a, &s->members[m].traits);
-        }
-    }
-    for (size_t i = 0; i < a->member_apply_count; i++) {
-        s_syntactic_mark_all(a, &a->member_applies[i].traits);
-    }
-    for (size_t i = 0; i < a->syntactic_count; i++) {
-        const struct s_syntactic *p = &a->syntactic[i];
-        if (!p->known && !s_defined(a, p->root)) {
-            /* Smithy gives the event no shape: it is about the value, wherever it is. */
-            s_event(a, ANVIL_SEVERITY_DANGER, anvil_sv("", 0), "SyntacticShapeIdTarget",
-                    "Syntactic shape ID `%.*s` does not resolve to a valid shape ID: `%.*s`. Did you mean to quote "
-                    "this string? Are you missing a model file?",
-                    (int)p->text.len, p->text.ptr, (int)p->id.len, p->id.ptr);
-        }
     }
 }
 
@@ -508,6 +447,33 @@ static size_t s_applied_traits(struct s_asm *a, struct anvil_str_view **out) {
     }
     *out = ids;
     return unique;
+}
+
+/*
+ * Whether `id` (no member) names a shape: defined, in the prelude, or a trait
+ * the model applies. anvil, unlike Smithy, needs no definition to apply a
+ * trait (the AWS models carry none), so an applied trait is as known as a
+ * defined shape: `@auth([sigv4])` with `use aws.auth#sigv4` is fine.
+ */
+static bool s_known_id(struct s_asm *a, struct anvil_str_view id, const struct anvil_str_view *traits,
+                       size_t trait_count) {
+    return s_defined(a, id) || (trait_count && bsearch(&id, traits, trait_count, sizeof(*traits), s_view_qcmp)) ||
+           (anvil_sv_starts_with(id, anvil_sv_from_cstr("smithy.api#")) &&
+            anvil__prelude_type(anvil_sv_slice(id, 11, SIZE_MAX), NULL));
+}
+
+/* The syntactic shape ids that named no shape when read and still do not: a DANGER, as Smithy says it. */
+static void s_syntactic_check(struct s_asm *a, const struct anvil_str_view *traits, size_t trait_count) {
+    for (size_t i = 0; i < a->syntactic_count; i++) {
+        const struct s_syntactic *p = &a->syntactic[i];
+        if (!s_known_id(a, p->root, traits, trait_count)) {
+            /* Smithy gives the event no shape: it is about the value, wherever it is. */
+            s_event(a, ANVIL_SEVERITY_DANGER, anvil_sv("", 0), "SyntacticShapeIdTarget",
+                    "Syntactic shape ID `%.*s` does not resolve to a valid shape ID: `%.*s`. Did you mean to quote "
+                    "this string? Are you missing a model file?",
+                    (int)p->text.len, p->text.ptr, (int)p->id.len, p->id.ptr);
+        }
+    }
 }
 
 static void s_trait_shapes_check(struct s_asm *a, const struct anvil_str_view *ids, size_t count) {
@@ -1875,14 +1841,10 @@ static int s_register(struct s_asm *a, struct s_source *sources, size_t count, s
 static void s_use_check(struct s_asm *a, const struct anvil__idl_file *f, const struct anvil_str_view *traits,
                         size_t trait_count) {
     for (size_t k = 0; k < f->use_count; k++) {
-        struct anvil_str_view id = f->uses[k].id;
-        if (s_defined(a, id) || (trait_count && bsearch(&id, traits, trait_count, sizeof(*traits), s_view_qcmp)) ||
-            (anvil_sv_starts_with(id, anvil_sv_from_cstr("smithy.api#")) &&
-             anvil__prelude_type(anvil_sv_slice(id, 11, SIZE_MAX), NULL))) {
-            continue;
+        if (!s_known_id(a, f->uses[k].id, traits, trait_count)) {
+            s_event(a, ANVIL_SEVERITY_WARNING, anvil_sv("", 0), "Model",
+                    "Use statement refers to undefined shape: %.*s", (int)f->uses[k].id.len, f->uses[k].id.ptr);
         }
-        s_event(a, ANVIL_SEVERITY_WARNING, anvil_sv("", 0), "Model", "Use statement refers to undefined shape: %.*s",
-                (int)id.len, id.ptr);
     }
 }
 
@@ -1971,9 +1933,9 @@ static int s_assemble(struct s_asm *a, const struct anvil_model_source *sources,
         }
         s_required_members(a, s);
     }
-    s_syntactic_check(a);
     struct anvil_str_view *traits = NULL;
     size_t trait_count = s_applied_traits(a, &traits);
+    s_syntactic_check(a, traits, trait_count);
     s_trait_shapes_check(a, traits, trait_count);
     for (size_t i = 0; i < count; i++) {
         if (!read[i].json) {
