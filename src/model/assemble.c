@@ -844,19 +844,13 @@ static const char *s_json_kind(const struct anvil_json *v) {
     }
 }
 
-/* Whether `id` is an absolute shape id without a member: namespace#Name. */
-static bool s_absolute_id(struct anvil_str_view id) {
-    size_t hash = anvil_sv_find_byte(id, 0, '#');
-    return hash != SIZE_MAX && hash > 0 && hash + 1 < id.len && anvil_sv_find_byte(id, 0, '$') == SIZE_MAX;
-}
-
 /* The traits of a JSON definition: absolute trait ids only (Smithy: "Invalid shape ID: x"). */
 static void s_json_traits(struct s_asm *a, struct anvil_str_view owner, int version, const struct anvil_json *traits,
                           struct s_traits *out) {
     for (size_t i = 0; i < anvil_json_len(traits) && anvil_json_is_object(traits); i++) {
         const struct anvil_json_member *t = anvil_json_object_at(traits, i);
         struct anvil_str_view id = anvil_json_member_key(t);
-        if (!s_absolute_id(id)) {
+        if (!anvil__shape_id_valid(id)) {
             size_t hash = anvil_sv_find_byte(owner, 0, '$');
             s_event(a, ANVIL_SEVERITY_ERROR, hash == SIZE_MAX ? owner : anvil_sv_slice(owner, 0, hash), "Model",
                     "Invalid shape ID: %.*s", (int)(id.len < 200 ? id.len : 200), id.ptr);
@@ -1777,23 +1771,21 @@ static int s_register(struct s_asm *a, struct s_source *sources, size_t count, s
                 struct anvil_str_view id = anvil_json_member_key(e);
                 struct anvil_str_view type_name = anvil_json_string(anvil_json_object_get_cstr(&e->value, "type"));
                 enum anvil_shape_type type;
-                if (!s_absolute_id(id)) {
-                    size_t hash = anvil_sv_find_byte(id, 0, '#');
-                    if (hash != SIZE_MAX && anvil_sv_find_byte(id, 0, '$') != SIZE_MAX &&
-                        !anvil_sv_eq_cstr(type_name, "apply")) {
-                        s_event(a, ANVIL_SEVERITY_ERROR, id, "Model",
-                                "Shapes of type `%.*s` cannot contain a member in their shape ID. Found `%.*s`",
-                                (int)(type_name.len < 64 ? type_name.len : 64), type_name.ptr,
-                                (int)(id.len < 200 ? id.len : 200), id.ptr);
-                        continue;
-                    }
-                    if (hash == SIZE_MAX || hash == 0 || hash + 1 >= id.len) {
-                        s_event(a, ANVIL_SEVERITY_ERROR, anvil_sv("", 0), "Model", "Invalid shape ID: %.*s",
-                                (int)(id.len < 200 ? id.len : 200), id.ptr);
-                        continue;
-                    }
+                bool apply = anvil_sv_eq_cstr(type_name, "apply");
+                size_t dollar = anvil_sv_find_byte(id, 0, '$');
+                if (dollar != SIZE_MAX && !apply && anvil_sv_find_byte(id, 0, '#') != SIZE_MAX) {
+                    s_event(a, ANVIL_SEVERITY_ERROR, id, "Model",
+                            "Shapes of type `%.*s` cannot contain a member in their shape ID. Found `%.*s`",
+                            (int)(type_name.len < 64 ? type_name.len : 64), type_name.ptr,
+                            (int)(id.len < 200 ? id.len : 200), id.ptr);
+                    continue;
                 }
-                if (anvil_sv_eq_cstr(type_name, "apply")) {
+                if (!anvil__shape_id_valid(dollar == SIZE_MAX ? id : anvil_sv_slice(id, 0, dollar))) {
+                    s_event(a, ANVIL_SEVERITY_ERROR, anvil_sv("", 0), "Model", "Invalid shape ID: %.*s",
+                            (int)(id.len < 200 ? id.len : 200), id.ptr);
+                    continue;
+                }
+                if (apply) {
                     s_json_props(a, id, &e->value, s_apply_props);
                     continue;
                 }

@@ -48,8 +48,7 @@ static bool s_type(struct anvil_str_view name, enum anvil_shape_type *out) {
     return false;
 }
 
-/* namespace#Name: a non-empty namespace, one '#', a non-empty name, no '$'. */
-static bool s_valid_id(struct anvil_str_view id) {
+bool anvil__shape_id_valid(struct anvil_str_view id) {
     size_t hash = anvil_sv_find_byte(id, 0, '#');
     return hash != SIZE_MAX && hash > 0 && hash + 1 < id.len && anvil_sv_find_byte(id, hash + 1, '#') == SIZE_MAX &&
            anvil_sv_find_byte(id, 0, '$') == SIZE_MAX;
@@ -497,7 +496,7 @@ static int s_load(struct s_loader *ld, size_t max_shapes) {
         bool apply = anvil_sv_eq_cstr(anvil_json_string(type), "apply");
         /* An apply statement may name a member: ns#Shape$member. */
         size_t dollar = apply ? anvil_sv_find_byte(id, 0, '$') : SIZE_MAX;
-        if (!s_valid_id(dollar == SIZE_MAX ? id : anvil_sv_slice(id, 0, dollar)) ||
+        if (!anvil__shape_id_valid(dollar == SIZE_MAX ? id : anvil_sv_slice(id, 0, dollar)) ||
             (dollar != SIZE_MAX && dollar + 1 >= id.len)) {
             return s_error(ld, ANVIL_EMODEL, "`%.*s` is not an absolute shape id (namespace#Name)",
                            (int)(id.len < 200 ? id.len : 200), id.ptr);

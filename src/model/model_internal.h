@@ -61,6 +61,9 @@ struct anvil_model {
 int anvil__model_load_doc(struct anvil_allocator *allocator, struct anvil_json_doc *doc,
                           const struct anvil_model_options *options, struct anvil_model **out, struct anvil_diag *diag);
 
+/* namespace#Name: a non-empty namespace, one '#', a non-empty name, no '$' (the JSON AST's shape keys). */
+bool anvil__shape_id_valid(struct anvil_str_view id);
+
 /* Whether smithy.api#`name` is a prelude shape (any of Smithy's, traits included), and its type. */
 bool anvil__prelude_type(struct anvil_str_view name, enum anvil_shape_type *type);
 
