@@ -227,3 +227,25 @@ int cli_paths_add(struct cli_paths *paths, const char *command, const char *path
     paths->items[paths->count++] = path;
     return CLI_EXIT_OK;
 }
+
+int cli_parse_paths(int argc, char **argv, const struct cli_option *options, const char *command,
+                    int (*on_option)(void *ctx, int id, const char *value), void *ctx, struct cli_paths *paths) {
+    struct cli_parser parser;
+    cli_parser_init(&parser, argc, argv, options, command);
+    paths->count = 0;
+    int id;
+    const char *value;
+    enum cli_next next;
+    while ((next = cli_parser_next(&parser, &id, &value)) != CLI_NEXT_END) {
+        if (next == CLI_NEXT_ERROR) {
+            return CLI_EXIT_USAGE;
+        }
+        int code = next == CLI_NEXT_OPERAND ? cli_paths_add(paths, command, value)
+                   : on_option              ? on_option(ctx, id, value)
+                                            : CLI_EXIT_OK; /* only --help, which main.c handles */
+        if (code != CLI_EXIT_OK) {
+            return code;
+        }
+    }
+    return paths->count ? CLI_EXIT_OK : cli_usage_error(command, "no FILE given");
+}

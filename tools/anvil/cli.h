@@ -176,6 +176,15 @@ struct cli_paths {
 /* Adds `path`; past CLI_MAX_PATHS prints a usage error for `command` and returns CLI_EXIT_USAGE. */
 int cli_paths_add(struct cli_paths *paths, const char *command, const char *path);
 
+/*
+ * Parses a command whose operands are FILE|FOLDER paths (at least one):
+ * operands go to `paths`, options to on_option (NULL when the command has
+ * only --help, which main.c handles). CLI_EXIT_OK, or the exit code of a
+ * usage error it printed.
+ */
+int cli_parse_paths(int argc, char **argv, const struct cli_option *options, const char *command,
+                    int (*on_option)(void *ctx, int id, const char *value), void *ctx, struct cli_paths *paths);
+
 struct cli_exec_args {
     struct cli_paths models; /* --model, any number of times: one model assembled from them all */
     const char *botocore, *name;

@@ -2,36 +2,26 @@
 
 #include "cli.h"
 
+enum { OPT_COMPACT = 1 };
+
+static int s_on_option(void *compact, int id, const char *value) {
+    (void)value;
+    *(bool *)compact |= id == OPT_COMPACT;
+    return CLI_EXIT_OK;
+}
+
 int cli_cmd_ast(int argc, char **argv) {
-    enum { OPT_COMPACT = 1 };
     static const struct cli_option options[] = {
         CLI_OPTION_HELP, {"compact", 'c', CLI_ARG_NONE, OPT_COMPACT}, {NULL, 0, CLI_ARG_NONE, 0}};
-    struct cli_parser parser;
-    cli_parser_init(&parser, argc, argv, options, "ast");
-    struct cli_paths files = {.count = 0};
+    struct cli_paths files;
     bool compact = false;
-    int id;
-    const char *value;
-    enum cli_next next;
-    while ((next = cli_parser_next(&parser, &id, &value)) != CLI_NEXT_END) {
-        if (next == CLI_NEXT_ERROR) {
-            return CLI_EXIT_USAGE;
-        }
-        if (next == CLI_NEXT_OPTION) {
-            compact |= id == OPT_COMPACT;
-            continue;
-        }
-        int code = cli_paths_add(&files, "ast", value);
-        if (code != CLI_EXIT_OK) {
-            return code;
-        }
-    }
-    if (files.count == 0) {
-        return cli_usage_error("ast", "no FILE given");
+    int code = cli_parse_paths(argc, argv, options, "ast", s_on_option, &compact, &files);
+    if (code != CLI_EXIT_OK) {
+        return code;
     }
     struct cli_input input;
     struct anvil_model *model = NULL;
-    int code = cli_model_assemble(files.items, files.count, false, &input, &model);
+    code = cli_model_assemble(files.items, files.count, false, &input, &model);
     if (code != CLI_EXIT_OK) {
         return code;
     }

@@ -118,35 +118,31 @@ static int s_print(const struct cli_input *input, const struct anvil_model *mode
     return code;
 }
 
+enum { OPT_NAMESPACE = 1, OPT_OUTPUT_DIR };
+
+/* --namespace and --output-dir as given. */
+struct s_choice {
+    const char *ns, *dir;
+};
+
+static int s_on_option(void *ctx, int id, const char *value) {
+    struct s_choice *choice = ctx;
+    *(id == OPT_NAMESPACE ? &choice->ns : &choice->dir) = value;
+    return CLI_EXIT_OK;
+}
+
 int cli_cmd_idl(int argc, char **argv) {
-    enum { OPT_NAMESPACE = 1, OPT_OUTPUT_DIR };
     static const struct cli_option options[] = {CLI_OPTION_HELP,
                                                 {"namespace", 'n', CLI_ARG_REQUIRED, OPT_NAMESPACE},
                                                 {"output-dir", 'o', CLI_ARG_REQUIRED, OPT_OUTPUT_DIR},
                                                 {NULL, 0, CLI_ARG_NONE, 0}};
-    struct cli_parser parser;
-    cli_parser_init(&parser, argc, argv, options, "idl");
-    struct cli_paths files = {.count = 0};
-    const char *chosen = NULL, *dir = NULL;
-    int id;
-    const char *value;
-    enum cli_next next;
-    while ((next = cli_parser_next(&parser, &id, &value)) != CLI_NEXT_END) {
-        if (next == CLI_NEXT_ERROR) {
-            return CLI_EXIT_USAGE;
-        }
-        if (next == CLI_NEXT_OPTION) {
-            *(id == OPT_NAMESPACE ? &chosen : &dir) = value;
-            continue;
-        }
-        int code = cli_paths_add(&files, "idl", value);
-        if (code != CLI_EXIT_OK) {
-            return code;
-        }
+    struct cli_paths files;
+    struct s_choice choice = {NULL, NULL};
+    int code = cli_parse_paths(argc, argv, options, "idl", s_on_option, &choice, &files);
+    if (code != CLI_EXIT_OK) {
+        return code;
     }
-    if (files.count == 0) {
-        return cli_usage_error("idl", "no FILE given");
-    }
+    const char *chosen = choice.ns, *dir = choice.dir;
     if (chosen && dir) {
         return cli_usage_error("idl", "give --namespace or --output-dir, not both");
     }
@@ -155,7 +151,7 @@ int cli_cmd_idl(int argc, char **argv) {
     }
     struct cli_input input;
     struct anvil_model *model = NULL;
-    int code = cli_model_assemble(files.items, files.count, false, &input, &model);
+    code = cli_model_assemble(files.items, files.count, false, &input, &model);
     if (code != CLI_EXIT_OK) {
         return code;
     }

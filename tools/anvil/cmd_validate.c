@@ -30,31 +30,15 @@ static int s_validate(const char *path, bool *had_error) {
 
 int cli_cmd_validate(int argc, char **argv) {
     static const struct cli_option options[] = {CLI_OPTION_HELP, {NULL, 0, CLI_ARG_NONE, 0}};
-    struct cli_parser parser;
-    cli_parser_init(&parser, argc, argv, options, "validate");
-    struct cli_paths files = {.count = 0};
-    int id;
-    const char *value;
-    enum cli_next next;
-    while ((next = cli_parser_next(&parser, &id, &value)) != CLI_NEXT_END) {
-        if (next == CLI_NEXT_ERROR) {
-            return CLI_EXIT_USAGE;
-        }
-        if (next == CLI_NEXT_OPTION) {
-            continue; /* only --help, which main.c handles */
-        }
-        int code = cli_paths_add(&files, "validate", value);
-        if (code != CLI_EXIT_OK) {
-            return code;
-        }
-    }
-    if (files.count == 0) {
-        return cli_usage_error("validate", "no FILE given");
+    struct cli_paths files;
+    int code = cli_parse_paths(argc, argv, options, "validate", NULL, NULL, &files);
+    if (code != CLI_EXIT_OK) {
+        return code;
     }
     bool had_error = false;
     int worst = CLI_EXIT_OK;
     for (size_t i = 0; i < files.count; i++) {
-        int code = s_validate(files.items[i], &had_error);
+        code = s_validate(files.items[i], &had_error);
         if (code != CLI_EXIT_OK && worst == CLI_EXIT_OK) {
             worst = code;
         }

@@ -201,6 +201,24 @@ static int s_list(const struct anvil_model *model, struct s_listing *l) {
     return l->rc;
 }
 
+/* --tag and --output as given. */
+struct s_format {
+    const char *tag;
+    bool json;
+};
+
+static int s_on_option(void *ctx, int id, const char *value) {
+    struct s_format *format = ctx;
+    if (id == OPT_TAG) {
+        format->tag = value;
+    } else if (strcmp(value, "json") == 0 || strcmp(value, "text") == 0) {
+        format->json = strcmp(value, "json") == 0;
+    } else {
+        return cli_usage_error("waiters", "--output must be 'text' or 'json', not '%s'", value);
+    }
+    return CLI_EXIT_OK;
+}
+
 int cli_cmd_waiters(int argc, char **argv) {
     static const struct cli_option options[] = {
         CLI_OPTION_HELP,
@@ -208,39 +226,17 @@ int cli_cmd_waiters(int argc, char **argv) {
         {"tag", 't', CLI_ARG_REQUIRED, OPT_TAG},
         {NULL, 0, CLI_ARG_NONE, 0},
     };
-    struct cli_parser parser;
-    cli_parser_init(&parser, argc, argv, options, "waiters");
-    struct cli_paths files = {.count = 0};
-    const char *tag = NULL;
-    bool json = false;
-    int id;
-    const char *value;
-    enum cli_next next;
-    while ((next = cli_parser_next(&parser, &id, &value)) != CLI_NEXT_END) {
-        if (next == CLI_NEXT_ERROR) {
-            return CLI_EXIT_USAGE;
-        }
-        if (next == CLI_NEXT_OPERAND) {
-            int code = cli_paths_add(&files, "waiters", value);
-            if (code != CLI_EXIT_OK) {
-                return code;
-            }
-            continue;
-        }
-        if (id == OPT_TAG) {
-            tag = value;
-        } else if (strcmp(value, "json") == 0 || strcmp(value, "text") == 0) {
-            json = strcmp(value, "json") == 0;
-        } else {
-            return cli_usage_error("waiters", "--output must be 'text' or 'json', not '%s'", value);
-        }
+    struct cli_paths files;
+    struct s_format format = {NULL, false};
+    int code = cli_parse_paths(argc, argv, options, "waiters", s_on_option, &format, &files);
+    if (code != CLI_EXIT_OK) {
+        return code;
     }
-    if (files.count == 0) {
-        return cli_usage_error("waiters", "no FILE given");
-    }
+    const char *tag = format.tag;
+    bool json = format.json;
     struct cli_input input;
     struct anvil_model *model = NULL;
-    int code = cli_model_assemble(files.items, files.count, false, &input, &model);
+    code = cli_model_assemble(files.items, files.count, false, &input, &model);
     if (code != CLI_EXIT_OK) {
         return code;
     }
