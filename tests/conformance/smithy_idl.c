@@ -343,6 +343,25 @@ static bool s_anvil_gives(const struct s_event *e) {
     return false;
 }
 
+/* Whether each event of `these` has a match in `those` (expected ones first when `expected`); prints the rest. */
+static bool s_all_matched(const char *name, const char *what, const struct s_case_events *these,
+                          const struct s_case_events *those, bool expected) {
+    bool ok = true;
+    for (size_t i = 0; i < these->count; i++) {
+        bool found = false;
+        for (size_t k = 0; k < those->count && !found; k++) {
+            found = expected ? s_event_match(&these->items[i], &those->items[k])
+                             : s_event_match(&those->items[k], &these->items[i]);
+        }
+        if (!found) {
+            const struct s_event *e = &these->items[i];
+            printf("  FAIL events %s: %s [%s] %s: %s | %s\n", name, what, e->severity, e->shape, e->message, e->id);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
 struct s_errorfiles {
     const char *with; /* a trait-definition file added to every case (Smithy has it on its classpath), or NULL */
     int passed, failed, skipped;
@@ -412,29 +431,8 @@ static void s_errorfile_case(const char *path, void *user) {
             s_event_add(&got, "ERROR", anvil_sv("", 0), anvil_sv_from_cstr(d.message), ANVIL_SV("anvil"));
         }
     }
-    bool ok = true;
-    for (size_t i = 0; i < want.count; i++) {
-        bool found = false;
-        for (size_t k = 0; k < got.count && !found; k++) {
-            found = s_event_match(&want.items[i], &got.items[k]);
-        }
-        if (!found) {
-            printf("  FAIL events %s: missing [%s] %s: %s | %s\n", name, want.items[i].severity, want.items[i].shape,
-                   want.items[i].message, want.items[i].id);
-            ok = false;
-        }
-    }
-    for (size_t k = 0; k < got.count; k++) {
-        bool found = false;
-        for (size_t i = 0; i < want.count && !found; i++) {
-            found = s_event_match(&want.items[i], &got.items[k]);
-        }
-        if (!found) {
-            printf("  FAIL events %s: extra [%s] %s: %s | %s\n", name, got.items[k].severity, got.items[k].shape,
-                   got.items[k].message, got.items[k].id);
-            ok = false;
-        }
-    }
+    bool ok = s_all_matched(name, "missing", &want, &got, true);
+    ok = s_all_matched(name, "extra", &got, &want, false) && ok;
     ok ? v->passed++ : v->failed++;
     s_events_free(&want);
     s_events_free(&got);
