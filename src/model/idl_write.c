@@ -1115,7 +1115,7 @@ static int s_write_file(struct anvil__iw_writer *w, const struct anvil_json *met
 }
 
 int anvil__idl_write(const struct anvil_json *ast, struct anvil_str_view ns,
-                     const struct anvil__idl_write_options *options, struct anvil_buf *out, struct anvil_diag *diag) {
+                     const struct anvil_idl_write_options *options, struct anvil_buf *out, struct anvil_diag *diag) {
     if (!ast || !out || (ns.len > 0 && !ns.ptr)) {
         return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "anvil__idl_write needs a model and a buffer");
     }
@@ -1220,6 +1220,5 @@ int anvil_model_write_idl(const struct anvil_model *model, struct anvil_str_view
     if (!model) {
         return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "anvil_model_write_idl needs a model");
     }
-    struct anvil__idl_write_options o = {.with_metadata = options && options->with_metadata};
-    return anvil__idl_write(anvil_model_ast(model), ns, &o, out, diag);
+    return anvil__idl_write(anvil_model_ast(model), ns, options, out, diag);
 }

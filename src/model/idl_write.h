@@ -23,16 +23,7 @@
 #include "anvil/buffer.h"
 #include "anvil/diag.h"
 #include "anvil/json.h"
-
-/** Options for anvil__idl_write(); zero means the default for every field. */
-struct anvil__idl_write_options {
-    /**
-     * Also write the model's `metadata` section (keys sorted), after
-     * `$version` and before `namespace`. Smithy writes metadata to a file of
-     * its own: ask for it with an empty `ns` to get that file byte for byte.
-     */
-    bool with_metadata;
-};
+#include "anvil/model.h"
 
 /**
  * Lists the namespaces of the shapes in `ast` (a Smithy JSON AST object:
@@ -69,6 +60,6 @@ size_t anvil__idl_namespaces(const struct anvil_json *ast, struct anvil_str_view
  * is left as it was and `diag` (may be NULL) says why.
  */
 int anvil__idl_write(const struct anvil_json *ast, struct anvil_str_view ns,
-                     const struct anvil__idl_write_options *options, struct anvil_buf *out, struct anvil_diag *diag);
+                     const struct anvil_idl_write_options *options, struct anvil_buf *out, struct anvil_diag *diag);
 
 #endif

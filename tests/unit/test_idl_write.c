@@ -56,7 +56,7 @@ static int s_write(struct anvil_test *t, const char *json, size_t len, const cha
     struct anvil_json_doc *doc = NULL;
     int rc = anvil_json_parse(t->alloc, json, len, NULL, &doc, diag);
     if (rc == ANVIL_OK) {
-        struct anvil__idl_write_options options = {with_metadata};
+        struct anvil_idl_write_options options = {with_metadata};
         rc = anvil__idl_write(anvil_json_doc_root(doc), anvil_sv_from_cstr(ns), &options, out, diag);
     }
     anvil_json_doc_destroy(doc);
