@@ -32,6 +32,10 @@ set(ANVIL_JMESPATH_SOURCES
 
 set(ANVIL_MODEL_SOURCES
   src/model/assemble.c
+  src/model/assemble_idl.c
+  src/model/assemble_json.c
+  src/model/assemble_mixins.c
+  src/model/assemble_rules.c
   src/model/idl_lex.c
   src/model/idl_parse.c
   src/model/idl_text.c

@@ -13,6 +13,7 @@
 #include "anvil/status.h"
 #include "core/core_internal.h"
 #include "model/idl_internal.h"
+#include "json/json_internal.h"
 
 static const char *const s_names[] = {
     [ANVIL__TOK_SPACE] = "SPACE(' ')",
@@ -145,6 +146,59 @@ static void s_identifier(struct anvil__idl_lexer *lx) {
     lx->tok = ANVIL__TOK_IDENTIFIER;
 }
 
+/*
+ * Whether the well-formed number `text` is beyond the largest double. anvil keeps numbers as 64-bit
+ * integers or doubles, as its JSON parser does; Smithy's Java loader would quietly make it infinity,
+ * which no JSON AST can hold. Only a value of the order 1e308 needs strtod, and then the first 40
+ * significant digits plus a sticky digit decide the rounding, so nothing is allocated.
+ */
+static bool s_overflows(const char *text, size_t len) {
+    char buf[64];
+    size_t i = text[0] == '-', kept = 0;
+    bool seen = false, dropped = false;
+    long long int_digits = 0, frac_zeros = 0, exp10 = 0;
+    for (bool fraction = false; i < len && (s_digit(text[i]) || text[i] == '.'); i++) {
+        if (text[i] == '.') {
+            fraction = true;
+            continue;
+        }
+        if (!seen && text[i] == '0') {
+            frac_zeros += fraction;
+            continue;
+        }
+        seen = true;
+        int_digits += !fraction;
+        if (kept < 40) {
+            buf[kept++] = text[i];
+        } else {
+            dropped |= text[i] != '0';
+        }
+    }
+    if (i < len) { /* the exponent */
+        bool negative = text[++i] == '-';
+        i += text[i] == '-' || text[i] == '+';
+        for (; i < len; i++) {
+            exp10 = exp10 < 1000000 ? exp10 * 10 + (text[i] - '0') : exp10;
+        }
+        exp10 = negative ? -exp10 : exp10;
+    }
+    if (!seen) {
+        return false;
+    }
+    long long magnitude = (int_digits ? int_digits - 1 : -(frac_zeros + 1)) + exp10;
+    if (magnitude != 308) {
+        return magnitude > 308;
+    }
+    if (dropped) {
+        buf[kept++] = '1';
+    }
+    memmove(buf + 2, buf + 1, kept - 1);
+    buf[1] = '.';
+    memcpy(buf + kept + 1, "e308", 4);
+    double d;
+    return anvil__json_strtod(NULL, buf, kept + 5, &d) != ANVIL_OK;
+}
+
 static void s_number(struct anvil__idl_lexer *lx) {
     size_t p = lx->pos;
     const char *why = NULL;
@@ -177,6 +231,9 @@ static void s_number(struct anvil__idl_lexer *lx) {
         why = p == digits ? "'e', '+', and '-' must be followed by a digit" : NULL;
     }
     size_t start = lx->pos;
+    if (!why && s_overflows(lx->text + start, p - start)) {
+        why = "it is beyond the range of a double";
+    }
     lx->end = lx->pos = p;
     if (why) {
         int shown = (int)(p - start < 64 ? p - start : 64);

@@ -1,0 +1,172 @@
+/*
+ * Model assembly's shared records and steps (assemble*.c); not public.
+ */
+
+#ifndef ANVIL_MODEL_ASSEMBLE_INTERNAL_H
+#define ANVIL_MODEL_ASSEMBLE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "anvil/json.h"
+#include "anvil/model.h"
+#include "anvil/str_view.h"
+#include "anvil/validate.h"
+#include "model/idl_internal.h"
+
+struct anvil__asm_trait {
+    struct anvil_str_view id;
+    struct anvil_json value;
+    /* Where it was written, for conflict messages: the file (a JSON AST file has a name and no text) and the byte
+     * offset in it; NULL when the assembler made it. */
+    const struct anvil__idl_file *file;
+    size_t at;
+    size_t room; /* when `value` is an array the merge grew: the capacity of its items */
+};
+
+struct anvil__asm_traits {
+    struct anvil__asm_trait *items;
+    size_t count, cap;
+};
+
+struct anvil__asm_member {
+    struct anvil_str_view name;
+    struct anvil_str_view target; /* absolute; empty while an elided target is unknown */
+    struct anvil__asm_traits traits;
+    bool elided;
+};
+
+struct anvil__asm_shape {
+    struct anvil_str_view id;
+    enum anvil_shape_type type;
+    int version;
+    const struct anvil__idl_file *file; /* its source (a JSON AST file has a name and no text) */
+    const struct anvil__idl_shape *idl;
+    const struct anvil_json *json; /* JSON AST definition */
+    struct anvil__asm_traits traits;
+    struct anvil__asm_member *members;
+    size_t member_count, member_cap;
+    struct anvil_str_view *mixins;
+    size_t mixin_count;
+    struct anvil_str_view for_resource;
+    /* Service, resource and operation properties, already in JSON AST form. */
+    struct anvil_json props;
+    bool elision_done, elision_busy;
+    size_t visit; /* the last member search (anvil__asm.stamp) that looked at it */
+    /* Smithy would not build it: wrong list/map members, or a mixin that is missing or not built. 0 = not
+     * known yet, 1 = being decided, 2 = fine, 3 = broken. */
+    unsigned char broken;
+    bool in_cycle; /* part of a mixin cycle (said once, by s_mixin_cycle) */
+    size_t dup_of; /* 1 + the index of the first definition of the same id; 0 when first */
+};
+
+/* A syntactic shape id in a node value that named no shape when it was read. */
+struct anvil__asm_syntactic {
+    struct anvil_str_view text, id;
+    struct anvil_str_view root; /* id without its `$member` */
+};
+
+/* Traits applied to a member the shape inherits from a mixin: kept as an `apply` entry. */
+struct anvil__asm_member_apply {
+    struct anvil_str_view id; /* ns#Shape$member */
+    struct anvil__asm_traits traits;
+};
+
+struct anvil__asm {
+    struct anvil_allocator *allocator;
+    struct anvil_arena *arena; /* the AST document's */
+    struct anvil_arena *scratch;
+    struct anvil_events *events;
+    struct anvil_diag *diag;
+    struct anvil__asm_shape *shapes;
+    size_t count, cap;
+    uint32_t *slots; /* shape index + 1 by id hash */
+    size_t mask;
+    struct anvil__asm_trait *metadata; /* key -> value, merged */
+    size_t metadata_count, metadata_cap;
+    struct anvil__asm_member_apply *member_applies;
+    size_t member_apply_count, member_apply_cap;
+    struct anvil__asm_syntactic *syntactic;
+    size_t syntactic_count, syntactic_cap;
+    struct anvil__asm_shape **path; /* the mixin chain anvil__asm_broken is deciding */
+    size_t path_len, path_cap;
+    size_t stamp; /* counts member searches through mixins */
+    int error;
+};
+
+/* ---- objects built member by member ---- */
+
+struct anvil__asm_obj {
+    struct anvil_json_member *items;
+    size_t count, cap;
+};
+
+/* ---- assemble.c: allocation, events, the shape index, trait lists, id resolution, output objects ---- */
+
+void anvil__asm_add_trait(struct anvil__asm *a, struct anvil_str_view target, int version,
+                          struct anvil__asm_traits *traits, const struct anvil__asm_trait *add);
+void *anvil__asm_alloc(struct anvil__asm *a, size_t size);
+struct anvil_str_view anvil__asm_concat(struct anvil__asm *a, struct anvil_str_view x, const char *sep,
+                                        struct anvil_str_view y);
+bool anvil__asm_defined(struct anvil__asm *a, struct anvil_str_view id);
+void anvil__asm_event(struct anvil__asm *a, enum anvil_severity severity, struct anvil_str_view shape,
+                      const char *event_id, const char *fmt, ...) ANVIL_PRINTF(5, 6);
+struct anvil__asm_shape *anvil__asm_find(struct anvil__asm *a, struct anvil_str_view id);
+bool anvil__asm_grow(struct anvil__asm *a, void **items, size_t count, size_t *cap, size_t size);
+struct anvil_json anvil__asm_obj_finish(struct anvil__asm *a, struct anvil__asm_obj *obj);
+void anvil__asm_put(struct anvil__asm *a, struct anvil__asm_obj *obj, struct anvil_str_view key,
+                    const struct anvil_json *value);
+void anvil__asm_put_cstr(struct anvil__asm *a, struct anvil__asm_obj *obj, const char *key,
+                         const struct anvil_json *value);
+struct anvil_str_view anvil__asm_resolve(struct anvil__asm *a, const struct anvil__idl_file *file,
+                                         struct anvil_str_view text, bool *found);
+struct anvil_json anvil__asm_str(struct anvil__asm *a, struct anvil_str_view s);
+struct anvil_json anvil__asm_target_ref(struct anvil__asm *a, struct anvil_str_view id);
+void anvil__asm_where(const struct anvil__idl_file *file, size_t at, char *out, size_t cap);
+void anvil__asm_trait_add(struct anvil__asm *a, struct anvil_str_view target, struct anvil__asm_traits *traits,
+                          const struct anvil__asm_trait *add);
+struct anvil__asm_trait *anvil__asm_trait_find(struct anvil__asm_traits *traits, struct anvil_str_view id);
+bool anvil__asm_type_of(struct anvil__asm *a, struct anvil_str_view id, enum anvil_shape_type *type);
+
+/* ---- assemble_idl.c: IDL -> records ---- */
+
+void anvil__asm_idl_applies(struct anvil__asm *a, const struct anvil__idl_file *file);
+void anvil__asm_idl_shape(struct anvil__asm *a, const struct anvil__idl_file *file, struct anvil__asm_shape *s);
+int anvil__asm_node_json(struct anvil__asm *a, const struct anvil__idl_file *file, const struct anvil__idl_node *node,
+                         struct anvil_str_view context, struct anvil_json *out);
+int anvil__asm_string(struct anvil__asm *a, struct anvil_str_view s, struct anvil_json *out);
+
+/* ---- assemble_json.c: JSON AST -> records ---- */
+
+extern const char *const anvil__asm_apply_props[];
+void anvil__asm_json_applies(struct anvil__asm *a, const struct anvil_json *root, const struct anvil__idl_file *file);
+const char *anvil__asm_json_kind(const struct anvil_json *v);
+void anvil__asm_json_props(struct anvil__asm *a, struct anvil_str_view shape, const struct anvil_json *obj,
+                           const char *const *allowed);
+void anvil__asm_json_shape(struct anvil__asm *a, struct anvil__asm_shape *s);
+extern const char *const anvil__asm_top_props[];
+
+/* ---- assemble_mixins.c: mixins and elision ---- */
+
+bool anvil__asm_broken(struct anvil__asm *a, struct anvil__asm_shape *s);
+void anvil__asm_elide(struct anvil__asm *a, struct anvil__asm_shape *s, size_t depth);
+void anvil__asm_mixin_members(struct anvil__asm *a, struct anvil__asm_shape *s);
+void anvil__asm_mixin_rules(struct anvil__asm *a, struct anvil__asm_shape *s);
+void anvil__asm_required_members(struct anvil__asm *a, struct anvil__asm_shape *s);
+
+/* ---- assemble_rules.c: model-wide rules ---- */
+
+size_t anvil__asm_applied_traits(struct anvil__asm *a, struct anvil_str_view **out);
+void anvil__asm_apply(struct anvil__asm *a, struct anvil_str_view target, const struct anvil__asm_traits *traits);
+void anvil__asm_duplicates(struct anvil__asm *a);
+void anvil__asm_enum_values(struct anvil__asm *a, struct anvil__asm_shape *s);
+struct anvil__asm_member *anvil__asm_local_member(struct anvil__asm_shape *s, struct anvil_str_view name);
+void anvil__asm_apply_to_member(struct anvil__asm *a, struct anvil_str_view id, const struct anvil__asm_traits *traits);
+void anvil__asm_syntactic_check(struct anvil__asm *a, const struct anvil_str_view *traits, size_t trait_count);
+void anvil__asm_trait_shapes_check(struct anvil__asm *a, const struct anvil_str_view *ids, size_t count);
+void anvil__asm_upgrade(struct anvil__asm *a);
+void anvil__asm_use_check(struct anvil__asm *a, const struct anvil__idl_file *f, const struct anvil_str_view *traits,
+                          size_t trait_count);
+
+#endif

@@ -1,0 +1,244 @@
+/*
+ * Model assembly rules, one at a time, on small IDL and JSON AST files:
+ * numbers, merging, mixins, service and resource bodies, the 1.0 upgrade,
+ * and what a hostile file gets. Smithy's own corpora run in
+ * tests/conformance; these pin down the cases the corpora do not show.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+
+/* A NULL-terminated list of file texts; a text starting with '{' is JSON AST, anything else IDL. */
+#define FILES(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+#define V2 "$version: \"2\"\n"
+#define HDR V2 "namespace ex\n"
+
+/* ---- helpers ---- */
+
+/* Assembles `texts`, named f0.smithy (or f0.json), f1... */
+static int s_assemble(struct anvil_test *t, const char *const *texts, struct anvil_model **model,
+                      struct anvil_events **events, struct anvil_diag *diag) {
+    static char names[8][16];
+    struct anvil_model_source sources[8];
+    size_t n = 0;
+    for (; texts[n] && n < 8; n++) {
+        bool json = texts[n][0] == '{';
+        snprintf(names[n], sizeof(names[n]), "f%zu.%s", n, json ? "json" : "smithy");
+        sources[n] = (struct anvil_model_source){names[n], texts[n], strlen(texts[n]),
+                                                 json ? ANVIL_MODEL_FORMAT_JSON : ANVIL_MODEL_FORMAT_IDL};
+    }
+    return anvil_model_assemble(t->alloc, sources, n, NULL, model, events, diag);
+}
+
+/* The files assemble with no error, and `query` on the AST gives `want` (JSON text). */
+static void s_ast(struct anvil_test *t, int line, const char *const *texts, const char *query, const char *want) {
+    struct anvil_model *model = NULL;
+    struct anvil_events *events = NULL;
+    struct anvil_jmespath *expr = NULL;
+    struct anvil_json_doc *want_doc = NULL;
+    struct anvil_arena *arena = NULL;
+    struct anvil_diag diag;
+    int rc = s_assemble(t, texts, &model, &events, &diag);
+    if (rc != ANVIL_OK) {
+        if (!anvil_test_status_mismatch(t, __FILE__, line, "assemble", rc, ANVIL_OK)) {
+            anvil_test_fail(t, __FILE__, line, "diag: %s", diag.message);
+        }
+        goto done;
+    }
+    CHECK_OK(anvil_jmespath_compile(t->alloc, query, strlen(query), NULL, &expr, &diag));
+    CHECK_OK(anvil_json_parse(t->alloc, want, strlen(want), NULL, &want_doc, &diag));
+    CHECK_OK(anvil_arena_new(t->alloc, NULL, &arena));
+    struct anvil_json got;
+    CHECK_OK(anvil_jmespath_search(expr, anvil_model_ast(model), arena, &got, &diag));
+    if (!anvil_json_equal(&got, anvil_json_doc_root(want_doc))) {
+        struct anvil_buf text;
+        anvil_buf_init(&text, t->alloc, 0);
+        if (anvil_json_write(&got, 0, &text) == ANVIL_OK && anvil_buf_append(&text, "", 1) == ANVIL_OK) {
+            anvil_test_fail(t, __FILE__, line, "%s gave %s, want %s", query, text.data, want);
+        } else {
+            anvil_test_fail(t, __FILE__, line, "%s: not %s", query, want);
+        }
+        anvil_buf_clean_up(&text);
+    }
+done:
+    anvil_arena_destroy(arena);
+    anvil_json_doc_destroy(want_doc);
+    anvil_jmespath_destroy(expr);
+    anvil_events_destroy(events);
+    anvil_model_destroy(model);
+}
+
+/* Assembly fails with `code` and a message holding `message`; `at` ("L:C") when not NULL is where. */
+static void s_fails(struct anvil_test *t, int line, const char *const *texts, int code, const char *message,
+                    const char *at) {
+    struct anvil_model *model = NULL;
+    struct anvil_events *events = NULL;
+    struct anvil_diag diag;
+    int rc = s_assemble(t, texts, &model, &events, &diag);
+    if (rc != code) {
+        if (!anvil_test_status_mismatch(t, __FILE__, line, "assemble", rc, code)) {
+            anvil_test_fail(t, __FILE__, line, "diag: %s", diag.message);
+        }
+        goto done;
+    }
+    if (!strstr(diag.message, message)) {
+        anvil_test_fail(t, __FILE__, line, "diag: \"%s\", want it to hold \"%s\"", diag.message, message);
+    }
+    char where[32];
+    snprintf(where, sizeof(where), "%zu:%zu", diag.line, diag.column);
+    if (at && strcmp(where, at) != 0) {
+        anvil_test_fail(t, __FILE__, line, "the error is at %s, want %s", where, at);
+    }
+    CHECK(model == NULL);
+done:
+    anvil_events_destroy(events);
+    anvil_model_destroy(model);
+}
+
+/* Some event has `severity`, names `shape`, holds `message` and has `event_id`. */
+static void s_event(struct anvil_test *t, int line, const char *const *texts, enum anvil_severity severity,
+                    const char *shape, const char *event_id, const char *message) {
+    struct anvil_model *model = NULL;
+    struct anvil_events *events = NULL;
+    struct anvil_diag diag;
+    int rc = s_assemble(t, texts, &model, &events, &diag);
+    if (rc == ANVIL_ENOMEM || !events) {
+        anvil_test_status_mismatch(t, __FILE__, line, "assemble", rc, ANVIL_OK);
+        goto done;
+    }
+    for (size_t i = 0; i < anvil_events_count(events); i++) {
+        const struct anvil_event *e = anvil_events_at(events, i);
+        if (e->severity == severity && anvil_sv_eq_cstr(e->shape_id, shape) && strcmp(e->event_id, event_id) == 0 &&
+            strstr(e->message, message)) {
+            goto done;
+        }
+    }
+    anvil_test_fail(t, __FILE__, line, "no %s event on %s holding \"%s\" (rc %d, %zu events, diag %s)", event_id, shape,
+                    message, rc, anvil_events_count(events), diag.message);
+    for (size_t i = 0; i < anvil_events_count(events); i++) {
+        const struct anvil_event *e = anvil_events_at(events, i);
+        fprintf(stderr, "    %.*s: %s | %s\n", (int)e->shape_id.len, e->shape_id.ptr, e->message, e->event_id);
+    }
+done:
+    anvil_events_destroy(events);
+    anvil_model_destroy(model);
+}
+
+/* ---- numbers ---- */
+
+TEST(number_integers_keep_64_bits) {
+    s_ast(t, __LINE__, FILES(V2 "metadata m = [9223372036854775807, -9223372036854775808, 123456789012345678]\n"),
+          "metadata.m", "[9223372036854775807, -9223372036854775808, 123456789012345678]");
+    /* Beyond 64 bits: a double, as the JSON parser reads it. */
+    s_ast(t, __LINE__, FILES(V2 "metadata m = [9223372036854775808, -9223372036854775809, 1e2, 0.5]\n"), "metadata.m",
+          "[9223372036854775808.0, -9223372036854775809.0, 100.0, 0.5]");
+    s_ast(t, __LINE__, FILES(HDR "long L\n@default(9223372036854775807)\nlong M\n"), "shapes.\"ex#M\".traits",
+          "{\"smithy.api#default\": 9223372036854775807}");
+}
+
+TEST(number_beyond_a_double_is_a_located_error) {
+    s_fails(t, __LINE__, FILES(HDR "@trait\ndocument t\n@t([1, 1e999, 3])\nstring S\n"), ANVIL_ESYNTAX,
+            "Invalid number '1e999': it is beyond the range of a double", "5:8");
+    s_fails(t, __LINE__, FILES(V2 "metadata a = {b: -1.7976931348623159e308}\n"), ANVIL_ESYNTAX,
+            "beyond the range of a double", "2:18");
+    s_fails(t, __LINE__, FILES(V2 "metadata a = 0.00001e314\n"), ANVIL_ESYNTAX, "beyond the range", "2:14");
+    /* The largest double and values that round down to it are fine; tiny ones underflow quietly. */
+    s_ast(t, __LINE__,
+          FILES(V2
+                "metadata a = [1.7976931348623157e308, 179769313486231570000000000000000000000000000000000000000000"
+                "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+                "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+                "0000000000000000000000000000000000000000000000000, 1e-999, 0.0e999]\n"),
+          "metadata.a", "[1.7976931348623157e308, 1.7976931348623157e308, 0.0, 0.0]");
+}
+
+/* ---- merging metadata and traits ---- */
+
+TEST(metadata_arrays_concatenate_and_other_values_conflict) {
+    s_ast(t, __LINE__,
+          FILES(V2 "metadata m = [1]\nmetadata s = \"x\"\n", V2 "metadata m = [2, 3]\nmetadata s = \"x\"\n"),
+          "metadata", "{\"m\": [1, 2, 3], \"s\": \"x\"}");
+    s_event(t, __LINE__, FILES(V2 "metadata m = 1\n", "\n\n" V2 "metadata m = 2\n"), ANVIL_SEVERITY_ERROR, "", "Model",
+            "Metadata conflict for key `m`. Defined in both `f0.smithy [2, 14]` and `f1.smithy [4, 14]`");
+    s_event(t, __LINE__, FILES(V2 "metadata m = 1\n", "{\"smithy\": \"2.0\", \"metadata\": {\"m\": true}}"),
+            ANVIL_SEVERITY_ERROR, "", "Model", "Defined in both `f0.smithy [2, 14]` and `f1.json`");
+}
+
+TEST(trait_conflicts_say_where_each_was_written) {
+    s_event(t, __LINE__, FILES(HDR "@documentation(\"a\")\nstring S\n", HDR "apply S @documentation(\"b\")\n"),
+            ANVIL_SEVERITY_ERROR, "ex#S", "Model",
+            "Conflicting `smithy.api#documentation` trait found on shape `ex#S`. The previous trait was defined at "
+            "`f0.smithy [3, 1]`, and a conflicting trait was defined at `f1.smithy [3, 9]`.");
+    /* Equal values are kept once; arrays concatenate in file order. */
+    s_ast(t, __LINE__,
+          FILES(HDR "@tags([\"a\"])\n@documentation(\"d\")\nstring S\n",
+                HDR "apply S @tags([\"b\", \"c\"])\napply S @documentation(\"d\")\n"),
+          "shapes.\"ex#S\".traits",
+          "{\"smithy.api#tags\": [\"a\", \"b\", \"c\"], \"smithy.api#documentation\": \"d\"}");
+}
+
+/* 20,000 one-item merges into one key: linear, so the document stays small (it was quadratic: 3 GB). */
+TEST(many_array_merges_stay_linear) {
+    enum { N = 20000 };
+    struct anvil_buf text;
+    anvil_buf_init(&text, t->alloc, 0);
+    struct anvil_model *model = NULL;
+    struct anvil_events *events = NULL;
+    CHECK_OK(anvil_buf_append(&text, V2, strlen(V2)));
+    for (int i = 0; i < N; i++) {
+        char line[64];
+        int n = snprintf(line, sizeof(line), "metadata arr = [%d]\n", i);
+        CHECK_OK(anvil_buf_append(&text, line, (size_t)n));
+    }
+    CHECK_OK(anvil_buf_append(&text, "namespace ex\nstring S\n", 22));
+    for (int i = 0; i < N; i++) {
+        char line[64];
+        int n = snprintf(line, sizeof(line), "apply S @tags([\"t%d\"])\n", i);
+        CHECK_OK(anvil_buf_append(&text, line, (size_t)n));
+    }
+    struct anvil_model_source source = {"big.smithy", (const char *)text.data, text.len, ANVIL_MODEL_FORMAT_IDL};
+    struct anvil_diag diag;
+    CHECK_OK(anvil_model_assemble(t->alloc, &source, 1, NULL, &model, &events, &diag));
+    const struct anvil_json *ast = anvil_model_ast(model);
+    const struct anvil_json *arr = anvil_json_object_get_cstr(anvil_json_object_get_cstr(ast, "metadata"), "arr");
+    CHECK_EQ_U64(anvil_json_len(arr), N);
+    CHECK_EQ_INT(anvil_json_int(anvil_json_array_at(arr, N - 1)), N - 1);
+    const struct anvil_json *s = anvil_json_object_get_cstr(anvil_json_object_get_cstr(ast, "shapes"), "ex#S");
+    const struct anvil_json *tags =
+        anvil_json_object_get_cstr(anvil_json_object_get_cstr(s, "traits"), "smithy.api#tags");
+    CHECK_EQ_U64(anvil_json_len(tags), N);
+done:
+    anvil_events_destroy(events);
+    anvil_model_destroy(model);
+    anvil_buf_clean_up(&text);
+}
+
+/* ---- mixins ---- */
+
+/* 30 levels of diamonds (2^30 paths) with an elided member searched from the top: each shape looked at once. */
+TEST(mixin_diamonds_stay_linear) {
+    enum { LEVELS = 30 };
+    struct anvil_buf text;
+    anvil_buf_init(&text, t->alloc, 0);
+    CHECK_OK(anvil_buf_appendf(&text, HDR "@mixin\nstructure L0 { id: String }\n"));
+    for (int i = 1; i <= LEVELS; i++) {
+        CHECK_OK(anvil_buf_appendf(&text, "@mixin\nstructure A%d with [L%d] {}\n@mixin\nstructure B%d with [L%d] {}\n",
+                                   i, i - 1, i, i - 1));
+        CHECK_OK(anvil_buf_appendf(&text, "@mixin\nstructure L%d with [A%d, B%d] {}\n", i, i, i));
+    }
+    CHECK_OK(anvil_buf_appendf(&text, "structure Top with [L%d] { $id\n missing: String }\n", LEVELS));
+    CHECK_OK(anvil_buf_append(&text, "", 1));
+    s_ast(t, __LINE__, FILES((const char *)text.data), "shapes.\"ex#Top\".members",
+          "{\"missing\": {\"target\": \"smithy.api#String\"}}");
+    /* An elided member no mixin has: an error, found without walking every path. */
+    text.len--;
+    CHECK_OK(anvil_buf_appendf(&text, "structure Bad with [L%d] { $nowhere }\n", LEVELS));
+    CHECK_OK(anvil_buf_append(&text, "", 1));
+    s_event(t, __LINE__, FILES((const char *)text.data), ANVIL_SEVERITY_ERROR, "ex#Bad$nowhere", "Model",
+            "Member target was elided, but no bound resource or mixin contained a matching identifier or member name.");
+done:
+    anvil_buf_clean_up(&text);
+}
