@@ -53,11 +53,19 @@ ANVIL_API const struct anvil_event *anvil_events_at(const struct anvil_events *e
 /** Number of events of `severity` or worse. */
 ANVIL_API size_t anvil_events_count_at_least(const struct anvil_events *events, enum anvil_severity severity);
 
+/**
+ * The order anvil lists events in (anvil_model_validate(), anvil_model_assemble()):
+ * by shape id, then the worse severity first, then event id, then message.
+ * Negative, zero or positive, as strcmp().
+ */
+ANVIL_API int anvil_event_compare(const struct anvil_event *x, const struct anvil_event *y);
+
 /** "ERROR", "DANGER", "WARNING" or "NOTE". */
 ANVIL_API const char *anvil_severity_name(enum anvil_severity severity);
 
 /**
- * Appends `[SEVERITY] shape-id: message | EventId` as one line (no newline),
+ * Appends `[SEVERITY] shape-id: message | EventId` as one line (no newline;
+ * `-` for the shape id of an event about no shape),
  * the model's text escaped as anvil_text_append_escaped() does.
  */
 ANVIL_API int anvil_event_format(const struct anvil_event *event, struct anvil_buf *out);

@@ -135,7 +135,8 @@ static void s_idl_traits(struct anvil__asm *a, const struct anvil__idl_file *fil
     }
 }
 
-/* Service and resource bodies in JSON AST form: ids resolved, lists of {"target"}. */
+/* Service and resource bodies in JSON AST form: ids resolved, lists of {"target"}. The parser checked each
+ * property's type; `type` and properties Smithy does not know (it warned) are left out. */
 static struct anvil_json s_body_json(struct anvil__asm *a, const struct anvil__idl_file *file,
                                      const struct anvil__idl_node *body) {
     static const char *const single[] = {"create", "put", "read", "update", "delete", "list", NULL};
@@ -179,7 +180,7 @@ static struct anvil_json s_body_json(struct anvil__asm *a, const struct anvil__i
             anvil__asm_put(a, &obj, e->key, &value);
             done = true;
         }
-        if (!done) {
+        if (!done && (anvil_sv_eq_cstr(e->key, "version") || anvil_sv_eq_cstr(e->key, "rename"))) {
             struct anvil_json value;
             if ((a->error = anvil__asm_node_json(a, file, v, anvil_sv("", 0), &value)) != ANVIL_OK) {
                 return anvil_json_make_null();

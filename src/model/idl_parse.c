@@ -916,12 +916,99 @@ static void s_enum(struct s_parser *p, size_t shape_index) {
     s_next(p);
 }
 
-static const char *const s_service_keys[] = {"version", "operations", "resources", "errors", "rename", NULL};
-static const char *const s_resource_keys[] = {
-    "identifiers", "properties",           "create",    "put", "read", "update", "delete", "list",
-    "operations",  "collectionOperations", "resources", NULL};
+/* Smithy's SERVICE_PROPERTY_NAMES and RESOURCE_PROPERTY_NAMES, in its order (the warning lists them so). */
+static const char *const s_service_keys[] = {"type", "version", "operations", "resources", "rename", "errors", NULL};
+static const char *const s_resource_keys[] = {"type",       "create", "read",        "update",
+                                              "delete",     "list",   "identifiers", "resources",
+                                              "operations", "put",    "properties",  "collectionOperations",
+                                              NULL};
 
-/* Service and resource bodies: a node object; unknown properties warn, as in Smithy. */
+/* The node type Smithy names in its messages. */
+static const char *s_node_type(const struct anvil__idl_node *v) {
+    switch (v->kind) {
+    case ANVIL__NODE_NULL:
+        return "null";
+    case ANVIL__NODE_TRUE:
+    case ANVIL__NODE_FALSE:
+        return "boolean";
+    case ANVIL__NODE_NUMBER:
+        return "number";
+    case ANVIL__NODE_STRING:
+    case ANVIL__NODE_SHAPE_ID:
+        return "string";
+    case ANVIL__NODE_ARRAY:
+        return "array";
+    default:
+        return "object";
+    }
+}
+
+static bool s_node_is_text(const struct anvil__idl_node *v) {
+    return v->kind == ANVIL__NODE_STRING || v->kind == ANVIL__NODE_SHAPE_ID;
+}
+
+/*
+ * A known service or resource property with the type Smithy's loader expects (the words are its
+ * ObjectNode's): ids are strings, id lists arrays of strings, `identifiers`, `properties` and `rename`
+ * objects of strings, `version` a string. Anything else stops the file, as Smithy's exception does.
+ */
+static void s_body_value(struct s_parser *p, struct anvil_str_view key, const struct anvil__idl_node *v) {
+    static const char *const lists[] = {"operations", "resources", "errors", "collectionOperations", NULL};
+    static const char *const maps[] = {"identifiers", "properties", "rename", NULL};
+    const int n = (int)key.len;
+    if (anvil_sv_eq_cstr(key, "type")) {
+        return; /* allowed and ignored: the statement gives the type */
+    }
+    if (anvil_sv_eq_cstr(key, "version")) {
+        if (!s_node_is_text(v)) {
+            s_fail_value(p, v->at, "Expected `version` to be a string; found %s", s_node_type(v));
+        }
+        return;
+    }
+    for (size_t k = 0; lists[k]; k++) {
+        if (anvil_sv_eq_cstr(key, lists[k])) {
+            if (v->kind != ANVIL__NODE_ARRAY) {
+                s_fail_value(p, v->at, "Expected `%.*s` member to be an array, but found %s.", n, key.ptr,
+                             s_node_type(v));
+            }
+            for (size_t i = 0; i < v->count; i++) {
+                if (!s_node_is_text(&v->u.items[i])) {
+                    s_fail_value(p, v->u.items[i].at, "Expected `%.*s` to be an array of strings. Found %s.", n,
+                                 key.ptr, s_node_type(&v->u.items[i]));
+                }
+            }
+            return;
+        }
+    }
+    for (size_t k = 0; maps[k]; k++) {
+        if (anvil_sv_eq_cstr(key, maps[k])) {
+            if (v->kind != ANVIL__NODE_OBJECT) {
+                s_fail_value(p, v->at, "Expected `%.*s` to be an object; found %s", n, key.ptr, s_node_type(v));
+            }
+            for (size_t i = 0; i < v->count; i++) {
+                const struct anvil__idl_node *target = &v->u.entries[i].value;
+                if (!s_node_is_text(target)) {
+                    s_fail_value(p, target->at, "Expected string, but found %s.", s_node_type(target));
+                }
+            }
+            return;
+        }
+    }
+    if (!s_node_is_text(v)) { /* create, read, update, delete, list, put */
+        s_fail_value(p, v->at, "Expected `%.*s` member to be a string, but found %s.", n, key.ptr, s_node_type(v));
+    }
+}
+
+static bool s_listed(const char *const *names, struct anvil_str_view key) {
+    for (size_t k = 0; names[k]; k++) {
+        if (anvil_sv_eq_cstr(key, names[k])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Service and resource bodies: a node object; unknown properties warn (and are dropped), as in Smithy. */
 static void s_body(struct s_parser *p, size_t shape_index, const char *const *known) {
     s_mixins(p, shape_index);
     s_skip_ws_docs(p);
@@ -930,24 +1017,10 @@ static void s_body(struct s_parser *p, size_t shape_index, const char *const *kn
     s_node(p, &body);
     struct anvil__idl_shape *s = &p->file->shapes[shape_index];
     s->body = body;
-    for (size_t i = 0; i < body.count; i++) {
+    for (size_t i = 0; i < body.count; i++) { /* first what stops the file: nothing is held yet */
         struct anvil_str_view key = body.u.entries[i].key;
-        bool ok = false;
-        for (size_t k = 0; known[k] && !ok; k++) {
-            ok = anvil_sv_eq_cstr(key, known[k]);
-        }
-        if (!ok) {
-            struct anvil_buf list;
-            anvil_buf_init(&list, NULL, 4096);
-            for (size_t k = 0; known[k]; k++) {
-                (void)anvil_buf_appendf(&list, "%s`%s`", k ? ", " : "", known[k]);
-            }
-            struct anvil_str_view v = anvil_buf_view(&list);
-            s_note(p, ANVIL_SEVERITY_WARNING, "Model", s_id_of(p, s->name, anvil_sv("", 0)),
-                   "Expected an object with possible properties of %.*s, but found additional properties: `%.*s`",
-                   (int)v.len, v.ptr ? v.ptr : "", (int)key.len, key.ptr);
-            anvil_buf_clean_up(&list);
-            s = &p->file->shapes[shape_index];
+        if (!s_listed(known, key)) {
+            continue;
         }
         if (known == s_resource_keys && anvil_sv_eq_cstr(key, "properties") && p->file->version < 2) {
             s_fail_at(p, s_id_of(p, s->name, anvil_sv("", 0)), p->lx.start,
@@ -955,6 +1028,36 @@ static void s_body(struct s_parser *p, size_t shape_index, const char *const *kn
                       "properties with version `%s`.",
                       s_version_name(p));
         }
+        s_body_value(p, key, &body.u.entries[i].value);
+    }
+    struct anvil_buf extra, list;
+    anvil_buf_init(&extra, NULL, 4096);
+    anvil_buf_init(&list, NULL, 4096);
+    for (size_t i = 0; i < body.count; i++) {
+        struct anvil_str_view key = body.u.entries[i].key;
+        if (!s_listed(known, key)) {
+            int shown = (int)(key.len < 200 ? key.len : 200);
+            (void)anvil_buf_appendf(&extra, "%s`%.*s`", extra.len ? ", " : "", shown, key.ptr);
+        }
+    }
+    for (size_t k = 0; extra.len && known[k]; k++) {
+        (void)anvil_buf_appendf(&list, "%s`%s`", k ? ", " : "", known[k]);
+    }
+    /* Into the arena before s_note, which may stop the parse. */
+    struct anvil_str_view v = anvil_buf_view(&list), x = anvil_buf_view(&extra);
+    char *allowed = extra.len ? anvil_arena_strndup(p->arena, v.ptr ? v.ptr : "", v.len) : NULL;
+    char *found = extra.len ? anvil_arena_strndup(p->arena, x.ptr ? x.ptr : "", x.len) : NULL;
+    bool lost = extra.len && (!allowed || !found); /* a list cut at 4 KiB is still a fine message */
+    bool any = extra.len != 0;
+    anvil_buf_clean_up(&list);
+    anvil_buf_clean_up(&extra);
+    if (lost) {
+        s_nomem(p);
+    }
+    if (any) {
+        s_note(p, ANVIL_SEVERITY_WARNING, "Model", s_id_of(p, s->name, anvil_sv("", 0)),
+               "Expected an object with possible properties of %s, but found additional properties: %s", allowed,
+               found);
     }
 }
 

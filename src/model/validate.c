@@ -68,8 +68,7 @@ static void s_targets(const struct anvil_model *model, struct anvil_events *even
     anvil_buf_clean_up(&id);
 }
 
-static int s_by_shape(const void *a, const void *b) {
-    const struct anvil_event *x = a, *y = b;
+int anvil_event_compare(const struct anvil_event *x, const struct anvil_event *y) {
     int c = anvil_sv_cmp(x->shape_id, y->shape_id);
     if (c == 0) {
         c = (int)y->severity - (int)x->severity;
@@ -78,6 +77,10 @@ static int s_by_shape(const void *a, const void *b) {
         c = strcmp(x->event_id, y->event_id);
     }
     return c != 0 ? c : strcmp(x->message, y->message);
+}
+
+static int s_by_shape(const void *a, const void *b) {
+    return anvil_event_compare(a, b);
 }
 
 int anvil__events_new(struct anvil_allocator *allocator, struct anvil_events **out) {
@@ -164,7 +167,8 @@ const char *anvil_severity_name(enum anvil_severity severity) {
 int anvil_event_format(const struct anvil_event *e, struct anvil_buf *out) {
     /* Shape ids, messages and event ids quote the model, which is anyone's: one line, nothing a terminal acts on. */
     int rc = anvil_buf_appendf(out, "[%s] ", anvil_severity_name(e->severity));
-    rc = rc == ANVIL_OK ? anvil_text_append_escaped(out, e->shape_id) : rc;
+    /* An event about no shape reads `-`, as Smithy prints it. */
+    rc = rc == ANVIL_OK ? anvil_text_append_escaped(out, e->shape_id.len ? e->shape_id : anvil_sv("-", 1)) : rc;
     rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, ": ") : rc;
     rc = rc == ANVIL_OK ? anvil_text_append_escaped(out, anvil_sv_from_cstr(e->message)) : rc;
     rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, " | ") : rc;

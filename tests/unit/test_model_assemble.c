@@ -242,3 +242,35 @@ TEST(mixin_diamonds_stay_linear) {
 done:
     anvil_buf_clean_up(&text);
 }
+
+/* ---- service and resource bodies ---- */
+
+TEST(body_properties_smithy_does_not_know_warn_and_are_dropped) {
+    const char *const *files =
+        FILES(HDR "service S {\n  type: \"structure\"\n  version: \"1\"\n  foo: 1\n  traits: {}\n}\n");
+    s_ast(t, __LINE__, files, "shapes.\"ex#S\"", "{\"type\": \"service\", \"version\": \"1\"}");
+    s_event(t, __LINE__, files, ANVIL_SEVERITY_WARNING, "ex#S", "Model",
+            "Expected an object with possible properties of `type`, `version`, `operations`, `resources`, `rename`, "
+            "`errors`, but found additional properties: `foo`, `traits`");
+    s_event(t, __LINE__, FILES(HDR "resource R { version: \"1\" }\n"), ANVIL_SEVERITY_WARNING, "ex#R", "Model",
+            "Expected an object with possible properties of `type`, `create`, `read`, `update`, `delete`, `list`, "
+            "`identifiers`, `resources`, `operations`, `put`, `properties`, `collectionOperations`, but found "
+            "additional properties: `version`");
+}
+
+TEST(body_properties_of_the_wrong_type_stop_the_file) {
+    s_fails(t, __LINE__, FILES(HDR "service S { version: 5 }\n"), ANVIL_ESYNTAX,
+            "Expected `version` to be a string; found number", "3:22");
+    s_fails(t, __LINE__, FILES(HDR "service S { operations: {} }\n"), ANVIL_ESYNTAX,
+            "Expected `operations` member to be an array, but found object.", "3:25");
+    s_fails(t, __LINE__, FILES(HDR "service S { errors: [E, 1] }\n"), ANVIL_ESYNTAX,
+            "Expected `errors` to be an array of strings. Found number.", "3:25");
+    s_fails(t, __LINE__, FILES(HDR "resource R { create: 5 }\n"), ANVIL_ESYNTAX,
+            "Expected `create` member to be a string, but found number.", "3:22");
+    s_fails(t, __LINE__, FILES(HDR "resource R { identifiers: [] }\n"), ANVIL_ESYNTAX,
+            "Expected `identifiers` to be an object; found array", "3:27");
+    s_fails(t, __LINE__, FILES(HDR "resource R { properties: { a: null } }\n"), ANVIL_ESYNTAX,
+            "Expected string, but found null.", "3:31");
+    s_fails(t, __LINE__, FILES(HDR "service S { rename: { \"a.b#C\": true } }\n"), ANVIL_ESYNTAX,
+            "Expected string, but found boolean.", "3:32");
+}

@@ -276,6 +276,13 @@ int cli_model_assemble(const char *const *paths, size_t path_count, bool allow_u
                        struct anvil_model **model);
 
 /*
+ * cli_model_assemble() that, on CLI_EXIT_OK, hands the assembly's events to
+ * `*keep` (the caller destroys them) instead of printing the DANGER ones.
+ */
+int cli_model_assemble_events(const char *const *paths, size_t path_count, bool allow_unresolved,
+                              struct cli_input *input, struct anvil_model **model, struct anvil_events **keep);
+
+/*
  * A JSON argument: the text itself, or @FILE to read it (NULL = "{}").
  * Errors are printed as LABEL:LINE:COLUMN (the option name or the file).
  */

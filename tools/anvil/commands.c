@@ -144,9 +144,10 @@ const struct cli_command cli_commands[] = {
     {"validate", "Validate Smithy models (JSON AST or IDL)",
      "Usage: anvil validate FILE...\n"
      "\n"
-     "Loads each Smithy model (JSON AST, .smithy IDL, or a folder) and prints its validation events, sorted, as\n"
-     "[SEVERITY] shape-id: message | EventId, with the ids, severities and messages\n"
-     "Smithy uses. Exits 0 when no event is an ERROR, 1 when one is, and 65 when a\n"
+     "Loads each Smithy model (JSON AST, .smithy IDL, or a folder) and prints its\n"
+     "events, what assembly and the validators found, sorted, as\n"
+     "[SEVERITY] shape-id: message | EventId (`-` when about no shape), with the\n"
+     "ids, severities and messages Smithy uses. Exits 0 when no event is an ERROR, 1 when one is, and 65 when a\n"
      "file is not a readable model (FILE:LINE:COLUMN: message).\n"
      "\n"
      "Rules so far: unresolved member targets (Target); every @paginated rule\n"

@@ -118,8 +118,11 @@ static void s_report(const struct anvil_diag *diag, const struct anvil_model_sou
     cli_error_text("", anvil_sv_from_cstr(diag->message));
 }
 
-int cli_model_assemble(const char *const *paths, size_t path_count, bool allow_unresolved, struct cli_input *input,
-                       struct anvil_model **model) {
+int cli_model_assemble_events(const char *const *paths, size_t path_count, bool allow_unresolved,
+                              struct cli_input *input, struct anvil_model **model, struct anvil_events **keep) {
+    if (keep) {
+        *keep = NULL;
+    }
     memset(input, 0, sizeof(*input));
     input->label = path_count ? paths[0] : "<stdin>";
     struct s_files files = {0};
@@ -161,6 +164,9 @@ int cli_model_assemble(const char *const *paths, size_t path_count, bool allow_u
             s_print_events(events, ANVIL_SEVERITY_ERROR);
         } else if (rc != ANVIL_OK) {
             s_report(&diag, sources, files.count);
+        } else if (keep) {
+            *keep = events;
+            events = NULL;
         } else {
             s_print_events(events, ANVIL_SEVERITY_DANGER);
         }
@@ -181,6 +187,11 @@ int cli_model_assemble(const char *const *paths, size_t path_count, bool allow_u
     free(inputs);
     free(sources);
     return code;
+}
+
+int cli_model_assemble(const char *const *paths, size_t path_count, bool allow_unresolved, struct cli_input *input,
+                       struct anvil_model **model) {
+    return cli_model_assemble_events(paths, path_count, allow_unresolved, input, model, NULL);
 }
 
 int cli_model_read(const char *path, bool allow_unresolved, struct cli_input *input, struct anvil_model **model) {
