@@ -309,9 +309,19 @@ struct anvil_json anvil__asm_target_ref(struct anvil__asm *a, struct anvil_str_v
     return anvil__asm_obj_finish(a, &obj);
 }
 
-static struct anvil_json s_traits_json(struct anvil__asm *a, const struct anvil__asm_traits *traits) {
+/*
+ * A trait list as a JSON AST object. @box is left out, as Smithy's serializer leaves it out of every 2.0
+ * model (its BoxTrait is synthetic): a 1.0 file's @box has done its work in the upgrade (a null default on
+ * a boxed member, no zero default on a boxed shape), and the AST must read back as 2.0, where @box is an
+ * error.
+ * Metadata (`with_box`) is anyone's keys and keeps them all.
+ */
+static struct anvil_json s_traits_json(struct anvil__asm *a, const struct anvil__asm_traits *traits, bool with_box) {
     struct anvil__asm_obj obj = {0};
     for (size_t i = 0; i < traits->count; i++) {
+        if (!with_box && anvil_sv_eq_cstr(traits->items[i].id, "smithy.api#box")) {
+            continue;
+        }
         anvil__asm_put(a, &obj, traits->items[i].id, &traits->items[i].value);
     }
     return anvil__asm_obj_finish(a, &obj);
@@ -368,8 +378,8 @@ static struct anvil_json s_member_json(struct anvil__asm *a, const struct anvil_
     struct anvil__asm_obj obj = {0};
     struct anvil_json target = anvil__asm_str(a, m->target);
     anvil__asm_put_cstr(a, &obj, "target", &target);
-    if (m->traits.count) {
-        struct anvil_json traits = s_traits_json(a, &m->traits);
+    struct anvil_json traits = s_traits_json(a, &m->traits, false);
+    if (anvil_json_len(&traits)) {
         anvil__asm_put_cstr(a, &obj, "traits", &traits);
     }
     return anvil__asm_obj_finish(a, &obj);
@@ -421,8 +431,8 @@ static struct anvil_json s_shape_json(struct anvil__asm *a, struct anvil__asm_sh
             anvil__asm_put_cstr(a, &obj, "output", &unit);
         }
     }
-    if (s->traits.count) {
-        struct anvil_json traits = s_traits_json(a, &s->traits);
+    struct anvil_json traits = s_traits_json(a, &s->traits, false);
+    if (anvil_json_len(&traits)) {
         anvil__asm_put_cstr(a, &obj, "traits", &traits);
     }
     return anvil__asm_obj_finish(a, &obj);
@@ -438,9 +448,12 @@ static struct anvil_json s_root_json(struct anvil__asm *a) {
         }
     }
     for (size_t i = 0; i < a->member_apply_count && !a->error; i++) {
+        struct anvil_json traits = s_traits_json(a, &a->member_applies[i].traits, false);
+        if (!anvil_json_len(&traits)) {
+            continue; /* it only had @box */
+        }
         struct anvil__asm_obj entry = {0};
         struct anvil_json type = anvil__asm_str(a, anvil_sv_from_cstr("apply"));
-        struct anvil_json traits = s_traits_json(a, &a->member_applies[i].traits);
         anvil__asm_put_cstr(a, &entry, "type", &type);
         anvil__asm_put_cstr(a, &entry, "traits", &traits);
         struct anvil_json v = anvil__asm_obj_finish(a, &entry);
@@ -451,7 +464,7 @@ static struct anvil_json s_root_json(struct anvil__asm *a) {
     anvil__asm_put_cstr(a, &root, "smithy", &version);
     if (a->metadata_count) {
         struct anvil__asm_traits meta = {a->metadata, a->metadata_count, a->metadata_cap};
-        struct anvil_json m = s_traits_json(a, &meta);
+        struct anvil_json m = s_traits_json(a, &meta, true);
         anvil__asm_put_cstr(a, &root, "metadata", &m);
     }
     struct anvil_json all = anvil__asm_obj_finish(a, &shapes);

@@ -15,8 +15,17 @@
  *             the expected one, and every actual event is expected. A case
  *             expecting an event anvil cannot give (a validator it does not
  *             have, a SUPPRESSED event) is skipped and named with the ids.
+ *   upgrade   loader/upgrade: in each folder, the other files (IDL 1.0, or
+ *             1.0 and 2.0 mixed) assemble to the same JSON AST as
+ *             upgraded.smithy, as Smithy's ModelInteropTransformerTest has it
+ *             (or both fail with the same error: box-in-v2).
+ *   box       loader/upgrade-box: each file's Foo$<name> member has the v2
+ *             nullability its first line says, and so has the model read back
+ *             from anvil's JSON AST, twice, with no ERROR and the same AST.
+ *             (The two 1.0 views, v1-box and v1-client-zero-value, are
+ *             NullableIndex modes for 1.0 tooling; anvil has no such index.)
  *
- * Usage: smithy_idl valid DIR | invalid DIR | parse DIR... | events DIR [TRAITS.smithy]
+ * Usage: smithy_idl valid DIR | invalid DIR | parse DIR... | events DIR [TRAITS.smithy] | upgrade DIR | box DIR
  * Prints the counts and each failure; exits 1 when any case fails.
  */
 
@@ -441,6 +450,161 @@ static void s_errorfile_case(const char *path, void *user) {
     anvil_model_destroy(m);
 }
 
+/* ---- upgrade ---- */
+
+struct s_paths {
+    char *items[16];
+    size_t count;
+    const char *skip; /* a file name left out */
+};
+
+static void s_collect(const char *path, void *user) {
+    struct s_paths *p = user;
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    size_t n = strlen(name);
+    bool model = (n > 7 && strcmp(name + n - 7, ".smithy") == 0) || (n > 5 && strcmp(name + n - 5, ".json") == 0);
+    if (model && strcmp(name, p->skip) != 0 && p->count < 16) {
+        p->items[p->count++] = strdup(path);
+    }
+}
+
+/* Assembles `count` files, or (text != NULL) one JSON AST text named `name`. */
+static int s_assemble_list(char *const *paths, size_t count, const char *text, struct anvil_model **model,
+                           struct anvil_events **events, struct anvil_diag *diag) {
+    struct anvil_model_source src[16];
+    char *texts[16] = {0};
+    if (text) {
+        src[0] = (struct anvil_model_source){"ast.json", text, strlen(text), ANVIL_MODEL_FORMAT_JSON};
+        count = 1;
+    }
+    for (size_t i = 0; !text && i < count; i++) {
+        size_t len;
+        texts[i] = anvil_test_read_file(paths[i], &len);
+        if (!texts[i]) {
+            fprintf(stderr, "cannot read %s\n", paths[i]);
+            exit(2);
+        }
+        const char *slash = strrchr(paths[i], '/');
+        src[i] = (struct anvil_model_source){slash ? slash + 1 : paths[i], texts[i], len, ANVIL_MODEL_FORMAT_AUTO};
+    }
+    int rc = anvil_model_assemble(NULL, src, count, NULL, model, events, diag);
+    for (size_t i = 0; i < 16; i++) {
+        free(texts[i]);
+    }
+    return rc;
+}
+
+struct s_counts {
+    int passed, failed;
+};
+
+static void s_upgrade_case(const char *path, void *user) {
+    struct s_counts *v = user;
+    if (strcmp(strrchr(path, '/'), "/upgraded.smithy") != 0) {
+        return;
+    }
+    char dir[4096];
+    snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(path, '/') - path), path);
+    struct s_paths files = {.skip = "upgraded.smithy"};
+    anvil_test_walk(dir, "", s_collect, &files);
+    char *upgraded[1] = {(char *)path};
+    struct anvil_model *a = NULL, *b = NULL;
+    struct anvil_diag da, db;
+    int ra = s_assemble_list(files.items, files.count, NULL, &a, NULL, &da);
+    int rb = s_assemble_list(upgraded, 1, NULL, &b, NULL, &db);
+    /* box-in-v2 fails on both sides (its upgraded.smithy says so): the same error is the same result. */
+    bool same = ra == ANVIL_OK && rb == ANVIL_OK ? anvil_json_equal(anvil_model_ast(a), anvil_model_ast(b))
+                                                 : ra == rb && strcmp(da.message, db.message) == 0;
+    if (same) {
+        v->passed++;
+    } else {
+        v->failed++;
+        printf("  FAIL upgrade %s: %s\n", dir,
+               ra != ANVIL_OK   ? da.message
+               : rb != ANVIL_OK ? db.message
+                                : "the ASTs differ");
+    }
+    anvil_model_destroy(a);
+    anvil_model_destroy(b);
+    for (size_t i = 0; i < files.count; i++) {
+        free(files.items[i]);
+    }
+}
+
+/* Smithy's NullableIndex.isMemberNullable in its default (CLIENT) mode, from the JSON AST: Foo$member. */
+static bool s_v2_nullable(const struct anvil_json *ast, const char *member) {
+    const struct anvil_json *foo =
+        anvil_json_object_get_cstr(anvil_json_object_get_cstr(ast, "shapes"), "smithy.example#Foo");
+    const struct anvil_json *members = anvil_json_object_get_cstr(foo, "members");
+    const struct anvil_json *m = anvil_json_object_get_cstr(members, member);
+    if (!m && anvil_json_len(members) == 1) {
+        m = &anvil_json_object_at(members, 0)->value; /* a file named unlike its one member */
+    }
+    const struct anvil_json *traits = anvil_json_object_get_cstr(m, "traits");
+    const struct anvil_json *dflt = anvil_json_object_get_cstr(traits, "smithy.api#default");
+    bool required = anvil_json_object_get_cstr(traits, "smithy.api#required") != NULL;
+    bool client_optional = anvil_json_object_get_cstr(traits, "smithy.api#clientOptional") != NULL;
+    return client_optional || !(required || (dflt && !anvil_json_is_null(dflt)));
+}
+
+static void s_box_case(const char *path, void *user) {
+    struct s_counts *v = user;
+    size_t len;
+    char *text = anvil_test_read_file(path, &len);
+    const char *want = text ? strstr(text, "\"v2\": ") : NULL;
+    if (!want) {
+        printf("  FAIL box %s: no v2 expectation on line 1\n", path);
+        v->failed++;
+        free(text);
+        return;
+    }
+    bool nullable = strncmp(want + 6, "true", 4) == 0;
+    free(text);
+    const char *slash = strrchr(path, '/');
+    char member[256];
+    snprintf(member, sizeof(member), "%.*s", (int)(strlen(slash + 1) - 7), slash + 1);
+    char *paths[1] = {(char *)path};
+    struct anvil_model *model = NULL;
+    struct anvil_events *events = NULL;
+    struct anvil_diag d;
+    const char *why = NULL;
+    int rc = s_assemble_list(paths, 1, NULL, &model, &events, &d);
+    struct anvil_buf ast;
+    anvil_buf_init(&ast, NULL, 0);
+    for (int trip = 0; trip < 3 && !why; trip++) {
+        if (rc != ANVIL_OK || anvil_events_count_at_least(events, ANVIL_SEVERITY_ERROR)) {
+            why = trip ? "the JSON AST anvil wrote does not load" : d.message;
+        } else if (s_v2_nullable(anvil_model_ast(model), member) != nullable) {
+            why = trip ? "v2 nullability changed through the JSON AST" : "wrong v2 nullability";
+        } else if (trip < 2) {
+            struct anvil_buf next;
+            anvil_buf_init(&next, NULL, 0);
+            anvil_json_write(anvil_model_ast(model), 0, &next);
+            anvil_buf_append(&next, "", 1);
+            if (trip && strcmp(next.data, ast.data) != 0) {
+                why = "the JSON AST changed when read back";
+            }
+            anvil_buf_clean_up(&ast);
+            ast = next;
+            anvil_events_destroy(events);
+            anvil_model_destroy(model);
+            model = NULL;
+            events = NULL;
+            rc = s_assemble_list(NULL, 0, ast.data, &model, &events, &d);
+        }
+    }
+    if (why) {
+        v->failed++;
+        printf("  FAIL box %s: %s\n", path, why);
+    } else {
+        v->passed++;
+    }
+    anvil_buf_clean_up(&ast);
+    anvil_events_destroy(events);
+    anvil_model_destroy(model);
+}
+
 int main(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr, "usage: smithy_idl valid DIR | invalid DIR | parse DIR...\n");
@@ -465,6 +629,19 @@ int main(int argc, char **argv) {
         printf("Smithy errorfiles %s: %d passed, %d failed, %d skipped\n", v.with ? "waiters" : "loader", v.passed,
                v.failed, v.skipped);
         fputs(v.skipped_names, stdout);
+        s_failed = v.failed;
+    } else if (strcmp(argv[1], "upgrade") == 0) {
+        struct s_counts v = {0, 0};
+        anvil_test_walk(argv[2], ".smithy", s_upgrade_case, &v);
+        printf("Smithy loader/upgrade: %d passed, %d failed\n", v.passed, v.failed);
+        s_failed = v.failed;
+    } else if (strcmp(argv[1], "box") == 0) {
+        struct s_counts v = {0, 0};
+        anvil_test_walk(argv[2], ".smithy", s_box_case, &v);
+        printf("Smithy loader/upgrade-box (v2 nullability, twice through the JSON AST): %d passed, %d failed\n",
+               v.passed, v.failed);
+        printf(
+            "  skipped v1-box, v1-client-zero-value: NullableIndex modes for 1.0 tooling; anvil has no such index\n");
         s_failed = v.failed;
     } else {
         struct s_parse v = {0, 0};
