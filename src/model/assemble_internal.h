@@ -149,6 +149,7 @@ extern const char *const anvil__asm_top_props[];
 
 /* ---- assemble_mixins.c: mixins and elision ---- */
 
+bool anvil__asm_any_member(struct anvil__asm *a, struct anvil__asm_shape *s);
 bool anvil__asm_broken(struct anvil__asm *a, struct anvil__asm_shape *s);
 void anvil__asm_elide(struct anvil__asm *a, struct anvil__asm_shape *s, size_t depth);
 void anvil__asm_mixin_members(struct anvil__asm *a, struct anvil__asm_shape *s);

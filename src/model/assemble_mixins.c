@@ -108,6 +108,25 @@ void anvil__asm_elide(struct anvil__asm *a, struct anvil__asm_shape *s, size_t d
 }
 
 /* Whether a list, set or map has member `name`, itself or through its mixins. */
+static bool s_any_member(struct anvil__asm *a, struct anvil__asm_shape *s, size_t stamp, size_t depth) {
+    if (s->visit == stamp || depth > S_MAX_MIXIN_DEPTH) {
+        return false;
+    }
+    s->visit = stamp;
+    for (size_t i = 0; i < s->mixin_count && !s->member_count; i++) {
+        struct anvil__asm_shape *m = anvil__asm_find(a, s->mixins[i]);
+        if (m && s_any_member(a, m, stamp, depth + 1)) {
+            return true;
+        }
+    }
+    return s->member_count > 0;
+}
+
+/* Whether `s` has a member, its own or from a mixin (at any depth). */
+bool anvil__asm_any_member(struct anvil__asm *a, struct anvil__asm_shape *s) {
+    return s_any_member(a, s, ++a->stamp, 0);
+}
+
 static bool s_has_member(struct anvil__asm *a, struct anvil__asm_shape *s, struct anvil_str_view name) {
     return s_find_member(a, s, name, false, ++a->stamp, 0) != NULL;
 }

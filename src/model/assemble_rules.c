@@ -318,6 +318,11 @@ void anvil__asm_upgrade(struct anvil__asm *a) {
 
 void anvil__asm_enum_values(struct anvil__asm *a, struct anvil__asm_shape *s) {
     struct anvil_str_view ev = anvil_sv_from_cstr("smithy.api#enumValue");
+    if (!s->member_count && !anvil__asm_any_member(a, s)) { /* Smithy's shape builders, mixins applied */
+        anvil__asm_event(a, ANVIL_SEVERITY_ERROR, s->id, "Model", "%s",
+                         s->type == ANVIL_SHAPE_ENUM ? "enum must have at least one entry"
+                                                     : "intEnum shapes must have at least one member");
+    }
     for (size_t k = 0; k < s->member_count; k++) {
         struct anvil__asm_member *m = &s->members[k];
         struct anvil__asm_trait *t = anvil__asm_trait_find(&m->traits, ev);

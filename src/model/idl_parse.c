@@ -1285,11 +1285,6 @@ static void s_shape_or_apply(struct s_parser *p, struct s_traits *traits) {
     struct anvil__idl_shape *s = &p->file->shapes[index];
     /* Traits written before the shape go after those of an inline shape's own (order does not matter). */
     s_add_traits(&s->traits, &s->trait_count, traits);
-    if ((type == ANVIL_SHAPE_ENUM || type == ANVIL_SHAPE_INT_ENUM) && s->member_count == 0) {
-        s_note(p, ANVIL_SEVERITY_ERROR, "Model", s_id_of(p, name, anvil_sv("", 0)),
-               type == ANVIL_SHAPE_ENUM ? "enum must have at least one entry"
-                                        : "intEnum shapes must have at least one member");
-    }
     s_br(p);
 }
 

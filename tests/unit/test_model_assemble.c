@@ -274,3 +274,15 @@ TEST(body_properties_of_the_wrong_type_stop_the_file) {
     s_fails(t, __LINE__, FILES(HDR "service S { rename: { \"a.b#C\": true } }\n"), ANVIL_ESYNTAX,
             "Expected string, but found boolean.", "3:32");
 }
+
+TEST(enum_members_may_all_come_from_mixins) {
+    const char *const *files = FILES(HDR "@mixin\nenum M {\n  A\n}\n@mixin\nenum N with [M] {}\nenum E with [N] {}\n"
+                                         "@mixin\nintEnum I {\n  X = 1\n}\nintEnum J with [I] {}\n");
+    s_ast(t, __LINE__, files, "[shapes.\"ex#E\".members, shapes.\"ex#J\".mixins[0].target]", "[{}, \"ex#I\"]");
+    s_event(t, __LINE__, FILES(HDR "@mixin\nenum M {}\nenum E with [M] {}\n"), ANVIL_SEVERITY_ERROR, "ex#E", "Model",
+            "enum must have at least one entry");
+    s_event(t, __LINE__, FILES(HDR "intEnum E {}\n"), ANVIL_SEVERITY_ERROR, "ex#E", "Model",
+            "intEnum shapes must have at least one member");
+    s_event(t, __LINE__, FILES("{\"smithy\": \"2.0\", \"shapes\": {\"ex#E\": {\"type\": \"enum\", \"members\": {}}}}"),
+            ANVIL_SEVERITY_ERROR, "ex#E", "Model", "enum must have at least one entry");
+}
