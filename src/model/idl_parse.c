@@ -645,6 +645,11 @@ static void s_trait(struct s_parser *p, struct s_traits *traits) {
     memset(t, 0, sizeof(*t));
     t->id = s_shape_id(p);
     t->value.at = at;
+    if (anvil_sv_find_byte(t->id.text, 0, '$') != SIZE_MAX) {
+        /* Smithy's parser takes it and its model cannot hold it; the JSON AST loader says "Invalid shape ID". */
+        s_fail_value(p, t->id.at, "Invalid trait shape ID `%.*s`: a trait is a shape, never a member",
+                     (int)(t->id.text.len < 200 ? t->id.text.len : 200), t->id.text.ptr);
+    }
     if (s_tok(p) != ANVIL__TOK_LPAREN) {
         t->annotation = true;
         return;
