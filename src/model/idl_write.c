@@ -39,7 +39,7 @@
  *   properties in Smithy's fixed order, id lists sorted one per line. An
  *   operation's input (output) is written inline (`input := ...`) when it is
  *   a structure of the same namespace named Operation + "Input" ("Output")
- *   with the @input (@output) trait.
+ *   with the @input (@output) trait; another operation using it names it.
  *
  * Where anvil differs from Smithy, on purpose and only for input Smithy would
  * reject or write unreadably: a documentation string holding a CR or another
@@ -624,7 +624,12 @@ static const struct anvil__iw_shape *s_io(struct anvil__iw_writer *w, const stru
         return NULL;
     }
     const struct anvil__iw_shape *in = s_own_shape(w, target);
-    if (!in || !in->inlined) {
+    /* Only the operation the name belongs to writes it inline: another operation using the same structure
+     * names it (Smithy's writer inlines it into each, and the file then defines it twice). */
+    const char *suffix = key[0] == 'i' ? "Input" : "Output";
+    bool own =
+        in && in->name.len == op->name.len + strlen(suffix) && memcmp(in->name.ptr, op->name.ptr, op->name.len) == 0;
+    if (!in || !in->inlined || !own) {
         anvil__idl_out_cstr(&w->out, key);
         anvil__idl_out_cstr(&w->out, ": ");
         anvil__iw_id(w, target);
@@ -1141,6 +1146,7 @@ int anvil__idl_write(const struct anvil_json *ast, struct anvil_str_view ns,
     w.diag = diag;
     w.allocator = out->allocator;
     w.imports.by_name = true;
+    w.written.by_name = true;
     anvil_buf_init(&w.scratch, w.allocator, 0);
     size_t start = out->len;
     int rc = anvil_arena_new(w.allocator, NULL, &w.arena);

@@ -118,6 +118,7 @@ struct anvil__iw_writer {
     struct anvil__iw_apply *applies; /* sorted by root, then member */
     size_t apply_count;
     struct anvil__iw_set imports; /* `use` ids, at most one per name */
+    struct anvil__iw_set written; /* local ids written relative, by name: no `use` may take the name */
     struct anvil__iw_set known;   /* trait ids used anywhere (built on first need) */
     bool known_built;
     struct anvil_json ext;

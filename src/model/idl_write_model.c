@@ -596,12 +596,21 @@ static struct anvil_str_view s_id_text(struct anvil__iw_writer *w, struct anvil_
     }
     struct anvil_str_view relative = anvil_sv(p.name.ptr, (size_t)(id.ptr + id.len - p.name.ptr));
     if (anvil_sv_eq(p.ns, w->ns)) {
+        /* A local id no shape defines (a trait applied, not defined) must not be taken by a `use`: written
+         * relative once, its name is never imported; after a `use` took its name, it is written absolute. */
+        if (anvil__iw_set_find(&w->imports, p.root)) {
+            return id;
+        }
+        if (!anvil__iw_set_find(&w->written, p.root)) {
+            anvil__iw_set_add(w, &w->written, p.root);
+        }
         return relative;
     }
     if (anvil__iw_is(p.ns, "smithy.api") && s_public_prelude_name(p.name)) {
         return s_local_has(w, p.name) ? id : relative;
     }
-    if (!s_local_has(w, p.name) && !s_public_prelude_name(p.name) && !anvil__iw_set_find(&w->imports, p.root)) {
+    if (!s_local_has(w, p.name) && !s_public_prelude_name(p.name) && !anvil__iw_set_find(&w->imports, p.root) &&
+        !anvil__iw_set_find(&w->written, p.root)) {
         anvil__iw_set_add(w, &w->imports, p.root);
     }
     const struct anvil_str_view *imported = anvil__iw_set_find(&w->imports, p.root);

@@ -739,6 +739,30 @@ TEST(idl_write_imports_and_shadowing) {
              "string Local\n");
 }
 
+/* A local trait no shape defines keeps its name: another namespace's trait of that name is written absolute. */
+TEST(idl_write_never_lets_a_use_take_a_local_name) {
+    s_expect(t, __LINE__,
+             "{\"smithy\":\"2.0\",\"shapes\":{\"ex#A\":{\"type\":\"string\",\"traits\":{\"ex#t\":{}}},"
+             "\"ex#B\":{\"type\":\"string\",\"traits\":{\"other#t\":{}}}}}",
+             "ex", false, "$version: \"2.0\"\n\nnamespace ex\n\n@t\nstring A\n\n@other#t\nstring B\n");
+    /* The other way round: imported first, then the local id is written absolute. */
+    s_expect(t, __LINE__,
+             "{\"smithy\":\"2.0\",\"shapes\":{\"ex#A\":{\"type\":\"string\",\"traits\":{\"other#t\":{}}},"
+             "\"ex#B\":{\"type\":\"string\",\"traits\":{\"ex#t\":{}}}}}",
+             "ex", false, "$version: \"2.0\"\n\nnamespace ex\n\nuse other#t\n\n@t\nstring A\n\n@ex#t\nstring B\n");
+}
+
+/* An @input structure two operations use is inline only in the one it is named after. */
+TEST(idl_write_inlines_io_only_into_its_own_operation) {
+    s_expect(t, __LINE__,
+             "{\"smithy\":\"2.0\",\"shapes\":{\"ex#Foo\":{\"type\":\"operation\",\"input\":{\"target\":"
+             "\"ex#FooInput\"}},\"ex#Bar\":{\"type\":\"operation\",\"input\":{\"target\":\"ex#FooInput\"}},"
+             "\"ex#FooInput\":{\"type\":\"structure\",\"members\":{},\"traits\":{\"smithy.api#input\":{}}}}}",
+             "ex", false,
+             "$version: \"2.0\"\n\nnamespace ex\n\noperation Bar {\n    input: FooInput\n    output: Unit\n}\n\n"
+             "operation Foo {\n    input := {}\n    output: Unit\n}\n");
+}
+
 TEST(idl_write_escapes_strings_and_docs) {
     /* Strings: Java escapes on one line (no text blocks); `= value`: compact
      * JSON as Smithy prints it. Docs: `///` lines, trailing spaces kept, but

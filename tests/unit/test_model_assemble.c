@@ -294,7 +294,8 @@ TEST(a_trait_id_never_names_a_member) {
             "Invalid trait shape ID `d$precated`: a trait is a shape, never a member", "3:2");
     s_fails(t, __LINE__, FILES(HDR "string S\napply S @smithy.api#x$y\n"), ANVIL_ESYNTAX, "Invalid trait shape ID",
             "4:10");
-    s_event(t, __LINE__, FILES("{\"smithy\": \"2.0\", \"shapes\": {\"ex#S\": {\"type\": \"string\", \"traits\": "
-                               "{\"ex#a$b\": {}}}}}"),
+    s_event(t, __LINE__,
+            FILES("{\"smithy\": \"2.0\", \"shapes\": {\"ex#S\": {\"type\": \"string\", \"traits\": "
+                  "{\"ex#a$b\": {}}}}}"),
             ANVIL_SEVERITY_ERROR, "ex#S", "Model", "Invalid shape ID: ex#a$b");
 }
