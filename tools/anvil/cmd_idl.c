@@ -43,14 +43,22 @@ static int s_write_into(const char *dir, struct anvil_str_view name, const struc
     if (rc != ANVIL_OK) {
         cli_error("%s: out of memory", dir);
     } else if ((code = cli_write_file(path.data, text->data ? text->data : "", text->len)) == CLI_EXIT_OK) {
-        path.data[path.len - 1] = '\n';
-        code = cli_write_output(path.data, path.len);
+        struct anvil_buf line; /* the path as anything anvil prints: one line, control characters escaped */
+        anvil_buf_init(&line, NULL, 0);
+        rc = anvil_text_append_escaped(&line, anvil_sv(path.data, path.len - 1));
+        rc = rc == ANVIL_OK ? anvil_buf_append_byte(&line, '\n') : rc;
+        code = rc == ANVIL_OK ? cli_write_output(line.data, line.len) : CLI_EXIT_INTERNAL;
+        anvil_buf_clean_up(&line);
     }
     anvil_buf_clean_up(&path);
     return code;
 }
 
-/* --output-dir: NAMESPACE.smithy for each namespace, metadata.smithy when there is metadata. */
+/*
+ * --output-dir: NAMESPACE.smithy for each namespace, metadata.smithy when there is metadata, as Smithy
+ * names them. A namespace called `metadata` takes the metadata into its own file (Smithy would write one
+ * file over the other).
+ */
 static int s_write_dir(const struct cli_input *input, const struct anvil_model *model, const char *dir,
                        const struct anvil_str_view *namespaces, size_t count) {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
@@ -65,13 +73,16 @@ static int s_write_dir(const struct cli_input *input, const struct anvil_model *
     struct anvil_buf text;
     anvil_buf_init(&text, NULL, 0);
     int code = CLI_EXIT_OK;
+    bool metadata = anvil_json_len(anvil_model_metadata(model)) > 0, written = false;
     for (size_t i = 0; code == CLI_EXIT_OK && i < count; i++) {
-        code = s_write(input, model, namespaces[i], false, &text);
+        bool here = metadata && anvil_sv_eq_cstr(namespaces[i], "metadata");
+        written |= here;
+        code = s_write(input, model, namespaces[i], here, &text);
         if (code == CLI_EXIT_OK) {
             code = s_write_into(dir, namespaces[i], &text);
         }
     }
-    if (code == CLI_EXIT_OK && anvil_json_len(anvil_model_metadata(model)) > 0) {
+    if (code == CLI_EXIT_OK && metadata && !written) {
         code = s_write(input, model, anvil_sv("", 0), true, &text);
         if (code == CLI_EXIT_OK) {
             code = s_write_into(dir, ANVIL_SV("metadata"), &text);
