@@ -189,6 +189,12 @@ struct anvil__idl_file {
  * `arena`. ANVIL_OK; ANVIL_ESYNTAX with diag "Syntax error at line L, column
  * C: ..." (Smithy's words) and its line and column; ANVIL_ENOMEM.
  */
+/*
+ * Writes at most `max_chars` characters of `text` into `out` (`cap` bytes, NUL-terminated) for a
+ * message: one line of valid UTF-8, control and invisible characters escaped. Returns the bytes used.
+ */
+size_t anvil__idl_quote(char *out, size_t cap, const char *text, size_t len, size_t max_chars);
+
 int anvil__idl_parse(struct anvil_arena *arena, const char *name, const char *text, size_t len,
                      struct anvil__idl_file *out, struct anvil_diag *diag);
 

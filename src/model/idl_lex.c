@@ -51,9 +51,11 @@ void anvil__idl_locate(const char *text, size_t len, size_t offset, size_t *line
     if (offset > len) {
         offset = len;
     }
-    for (const char *p = text, *end = text + offset; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) {
-        l++;
-        line_start = (size_t)(p - text) + 1;
+    for (size_t i = 0; i < offset; i++) { /* \n, \r\n and a lone \r each end a line, as the lexer reads them */
+        if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'))) {
+            l++;
+            line_start = i + 1;
+        }
     }
     size_t c = 1;
     for (size_t i = line_start; i < offset; i++) {
@@ -108,16 +110,54 @@ static void s_errorf(struct anvil__idl_lexer *lx, size_t at, const char *fmt, ..
     s_error(lx, at, copy ? copy : "out of memory");
 }
 
-/* The character at `at` as Smithy quotes it in a message (one code point, or [EOF]). */
-static void s_quote_char(const struct anvil__idl_lexer *lx, size_t at, char out[8]) {
+/*
+ * Appends at most `max_chars` characters of `text` for a message: UTF-8 kept whole, a line break as
+ * `\n` or `\r`, a tab as `\t`, any other control or invisible character (C0, DEL, C1, U+2028,
+ * U+2029, the byte order mark) as `\uXXXX`, a byte that is not UTF-8 as `\xHH`. What a message
+ * quotes from a file then prints as one line of valid UTF-8. Returns the bytes of `text` used.
+ */
+size_t anvil__idl_quote(char *out, size_t cap, const char *text, size_t len, size_t max_chars) {
+    size_t n = 0, i = 0;
+    for (size_t chars = 0; i < len && chars < max_chars; chars++) {
+        const unsigned char *p = (const unsigned char *)text + i;
+        size_t seq = anvil__utf8_sequence(p, (const unsigned char *)text + len);
+        unsigned cp = seq == 1   ? p[0]
+                      : seq == 2 ? (unsigned)(p[0] & 0x1F) << 6 | (p[1] & 0x3F)
+                      : seq == 3 ? (unsigned)(p[0] & 0x0F) << 12 | (unsigned)(p[1] & 0x3F) << 6 | (p[2] & 0x3F)
+                                 : 0x10000;
+        char piece[8];
+        size_t k;
+        if (seq == 0) {
+            k = (size_t)snprintf(piece, sizeof(piece), "\\x%02X", p[0]);
+            seq = 1;
+        } else if (cp == '\n' || cp == '\r' || cp == '\t') {
+            k = (size_t)snprintf(piece, sizeof(piece), "\\%c", cp == '\n' ? 'n' : cp == '\r' ? 'r' : 't');
+        } else if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0) || cp == 0x2028 || cp == 0x2029 || cp == 0xFEFF) {
+            k = (size_t)snprintf(piece, sizeof(piece), "\\u%04X", cp);
+        } else {
+            memcpy(piece, p, seq);
+            k = seq;
+        }
+        if (n + k >= cap) {
+            break;
+        }
+        memcpy(out + n, piece, k);
+        n += k;
+        i += seq;
+    }
+    if (cap) {
+        out[n < cap ? n : cap - 1] = '\0';
+    }
+    return i;
+}
+
+/* The character at `at` as Smithy quotes it in a message (one code point, or [EOF]), made printable. */
+static void s_quote_char(const struct anvil__idl_lexer *lx, size_t at, char out[16]) {
     if (at >= lx->len) {
         memcpy(out, "[EOF]", 6);
         return;
     }
-    size_t n = anvil__utf8_sequence((const unsigned char *)lx->text + at, (const unsigned char *)lx->text + lx->len);
-    n = n ? n : 1;
-    memcpy(out, lx->text + at, n);
-    out[n] = '\0';
+    anvil__idl_quote(out, 16, lx->text + at, lx->len - at, 1);
 }
 
 static void s_identifier(struct anvil__idl_lexer *lx) {
@@ -128,7 +168,7 @@ static void s_identifier(struct anvil__idl_lexer *lx) {
         }
         int c = s_peek(lx, p);
         if (!s_alpha(c) && !s_digit(c)) {
-            char ch[8];
+            char ch[16];
             s_quote_char(lx, p, ch);
             size_t line, column;
             anvil__idl_locate(lx->text, lx->len, p, &line, &column);
@@ -338,12 +378,8 @@ static size_t s_unescape(struct anvil__idl_lexer *lx, struct anvil_str_view in, 
                     return SIZE_MAX;
                 }
                 if (!s_hex((unsigned char)in.ptr[i], &v)) {
-                    char ch[8];
-                    size_t len =
-                        anvil__utf8_sequence((const unsigned char *)in.ptr + i, (const unsigned char *)in.ptr + in.len);
-                    len = len ? len : 1;
-                    memcpy(ch, in.ptr + i, len);
-                    ch[len] = '\0';
+                    char ch[16];
+                    anvil__idl_quote(ch, sizeof(ch), in.ptr + i, in.len - i, 1);
                     s_errorf(lx, lx->start, "Invalid unicode escape character: `%s`", ch);
                     return SIZE_MAX;
                 }
@@ -368,13 +404,9 @@ static size_t s_unescape(struct anvil__idl_lexer *lx, struct anvil_str_view in, 
             break;
         }
         default: {
-            char ch[8];
+            char ch[16];
             size_t at = i - 1;
-            size_t len =
-                anvil__utf8_sequence((const unsigned char *)in.ptr + at, (const unsigned char *)in.ptr + in.len);
-            len = len ? len : 1;
-            memcpy(ch, in.ptr + at, len);
-            ch[len] = '\0';
+            anvil__idl_quote(ch, sizeof(ch), in.ptr + at, in.len - at, 1);
             s_errorf(lx, lx->start, "Invalid escape found in string: `\\%s`", ch);
             return SIZE_MAX;
         }
@@ -627,10 +659,11 @@ void anvil__idl_next(struct anvil__idl_lexer *lx) {
             s_identifier(lx);
             return;
         }
-        char ch[8];
+        char ch[16];
         s_quote_char(lx, lx->pos, ch);
-        size_t n = strlen(ch);
-        lx->end = lx->pos = lx->pos + n;
+        size_t n =
+            anvil__utf8_sequence((const unsigned char *)lx->text + lx->pos, (const unsigned char *)lx->text + lx->len);
+        lx->end = lx->pos = lx->pos + (n ? n : 1);
         s_errorf(lx, lx->start, "Unexpected character: '%s'", ch);
         return;
     }

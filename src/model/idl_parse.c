@@ -168,16 +168,9 @@ static void s_found(const struct s_parser *p, char *out, size_t size) {
     struct anvil_buf buf;
     anvil_buf_init(&buf, NULL, size);
     (void)anvil_buf_appendf(&buf, "%.*s('", (int)name_len, name);
-    for (size_t i = 0; i < lex.len && i < 80; i++) {
-        char c = lex.ptr[i];
-        if (c == '\n') {
-            (void)anvil_buf_append_cstr(&buf, "\\n");
-        } else if (c == '\r') {
-            (void)anvil_buf_append_cstr(&buf, "\\r");
-        } else {
-            (void)anvil_buf_append_byte(&buf, c);
-        }
-    }
+    char text[512];
+    anvil__idl_quote(text, sizeof(text), lex.ptr, lex.len, 80);
+    (void)anvil_buf_append_cstr(&buf, text);
     (void)anvil_buf_append_cstr(&buf, "')");
     struct anvil_str_view v = anvil_buf_view(&buf);
     snprintf(out, size, "%.*s", (int)v.len, v.ptr ? v.ptr : "");

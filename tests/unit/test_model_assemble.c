@@ -299,3 +299,32 @@ TEST(a_trait_id_never_names_a_member) {
                   "{\"ex#a$b\": {}}}}}"),
             ANVIL_SEVERITY_ERROR, "ex#S", "Model", "Invalid shape ID: ex#a$b");
 }
+
+/* ---- what a hostile file gets ---- */
+
+TEST(error_locations_count_every_kind_of_line_break) {
+    s_fails(t, __LINE__, FILES("$version: \"2\"\rnamespace ex\rstring A\r@@\r"), ANVIL_ESYNTAX,
+            "Expected IDENTIFIER but found AT('@')", "4:2");
+    s_fails(t, __LINE__, FILES("$version: \"2\"\r\nnamespace ex\nstring A\r@@\r"), ANVIL_ESYNTAX, "found AT", "4:2");
+}
+
+/* Whatever a message quotes from the file prints as one line of valid UTF-8. */
+TEST(error_messages_quote_bytes_printably) {
+    static const char nul[] = HDR "string \0A\n";
+    struct anvil_model_source source = {"nul.smithy", nul, sizeof(nul) - 1, ANVIL_MODEL_FORMAT_IDL};
+    struct anvil_model *model = NULL;
+    struct anvil_diag diag;
+    int rc = anvil_model_assemble(t->alloc, &source, 1, NULL, &model, NULL, &diag);
+    if (rc == ANVIL_ENOMEM) {
+        CHECK(anvil_test_injected(t));
+        goto done;
+    }
+    CHECK_STATUS(rc, ANVIL_ESYNTAX);
+    CHECK(strstr(diag.message, "Unexpected character: '\\u0000'") != NULL);
+    s_fails(t, __LINE__, FILES("\xef\xbb\xbf" HDR), ANVIL_ESYNTAX, "but found ERROR('\\uFEFF')", "1:1");
+    s_fails(t, __LINE__, FILES(HDR "string \x01\n"), ANVIL_ESYNTAX, "Unexpected character: '\\u0001'", "3:8");
+    s_fails(t, __LINE__, FILES(HDR "string \xff\n"), ANVIL_ESYNTAX, "invalid UTF-8 (byte 0xFF)", "3:8");
+    s_fails(t, __LINE__, FILES(HDR "string A \"\xe2\x80\xa8\"\n"), ANVIL_ESYNTAX, "STRING('\"\\u2028\"')", NULL);
+done:
+    anvil_model_destroy(model);
+}
