@@ -17,9 +17,16 @@
 #define S_MAX_FILES 10000
 #define S_MAX_DEPTH 32
 
+struct s_file_id {
+    dev_t dev;
+    ino_t ino;
+};
+
 struct s_files {
     char **paths;
+    struct s_file_id *ids; /* of each path; ino 0 for standard input */
     size_t count, cap;
+    size_t seen; /* paths given to s_add, repeats included */
 };
 
 static bool s_model_name(const char *name) {
@@ -27,7 +34,20 @@ static bool s_model_name(const char *name) {
     return (n > 7 && strcmp(name + n - 7, ".smithy") == 0) || (n > 5 && strcmp(name + n - 5, ".json") == 0);
 }
 
+/* Adds `path` unless it names a file already there (a folder and a file in it, or one path twice): Smithy
+ * imports each file once, and reading one twice would double its metadata arrays. */
 static int s_add(struct s_files *files, const char *path) {
+    struct stat st;
+    struct s_file_id id = {0, 0};
+    files->seen++;
+    if (strcmp(path, "-") != 0 && stat(path, &st) == 0) {
+        id = (struct s_file_id){st.st_dev, st.st_ino};
+        for (size_t i = 0; i < files->count; i++) {
+            if (files->ids[i].ino == id.ino && files->ids[i].dev == id.dev && id.ino != 0) {
+                return CLI_EXIT_OK;
+            }
+        }
+    }
     if (files->count >= S_MAX_FILES) {
         cli_error("%s: more than %d model files", path, S_MAX_FILES);
         return CLI_EXIT_DATA;
@@ -35,11 +55,15 @@ static int s_add(struct s_files *files, const char *path) {
     if (files->count == files->cap) {
         size_t cap = files->cap ? files->cap * 2 : 16;
         char **grown = realloc(files->paths, cap * sizeof(*grown));
-        if (!grown) {
+        if (grown) {
+            files->paths = grown;
+        }
+        struct s_file_id *ids = grown ? realloc(files->ids, cap * sizeof(*ids)) : NULL;
+        if (!ids) {
             cli_error("out of memory");
             return CLI_EXIT_INTERNAL;
         }
-        files->paths = grown;
+        files->ids = ids;
         files->cap = cap;
     }
     files->paths[files->count] = strdup(path);
@@ -47,6 +71,7 @@ static int s_add(struct s_files *files, const char *path) {
         cli_error("out of memory");
         return CLI_EXIT_INTERNAL;
     }
+    files->ids[files->count] = id;
     files->count++;
     return CLI_EXIT_OK;
 }
@@ -130,9 +155,9 @@ int cli_model_assemble_events(const char *const *paths, size_t path_count, bool 
     for (size_t i = 0; i < path_count && code == CLI_EXIT_OK; i++) {
         struct stat st;
         if (paths[i] && strcmp(paths[i], "-") != 0 && stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-            size_t before = files.count;
+            size_t before = files.seen;
             code = s_walk(paths[i], 0, &files);
-            if (code == CLI_EXIT_OK && files.count == before) {
+            if (code == CLI_EXIT_OK && files.seen == before) {
                 cli_error("%s: no .smithy or .json files in the folder", paths[i]);
                 code = CLI_EXIT_NO_INPUT;
             }
@@ -184,6 +209,7 @@ int cli_model_assemble_events(const char *const *paths, size_t path_count, bool 
         free(files.paths[i]);
     }
     free(files.paths);
+    free(files.ids);
     free(inputs);
     free(sources);
     return code;

@@ -1,0 +1,7 @@
+$version: "2"
+
+metadata listed = ["once"]
+
+namespace example.once
+
+string Name
