@@ -486,6 +486,7 @@ static void s_string(struct anvil__idl_lexer *lx) {
     bool plain = true;
     for (;;) {
         if (p >= lx->len) {
+            p = lx->len; /* a backslash as the last byte stepped past it */
             size_t line, column;
             anvil__idl_locate(lx->text, lx->len, p, &line, &column);
             lx->end = lx->pos = p;
