@@ -43,8 +43,8 @@ int anvil__asm_string(struct anvil__asm *a, struct anvil_str_view s, struct anvi
     return anvil_json_new_string(a->arena, s.ptr ? s.ptr : "", s.len, out);
 }
 
-int anvil__asm_node_json(struct anvil__asm *a, const struct anvil__idl_file *file, const struct anvil__idl_node *node,
-                         struct anvil_str_view context, struct anvil_json *out) {
+static int s_node_json(struct anvil__asm *a, const struct anvil__idl_file *file, const struct anvil__idl_node *node,
+                       struct anvil_str_view context, struct anvil_json *out) {
     switch (node->kind) {
     case ANVIL__NODE_NULL:
         *out = anvil_json_make_null();
@@ -74,7 +74,7 @@ int anvil__asm_node_json(struct anvil__asm *a, const struct anvil__idl_file *fil
             return ANVIL_ENOMEM;
         }
         for (size_t i = 0; i < node->count; i++) {
-            int rc = anvil__asm_node_json(a, file, &node->u.items[i], context, &items[i]);
+            int rc = s_node_json(a, file, &node->u.items[i], context, &items[i]);
             if (rc != ANVIL_OK) {
                 return rc;
             }
@@ -92,7 +92,7 @@ int anvil__asm_node_json(struct anvil__asm *a, const struct anvil__idl_file *fil
             struct anvil_str_view key = node->u.entries[i].key;
             members[i].key = anvil__json_key_new(a->arena, key.ptr ? key.ptr : "", key.len,
                                                  anvil_json_hash(key.ptr ? key.ptr : "", key.len));
-            rc = members[i].key ? anvil__asm_node_json(a, file, &node->u.entries[i].value, context, &members[i].value)
+            rc = members[i].key ? s_node_json(a, file, &node->u.entries[i].value, context, &members[i].value)
                                 : ANVIL_ENOMEM;
         }
         size_t unused;
@@ -105,8 +105,19 @@ int anvil__asm_node_json(struct anvil__asm *a, const struct anvil__idl_file *fil
     }
 }
 
+/* A node value as JSON in the output document; on failure the assembly stops with its status. */
+int anvil__asm_node_json(struct anvil__asm *a, const struct anvil__idl_file *file, const struct anvil__idl_node *node,
+                         struct anvil_str_view context, struct anvil_json *out) {
+    int rc = s_node_json(a, file, node, context, out);
+    if (rc != ANVIL_OK && !a->error) {
+        a->error = rc;
+    }
+    return rc;
+}
+
 static void s_idl_traits(struct anvil__asm *a, const struct anvil__idl_file *file, struct anvil_str_view target,
                          const struct anvil__idl_trait *items, size_t count, struct anvil__asm_traits *traits) {
+    anvil__asm_traits_reserve(a, traits, count);
     for (size_t i = 0; i < count && !a->error; i++) {
         const struct anvil__idl_trait *t = &items[i];
         struct anvil_str_view id = t->doc_comment || anvil_sv_find_byte(t->id.text, 0, '#') != SIZE_MAX
@@ -127,7 +138,7 @@ static void s_idl_traits(struct anvil__asm *a, const struct anvil__idl_file *fil
             } else {
                 value = anvil_json_make_null();
             }
-        } else if ((a->error = anvil__asm_node_json(a, file, &t->value, target, &value)) != ANVIL_OK) {
+        } else if (anvil__asm_node_json(a, file, &t->value, target, &value) != ANVIL_OK) {
             return;
         }
         struct anvil__asm_trait add = {.id = id, .value = value, .file = file, .at = t->id.at ? t->id.at - 1 : 0};
@@ -182,7 +193,7 @@ static struct anvil_json s_body_json(struct anvil__asm *a, const struct anvil__i
         }
         if (!done && (anvil_sv_eq_cstr(e->key, "version") || anvil_sv_eq_cstr(e->key, "rename"))) {
             struct anvil_json value;
-            if ((a->error = anvil__asm_node_json(a, file, v, anvil_sv("", 0), &value)) != ANVIL_OK) {
+            if (anvil__asm_node_json(a, file, v, anvil_sv("", 0), &value) != ANVIL_OK) {
                 return anvil_json_make_null();
             }
             anvil__asm_put(a, &obj, e->key, &value);
@@ -221,7 +232,7 @@ void anvil__asm_idl_shape(struct anvil__asm *a, const struct anvil__idl_file *fi
                             ? dm->target.text
                             : anvil__asm_resolve(a, file, dm->target.text, NULL);
         }
-        s_idl_traits(a, file, anvil__asm_concat(a, s->id, "$", m->name), dm->traits, dm->trait_count, &m->traits);
+        s_idl_traits(a, file, anvil__asm_member_id(a, s->id, m->name), dm->traits, dm->trait_count, &m->traits);
     }
     if (s->type == ANVIL_SHAPE_SERVICE || s->type == ANVIL_SHAPE_RESOURCE) {
         s->props = s_body_json(a, file, &d->body);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "anvil/buffer.h"
 #include "anvil/json.h"
 #include "anvil/model.h"
 #include "anvil/str_view.h"
@@ -73,6 +74,18 @@ struct anvil__asm_member_apply {
     struct anvil__asm_traits traits;
 };
 
+/* Output strings and keys made once each: ids, trait names and `target` repeat thousands of times. */
+struct anvil__asm_interned {
+    uint32_t hash;                    /* 0: empty slot */
+    struct anvil_json value;          /* the string, for anvil__asm_str */
+    const struct anvil_json_key *key; /* or the key, for anvil__asm_put */
+};
+
+struct anvil__asm_intern {
+    struct anvil__asm_interned *slots;
+    size_t mask, count;
+};
+
 struct anvil__asm {
     struct anvil_allocator *allocator;
     struct anvil_arena *arena; /* the AST document's */
@@ -92,6 +105,12 @@ struct anvil__asm {
     struct anvil__asm_shape **path; /* the mixin chain anvil__asm_broken is deciding */
     size_t path_len, path_cap;
     size_t stamp; /* counts member searches through mixins */
+    struct anvil__asm_intern strings, keys;
+    struct anvil_buf id_text; /* anvil__asm_id builds ids here */
+    /* Member arrays of finished output objects, by log2 of their capacity, for the next object to reuse
+     * (each holds the next free one in its first bytes). */
+    void *free_items[48];
+    struct anvil_buf member_text; /* anvil__asm_member_id's view */
     int error;
 };
 
@@ -107,6 +126,10 @@ struct anvil__asm_obj {
 void anvil__asm_add_trait(struct anvil__asm *a, struct anvil_str_view target, int version,
                           struct anvil__asm_traits *traits, const struct anvil__asm_trait *add);
 void *anvil__asm_alloc(struct anvil__asm *a, size_t size);
+struct anvil_str_view anvil__asm_id(struct anvil__asm *a, struct anvil_str_view x, const char *sep,
+                                    struct anvil_str_view y);
+struct anvil_str_view anvil__asm_member_id(struct anvil__asm *a, struct anvil_str_view shape,
+                                           struct anvil_str_view name);
 struct anvil_str_view anvil__asm_concat(struct anvil__asm *a, struct anvil_str_view x, const char *sep,
                                         struct anvil_str_view y);
 bool anvil__asm_defined(struct anvil__asm *a, struct anvil_str_view id);
@@ -124,6 +147,7 @@ struct anvil_str_view anvil__asm_resolve(struct anvil__asm *a, const struct anvi
 struct anvil_json anvil__asm_str(struct anvil__asm *a, struct anvil_str_view s);
 struct anvil_json anvil__asm_target_ref(struct anvil__asm *a, struct anvil_str_view id);
 void anvil__asm_where(const struct anvil__idl_file *file, size_t at, char *out, size_t cap);
+void anvil__asm_traits_reserve(struct anvil__asm *a, struct anvil__asm_traits *traits, size_t count);
 void anvil__asm_trait_add(struct anvil__asm *a, struct anvil_str_view target, struct anvil__asm_traits *traits,
                           const struct anvil__asm_trait *add);
 struct anvil__asm_trait *anvil__asm_trait_find(struct anvil__asm_traits *traits, struct anvil_str_view id);

@@ -132,6 +132,7 @@ const char *anvil__asm_json_kind(const struct anvil_json *v) {
 /* The traits of a JSON definition: absolute trait ids only (Smithy: "Invalid shape ID: x"). */
 static void s_json_traits(struct anvil__asm *a, struct anvil_str_view owner, const struct anvil__idl_file *file,
                           const struct anvil_json *traits, struct anvil__asm_traits *out) {
+    anvil__asm_traits_reserve(a, out, anvil_json_is_object(traits) ? anvil_json_len(traits) : 0);
     for (size_t i = 0; i < anvil_json_len(traits) && anvil_json_is_object(traits); i++) {
         const struct anvil_json_member *t = anvil_json_object_at(traits, i);
         struct anvil_str_view id = anvil_json_member_key(t);
@@ -174,7 +175,7 @@ static void s_json_member(struct anvil__asm *a, struct anvil__asm_shape *s, stru
     m->name = name;
     m->target = anvil_json_string(anvil_json_object_get_cstr(def, "target"));
     const struct anvil_json *traits = anvil_json_object_get_cstr(def, "traits");
-    struct anvil_str_view member_id = anvil__asm_concat(a, s->id, "$", name);
+    struct anvil_str_view member_id = anvil__asm_member_id(a, s->id, name);
     anvil__asm_json_props(a, member_id, def, s_member_props);
     s_json_traits(a, member_id, s->file, traits, &m->traits);
 }

@@ -326,7 +326,7 @@ void anvil__asm_enum_values(struct anvil__asm *a, struct anvil__asm_shape *s) {
     for (size_t k = 0; k < s->member_count; k++) {
         struct anvil__asm_member *m = &s->members[k];
         struct anvil__asm_trait *t = anvil__asm_trait_find(&m->traits, ev);
-        struct anvil_str_view id = anvil__asm_concat(a, s->id, "$", m->name);
+        struct anvil_str_view id = anvil__asm_member_id(a, s->id, m->name);
         struct anvil_buf shown;
         anvil_buf_init(&shown, NULL, 256);
         if (t) {

@@ -29,6 +29,9 @@ struct s_parser {
     struct anvil_str_view *docs;
     size_t doc_count, doc_cap;
     size_t shape_cap, apply_cap, note_cap, use_cap, meta_cap;
+    /* The trait list being read, reused: each list is then kept at its exact size. */
+    struct anvil__idl_trait *trait_stack;
+    size_t trait_stack_cap;
 };
 
 #define S_NORETURN _Noreturn
@@ -683,6 +686,8 @@ static void s_add_doc_trait(struct s_parser *p, struct s_traits *traits, const s
 /* Doc comments, then traits, before a shape or member; the docs become a documentation trait. */
 static void s_docs_and_traits(struct s_parser *p, bool member, struct s_traits *traits) {
     memset(traits, 0, sizeof(*traits));
+    traits->items = p->trait_stack;
+    traits->cap = p->trait_stack_cap;
     s_skip_ws(p);
     const struct anvil_str_view *docs = NULL;
     size_t docs_at = p->lx.start;
@@ -696,6 +701,17 @@ static void s_docs_and_traits(struct s_parser *p, bool member, struct s_traits *
     s_traits(p, traits);
     if (docs) {
         s_add_doc_trait(p, traits, docs, docs_at);
+    }
+    p->trait_stack = traits->items;
+    p->trait_stack_cap = traits->cap;
+    if (traits->count) { /* most lists hold one or two traits: no room kept */
+        struct anvil__idl_trait *kept = s_alloc(p, traits->count * sizeof(*kept));
+        memcpy(kept, traits->items, traits->count * sizeof(*kept));
+        traits->items = kept;
+        traits->cap = traits->count;
+    } else {
+        traits->items = NULL;
+        traits->cap = 0;
     }
     s_skip_ws_docs(p);
     if (member) {
