@@ -21,45 +21,83 @@ static int s_view_qcmp(const void *x, const void *y) {
     return anvil_sv_cmp(*(const struct anvil_str_view *)x, *(const struct anvil_str_view *)y);
 }
 
-static void s_trait_ids_add(struct anvil__asm *a, const struct anvil__asm_traits *traits, struct anvil_str_view **ids,
-                            size_t *count, size_t *cap) {
-    for (size_t i = 0; i < traits->count; i++) {
-        if (anvil__asm_grow(a, (void **)ids, *count, cap, sizeof(**ids))) {
-            (*ids)[(*count)++] = traits->items[i].id;
+/* Distinct trait ids as they are collected: a set by content, behind a cache by address (most ids repeat a view
+ * the assembler already holds). */
+struct s_id_set {
+    struct anvil_str_view *slots;
+    size_t mask, count;
+    struct anvil_str_view seen[64];
+};
+
+static void s_id_set_add(struct anvil__asm *a, struct s_id_set *set, struct anvil_str_view id) {
+    size_t k = ((uintptr_t)id.ptr >> 3) & 63;
+    if (set->seen[k].ptr == id.ptr && set->seen[k].len == id.len) {
+        return;
+    }
+    set->seen[k] = id;
+    if (set->count * 2 >= set->mask) {
+        size_t size = set->mask ? (set->mask + 1) * 2 : 256;
+        struct anvil_str_view *slots = anvil__asm_alloc(a, size * sizeof(*slots));
+        if (!slots) {
+            return;
+        }
+        memset(slots, 0, size * sizeof(*slots));
+        for (size_t i = 0; set->mask && i <= set->mask; i++) {
+            if (set->slots[i].ptr) {
+                size_t j = anvil_json_hash(set->slots[i].ptr, set->slots[i].len) & (size - 1);
+                while (slots[j].ptr) {
+                    j = (j + 1) & (size - 1);
+                }
+                slots[j] = set->slots[i];
+            }
+        }
+        set->slots = slots;
+        set->mask = size - 1;
+    }
+    for (size_t i = anvil_json_hash(id.ptr, id.len) & set->mask;; i = (i + 1) & set->mask) {
+        if (!set->slots[i].ptr) {
+            set->slots[i] = id;
+            set->count++;
+            return;
+        }
+        if (anvil_sv_eq(set->slots[i], id)) {
+            return;
         }
     }
 }
 
-/*
- * A trait must be a trait: a shape of the model applied as a trait needs
- * @trait (Smithy's validateTraitWithTraitDefinition). Traits the model does
- * not define are not checked: anvil takes them as defined elsewhere.
- */
+static void s_trait_ids_add(struct anvil__asm *a, const struct anvil__asm_traits *traits, struct s_id_set *set) {
+    for (size_t i = 0; i < traits->count; i++) {
+        s_id_set_add(a, set, traits->items[i].id);
+    }
+}
+
 /* Every trait id the model applies, sorted and without repeats, in `*out` (scratch memory). */
 size_t anvil__asm_applied_traits(struct anvil__asm *a, struct anvil_str_view **out) {
-    struct anvil_str_view *ids = NULL;
-    size_t count = 0, cap = 0;
+    struct s_id_set set;
+    memset(&set, 0, sizeof(set));
     for (size_t i = 0; i < a->count; i++) {
         const struct anvil__asm_shape *s = &a->shapes[i];
-        s_trait_ids_add(a, &s->traits, &ids, &count, &cap);
+        s_trait_ids_add(a, &s->traits, &set);
         for (size_t m = 0; m < s->member_count; m++) {
-            s_trait_ids_add(a, &s->members[m].traits, &ids, &count, &cap);
+            s_trait_ids_add(a, &s->members[m].traits, &set);
         }
     }
     for (size_t i = 0; i < a->member_apply_count; i++) {
-        s_trait_ids_add(a, &a->member_applies[i].traits, &ids, &count, &cap);
+        s_trait_ids_add(a, &a->member_applies[i].traits, &set);
     }
-    size_t unique = 0;
-    if (count > 0) {
-        qsort(ids, count, sizeof(*ids), s_view_qcmp);
-        for (size_t i = 0; i < count; i++) {
-            if (unique == 0 || !anvil_sv_eq(ids[i], ids[unique - 1])) {
-                ids[unique++] = ids[i];
-            }
+    struct anvil_str_view *ids = anvil__asm_alloc(a, (set.count + 1) * sizeof(*ids));
+    size_t count = 0;
+    for (size_t i = 0; ids && set.mask && i <= set.mask; i++) {
+        if (set.slots[i].ptr) {
+            ids[count++] = set.slots[i];
         }
     }
+    if (count > 1) {
+        qsort(ids, count, sizeof(*ids), s_view_qcmp);
+    }
     *out = ids;
-    return unique;
+    return count;
 }
 
 /*
@@ -91,6 +129,11 @@ void anvil__asm_syntactic_check(struct anvil__asm *a, const struct anvil_str_vie
     }
 }
 
+/*
+ * A trait must be a trait: a shape of the model applied as a trait needs
+ * @trait (Smithy's validateTraitWithTraitDefinition). Traits the model does
+ * not define are not checked: anvil takes them as defined elsewhere.
+ */
 void anvil__asm_trait_shapes_check(struct anvil__asm *a, const struct anvil_str_view *ids, size_t count) {
     for (size_t i = 0; i < count; i++) {
         struct anvil__asm_shape *t = anvil__asm_find(a, ids[i]);
