@@ -210,6 +210,24 @@ void anvil__asm_where(const struct anvil__idl_file *file, size_t at, char *out, 
     }
 }
 
+/*
+ * Merges `add` into `old`, the same trait or metadata key, by Smithy's rules: arrays concatenate, equal
+ * values stay. False on a conflict, with where each was written in `was` and `now` (`cap` bytes each).
+ */
+static bool s_merge(struct anvil__asm *a, struct anvil__asm_trait *old, const struct anvil__asm_trait *add, char *was,
+                    char *now, size_t cap) {
+    if (anvil_json_is_array(&old->value) && anvil_json_is_array(&add->value)) {
+        s_append_array(a, old, &add->value);
+        return true;
+    }
+    if (anvil_json_equal(&old->value, &add->value)) {
+        return true;
+    }
+    anvil__asm_where(old->file, old->at, was, cap);
+    anvil__asm_where(add->file, add->at, now, cap);
+    return false;
+}
+
 /* Room for `count` traits in an empty list, exactly: most lists hold one or two. */
 void anvil__asm_traits_reserve(struct anvil__asm *a, struct anvil__asm_traits *traits, size_t count) {
     if (!traits->items && count) {
@@ -223,12 +241,8 @@ void anvil__asm_trait_add(struct anvil__asm *a, struct anvil_str_view target, st
                           const struct anvil__asm_trait *add) {
     struct anvil__asm_trait *old = anvil__asm_trait_find(traits, add->id);
     if (old) {
-        if (anvil_json_is_array(&old->value) && anvil_json_is_array(&add->value)) {
-            s_append_array(a, old, &add->value);
-        } else if (!anvil_json_equal(&old->value, &add->value)) {
-            char was[600], now[600];
-            anvil__asm_where(old->file, old->at, was, sizeof(was));
-            anvil__asm_where(add->file, add->at, now, sizeof(now));
+        char was[600], now[600];
+        if (!s_merge(a, old, add, was, now, sizeof(was))) {
             anvil__asm_event(
                 a, ANVIL_SEVERITY_ERROR, target, "Model",
                 "Conflicting `%.*s` trait found on shape `%.*s`. The previous trait was defined at `%s`, and a "
@@ -631,12 +645,8 @@ static void s_metadata(struct anvil__asm *a, const struct anvil__asm_trait *add)
         if (!anvil_sv_eq(m->id, add->id)) {
             continue;
         }
-        if (anvil_json_is_array(&m->value) && anvil_json_is_array(&add->value)) {
-            s_append_array(a, m, &add->value);
-        } else if (!anvil_json_equal(&m->value, &add->value)) {
-            char was[600], now[600];
-            anvil__asm_where(m->file, m->at, was, sizeof(was));
-            anvil__asm_where(add->file, add->at, now, sizeof(now));
+        char was[600], now[600];
+        if (!s_merge(a, m, add, was, now, sizeof(was))) {
             anvil__asm_event(a, ANVIL_SEVERITY_ERROR, anvil_sv("", 0), "Model",
                              "Metadata conflict for key `%.*s`. Defined in both `%s` and `%s`", (int)add->id.len,
                              add->id.ptr, was, now);
