@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "anvil/status.h"
+#include "core/arena_internal.h"
 #include "core/core_internal.h"
 #include "model/assemble_internal.h"
 #include "model/idl_internal.h"
@@ -330,7 +331,7 @@ bool anvil__asm_type_of(struct anvil__asm *a, struct anvil_str_view id, enum anv
 static struct anvil__asm_interned *s_intern_slot(struct anvil__asm *a, struct anvil__asm_intern *t,
                                                  struct anvil_str_view text, uint32_t hash, bool keys) {
     if (t->count * 2 >= t->mask) {
-        size_t size = t->mask ? (t->mask + 1) * 2 : 1024;
+        size_t size = t->mask ? (t->mask + 1) * 2 : 256;
         struct anvil__asm_interned *slots = anvil__asm_alloc(a, size * sizeof(*slots));
         if (!slots) {
             return NULL;
@@ -733,7 +734,7 @@ static int s_read(struct anvil__asm *a, const struct anvil_model_source *src, st
             return ANVIL_OK;
         }
     } else {
-        rc = anvil__idl_parse(a->scratch, out->name, src->text, src->len, &out->idl, &d);
+        rc = anvil__idl_parse(a->parse, out->name, src->text, src->len, &out->idl, &d);
         out->version = out->idl.version;
         if (rc == ANVIL_OK) {
             return ANVIL_OK;
@@ -832,6 +833,17 @@ static void s_read_metadata(struct anvil__asm *a, struct s_source *src) {
     }
 }
 
+/*
+ * The next block of an assembly arena: an eighth of what it holds, between 16 KiB and 2 MiB. Doubling
+ * would leave up to half of a large arena untouched, and the scratch arena and the output document are
+ * alive together at the peak.
+ */
+static size_t s_block_hint(void *ctx) {
+    const struct anvil_arena *arena = ctx;
+    size_t next = anvil_arena_bytes_reserved(arena) / 8;
+    return next < ((size_t)16 << 10) ? (size_t)16 << 10 : next > ((size_t)2 << 20) ? (size_t)2 << 20 : next;
+}
+
 static int s_assemble(struct anvil__asm *a, const struct anvil_model_source *sources, size_t count, size_t max_shapes,
                       struct anvil_json *root) {
     struct s_source *read = anvil__asm_alloc(a, (count + 1) * sizeof(*read));
@@ -845,6 +857,8 @@ static int s_assemble(struct anvil__asm *a, const struct anvil_model_source *sou
             return rc;
         }
     }
+    a->arena->hint = s_block_hint; /* after the JSON sources, whose parser sets its own */
+    a->arena->hint_ctx = a->arena;
     int rc = s_register(a, read, count, max_shapes);
     if (rc != ANVIL_OK) {
         return rc;
@@ -902,6 +916,10 @@ static int s_assemble(struct anvil__asm *a, const struct anvil_model_source *sou
             anvil__asm_use_check(a, &read[i].idl, traits, trait_count);
         }
     }
+    /* Every parse tree has been read into records by now: free them before the output grows, so that the
+     * two are never alive together. Nothing reads an anvil__idl_file's arrays from here on. */
+    anvil_arena_destroy(a->parse);
+    a->parse = NULL;
     if (!a->error) {
         *root = s_root_json(a);
     }
@@ -942,16 +960,23 @@ int anvil_model_assemble(struct anvil_allocator *allocator, const struct anvil_m
     struct anvil_json_doc *doc = NULL;
     if (anvil__json_doc_new(allocator, hint, &doc) != ANVIL_OK ||
         anvil_arena_new(allocator, NULL, &a.scratch) != ANVIL_OK ||
-        anvil__events_new(allocator, &a.events) != ANVIL_OK) {
+        anvil_arena_new(allocator, NULL, &a.parse) != ANVIL_OK || anvil__events_new(allocator, &a.events) != ANVIL_OK) {
         anvil_json_doc_destroy(doc);
         anvil_arena_destroy(a.scratch);
+        anvil_arena_destroy(a.parse);
         return anvil_diag_set(diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
     }
     a.arena = anvil_json_doc_arena(doc);
+    a.scratch->hint = s_block_hint;
+    a.scratch->hint_ctx = a.scratch;
+    a.parse->hint = s_block_hint;
+    a.parse->hint_ctx = a.parse;
     size_t max_shapes = options && options->max_shapes ? options->max_shapes : ANVIL_MODEL_DEFAULT_MAX_SHAPES;
     struct anvil_json root;
     int rc = s_assemble(&a, sources, count, max_shapes, &root);
+    a.arena->hint = NULL;
     anvil_arena_destroy(a.scratch);
+    anvil_arena_destroy(a.parse);
     anvil_buf_clean_up(&a.id_text);
     anvil_buf_clean_up(&a.member_text);
     anvil__events_sort(a.events);

@@ -88,8 +88,9 @@ struct anvil__asm_intern {
 
 struct anvil__asm {
     struct anvil_allocator *allocator;
-    struct anvil_arena *arena; /* the AST document's */
-    struct anvil_arena *scratch;
+    struct anvil_arena *arena;   /* the AST document's */
+    struct anvil_arena *scratch; /* the records; freed when the assembly ends */
+    struct anvil_arena *parse;   /* the IDL parse trees; freed before the output AST is built */
     struct anvil_events *events;
     struct anvil_diag *diag;
     struct anvil__asm_shape *shapes;
