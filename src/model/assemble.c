@@ -824,8 +824,9 @@ static void s_read_metadata(struct anvil__asm *a, struct s_source *src) {
         if (anvil__asm_node_json(a, NULL, &f->metadata[k].value, anvil_sv("", 0), &value) != ANVIL_OK) {
             return;
         }
-        s_metadata(a, &(struct anvil__asm_trait){
-                          .id = f->metadata[k].key, .value = value, .file = f, .at = f->metadata[k].value.at});
+        /* The key may be a string the lexer decoded into the parse arena, which goes before the output. */
+        struct anvil_str_view key = anvil__asm_concat(a, f->metadata[k].key, "", anvil_sv("", 0));
+        s_metadata(a, &(struct anvil__asm_trait){.id = key, .value = value, .file = f, .at = f->metadata[k].value.at});
     }
     for (size_t k = 0; k < f->note_count; k++) {
         const struct anvil__idl_note *n = &f->notes[k];

@@ -328,3 +328,14 @@ TEST(error_messages_quote_bytes_printably) {
 done:
     anvil_model_destroy(model);
 }
+
+/* Strings the lexer decoded live with the parse trees, which are freed before the output is built. */
+TEST(decoded_strings_outlive_the_parse_trees) {
+    s_ast(t, __LINE__, FILES(V2 "metadata \"a\\u0041\nb\" = 1\nmetadata \"\\\"q\" = [\"\\t\"]\n"), "metadata",
+          "{\"aA\\nb\": 1, \"\\\"q\": [\"\\t\"]}");
+    s_ast(t, __LINE__,
+          FILES(HDR "service S { version: \"v\\u0031\", operations: [\"ex#O\\u0070\"] }\noperation Op {\n"
+                    "    input := { @documentation(\"d\\n\") a: String }\n}\n"),
+          "[shapes.\"ex#S\".version, shapes.\"ex#S\".operations[0].target, shapes.\"ex#OpInput\".members.a.traits]",
+          "[\"v1\", \"ex#Op\", {\"smithy.api#documentation\": \"d\\n\"}]");
+}
