@@ -271,6 +271,20 @@ bool anvil__asm_defined(struct anvil__asm *a, struct anvil_str_view id) {
  * namespace if any file defines the shape there, then the prelude, else the
  * namespace's (broken) id. `*found` says whether it names a known shape.
  */
+/* The shape `ns#name` if the model defines it, looked up without keeping the id. */
+static const struct anvil__asm_shape *s_find_local(struct anvil__asm *a, struct anvil_str_view ns,
+                                                   struct anvil_str_view name) {
+    anvil_buf_clear(&a->id_text);
+    int rc = anvil_buf_append_sv(&a->id_text, ns);
+    rc = rc == ANVIL_OK ? anvil_buf_append_byte(&a->id_text, '#') : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_append_sv(&a->id_text, name) : rc;
+    if (rc != ANVIL_OK) {
+        a->error = ANVIL_ENOMEM;
+        return NULL;
+    }
+    return anvil__asm_find(a, anvil_buf_view(&a->id_text));
+}
+
 struct anvil_str_view anvil__asm_resolve(struct anvil__asm *a, const struct anvil__idl_file *file,
                                          struct anvil_str_view text, bool *found) {
     size_t dollar = anvil_sv_find_byte(text, 0, '$');
@@ -292,15 +306,15 @@ struct anvil_str_view anvil__asm_resolve(struct anvil__asm *a, const struct anvi
             }
         }
         if (!out.len && file && file->ns.len) {
-            struct anvil_str_view local = anvil__asm_id(a, file->ns, "#", root);
-            if (anvil__asm_defined(a, local)) {
-                out = local;
+            const struct anvil__asm_shape *local = s_find_local(a, file->ns, root);
+            if (local) {
+                out = local->id; /* the shape's own copy: nothing built, nothing interned */
                 known = true;
             } else if (anvil__prelude_type(root, NULL)) {
                 out = anvil__asm_id(a, anvil_sv_from_cstr("smithy.api"), "#", root);
                 known = true;
             } else {
-                out = local;
+                out = anvil__asm_id(a, file->ns, "#", root);
             }
         } else if (!out.len) {
             out = anvil__asm_id(a, anvil_sv_from_cstr("smithy.api"), "#", root);
