@@ -419,6 +419,13 @@ static bool s_items_grow(struct anvil__asm *a, struct anvil__asm_obj *obj) {
     return true;
 }
 
+/* Takes back the slot s_intern_slot just filled, when what it was to hold could not be made: it ends its
+ * probe chain, so clearing it breaks none. */
+static void s_intern_undo(struct anvil__asm_intern *t, struct anvil__asm_interned *slot) {
+    memset(slot, 0, sizeof(*slot));
+    t->count--;
+}
+
 void anvil__asm_put(struct anvil__asm *a, struct anvil__asm_obj *obj, struct anvil_str_view key,
                     const struct anvil_json *value) {
     if (!s_items_grow(a, obj)) {
@@ -426,8 +433,9 @@ void anvil__asm_put(struct anvil__asm *a, struct anvil__asm_obj *obj, struct anv
     }
     uint32_t hash = anvil_json_hash(key.ptr ? key.ptr : "", key.len);
     struct anvil__asm_interned *slot = s_intern_slot(a, &a->keys, key, hash, true);
-    if (slot && !slot->key) {
-        slot->key = anvil__json_key_new(a->arena, key.ptr ? key.ptr : "", key.len, hash);
+    if (slot && !slot->key && !(slot->key = anvil__json_key_new(a->arena, key.ptr ? key.ptr : "", key.len, hash))) {
+        s_intern_undo(&a->keys, slot);
+        slot = NULL;
     }
     const struct anvil_json_key *k = slot ? slot->key : NULL;
     if (!k) {
@@ -466,7 +474,7 @@ struct anvil_json anvil__asm_str(struct anvil__asm *a, struct anvil_str_view s) 
     }
     struct anvil__asm_interned *slot = s_intern_slot(a, &a->strings, s, anvil_json_hash(s.ptr, s.len), false);
     if (slot && anvil_json_is_null(&slot->value) && anvil__asm_string(a, s, &slot->value) != ANVIL_OK) {
-        slot->value = anvil_json_make_null();
+        s_intern_undo(&a->strings, slot);
         slot = NULL;
     }
     if (!slot) {
