@@ -34,7 +34,9 @@ set(ANVIL_MODEL_SOURCES
   src/model/assemble.c
   src/model/assemble_idl.c
   src/model/assemble_json.c
+  src/model/assemble_ast.c
   src/model/assemble_mixins.c
+  src/model/assemble_model.c
   src/model/assemble_rules.c
   src/model/idl_lex.c
   src/model/idl_parse.c

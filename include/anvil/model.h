@@ -126,8 +126,11 @@ ANVIL_API int anvil_model_assemble(struct anvil_allocator *allocator, const stru
 
 /**
  * The JSON AST the model was loaded from: for an assembled model, every file
- * merged with ids absolute and `apply` folded in (what `smithy ast` prints).
- * Lives as long as the model.
+ * merged with ids absolute and `apply` folded in (what `smithy ast` prints),
+ * made from the model the first time it is asked for (loading does not need
+ * it). Lives as long as the model. NULL when `model` is NULL, or when memory
+ * runs out making it (a later call tries again). Thread-safe: threads asking
+ * at once get the same AST.
  */
 ANVIL_API const struct anvil_json *anvil_model_ast(const struct anvil_model *model);
 

@@ -1,22 +1,23 @@
 /*
- * Model assembly: any number of IDL and JSON AST files -> one JSON AST ->
- * one model, the way Smithy's loader merges them.
+ * Model assembly: any number of IDL and JSON AST files -> one model, the
+ * way Smithy's loader merges them.
  *
  * Every file is read first, then every shape id is known, so relative ids
  * resolve late (use -> the namespace anywhere in the assembly -> prelude).
  * Each shape becomes a record with its traits as a list, so `apply`, a
  * second definition and doc comments all merge by Smithy's rules (arrays
  * concatenate, equal values are kept once, anything else conflicts). IDL
- * and JSON AST shapes are written back through the same code, so both
- * spellings of one model give the same AST: operations always name their
- * input and output (Unit when absent), enum members always carry their
- * value, annotation traits are coerced, and IDL 1.0 shapes are upgraded
- * with the defaults 1.0 implied.
+ * and JSON AST shapes go through the same records, so both spellings of
+ * one model give the same model and the same AST: operations always name
+ * their input and output (Unit when absent), enum members always carry
+ * their value, annotation traits are coerced, and IDL 1.0 shapes are
+ * upgraded with the defaults 1.0 implied.
  *
  * This file holds the shared records, id resolution, the trait merge, the
- * sources and the output; assemble_idl.c and assemble_json.c turn each
- * spelling into records, assemble_mixins.c and assemble_rules.c apply the
- * model-wide rules.
+ * sources and the JSON values of the output; assemble_idl.c and
+ * assemble_json.c turn each spelling into records, assemble_mixins.c and
+ * assemble_rules.c apply the model-wide rules, assemble_model.c builds the
+ * model from the records and assemble_ast.c its JSON AST when asked.
  */
 
 #include <stdarg.h>
@@ -426,20 +427,32 @@ static void s_intern_undo(struct anvil__asm_intern *t, struct anvil__asm_interne
     t->count--;
 }
 
-void anvil__asm_put(struct anvil__asm *a, struct anvil__asm_obj *obj, struct anvil_str_view key,
-                    const struct anvil_json *value) {
-    if (!s_items_grow(a, obj)) {
-        return;
-    }
+const struct anvil_json_key *anvil__asm_key(struct anvil__asm *a, struct anvil_str_view key) {
     uint32_t hash = anvil_json_hash(key.ptr ? key.ptr : "", key.len);
     struct anvil__asm_interned *slot = s_intern_slot(a, &a->keys, key, hash, true);
     if (slot && !slot->key && !(slot->key = anvil__json_key_new(a->arena, key.ptr ? key.ptr : "", key.len, hash))) {
         s_intern_undo(&a->keys, slot);
         slot = NULL;
     }
-    const struct anvil_json_key *k = slot ? slot->key : NULL;
-    if (!k) {
+    if (!slot) {
         a->error = ANVIL_ENOMEM;
+        return NULL;
+    }
+    return slot->key;
+}
+
+struct anvil_str_view anvil__asm_keep(struct anvil__asm *a, struct anvil_str_view s) {
+    const struct anvil_json_key *k = anvil__asm_key(a, s);
+    return k ? anvil_sv(k->bytes, k->len) : anvil_sv("", 0);
+}
+
+void anvil__asm_put(struct anvil__asm *a, struct anvil__asm_obj *obj, struct anvil_str_view key,
+                    const struct anvil_json *value) {
+    if (!s_items_grow(a, obj)) {
+        return;
+    }
+    const struct anvil_json_key *k = anvil__asm_key(a, key);
+    if (!k) {
         return;
     }
     obj->items[obj->count].key = k;
@@ -499,7 +512,7 @@ struct anvil_json anvil__asm_target_ref(struct anvil__asm *a, struct anvil_str_v
  * error.
  * Metadata (`with_box`) is anyone's keys and keeps them all.
  */
-static struct anvil_json s_traits_json(struct anvil__asm *a, const struct anvil__asm_traits *traits, bool with_box) {
+struct anvil_json anvil__asm_traits_json(struct anvil__asm *a, const struct anvil__asm_traits *traits, bool with_box) {
     struct anvil__asm_obj obj = {0};
     for (size_t i = 0; i < traits->count; i++) {
         if (!with_box && anvil_sv_eq_cstr(traits->items[i].id, "smithy.api#box")) {
@@ -553,106 +566,6 @@ void anvil__asm_add_trait(struct anvil__asm *a, struct anvil_str_view target, in
         anvil__asm_event(a, ANVIL_SEVERITY_ERROR, target, "Model", "@box is not supported in Smithy IDL 2.0");
     }
     anvil__asm_trait_add(a, target, traits, add);
-}
-
-/* ---- writing the JSON AST ---- */
-
-static struct anvil_json s_member_json(struct anvil__asm *a, const struct anvil__asm_member *m) {
-    struct anvil__asm_obj obj = {0};
-    struct anvil_json target = anvil__asm_str(a, m->target);
-    anvil__asm_put_cstr(a, &obj, "target", &target);
-    struct anvil_json traits = s_traits_json(a, &m->traits, false);
-    if (anvil_json_len(&traits)) {
-        anvil__asm_put_cstr(a, &obj, "traits", &traits);
-    }
-    return anvil__asm_obj_finish(a, &obj);
-}
-
-static struct anvil_json s_shape_json(struct anvil__asm *a, struct anvil__asm_shape *s) {
-    struct anvil__asm_obj obj = {0};
-    struct anvil_json type = anvil__asm_str(a, anvil_sv_from_cstr(anvil_shape_type_name(s->type)));
-    anvil__asm_put_cstr(a, &obj, "type", &type);
-    if (s->mixin_count) {
-        struct anvil_json list, *items;
-        if (anvil_json_new_array(a->arena, s->mixin_count, &list, &items) != ANVIL_OK) {
-            a->error = ANVIL_ENOMEM;
-            return list;
-        }
-        for (size_t i = 0; i < s->mixin_count; i++) {
-            items[i] = anvil__asm_target_ref(a, s->mixins[i]);
-        }
-        anvil__asm_put_cstr(a, &obj, "mixins", &list);
-    }
-    if (s->type == ANVIL_SHAPE_LIST || s->type == ANVIL_SHAPE_SET || s->type == ANVIL_SHAPE_MAP) {
-        for (size_t i = 0; i < s->member_count; i++) {
-            struct anvil_json m = s_member_json(a, &s->members[i]);
-            anvil__asm_put(a, &obj, s->members[i].name, &m);
-        }
-    } else if (s->member_count || s->type == ANVIL_SHAPE_STRUCTURE || s->type == ANVIL_SHAPE_UNION ||
-               s->type == ANVIL_SHAPE_ENUM || s->type == ANVIL_SHAPE_INT_ENUM) {
-        struct anvil__asm_obj members = {0};
-        for (size_t i = 0; i < s->member_count; i++) {
-            struct anvil_json m = s_member_json(a, &s->members[i]);
-            anvil__asm_put(a, &members, s->members[i].name, &m);
-        }
-        struct anvil_json all = anvil__asm_obj_finish(a, &members);
-        anvil__asm_put_cstr(a, &obj, "members", &all);
-    }
-    for (size_t i = 0; i < anvil_json_len(&s->props); i++) {
-        const struct anvil_json_member *p = anvil_json_object_at(&s->props, i);
-        bool empty = (anvil_json_is_array(&p->value) || anvil_json_is_object(&p->value)) && !anvil_json_len(&p->value);
-        if (!empty) { /* an empty list of errors or operations says nothing: Smithy writes none */
-            anvil__asm_put(a, &obj, anvil_json_member_key(p), &p->value);
-        }
-    }
-    if (s->type == ANVIL_SHAPE_OPERATION) {
-        struct anvil_json unit = anvil__asm_target_ref(a, anvil_sv_from_cstr("smithy.api#Unit"));
-        if (!anvil_json_object_get_cstr(&s->props, "input")) {
-            anvil__asm_put_cstr(a, &obj, "input", &unit);
-        }
-        if (!anvil_json_object_get_cstr(&s->props, "output")) {
-            anvil__asm_put_cstr(a, &obj, "output", &unit);
-        }
-    }
-    struct anvil_json traits = s_traits_json(a, &s->traits, false);
-    if (anvil_json_len(&traits)) {
-        anvil__asm_put_cstr(a, &obj, "traits", &traits);
-    }
-    return anvil__asm_obj_finish(a, &obj);
-}
-
-static struct anvil_json s_root_json(struct anvil__asm *a) {
-    struct anvil__asm_obj shapes = {0};
-    for (size_t i = 0; i < a->count && !a->error; i++) {
-        struct anvil__asm_shape *s = &a->shapes[i];
-        if (!s->dup_of) {
-            struct anvil_json def = s_shape_json(a, s);
-            anvil__asm_put(a, &shapes, s->id, &def);
-        }
-    }
-    for (size_t i = 0; i < a->member_apply_count && !a->error; i++) {
-        struct anvil_json traits = s_traits_json(a, &a->member_applies[i].traits, false);
-        if (!anvil_json_len(&traits)) {
-            continue; /* it only had @box */
-        }
-        struct anvil__asm_obj entry = {0};
-        struct anvil_json type = anvil__asm_str(a, anvil_sv_from_cstr("apply"));
-        anvil__asm_put_cstr(a, &entry, "type", &type);
-        anvil__asm_put_cstr(a, &entry, "traits", &traits);
-        struct anvil_json v = anvil__asm_obj_finish(a, &entry);
-        anvil__asm_put(a, &shapes, a->member_applies[i].id, &v);
-    }
-    struct anvil__asm_obj root = {0};
-    struct anvil_json version = anvil__asm_str(a, anvil_sv_from_cstr("2.0"));
-    anvil__asm_put_cstr(a, &root, "smithy", &version);
-    if (a->metadata_count) {
-        struct anvil__asm_traits meta = {a->metadata, a->metadata_count, a->metadata_cap};
-        struct anvil_json m = s_traits_json(a, &meta, true);
-        anvil__asm_put_cstr(a, &root, "metadata", &m);
-    }
-    struct anvil_json all = anvil__asm_obj_finish(a, &shapes);
-    anvil__asm_put_cstr(a, &root, "shapes", &all);
-    return anvil__asm_obj_finish(a, &root);
 }
 
 /* ---- metadata ---- */
@@ -867,8 +780,7 @@ static size_t s_block_hint(void *ctx) {
     return next < ((size_t)16 << 10) ? (size_t)16 << 10 : next > ((size_t)2 << 20) ? (size_t)2 << 20 : next;
 }
 
-static int s_assemble(struct anvil__asm *a, const struct anvil_model_source *sources, size_t count, size_t max_shapes,
-                      struct anvil_json *root) {
+static int s_assemble(struct anvil__asm *a, const struct anvil_model_source *sources, size_t count, size_t max_shapes) {
     struct s_source *read = anvil__asm_alloc(a, (count + 1) * sizeof(*read));
     if (!read) {
         return anvil_diag_set(a->diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
@@ -939,13 +851,10 @@ static int s_assemble(struct anvil__asm *a, const struct anvil_model_source *sou
             anvil__asm_use_check(a, &read[i].idl, traits, trait_count);
         }
     }
-    /* Every parse tree has been read into records by now: free them before the output grows, so that the
+    /* Every parse tree has been read into records by now: free them before the model is built, so that the
      * two are never alive together. Nothing reads an anvil__idl_file's arrays from here on. */
     anvil_arena_destroy(a->parse);
     a->parse = NULL;
-    if (!a->error) {
-        *root = s_root_json(a);
-    }
     if (a->error || a->events->error) {
         return anvil_diag_set(a->diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
     }
@@ -995,13 +904,9 @@ int anvil_model_assemble(struct anvil_allocator *allocator, const struct anvil_m
     a.parse->hint = s_block_hint;
     a.parse->hint_ctx = a.parse;
     size_t max_shapes = options && options->max_shapes ? options->max_shapes : ANVIL_MODEL_DEFAULT_MAX_SHAPES;
-    struct anvil_json root;
-    int rc = s_assemble(&a, sources, count, max_shapes, &root);
-    a.arena->hint = NULL;
-    anvil_arena_destroy(a.scratch);
+    int rc = s_assemble(&a, sources, count, max_shapes);
     anvil_arena_destroy(a.parse);
-    anvil_buf_clean_up(&a.id_text);
-    anvil_buf_clean_up(&a.member_text);
+    a.parse = NULL;
     anvil__events_sort(a.events);
     if (rc == ANVIL_OK && anvil_events_count_at_least(a.events, ANVIL_SEVERITY_ERROR) > 0) {
         for (size_t i = 0; i < anvil_events_count(a.events); i++) {
@@ -1014,19 +919,17 @@ int anvil_model_assemble(struct anvil_allocator *allocator, const struct anvil_m
         }
     }
     if (rc == ANVIL_OK) {
-        anvil__json_doc_set_root(doc, &root);
-        rc = anvil__model_load_doc(allocator, doc, options, out, diag);
+        rc = anvil__asm_model(&a, doc, options, out);
         doc = NULL;
     }
     anvil_json_doc_destroy(doc);
+    anvil_arena_destroy(a.scratch);
+    anvil_buf_clean_up(&a.id_text);
+    anvil_buf_clean_up(&a.member_text);
     if (events) {
         *events = a.events;
     } else {
         anvil_events_destroy(a.events);
     }
     return rc;
-}
-
-const struct anvil_json *anvil_model_ast(const struct anvil_model *model) {
-    return model ? anvil_json_doc_root(model->doc) : NULL;
 }

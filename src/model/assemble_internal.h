@@ -139,6 +139,10 @@ void anvil__asm_event(struct anvil__asm *a, enum anvil_severity severity, struct
 struct anvil__asm_shape *anvil__asm_find(struct anvil__asm *a, struct anvil_str_view id);
 bool anvil__asm_grow(struct anvil__asm *a, void **items, size_t count, size_t *cap, size_t size);
 struct anvil_json anvil__asm_obj_finish(struct anvil__asm *a, struct anvil__asm_obj *obj);
+/* The key record for `key` in the output arena, made once (NULL when out of memory). */
+const struct anvil_json_key *anvil__asm_key(struct anvil__asm *a, struct anvil_str_view key);
+/* `s` as a view the model may keep: interned in the output arena. */
+struct anvil_str_view anvil__asm_keep(struct anvil__asm *a, struct anvil_str_view s);
 void anvil__asm_put(struct anvil__asm *a, struct anvil__asm_obj *obj, struct anvil_str_view key,
                     const struct anvil_json *value);
 void anvil__asm_put_cstr(struct anvil__asm *a, struct anvil__asm_obj *obj, const char *key,
@@ -147,6 +151,8 @@ struct anvil_str_view anvil__asm_resolve(struct anvil__asm *a, const struct anvi
                                          struct anvil_str_view text, bool *found);
 struct anvil_json anvil__asm_str(struct anvil__asm *a, struct anvil_str_view s);
 struct anvil_json anvil__asm_target_ref(struct anvil__asm *a, struct anvil_str_view id);
+/* A trait list as a JSON AST object (without @box, unless `with_box`: metadata keeps every key). */
+struct anvil_json anvil__asm_traits_json(struct anvil__asm *a, const struct anvil__asm_traits *traits, bool with_box);
 void anvil__asm_where(const struct anvil__idl_file *file, size_t at, char *out, size_t cap);
 void anvil__asm_traits_reserve(struct anvil__asm *a, struct anvil__asm_traits *traits, size_t count);
 void anvil__asm_trait_add(struct anvil__asm *a, struct anvil_str_view target, struct anvil__asm_traits *traits,
@@ -180,6 +186,13 @@ void anvil__asm_elide(struct anvil__asm *a, struct anvil__asm_shape *s, size_t d
 void anvil__asm_mixin_members(struct anvil__asm *a, struct anvil__asm_shape *s);
 void anvil__asm_mixin_rules(struct anvil__asm *a, struct anvil__asm_shape *s);
 void anvil__asm_required_members(struct anvil__asm *a, struct anvil__asm_shape *s);
+
+/* ---- assemble_model.c: records -> the model ---- */
+
+/* The model from the records, in `store` (whose arena is the output's; the model owns it, freed on failure too).
+ * ANVIL_OK, or the loader's errors (diag set). */
+int anvil__asm_model(struct anvil__asm *a, struct anvil_json_doc *store, const struct anvil_model_options *options,
+                     struct anvil_model **out);
 
 /* ---- assemble_rules.c: model-wide rules ---- */
 

@@ -6,11 +6,11 @@
  *
  *   idl_lex.c    text -> tokens (Smithy's token kinds and their messages)
  *   idl_parse.c  tokens -> one `struct anvil__idl_file`, ids still as written
- *   assemble.c   files (IDL and JSON AST) -> one JSON AST, ids resolved late
+ *   assemble*.c  files (IDL and JSON AST) -> one model, ids resolved late
  *
  * Relative shape ids can only be resolved once every file of an assembly
  * has been read (a later file may define `ns#String`), so the parser keeps
- * what it read in the small tree below and the assembler writes the JSON.
+ * what it read in the small tree below and the assembler makes the model.
  * Every view points into the file's text or the assembly's arena.
  */
 

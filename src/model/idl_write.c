@@ -1164,10 +1164,28 @@ int anvil__idl_write(const struct anvil_json *ast, struct anvil_str_view ns,
     return rc;
 }
 
-size_t anvil__idl_namespaces(const struct anvil_json *ast, struct anvil_str_view *out, size_t cap) {
+/* The namespace of entry `i` of a list of ids (empty: not a namespace to write). */
+typedef struct anvil_str_view s_namespace_at_fn(const void *ids, size_t i);
+
+static struct anvil_str_view s_ast_namespace(const void *ids, size_t i) {
+    const struct anvil_json_member *m = anvil_json_object_at(ids, i);
+    struct anvil__iw_id p;
+    if (!anvil__iw_parse_id(anvil_json_member_key(m), &p) || p.has_member || anvil__iw_is_apply(&m->value)) {
+        return anvil_sv("", 0);
+    }
+    return p.ns;
+}
+
+static struct anvil_str_view s_model_namespace(const void *ids, size_t i) {
+    const struct anvil_model *model = ids;
+    struct anvil_str_view id = anvil_shape_id(anvil_model_shape_at(model, i));
+    size_t hash = anvil_sv_find_byte(id, 0, '#');
+    return hash == SIZE_MAX ? anvil_sv("", 0) : anvil_sv_slice(id, 0, hash);
+}
+
+/* The distinct namespaces of `n` ids, sorted, without the prelude's. */
+static size_t s_namespaces(const void *ids, size_t n, s_namespace_at_fn *at, struct anvil_str_view *out, size_t cap) {
     enum { BATCH = 64 };
-    const struct anvil_json *shapes = anvil_json_object_get_cstr(ast, "shapes");
-    size_t n = anvil_json_is_object(shapes) ? anvil_json_len(shapes) : 0;
     size_t total = 0;
     struct anvil_str_view bound = {NULL, 0};
     bool bounded = false;
@@ -1176,29 +1194,27 @@ size_t anvil__idl_namespaces(const struct anvil_json *ast, struct anvil_str_view
         struct anvil_str_view batch[BATCH];
         size_t count = 0;
         for (size_t i = 0; i < n; i++) {
-            const struct anvil_json_member *m = anvil_json_object_at(shapes, i);
-            struct anvil__iw_id p;
-            if (!anvil__iw_parse_id(anvil_json_member_key(m), &p) || p.has_member || anvil__iw_is_apply(&m->value) ||
-                anvil__iw_is(p.ns, "smithy.api") || (bounded && anvil_sv_cmp(p.ns, bound) <= 0)) {
+            struct anvil_str_view ns = at(ids, i);
+            if (!ns.len || anvil__iw_is(ns, "smithy.api") || (bounded && anvil_sv_cmp(ns, bound) <= 0)) {
                 continue;
             }
             size_t lo = 0, hi = count;
             while (lo < hi) {
                 size_t mid = lo + (hi - lo) / 2;
-                if (anvil_sv_cmp(batch[mid], p.ns) < 0) {
+                if (anvil_sv_cmp(batch[mid], ns) < 0) {
                     lo = mid + 1;
                 } else {
                     hi = mid;
                 }
             }
-            if ((lo < count && anvil_sv_eq(batch[lo], p.ns)) || lo == BATCH) {
+            if ((lo < count && anvil_sv_eq(batch[lo], ns)) || lo == BATCH) {
                 continue;
             }
             if (count == BATCH) {
                 count--;
             }
             memmove(batch + lo + 1, batch + lo, (count - lo) * sizeof(batch[0]));
-            batch[lo] = p.ns;
+            batch[lo] = ns;
             count++;
         }
         for (size_t i = 0; i < count; i++, total++) {
@@ -1214,10 +1230,16 @@ size_t anvil__idl_namespaces(const struct anvil_json *ast, struct anvil_str_view
     }
 }
 
+size_t anvil__idl_namespaces(const struct anvil_json *ast, struct anvil_str_view *out, size_t cap) {
+    const struct anvil_json *shapes = anvil_json_object_get_cstr(ast, "shapes");
+    size_t n = anvil_json_is_object(shapes) ? anvil_json_len(shapes) : 0;
+    return s_namespaces(shapes, n, s_ast_namespace, out, cap);
+}
+
 /* ---- the public API (anvil/model.h) ---- */
 
 size_t anvil_model_namespaces(const struct anvil_model *model, struct anvil_str_view *out, size_t cap) {
-    return model ? anvil__idl_namespaces(anvil_model_ast(model), out, cap) : 0;
+    return model ? s_namespaces(model, anvil_model_shape_count(model), s_model_namespace, out, cap) : 0;
 }
 
 int anvil_model_write_idl(const struct anvil_model *model, struct anvil_str_view ns,
@@ -1226,5 +1248,9 @@ int anvil_model_write_idl(const struct anvil_model *model, struct anvil_str_view
     if (!model) {
         return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "anvil_model_write_idl needs a model");
     }
-    return anvil__idl_write(anvil_model_ast(model), ns, options, out, diag);
+    const struct anvil_json *ast = anvil_model_ast(model);
+    if (!ast) {
+        return anvil_diag_set(diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
+    }
+    return anvil__idl_write(ast, ns, options, out, diag);
 }

@@ -12,20 +12,9 @@
 #include "core/core_internal.h"
 #include "model/model_internal.h"
 
-struct s_loader {
-    struct anvil_model *model;
-    /* smithy.api#Unit: the input and output of operations that model none. */
-    const struct anvil_shape *unit;
-    struct anvil_diag *diag;
-    bool allow_unresolved;
-    /* `apply` statements, handled after everything else. */
-    const struct anvil_json_member **applies;
-    size_t apply_count;
-};
+static int s_error(struct anvil__model_builder *ld, int code, const char *fmt, ...) ANVIL_PRINTF(3, 4);
 
-static int s_error(struct s_loader *ld, int code, const char *fmt, ...) ANVIL_PRINTF(3, 4);
-
-static int s_error(struct s_loader *ld, int code, const char *fmt, ...) {
+static int s_error(struct anvil__model_builder *ld, int code, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
     anvil_diag_vset(ld->diag, code, 0, 0, 0, fmt, args);
@@ -33,8 +22,15 @@ static int s_error(struct s_loader *ld, int code, const char *fmt, ...) {
     return code;
 }
 
-static int s_nomem(struct s_loader *ld) {
+static int s_nomem(struct anvil__model_builder *ld) {
     return s_error(ld, ANVIL_ENOMEM, "out of memory");
+}
+
+int anvil__model_nomem(struct anvil__model_builder *b) {
+    if (anvil_arena_exhausted(b->model->arena)) {
+        return s_error(b, ANVIL_ELIMIT, "the model needs more memory than the arena allows");
+    }
+    return s_nomem(b);
 }
 
 /* The type named `name`, using the one table of names (anvil_shape_type_name). */
@@ -54,8 +50,11 @@ bool anvil__shape_id_valid(struct anvil_str_view id) {
            anvil_sv_find_byte(id, 0, '$') == SIZE_MAX;
 }
 
-static int s_index(struct s_loader *ld) {
+int anvil__model_index(struct anvil__model_builder *ld) {
     struct anvil_model *m = ld->model;
+    if (anvil__model_add_prelude(m) != ANVIL_OK) {
+        return s_nomem(ld);
+    }
     size_t total = m->count + m->prelude_count;
     size_t cap = 16;
     while (cap < total * 2) {
@@ -82,12 +81,13 @@ static int s_index(struct s_loader *ld) {
         m->index[slot] = s;
     next:;
     }
+    ld->unit = anvil_model_find(m, "smithy.api#Unit", 15);
     return ANVIL_OK;
 }
 
 /* The shape a `{"target": "ns#X"}` reference names. */
-static int s_target(struct s_loader *ld, const struct anvil_shape *from, const char *what, const struct anvil_json *ref,
-                    const struct anvil_shape **out) {
+static int s_target(struct anvil__model_builder *ld, const struct anvil_shape *from, const char *what,
+                    const struct anvil_json *ref, const struct anvil_shape **out) {
     const struct anvil_json *target = anvil_json_object_get_cstr(ref, "target");
     if (!anvil_json_is_string(target)) {
         return s_error(ld, ANVIL_EMODEL, "shape `%.*s`: %s must be an object with a string `target`", (int)from->id.len,
@@ -102,31 +102,55 @@ static int s_target(struct s_loader *ld, const struct anvil_shape *from, const c
     return ANVIL_OK;
 }
 
-static int s_member(struct s_loader *ld, struct anvil_shape *s, struct anvil_str_view name,
+/* The shape a member's target names. */
+static int s_member_target(struct anvil__model_builder *ld, struct anvil_shape *s, const char *what,
+                           struct anvil_str_view id, struct anvil_member *out) {
+    out->target = anvil_model_find(ld->model, id.ptr, id.len);
+    if (out->target) {
+        return ANVIL_OK;
+    }
+    if (!ld->allow_unresolved) {
+        return s_error(ld, ANVIL_EMODEL, "shape `%.*s`: %s targets `%.*s`, which is not defined", (int)s->id.len,
+                       s->id.ptr, what, (int)id.len, id.ptr);
+    }
+    /* Keep going: validation reports it as a `Target` event. */
+    struct anvil_model *m = ld->model;
+    if (anvil__mem_grow(m->allocator, (void **)&m->unresolved, &m->unresolved_cap, sizeof(*m->unresolved),
+                        m->unresolved_count + 1) != ANVIL_OK) {
+        return s_nomem(ld);
+    }
+    struct anvil__unresolved *u = &m->unresolved[m->unresolved_count++];
+    u->shape = s;
+    u->member = out->name;
+    u->target = id;
+    return ANVIL_OK;
+}
+
+int anvil__model_member(struct anvil__model_builder *ld, struct anvil_shape *s, struct anvil_str_view name,
+                        struct anvil_str_view target, const struct anvil_json *traits, struct anvil_member *out) {
+    char what[160];
+    snprintf(what, sizeof(what), "member `%.*s`", (int)(name.len < 100 ? name.len : 100), name.ptr);
+    out->name = name;
+    out->traits = traits ? *traits : *anvil__json_empty_object();
+    return s_member_target(ld, s, what, target, out);
+}
+
+/* A member of the JSON AST: an object with a string `target` and maybe `traits`. */
+static int s_member(struct anvil__model_builder *ld, struct anvil_shape *s, struct anvil_str_view name,
                     const struct anvil_json *def, struct anvil_member *out) {
     char what[160];
     snprintf(what, sizeof(what), "member `%.*s`", (int)(name.len < 100 ? name.len : 100), name.ptr);
     if (!anvil_json_is_object(def)) {
         return s_error(ld, ANVIL_EMODEL, "shape `%.*s`: %s must be an object", (int)s->id.len, s->id.ptr, what);
     }
-    out->name = name;
-    int rc = s_target(ld, s, what, def, &out->target);
-    if (rc == ANVIL_EMODEL && ld->allow_unresolved && anvil_json_is_string(anvil_json_object_get_cstr(def, "target"))) {
-        /* Keep going: validation reports it as a `Target` event. */
-        struct anvil_model *m = ld->model;
-        if (anvil__mem_grow(m->allocator, (void **)&m->unresolved, &m->unresolved_cap, sizeof(*m->unresolved),
-                            m->unresolved_count + 1) != ANVIL_OK) {
-            return s_nomem(ld);
-        }
-        struct anvil__unresolved *u = &m->unresolved[m->unresolved_count++];
-        u->shape = s;
-        u->member = name;
-        u->target = anvil_json_string(anvil_json_object_get_cstr(def, "target"));
-        out->target = NULL;
-        anvil_diag_clear(ld->diag);
-        rc = ANVIL_OK;
+    const struct anvil_json *target = anvil_json_object_get_cstr(def, "target");
+    if (!anvil_json_is_string(target)) {
+        return s_error(ld, ANVIL_EMODEL, "shape `%.*s`: %s must be an object with a string `target`", (int)s->id.len,
+                       s->id.ptr, what);
     }
     const struct anvil_json *traits = anvil_json_object_get_cstr(def, "traits");
+    out->name = name;
+    int rc = s_member_target(ld, s, what, anvil_json_string(target), out);
     if (traits && !anvil_json_is_object(traits)) {
         return s_error(ld, ANVIL_EMODEL, "shape `%.*s`: %s traits must be an object", (int)s->id.len, s->id.ptr, what);
     }
@@ -134,7 +158,7 @@ static int s_member(struct s_loader *ld, struct anvil_shape *s, struct anvil_str
     return rc;
 }
 
-static int s_members(struct s_loader *ld, struct anvil_shape *s) {
+static int s_members(struct anvil__model_builder *ld, struct anvil_shape *s) {
     const struct anvil_json *ast = s->ast;
     switch (s->type) {
     case ANVIL_SHAPE_STRUCTURE:
@@ -198,9 +222,9 @@ static int s_members(struct s_loader *ld, struct anvil_shape *s) {
 }
 
 /* A list of `{"target": ...}` references under `key`, appended to `*list`. */
-static int s_refs(struct s_loader *ld, const struct anvil_shape *s, const char *key, const struct anvil_shape ***list,
-                  size_t *count) {
-    const struct anvil_json *refs = anvil_json_object_get_cstr(s->ast, key);
+static int s_refs(struct anvil__model_builder *ld, const struct anvil_shape *s, const struct anvil_json *def,
+                  const char *key, const struct anvil_shape ***list, size_t *count) {
+    const struct anvil_json *refs = anvil_json_object_get_cstr(def, key);
     if (!refs) {
         return ANVIL_OK;
     }
@@ -227,9 +251,9 @@ static int s_refs(struct s_loader *ld, const struct anvil_shape *s, const char *
 }
 
 /* One `{"target": ...}` reference under `key`, if present, appended to `*list`. */
-static int s_ref(struct s_loader *ld, const struct anvil_shape *s, const char *key, const struct anvil_shape ***list,
-                 size_t *count) {
-    const struct anvil_json *ref = anvil_json_object_get_cstr(s->ast, key);
+static int s_ref(struct anvil__model_builder *ld, const struct anvil_shape *s, const struct anvil_json *def,
+                 const char *key, const struct anvil_shape ***list, size_t *count) {
+    const struct anvil_json *ref = anvil_json_object_get_cstr(def, key);
     if (!ref) {
         return ANVIL_OK;
     }
@@ -250,40 +274,40 @@ static int s_ref(struct s_loader *ld, const struct anvil_shape *s, const char *k
     return ANVIL_OK;
 }
 
-static int s_relations(struct s_loader *ld, struct anvil_shape *s) {
+int anvil__model_relations(struct anvil__model_builder *ld, struct anvil_shape *s, const struct anvil_json *def) {
     int rc = ANVIL_OK;
     switch (s->type) {
     case ANVIL_SHAPE_OPERATION: {
         s->input = s->output = ld->unit;
-        const struct anvil_json *input = anvil_json_object_get_cstr(s->ast, "input");
-        const struct anvil_json *output = anvil_json_object_get_cstr(s->ast, "output");
+        const struct anvil_json *input = anvil_json_object_get_cstr(def, "input");
+        const struct anvil_json *output = anvil_json_object_get_cstr(def, "output");
         if (input && (rc = s_target(ld, s, "input", input, &s->input)) != ANVIL_OK) {
             return rc;
         }
         if (output && (rc = s_target(ld, s, "output", output, &s->output)) != ANVIL_OK) {
             return rc;
         }
-        return s_refs(ld, s, "errors", &s->errors, &s->error_count);
+        return s_refs(ld, s, def, "errors", &s->errors, &s->error_count);
     }
     case ANVIL_SHAPE_SERVICE:
-        if ((rc = s_refs(ld, s, "operations", &s->operations, &s->operation_count)) != ANVIL_OK ||
-            (rc = s_refs(ld, s, "resources", &s->resources, &s->resource_count)) != ANVIL_OK) {
+        if ((rc = s_refs(ld, s, def, "operations", &s->operations, &s->operation_count)) != ANVIL_OK ||
+            (rc = s_refs(ld, s, def, "resources", &s->resources, &s->resource_count)) != ANVIL_OK) {
             return rc;
         }
-        return s_refs(ld, s, "errors", &s->errors, &s->error_count);
+        return s_refs(ld, s, def, "errors", &s->errors, &s->error_count);
     case ANVIL_SHAPE_RESOURCE: {
         static const char *const lifecycle[] = {"create", "put", "read", "update", "delete", "list"};
         for (size_t i = 0; i < sizeof(lifecycle) / sizeof(lifecycle[0]) && rc == ANVIL_OK; i++) {
-            rc = s_ref(ld, s, lifecycle[i], &s->operations, &s->operation_count);
+            rc = s_ref(ld, s, def, lifecycle[i], &s->operations, &s->operation_count);
         }
         if (rc == ANVIL_OK) {
-            rc = s_refs(ld, s, "operations", &s->operations, &s->operation_count);
+            rc = s_refs(ld, s, def, "operations", &s->operations, &s->operation_count);
         }
         if (rc == ANVIL_OK) {
-            rc = s_refs(ld, s, "collectionOperations", &s->operations, &s->operation_count);
+            rc = s_refs(ld, s, def, "collectionOperations", &s->operations, &s->operation_count);
         }
         if (rc == ANVIL_OK) {
-            rc = s_refs(ld, s, "resources", &s->resources, &s->resource_count);
+            rc = s_refs(ld, s, def, "resources", &s->resources, &s->resource_count);
         }
         return rc;
     }
@@ -293,7 +317,7 @@ static int s_relations(struct s_loader *ld, struct anvil_shape *s) {
 }
 
 /* `into` = `into` with `extra`'s members added; `extra` wins on conflicts. */
-static int s_merge_traits(struct s_loader *ld, struct anvil_json *into, const struct anvil_json *extra,
+static int s_merge_traits(struct anvil__model_builder *ld, struct anvil_json *into, const struct anvil_json *extra,
                           const char *skip) {
     size_t a = anvil_json_len(into), b = anvil_json_len(extra);
     if (b == 0) {
@@ -345,8 +369,8 @@ static bool s_name_seen(struct s_name_set *set, const struct anvil_member *membe
  * Linear in the members, through a set of names: a mixin of 50,000 members
  * mixed into many shapes once made this quadratic.
  */
-static int s_merge_members(struct s_loader *ld, struct anvil_shape *s, const struct anvil_shape *const *mixins,
-                           size_t mixin_count, size_t total) {
+static int s_merge_members(struct anvil__model_builder *ld, struct anvil_shape *s,
+                           const struct anvil_shape *const *mixins, size_t mixin_count, size_t total) {
     size_t own_count = s->member_count;
     struct anvil_member *merged = anvil_arena_alloc(ld->model->arena, (total + 1) * sizeof(*merged), 0);
     size_t size = 16;
@@ -382,8 +406,11 @@ static int s_merge_members(struct s_loader *ld, struct anvil_shape *s, const str
     return ANVIL_OK;
 }
 
-/* Mixins: their members come first, their traits under the shape's own (smithy.api#mixin is not inherited). */
-static int s_mixins(struct s_loader *ld, struct anvil_shape *s, size_t depth) {
+/*
+ * Mixins: their members come first, their traits under the shape's own (smithy.api#mixin is not inherited).
+ * A JSON AST shape's mixins are resolved here, one by one; an assembled shape's were resolved before.
+ */
+static int s_mixins(struct anvil__model_builder *ld, struct anvil_shape *s, size_t depth) {
     if (s->mixin_state == 2 || s->prelude) {
         return ANVIL_OK;
     }
@@ -393,37 +420,46 @@ static int s_mixins(struct s_loader *ld, struct anvil_shape *s, size_t depth) {
     if (depth > 256) {
         return s_error(ld, ANVIL_ELIMIT, "mixins nested deeper than 256 at `%.*s`", (int)s->id.len, s->id.ptr);
     }
-    const struct anvil_json *mixins = anvil_json_object_get_cstr(s->ast, "mixins");
-    if (!mixins) {
+    const struct anvil_json *list = s->ast ? anvil_json_object_get_cstr(s->ast, "mixins") : NULL;
+    if (list && !anvil_json_is_array(list)) {
+        return s_error(ld, ANVIL_EMODEL, "shape `%.*s`: `mixins` must be an array", (int)s->id.len, s->id.ptr);
+    }
+    size_t count = list ? anvil_json_len(list) : s->mixin_count;
+    if (count == 0) {
         s->mixin_state = 2;
         return ANVIL_OK;
     }
-    if (!anvil_json_is_array(mixins)) {
-        return s_error(ld, ANVIL_EMODEL, "shape `%.*s`: `mixins` must be an array", (int)s->id.len, s->id.ptr);
+    if (list) {
+        s->mixins = anvil_arena_alloc(ld->model->arena, count * sizeof(*s->mixins), 0);
+        if (!s->mixins) {
+            return s_nomem(ld);
+        }
+        s->mixin_count = 0;
+    }
+    if (count > UINT32_MAX) {
+        return s_error(ld, ANVIL_ELIMIT, "shape `%.*s` has more than %u mixins", (int)s->id.len, s->id.ptr, UINT32_MAX);
     }
     s->mixin_state = 1;
     struct anvil_json own = s->traits;
     struct anvil_json inherited = *anvil__json_empty_object();
-    size_t count = anvil_json_len(mixins), total = s->member_count;
-    const struct anvil_shape **resolved = anvil_mem_acquire(ld->model->allocator, (count + 1) * sizeof(*resolved));
-    if (!resolved) {
-        return s_nomem(ld);
-    }
+    size_t total = s->member_count;
     int rc = ANVIL_OK;
     for (size_t i = 0; i < count && rc == ANVIL_OK; i++) {
-        rc = s_target(ld, s, "mixin", anvil_json_array_at(mixins, i), &resolved[i]);
-        if (rc == ANVIL_OK) {
-            rc = s_mixins(ld, (struct anvil_shape *)resolved[i], depth + 1);
+        if (list) {
+            rc = s_target(ld, s, "mixin", anvil_json_array_at(list, i), &s->mixins[i]);
+            s->mixin_count = (uint32_t)(rc == ANVIL_OK ? i + 1 : i);
         }
         if (rc == ANVIL_OK) {
-            rc = s_merge_traits(ld, &inherited, &resolved[i]->traits, "smithy.api#mixin");
-            total += resolved[i]->member_count;
+            rc = s_mixins(ld, (struct anvil_shape *)s->mixins[i], depth + 1);
+        }
+        if (rc == ANVIL_OK) {
+            rc = s_merge_traits(ld, &inherited, &s->mixins[i]->traits, "smithy.api#mixin");
+            total += s->mixins[i]->member_count;
         }
     }
     if (rc == ANVIL_OK && total > s->member_count) {
-        rc = s_merge_members(ld, s, resolved, count, total);
+        rc = s_merge_members(ld, s, s->mixins, count, total);
     }
-    anvil_mem_release(ld->model->allocator, resolved);
     if (rc != ANVIL_OK) {
         return rc;
     }
@@ -433,9 +469,9 @@ static int s_mixins(struct s_loader *ld, struct anvil_shape *s, size_t depth) {
     return rc;
 }
 
-static int s_apply(struct s_loader *ld, const struct anvil_json_member *apply) {
-    struct anvil_str_view target = anvil_json_member_key(apply);
-    const struct anvil_json *traits = anvil_json_object_get_cstr(&apply->value, "traits");
+static int s_apply(struct anvil__model_builder *ld, const struct anvil__model_apply *apply) {
+    struct anvil_str_view target = apply->target;
+    const struct anvil_json *traits = apply->traits;
     if (!anvil_json_is_object(traits)) {
         return s_error(ld, ANVIL_EMODEL, "apply to `%.*s` needs a `traits` object", (int)target.len, target.ptr);
     }
@@ -458,9 +494,29 @@ static int s_apply(struct s_loader *ld, const struct anvil_json_member *apply) {
                    member.ptr, (int)shape_id.len, shape_id.ptr);
 }
 
-static int s_load(struct s_loader *ld, size_t max_shapes) {
+int anvil__model_link(struct anvil__model_builder *ld, const struct anvil__model_apply *applies, size_t count) {
     struct anvil_model *m = ld->model;
-    const struct anvil_json *root = anvil_json_doc_root(m->doc);
+    int rc = ANVIL_OK;
+    for (size_t i = 0; i < m->count && m->written; i++) {
+        m->written[i].own_traits = m->shapes[i].traits;
+        m->written[i].own_member_count = m->shapes[i].member_count;
+    }
+    for (size_t i = 0; i < m->count && rc == ANVIL_OK; i++) {
+        rc = s_mixins(ld, &m->shapes[i], 0);
+    }
+    /* Members are final now: index the shapes that have many. */
+    for (size_t i = 0; i < m->count && rc == ANVIL_OK; i++) {
+        rc = anvil__shape_index_members(&m->shapes[i], m->arena) == ANVIL_OK ? ANVIL_OK : s_nomem(ld);
+    }
+    for (size_t i = 0; i < count && rc == ANVIL_OK; i++) {
+        rc = s_apply(ld, &applies[i]);
+    }
+    return rc;
+}
+
+static int s_load(struct anvil__model_builder *ld, size_t max_shapes) {
+    struct anvil_model *m = ld->model;
+    const struct anvil_json *root = anvil_json_doc_root(m->store);
     if (!anvil_json_is_object(root)) {
         return s_error(ld, ANVIL_EMODEL, "a Smithy JSON AST model must be an object");
     }
@@ -484,9 +540,16 @@ static int s_load(struct s_loader *ld, size_t max_shapes) {
      * one for the shapes, their members and the index, not by doubling. */
     size_t estimate = 4096 + n * (sizeof(struct anvil_shape) + 3 * sizeof(struct anvil_member) + 48);
     m->arena->next_block_size = estimate;
+    /* `apply` entries, handled after everything else (most models have none). */
+    size_t apply_cap = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct anvil_json *type = anvil_json_object_get_cstr(&anvil_json_object_at(shapes, i)->value, "type");
+        apply_cap += anvil_sv_eq_cstr(anvil_json_string(type), "apply");
+    }
     m->shapes = anvil_arena_alloc(m->arena, (n + 1) * sizeof(*m->shapes), 0);
-    ld->applies = anvil_arena_alloc(m->arena, (n + 1) * sizeof(*ld->applies), 0);
-    if (!m->shapes || !ld->applies) {
+    struct anvil__model_apply *applies = anvil_arena_alloc(m->arena, (apply_cap + 1) * sizeof(*applies), 0);
+    size_t apply_count = 0;
+    if (!m->shapes || !applies) {
         return s_nomem(ld);
     }
     for (size_t i = 0; i < n; i++) {
@@ -506,7 +569,8 @@ static int s_load(struct s_loader *ld, size_t max_shapes) {
                            id.ptr);
         }
         if (apply) {
-            ld->applies[ld->apply_count++] = entry;
+            applies[apply_count++] =
+                (struct anvil__model_apply){id, anvil_json_object_get_cstr(&entry->value, "traits")};
             continue;
         }
         struct anvil_shape *s = &m->shapes[m->count];
@@ -526,50 +590,44 @@ static int s_load(struct s_loader *ld, size_t max_shapes) {
         }
         s->traits = traits ? *traits : *anvil__json_empty_object();
     }
-    int rc = anvil__model_add_prelude(m);
-    if (rc != ANVIL_OK) {
-        return s_nomem(ld);
-    }
-    if ((rc = s_index(ld)) != ANVIL_OK) {
-        return rc;
-    }
-    ld->unit = anvil_model_find(m, "smithy.api#Unit", 15);
+    int rc = anvil__model_index(ld);
     for (size_t i = 0; i < m->count && rc == ANVIL_OK; i++) {
         rc = s_members(ld, &m->shapes[i]);
         if (rc == ANVIL_OK) {
-            rc = s_relations(ld, &m->shapes[i]);
+            rc = anvil__model_relations(ld, &m->shapes[i], m->shapes[i].ast);
         }
     }
-    for (size_t i = 0; i < m->count && rc == ANVIL_OK; i++) {
-        rc = s_mixins(ld, &m->shapes[i], 0);
+    return rc == ANVIL_OK ? anvil__model_link(ld, applies, apply_count) : rc;
+}
+
+int anvil__model_new(struct anvil_allocator *allocator, struct anvil_json_doc *store, struct anvil_model **out,
+                     struct anvil_diag *diag) {
+    *out = anvil_mem_calloc(allocator, 1, sizeof(**out));
+    if (!*out) {
+        anvil_json_doc_destroy(store);
+        return anvil_diag_set(diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
     }
-    /* Members are final now: index the shapes that have many. */
-    for (size_t i = 0; i < m->count && rc == ANVIL_OK; i++) {
-        rc = anvil__shape_index_members(&m->shapes[i], m->arena) == ANVIL_OK ? ANVIL_OK : s_nomem(ld);
-    }
-    for (size_t i = 0; i < ld->apply_count && rc == ANVIL_OK; i++) {
-        rc = s_apply(ld, ld->applies[i]);
-    }
-    return rc;
+    (*out)->allocator = allocator;
+    (*out)->store = store;
+    (*out)->arena = anvil_json_doc_arena(store); /* one arena for the values and the shapes */
+    atomic_init(&(*out)->ast, NULL);
+    return ANVIL_OK;
 }
 
 int anvil__model_load_doc(struct anvil_allocator *allocator, struct anvil_json_doc *doc,
                           const struct anvil_model_options *options, struct anvil_model **out,
                           struct anvil_diag *diag) {
-    *out = NULL;
-    struct anvil_model *m = anvil_mem_calloc(allocator, 1, sizeof(*m));
-    if (!m) {
-        anvil_json_doc_destroy(doc);
-        return anvil_diag_set(diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
+    struct anvil_model *m;
+    int rc = anvil__model_new(allocator, doc, &m, diag);
+    if (rc != ANVIL_OK) {
+        return rc;
     }
-    m->allocator = allocator;
-    m->doc = doc;
-    m->arena = anvil_json_doc_arena(m->doc); /* one arena for the text's values and the shapes */
-    struct s_loader ld = {m, NULL, diag, options && options->allow_unresolved, NULL, 0};
+    atomic_init(&m->ast, doc);
+    struct anvil__model_builder ld = {m, NULL, diag, options && options->allow_unresolved};
     size_t max_shapes = options && options->max_shapes ? options->max_shapes : ANVIL_MODEL_DEFAULT_MAX_SHAPES;
-    int rc = s_load(&ld, max_shapes);
-    if (rc == ANVIL_ENOMEM && anvil_arena_exhausted(m->arena)) {
-        rc = anvil_diag_set(diag, ANVIL_ELIMIT, 0, 0, 0, "the model needs more memory than the arena allows");
+    rc = s_load(&ld, max_shapes);
+    if (rc == ANVIL_ENOMEM) {
+        rc = anvil__model_nomem(&ld);
     }
     if (rc != ANVIL_OK) {
         anvil_model_destroy(m);
@@ -596,8 +654,33 @@ int anvil_model_load(struct anvil_allocator *allocator, const char *text, size_t
 
 void anvil_model_destroy(struct anvil_model *model) {
     if (model) {
+        struct anvil_json_doc *ast = atomic_load(&model->ast);
+        if (ast != model->store) {
+            anvil_json_doc_destroy(ast);
+        }
         anvil_mem_release(model->allocator, model->unresolved);
-        anvil_json_doc_destroy(model->doc);
+        anvil_json_doc_destroy(model->store);
         anvil_mem_release(model->allocator, model);
     }
+}
+
+const struct anvil_json *anvil_model_ast(const struct anvil_model *model) {
+    if (!model) {
+        return NULL;
+    }
+    struct anvil_model *m = (struct anvil_model *)model; /* the AST is made once, then never changes */
+    struct anvil_json_doc *ast = atomic_load_explicit(&m->ast, memory_order_acquire);
+    if (!ast) {
+        struct anvil_json_doc *mine = NULL;
+        if (anvil__model_ast_build(model, &mine) != ANVIL_OK) {
+            return NULL;
+        }
+        /* Two threads may both have made it: the first one stored is kept. */
+        if (atomic_compare_exchange_strong_explicit(&m->ast, &ast, mine, memory_order_acq_rel, memory_order_acquire)) {
+            ast = mine;
+        } else {
+            anvil_json_doc_destroy(mine);
+        }
+    }
+    return anvil_json_doc_root(ast);
 }

@@ -3,6 +3,8 @@
 
 /* The model's layout, shared by the loader and the queries; not installed. */
 
+#include <stdatomic.h>
+
 #include "anvil/model.h"
 #include "json/json_internal.h"
 
@@ -11,6 +13,9 @@ struct anvil_shape {
     size_t name_at; /* offset of the name, after '#' */
     enum anvil_shape_type type;
     bool prelude;
+    /* Mixin resolution: 0 = not yet, 1 = in progress (a cycle if seen again), 2 = done. */
+    unsigned char mixin_state;
+    uint32_t mixin_count;
     /* The shape's definition in the JSON AST (NULL for prelude shapes). */
     const struct anvil_json *ast;
     /* Own, mixed-in and applied traits, as one object. */
@@ -28,9 +33,21 @@ struct anvil_shape {
     size_t operation_count;
     const struct anvil_shape **resources;
     size_t resource_count;
-    /* Mixin resolution: 0 = not yet, 1 = in progress (a cycle if seen again), 2 = done. */
-    unsigned char mixin_state;
+    /* Mixins in the order written (mixin_count); resolved while mixins are merged (the JSON AST's) or before
+     * (assembled). */
+    const struct anvil_shape **mixins;
     size_t index; /* position in the model's shape array (prelude: SIZE_MAX) */
+};
+
+/*
+ * What anvil_model_ast() writes for a shape of an assembled model, beside the shape (model->written): the
+ * traits written on it (`traits` adds the mixins'), how many of its members are its own (the last ones; the
+ * others come from mixins), and its service, resource or operation properties in JSON AST form.
+ */
+struct anvil__shape_written {
+    struct anvil_json own_traits;
+    struct anvil_json props;
+    size_t own_member_count;
 };
 
 /* A member whose target is not defined (models loaded with allow_unresolved). */
@@ -40,12 +57,26 @@ struct anvil__unresolved {
     struct anvil_str_view target;
 };
 
+/* Traits for one shape or member by id (`ns#Shape`, `ns#Shape$member`), as a JSON AST `apply` entry gives them. */
+struct anvil__model_apply {
+    struct anvil_str_view target;
+    const struct anvil_json *traits; /* must be an object */
+};
+
 struct anvil_model {
     struct anvil_allocator *allocator;
     struct anvil__unresolved *unresolved;
     size_t unresolved_count, unresolved_cap;
-    struct anvil_json_doc *doc;
+    /* The document whose arena holds everything the model points to: for a loaded JSON AST, the AST itself. */
+    struct anvil_json_doc *store;
+    /* The JSON AST (anvil_model_ast): `store` for a loaded one; an assembled model's is made on first use. */
+    _Atomic(struct anvil_json_doc *) ast;
     struct anvil_arena *arena;
+    /* Assembled models: what the AST says of each shape, and traits on members that come from mixins (the
+     * AST's `apply` entries). NULL for a loaded JSON AST. */
+    struct anvil__shape_written *written;
+    struct anvil__model_apply *applies;
+    size_t apply_count;
     struct anvil_str_view version;
     const struct anvil_json *metadata;
     struct anvil_shape *shapes;
@@ -57,9 +88,43 @@ struct anvil_model {
     size_t index_mask;
 };
 
+/*
+ * Building a model, in steps shared by the JSON AST loader and the assembler (load.c); each step fills `diag`
+ * and returns ANVIL_EMODEL (the loader's message), ANVIL_ELIMIT or ANVIL_ENOMEM.
+ *
+ *   anvil__model_new      an empty model whose values live in `store`'s arena (the model owns `store`, freed
+ *                         on failure too)
+ *   anvil__model_index    the prelude and the index by id, once `shapes` and `count` are filled
+ *   anvil__model_member   a member: its target looked up (undefined: an error, or with `allow_unresolved` a
+ *                         NULL target kept for validation)
+ *   anvil__model_relations  an operation's input, output and errors, a service's or resource's operations and
+ *                         resources, read from `def` (JSON AST form)
+ *   anvil__model_link     mixins merged (members and traits), member indexes, then `applies`
+ */
+struct anvil__model_builder {
+    struct anvil_model *model;
+    /* smithy.api#Unit: the input and output of operations that model none. */
+    const struct anvil_shape *unit;
+    struct anvil_diag *diag;
+    bool allow_unresolved;
+};
+
+int anvil__model_new(struct anvil_allocator *allocator, struct anvil_json_doc *store, struct anvil_model **out,
+                     struct anvil_diag *diag);
+int anvil__model_index(struct anvil__model_builder *b);
+int anvil__model_member(struct anvil__model_builder *b, struct anvil_shape *s, struct anvil_str_view name,
+                        struct anvil_str_view target, const struct anvil_json *traits, struct anvil_member *out);
+int anvil__model_relations(struct anvil__model_builder *b, struct anvil_shape *s, const struct anvil_json *def);
+int anvil__model_link(struct anvil__model_builder *b, const struct anvil__model_apply *applies, size_t count);
+/* Out of memory, or ANVIL_ELIMIT when the model's arena reached its cap. */
+int anvil__model_nomem(struct anvil__model_builder *b);
+
 /* Loads the JSON AST in `doc`, which the model then owns (freed on failure too). As anvil_model_load(). */
 int anvil__model_load_doc(struct anvil_allocator *allocator, struct anvil_json_doc *doc,
                           const struct anvil_model_options *options, struct anvil_model **out, struct anvil_diag *diag);
+
+/* The JSON AST of an assembled model, made from the model (assemble_ast.c): ANVIL_OK or ANVIL_ENOMEM. */
+int anvil__model_ast_build(const struct anvil_model *model, struct anvil_json_doc **out);
 
 /* namespace#Name: a non-empty namespace, one '#', a non-empty name, no '$' (the JSON AST's shape keys). */
 bool anvil__shape_id_valid(struct anvil_str_view id);

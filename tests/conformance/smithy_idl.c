@@ -25,6 +25,10 @@
  *             (The two 1.0 views, v1-box and v1-client-zero-value, are
  *             NullableIndex modes for 1.0 tooling; anvil has no such index.)
  *
+ * Every model that assembles in any of these is also checked against the
+ * JSON AST loader: the model loaded from its own AST is the same model
+ * (tests/support/model_same.h); that count is printed too.
+ *
  * Usage: smithy_idl valid DIR | invalid DIR | parse DIR... | events DIR [TRAITS.smithy] | upgrade DIR | box DIR
  * Prints the counts and each failure; exits 1 when any case fails.
  */
@@ -34,10 +38,27 @@
 #include <string.h>
 
 #include "anvil/anvil.h"
+#include "model_same.h"
 #include "read_file.h"
 #include "walk.h"
 
 static int s_failed;
+
+/* Models checked against the model their own AST loads into. */
+static int s_same_passed, s_same_failed;
+
+static void s_same(const struct anvil_model *model, const char *path) {
+    char why[512];
+    if (!model) {
+        return;
+    }
+    if (anvil_test_model_same_as_ast(model, NULL, why, sizeof(why))) {
+        s_same_passed++;
+    } else {
+        s_same_failed++;
+        printf("  FAIL %s: the model is not the one its AST loads into: %s\n", path, why);
+    }
+}
 
 struct s_files {
     char *text[2];
@@ -89,6 +110,8 @@ static void s_valid_case(const char *path, void *user) {
     struct anvil_diag da, db;
     int ra = s_assemble(path, v->shared, &a, NULL, &da);
     int rb = s_assemble(json, v->shared, &b, NULL, &db);
+    s_same(a, path);
+    s_same(b, json);
     bool ok = ra == ANVIL_OK && rb == ANVIL_OK;
     if (ok) {
         const struct anvil_json *x = anvil_model_ast(a), *y = anvil_model_ast(b);
@@ -186,6 +209,7 @@ static void s_parse_case(const char *path, void *user) {
     struct anvil_events *events = NULL;
     struct anvil_diag d;
     int rc = s_assemble(path, NULL, &m, &events, &d);
+    s_same(m, path);
     if (rc == ANVIL_ESYNTAX) {
         v->failed++;
         printf("  FAIL parse %s\n", d.message);
@@ -429,6 +453,7 @@ static void s_errorfile_case(const char *path, void *user) {
     struct anvil_events *events = NULL, *validated = NULL;
     struct anvil_diag d;
     int rc = s_assemble(path, v->with, &m, &events, &d);
+    s_same(m, path);
     if (rc == ANVIL_ESYNTAX) {
         s_syntax_event(&got, d.message);
     } else {
@@ -513,6 +538,8 @@ static void s_upgrade_case(const char *path, void *user) {
     struct anvil_diag da, db;
     int ra = s_assemble_list(files.items, files.count, NULL, &a, NULL, &da);
     int rb = s_assemble_list(upgraded, 1, NULL, &b, NULL, &db);
+    s_same(a, dir);
+    s_same(b, path);
     /* box-in-v2 fails on both sides (its upgraded.smithy says so): the same error is the same result. */
     bool same = ra == ANVIL_OK && rb == ANVIL_OK ? anvil_json_equal(anvil_model_ast(a), anvil_model_ast(b))
                                                  : ra == rb && strcmp(da.message, db.message) == 0;
@@ -573,6 +600,7 @@ static void s_box_case(const char *path, void *user) {
     struct anvil_buf ast;
     anvil_buf_init(&ast, NULL, 0);
     for (int trip = 0; trip < 3 && !why; trip++) {
+        s_same(model, path);
         if (rc != ANVIL_OK || anvil_events_count_at_least(events, ANVIL_SEVERITY_ERROR)) {
             why = trip ? "the JSON AST anvil wrote does not load" : d.message;
         } else if (s_v2_nullable(anvil_model_ast(model), member) != nullable) {
@@ -651,5 +679,7 @@ int main(int argc, char **argv) {
         printf("Smithy IDL files loaded without a syntax error: %d passed, %d failed\n", v.passed, v.failed);
         s_failed = v.failed;
     }
-    return s_failed ? 1 : 0;
+    printf("  assembled models the same as the model their own JSON AST loads into: %d passed, %d failed\n",
+           s_same_passed, s_same_failed);
+    return s_failed || s_same_failed ? 1 : 0;
 }

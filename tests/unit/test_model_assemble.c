@@ -52,7 +52,9 @@ static void s_ast(struct anvil_test *t, int line, const char *const *texts, cons
     CHECK_OK(anvil_json_parse(t->alloc, want, strlen(want), NULL, &want_doc, &diag));
     CHECK_OK(anvil_arena_new(t->alloc, NULL, &arena));
     struct anvil_json got;
-    CHECK_OK(anvil_jmespath_search(expr, anvil_model_ast(model), arena, &got, &diag));
+    const struct anvil_json *ast = anvil_model_ast(model);
+    CHECK_ALLOC(ast);
+    CHECK_OK(anvil_jmespath_search(expr, ast, arena, &got, &diag));
     if (!anvil_json_equal(&got, anvil_json_doc_root(want_doc))) {
         struct anvil_buf text;
         anvil_buf_init(&text, t->alloc, 0);
@@ -203,6 +205,7 @@ TEST(many_array_merges_stay_linear) {
     struct anvil_diag diag;
     CHECK_OK(anvil_model_assemble(t->alloc, &source, 1, NULL, &model, &events, &diag));
     const struct anvil_json *ast = anvil_model_ast(model);
+    CHECK_ALLOC(ast);
     const struct anvil_json *arr = anvil_json_object_get_cstr(anvil_json_object_get_cstr(ast, "metadata"), "arr");
     CHECK_EQ_U64(anvil_json_len(arr), N);
     CHECK_EQ_INT(anvil_json_int(anvil_json_array_at(arr, N - 1)), N - 1);

@@ -27,8 +27,9 @@ int cli_cmd_ast(int argc, char **argv) {
     }
     struct anvil_buf out;
     anvil_buf_init(&out, NULL, 0);
+    const struct anvil_json *ast = anvil_model_ast(model);
     int rc =
-        anvil_json_write(anvil_model_ast(model), compact ? ANVIL_JSON_WRITE_COMPACT : ANVIL_JSON_WRITE_PRETTY, &out);
+        ast ? anvil_json_write(ast, compact ? ANVIL_JSON_WRITE_COMPACT : ANVIL_JSON_WRITE_PRETTY, &out) : ANVIL_ENOMEM;
     if (rc == ANVIL_OK) {
         rc = anvil_buf_append_byte(&out, '\n');
     }

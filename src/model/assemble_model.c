@@ -1,0 +1,199 @@
+/*
+ * Model assembly, last step: the records -> the model, with no JSON AST in
+ * between. The steps after the shapes' own parts (the index, mixins, member
+ * indexes, `apply`) are the JSON AST loader's (load.c), so a model means the
+ * same whichever way it came. The AST of an assembled model is made from the
+ * model when it is asked for (assemble_ast.c).
+ *
+ * The records' arena goes when the assembly ends: what the model keeps is
+ * in the output arena, the model's own. Ids and member names are interned
+ * there (a short id, or a member name, may be a view into a source, which
+ * the caller may free), traits become JSON objects there.
+ */
+
+#include <string.h>
+
+#include "anvil/status.h"
+#include "core/core_internal.h"
+#include "model/assemble_internal.h"
+#include "model/model_internal.h"
+#include "json/json_internal.h"
+
+/* The members of a list, set or map in the order the loader reads them; a structure's as written. */
+static const struct anvil__asm_member *s_member_at(const struct anvil__asm_shape *r, size_t i) {
+    static const char *const list_names[] = {"member"};
+    static const char *const map_names[] = {"key", "value"};
+    if (r->type < ANVIL_SHAPE_LIST || r->type > ANVIL_SHAPE_MAP) {
+        return &r->members[i];
+    }
+    const char *want = r->type == ANVIL_SHAPE_MAP ? map_names[i] : list_names[i];
+    for (size_t k = 0; k < r->member_count; k++) {
+        if (anvil_sv_eq_cstr(r->members[k].name, want)) {
+            return &r->members[k];
+        }
+    }
+    return NULL;
+}
+
+/* The own members of a record: names kept, targets looked up, traits as objects. */
+static int s_members(struct anvil__asm *a, struct anvil__model_builder *b, struct anvil_shape *s,
+                     const struct anvil__asm_shape *r) {
+    struct anvil_model *m = b->model;
+    size_t n = r->member_count;
+    if (r->type >= ANVIL_SHAPE_LIST && r->type <= ANVIL_SHAPE_MAP) {
+        n = r->type == ANVIL_SHAPE_MAP ? 2 : 1;
+        for (size_t i = 0; i < n; i++) {
+            if (!s_member_at(r, i)) {
+                return ANVIL_OK; /* it has its members through mixins (anything else was an ERROR event) */
+            }
+        }
+    }
+    if (n == 0) {
+        return ANVIL_OK;
+    }
+    s->members = anvil_arena_alloc(m->arena, n * sizeof(*s->members), 0);
+    if (!s->members) {
+        return anvil__model_nomem(b);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct anvil__asm_member *rm = s_member_at(r, i);
+        struct anvil_member *out = &s->members[s->member_count++];
+        struct anvil_json traits = anvil__asm_traits_json(a, &rm->traits, false);
+        out->name = anvil__asm_keep(a, rm->name);
+        out->traits = traits;
+        out->target = anvil_model_find(m, rm->target.ptr, rm->target.len);
+        if (a->error) {
+            return anvil__model_nomem(b);
+        }
+        if (!out->target) {
+            int rc = anvil__model_member(b, s, out->name, anvil__asm_keep(a, rm->target), &traits, out);
+            if (rc != ANVIL_OK) {
+                return rc;
+            }
+        }
+    }
+    return ANVIL_OK;
+}
+
+static int s_mixins(struct anvil__asm *a, struct anvil__model_builder *b, struct anvil_shape *s,
+                    const struct anvil__asm_shape *r) {
+    (void)a;
+    if (!r->mixin_count) {
+        return ANVIL_OK;
+    }
+    struct anvil_model *m = b->model;
+    s->mixins = anvil_arena_alloc(m->arena, r->mixin_count * sizeof(*s->mixins), 0);
+    if (!s->mixins) {
+        return anvil__model_nomem(b);
+    }
+    for (size_t i = 0; i < r->mixin_count; i++) {
+        struct anvil_str_view id = r->mixins[i];
+        s->mixins[i] = anvil_model_find(m, id.ptr, id.len);
+        if (!s->mixins[i]) { /* the assembler said so already: this is the loader's word for it */
+            return anvil_diag_set(b->diag, ANVIL_EMODEL, 0, 0, 0,
+                                  "shape `%.*s`: mixin targets `%.*s`, which is not defined", (int)s->id.len, s->id.ptr,
+                                  (int)id.len, id.ptr);
+        }
+    }
+    s->mixin_count = (uint32_t)r->mixin_count;
+    return ANVIL_OK;
+}
+
+/* Traits on members that come from mixins: what the loader applies once mixins are merged. */
+static int s_applies(struct anvil__asm *a, struct anvil__model_builder *b) {
+    struct anvil_model *m = b->model;
+    m->applies = anvil_arena_alloc(m->arena, (a->member_apply_count + 1) * sizeof(*m->applies), 0);
+    if (!m->applies) {
+        return anvil__model_nomem(b);
+    }
+    for (size_t i = 0; i < a->member_apply_count; i++) {
+        struct anvil_json traits = anvil__asm_traits_json(a, &a->member_applies[i].traits, false);
+        if (!anvil_json_len(&traits)) {
+            continue; /* it only had @box */
+        }
+        struct anvil_json *kept = anvil_arena_alloc(m->arena, sizeof(*kept), 0);
+        if (!kept) {
+            return anvil__model_nomem(b);
+        }
+        *kept = traits;
+        m->applies[m->apply_count++] = (struct anvil__model_apply){anvil__asm_keep(a, a->member_applies[i].id), kept};
+    }
+    return a->error ? anvil__model_nomem(b) : ANVIL_OK;
+}
+
+static int s_build(struct anvil__asm *a, struct anvil__model_builder *b) {
+    struct anvil_model *m = b->model;
+    m->version = anvil_sv_from_cstr("2.0");
+    if (a->metadata_count) {
+        struct anvil__asm_traits meta = {a->metadata, a->metadata_count, a->metadata_cap};
+        struct anvil_json *metadata = anvil_arena_alloc(m->arena, sizeof(*metadata), 0);
+        if (!metadata) {
+            return anvil__model_nomem(b);
+        }
+        *metadata = anvil__asm_traits_json(a, &meta, true);
+        m->metadata = metadata;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < a->count; i++) {
+        n += a->shapes[i].dup_of == 0;
+    }
+    m->shapes = anvil_arena_alloc(m->arena, (n + 1) * sizeof(*m->shapes), 0);
+    m->written = anvil_arena_alloc(m->arena, (n + 1) * sizeof(*m->written), 0);
+    if (!m->shapes || !m->written) {
+        return anvil__model_nomem(b);
+    }
+    for (size_t i = 0; i < a->count; i++) {
+        const struct anvil__asm_shape *r = &a->shapes[i];
+        if (r->dup_of) {
+            continue;
+        }
+        struct anvil_shape *s = &m->shapes[m->count];
+        memset(s, 0, sizeof(*s));
+        s->id = anvil__asm_keep(a, r->id);
+        s->name_at = anvil_sv_find_byte(s->id, 0, '#') + 1;
+        s->type = r->type;
+        s->traits = anvil__asm_traits_json(a, &r->traits, false);
+        m->written[m->count].props = r->props;
+        s->index = m->count++;
+    }
+    int rc = a->error ? anvil__model_nomem(b) : anvil__model_index(b);
+    for (size_t i = 0, k = 0; i < a->count && rc == ANVIL_OK; i++) {
+        const struct anvil__asm_shape *r = &a->shapes[i];
+        if (r->dup_of) {
+            continue;
+        }
+        struct anvil_shape *s = &m->shapes[k++];
+        rc = s_members(a, b, s, r);
+        if (rc == ANVIL_OK) {
+            rc = anvil__model_relations(b, s, &m->written[s->index].props);
+        }
+        if (rc == ANVIL_OK) {
+            rc = s_mixins(a, b, s, r);
+        }
+    }
+    if (rc == ANVIL_OK) {
+        rc = s_applies(a, b);
+    }
+    return rc == ANVIL_OK ? anvil__model_link(b, m->applies, m->apply_count) : rc;
+}
+
+int anvil__asm_model(struct anvil__asm *a, struct anvil_json_doc *store, const struct anvil_model_options *options,
+                     struct anvil_model **out) {
+    struct anvil_model *m;
+    int rc = anvil__model_new(a->allocator, store, &m, a->diag);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    struct anvil__model_builder b = {m, NULL, a->diag, options && options->allow_unresolved};
+    rc = s_build(a, &b);
+    if (rc == ANVIL_ENOMEM) {
+        rc = anvil__model_nomem(&b);
+    }
+    m->arena->hint = NULL; /* the assembly's growth rule ends with it */
+    if (rc != ANVIL_OK) {
+        anvil_model_destroy(m);
+        return rc;
+    }
+    *out = m;
+    return ANVIL_OK;
+}
