@@ -137,30 +137,149 @@ struct anvil__asm_shape *anvil__asm_find(struct anvil__asm *a, struct anvil_str_
     return NULL;
 }
 
-static int s_index(struct anvil__asm *a) {
-    size_t size = 64;
+/* The index at twice the shapes it holds: rebuilt from the records when it is half full. */
+static bool s_index_room(struct anvil__asm *a) {
+    if (a->slots && (a->count + 1) * 2 <= a->mask) {
+        return true;
+    }
+    size_t size = a->mask ? (a->mask + 1) * 2 : 64;
+    uint32_t *slots = anvil_mem_calloc(a->allocator, size, sizeof(*slots));
+    if (!slots || a->count >= UINT32_MAX - 1) {
+        anvil_mem_release(a->allocator, slots);
+        a->error = ANVIL_ENOMEM;
+        return false;
+    }
+    for (size_t k = 0; k < a->count; k++) {
+        if (a->shapes[k].dup_of) {
+            continue;
+        }
+        size_t i = anvil_json_hash(a->shapes[k].id.ptr, a->shapes[k].id.len) & (size - 1);
+        while (slots[i]) {
+            i = (i + 1) & (size - 1);
+        }
+        slots[i] = (uint32_t)k + 1;
+    }
+    anvil_mem_release(a->allocator, a->slots);
+    a->slots = slots;
+    a->mask = size - 1;
+    return true;
+}
+
+struct anvil__asm_shape *anvil__asm_register(struct anvil__asm *a, struct anvil_str_view id, enum anvil_shape_type type,
+                                             const struct anvil__idl_file *file, int version, size_t at) {
+    if (a->error || !s_index_room(a) ||
+        anvil__mem_grow(a->allocator, (void **)&a->shapes, &a->cap, sizeof(*a->shapes), a->count + 1) != ANVIL_OK) {
+        a->error = ANVIL_ENOMEM;
+        return NULL;
+    }
+    struct anvil__asm_shape *s = &a->shapes[a->count];
+    memset(s, 0, sizeof(*s));
+    s->id = id;
+    s->type = type;
+    s->version = version;
+    s->file = file;
+    s->at = at;
+    s->props = *anvil__json_empty_object();
+    size_t i = anvil_json_hash(id.ptr, id.len) & a->mask;
+    while (a->slots[i] && !anvil_sv_eq(a->shapes[a->slots[i] - 1].id, id)) {
+        i = (i + 1) & a->mask;
+    }
+    if (a->slots[i]) {
+        s->dup_of = a->slots[i];
+    } else {
+        a->slots[i] = (uint32_t)a->count + 1;
+    }
+    a->count++;
+    return s;
+}
+
+bool anvil__asm_ids_has(struct anvil__asm *a, struct anvil__asm_ids *set, struct anvil_str_view id, bool add) {
+    if (add && (set->count + 1) * 2 > set->mask) {
+        size_t size = set->mask ? (set->mask + 1) * 2 : 64;
+        struct anvil_str_view *slots = anvil__asm_alloc(a, size * sizeof(*slots));
+        if (!slots) {
+            return false;
+        }
+        memset(slots, 0, size * sizeof(*slots));
+        for (size_t i = 0; set->mask && i <= set->mask; i++) {
+            if (set->slots[i].ptr) {
+                size_t j = anvil_json_hash(set->slots[i].ptr, set->slots[i].len) & (size - 1);
+                while (slots[j].ptr) {
+                    j = (j + 1) & (size - 1);
+                }
+                slots[j] = set->slots[i];
+            }
+        }
+        set->slots = slots;
+        set->mask = size - 1;
+    }
+    if (!set->slots) {
+        return false;
+    }
+    size_t i = anvil_json_hash(id.ptr, id.len) & set->mask;
+    for (; set->slots[i].ptr; i = (i + 1) & set->mask) {
+        if (anvil_sv_eq(set->slots[i], id)) {
+            return true;
+        }
+    }
+    if (add) {
+        /* Kept in the scratch arena: `id` may be a view that does not last. */
+        set->slots[i] = anvil__asm_concat(a, id, "", anvil_sv("", 0));
+        set->count += set->slots[i].ptr != NULL;
+    }
+    return false;
+}
+
+/* ---- what a first pass defined ---- */
+
+static const struct anvil_str_view *s_known_slot(const struct anvil__asm_known *k, struct anvil_str_view id) {
+    for (size_t i = anvil_json_hash(id.ptr, id.len) & k->mask; k->ids[i].ptr; i = (i + 1) & k->mask) {
+        if (anvil_sv_eq(k->ids[i], id)) {
+            return &k->ids[i];
+        }
+    }
+    return NULL;
+}
+
+/* Every id the records define, with its type, in memory of its own. */
+static int s_known_new(struct anvil__asm *a, struct anvil__asm_known *k) {
+    memset(k, 0, sizeof(*k));
+    size_t bytes = 1, size = 64;
+    for (size_t i = 0; i < a->count; i++) {
+        bytes += a->shapes[i].id.len;
+    }
     while (size < a->count * 2) {
         size *= 2;
     }
-    a->slots = anvil__asm_alloc(a, size * sizeof(*a->slots));
-    if (!a->slots) {
+    k->ids = anvil_mem_calloc(a->allocator, size, sizeof(*k->ids));
+    k->types = anvil_mem_calloc(a->allocator, size, 1);
+    k->text = anvil_mem_acquire(a->allocator, bytes);
+    if (!k->ids || !k->types || !k->text) {
         return ANVIL_ENOMEM;
     }
-    memset(a->slots, 0, size * sizeof(*a->slots));
-    a->mask = size - 1;
-    for (size_t k = 0; k < a->count; k++) {
-        struct anvil__asm_shape *s = &a->shapes[k];
-        size_t i = anvil_json_hash(s->id.ptr, s->id.len) & a->mask;
-        while (a->slots[i] && !anvil_sv_eq(a->shapes[a->slots[i] - 1].id, s->id)) {
-            i = (i + 1) & a->mask;
+    k->mask = size - 1;
+    size_t used = 0;
+    for (size_t n = 0; n < a->count; n++) {
+        const struct anvil__asm_shape *s = &a->shapes[n];
+        if (s->dup_of) {
+            continue;
         }
-        if (a->slots[i]) {
-            s->dup_of = a->slots[i];
-        } else {
-            a->slots[i] = (uint32_t)k + 1;
+        memcpy(k->text + used, s->id.ptr, s->id.len);
+        size_t i = anvil_json_hash(s->id.ptr, s->id.len) & k->mask;
+        while (k->ids[i].ptr) {
+            i = (i + 1) & k->mask;
         }
+        k->ids[i] = anvil_sv(k->text + used, s->id.len);
+        k->types[i] = (unsigned char)s->type;
+        used += s->id.len;
     }
     return ANVIL_OK;
+}
+
+static void s_known_clean_up(struct anvil__asm_known *k, struct anvil_allocator *allocator) {
+    anvil_mem_release(allocator, k->ids);
+    anvil_mem_release(allocator, k->types);
+    anvil_mem_release(allocator, k->text);
 }
 
 /* ---- trait lists and their merge rules ---- */
@@ -286,6 +405,44 @@ static const struct anvil__asm_shape *s_find_local(struct anvil__asm *a, struct 
     return anvil__asm_find(a, anvil_buf_view(&a->id_text));
 }
 
+/* The guess for relative `name` (the prelude's) in the namespace of `id` (ns#name), made once. */
+static struct anvil__asm_guess *s_guess(struct anvil__asm *a, struct anvil_str_view id, struct anvil_str_view name) {
+    struct anvil__asm_guesses *t = &a->guesses;
+    if ((t->count + 1) * 2 > t->mask) {
+        size_t size = t->mask ? (t->mask + 1) * 2 : 64;
+        struct anvil__asm_guess *slots = anvil__asm_alloc(a, size * sizeof(*slots));
+        if (!slots) {
+            return NULL;
+        }
+        memset(slots, 0, size * sizeof(*slots));
+        for (size_t i = 0; t->mask && i <= t->mask; i++) {
+            if (t->slots[i].id.ptr) {
+                size_t j = anvil_json_hash(t->slots[i].id.ptr, t->slots[i].id.len) & (size - 1);
+                while (slots[j].id.ptr) {
+                    j = (j + 1) & (size - 1);
+                }
+                slots[j] = t->slots[i];
+            }
+        }
+        t->slots = slots;
+        t->mask = size - 1;
+    }
+    size_t i = anvil_json_hash(id.ptr, id.len) & t->mask;
+    for (; t->slots[i].id.ptr; i = (i + 1) & t->mask) {
+        if (anvil_sv_eq(t->slots[i].id, id)) {
+            return &t->slots[i];
+        }
+    }
+    struct anvil__asm_guess g = {anvil__asm_concat(a, id, "", anvil_sv("", 0)),
+                                 anvil__asm_concat(a, anvil_sv_from_cstr("smithy.api#"), "", name), false};
+    if (a->error) {
+        return NULL;
+    }
+    t->slots[i] = g;
+    t->count++;
+    return &t->slots[i];
+}
+
 struct anvil_str_view anvil__asm_resolve(struct anvil__asm *a, const struct anvil__idl_file *file,
                                          struct anvil_str_view text, bool *found) {
     size_t dollar = anvil_sv_find_byte(text, 0, '$');
@@ -311,8 +468,16 @@ struct anvil_str_view anvil__asm_resolve(struct anvil__asm *a, const struct anvi
             if (local) {
                 out = local->id; /* the shape's own copy: nothing built, nothing interned */
                 known = true;
+            } else if (a->known && s_known_slot(a->known, anvil_buf_view(&a->id_text))) {
+                out = anvil__asm_id(a, file->ns, "#", root); /* a later statement defines it */
+                known = true;
             } else if (anvil__prelude_type(root, NULL)) {
-                out = anvil__asm_id(a, anvil_sv_from_cstr("smithy.api"), "#", root);
+                /* Unless a later statement defines ns#root: checked once every file is read. */
+                struct anvil__asm_guess *g = s_guess(a, anvil_buf_view(&a->id_text), root);
+                out = g ? g->prelude : anvil_sv("", 0);
+                if (g) {
+                    g->elsewhere = g->elsewhere || !a->member_target || member.len;
+                }
                 known = true;
             } else {
                 out = anvil__asm_id(a, file->ns, "#", root);
@@ -333,6 +498,11 @@ bool anvil__asm_type_of(struct anvil__asm *a, struct anvil_str_view id, enum anv
     struct anvil__asm_shape *s = anvil__asm_find(a, id);
     if (s) {
         *type = s->type;
+        return true;
+    }
+    const struct anvil_str_view *later = a->known ? s_known_slot(a->known, id) : NULL;
+    if (later) {
+        *type = (enum anvil_shape_type)a->known->types[later - a->known->ids];
         return true;
     }
     return anvil_sv_starts_with(id, anvil_sv_from_cstr("smithy.api#")) &&
@@ -525,20 +695,6 @@ struct anvil_json anvil__asm_traits_json(struct anvil__asm *a, const struct anvi
 
 /* ---- reading files into shape records ---- */
 
-static struct anvil__asm_shape *s_new_shape(struct anvil__asm *a, struct anvil_str_view id, enum anvil_shape_type type,
-                                            int version) {
-    if (!anvil__asm_grow(a, (void **)&a->shapes, a->count, &a->cap, sizeof(*a->shapes))) {
-        return NULL;
-    }
-    struct anvil__asm_shape *s = &a->shapes[a->count++];
-    memset(s, 0, sizeof(*s));
-    s->id = id;
-    s->type = type;
-    s->version = version;
-    s->props = *anvil__json_empty_object();
-    return s;
-}
-
 static bool s_type_named(struct anvil_str_view name, enum anvil_shape_type *out) {
     for (int t = ANVIL_SHAPE_BLOB; t <= ANVIL_SHAPE_OPERATION; t++) {
         if (anvil_sv_eq_cstr(name, anvil_shape_type_name((enum anvil_shape_type)t))) {
@@ -603,6 +759,7 @@ struct s_source {
     struct anvil__idl_file idl;    /* when IDL */
     const struct anvil_json *json; /* when JSON AST */
     int version;
+    struct anvil__asm_applies applies; /* IDL: its `apply` statements */
 };
 
 static bool s_is_json(const struct anvil_model_source *src) {
@@ -625,6 +782,52 @@ static bool s_is_json(const struct anvil_model_source *src) {
     return false;
 }
 
+/* A JSON AST file's shapes: a record each, made at once (its ids are absolute). */
+static int s_json_shapes(struct anvil__asm *a, struct s_source *src) {
+    const struct anvil_json *shapes = anvil_json_object_get_cstr(src->json, "shapes");
+    for (size_t k = 0; k < anvil_json_len(shapes) && !a->error; k++) {
+        const struct anvil_json_member *e = anvil_json_object_at(shapes, k);
+        struct anvil_str_view id = anvil_json_member_key(e);
+        struct anvil_str_view type_name = anvil_json_string(anvil_json_object_get_cstr(&e->value, "type"));
+        enum anvil_shape_type type;
+        bool apply = anvil_sv_eq_cstr(type_name, "apply");
+        size_t dollar = anvil_sv_find_byte(id, 0, '$');
+        if (dollar != SIZE_MAX && !apply && anvil_sv_find_byte(id, 0, '#') != SIZE_MAX) {
+            anvil__asm_event(a, ANVIL_SEVERITY_ERROR, id, "Model",
+                             "Shapes of type `%.*s` cannot contain a member in their shape ID. Found `%.*s`",
+                             (int)(type_name.len < 64 ? type_name.len : 64), type_name.ptr,
+                             (int)(id.len < 200 ? id.len : 200), id.ptr);
+            continue;
+        }
+        if (!anvil__shape_id_valid(dollar == SIZE_MAX ? id : anvil_sv_slice(id, 0, dollar))) {
+            anvil__asm_event(a, ANVIL_SEVERITY_ERROR, anvil_sv("", 0), "Model", "Invalid shape ID: %.*s",
+                             (int)(id.len < 200 ? id.len : 200), id.ptr);
+            continue;
+        }
+        if (apply) {
+            anvil__asm_json_props(a, id, &e->value, anvil__asm_apply_props);
+            continue;
+        }
+        if (!anvil_json_is_object(&e->value) || !anvil_json_is_string(anvil_json_object_get_cstr(&e->value, "type"))) {
+            return anvil_diag_set(a->diag, ANVIL_EMODEL, 0, 0, 0,
+                                  "%s: shape `%.*s` must be an object with a string `type`", src->name,
+                                  (int)(id.len < 200 ? id.len : 200), id.ptr);
+        }
+        if (!s_type_named(type_name, &type)) {
+            return anvil_diag_set(a->diag, ANVIL_EMODEL, 0, 0, 0, "%s: shape `%.*s` has unknown type `%.*s`", src->name,
+                                  (int)(id.len < 200 ? id.len : 200), id.ptr,
+                                  (int)(type_name.len < 64 ? type_name.len : 64), type_name.ptr);
+        }
+        struct anvil__asm_shape *s = anvil__asm_register(a, id, type, &src->idl, src->version, 0);
+        if (s) {
+            s->json = &e->value;
+            anvil__asm_json_shape(a, s);
+        }
+    }
+    return ANVIL_OK;
+}
+
+/* Reads one source into records: a JSON AST file whole, an IDL file statement by statement. */
 static int s_read(struct anvil__asm *a, const struct anvil_model_source *src, struct s_source *out) {
     struct anvil_diag d;
     anvil_diag_clear(&d);
@@ -635,7 +838,11 @@ static int s_read(struct anvil__asm *a, const struct anvil_model_source *src, st
         if (!root) {
             return anvil_diag_set(a->diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
         }
+        /* The JSON parser sizes blocks from what it has read, when the arena has no rule of its own. */
+        anvil__arena_hint_fn *hint = a->arena->hint;
+        a->arena->hint = NULL;
         rc = anvil_json_parse_into(a->arena, a->allocator, src->text, src->len, NULL, root, &d);
+        a->arena->hint = hint;
         if (rc == ANVIL_OK) {
             out->json = root;
             const struct anvil_json *smithy = anvil_json_object_get_cstr(root, "smithy");
@@ -666,81 +873,20 @@ static int s_read(struct anvil__asm *a, const struct anvil_model_source *src, st
                                  "Expected `metadata` to be an object; found %s", anvil__asm_json_kind(metadata));
             }
             out->version = out->idl.version = v.ptr[0] == '1' ? 1 : 2;
-            return ANVIL_OK;
+            return out->json ? s_json_shapes(a, out) : ANVIL_OK;
         }
     } else {
-        rc = anvil__idl_parse(a->parse, out->name, src->text, src->len, &out->idl, &d);
+        struct anvil__idl_sink sink = anvil__asm_idl_sink;
+        sink.ctx = a;
+        a->applies = &out->applies;
+        rc = anvil__idl_parse(a->parse, a->statements, &sink, out->name, src->text, src->len, &out->idl, &d);
+        a->applies = NULL;
         out->version = out->idl.version;
         if (rc == ANVIL_OK) {
             return ANVIL_OK;
         }
     }
     return anvil_diag_set(a->diag, rc, d.line, d.column, d.offset, "%s: %s", out->name, d.message);
-}
-
-/* Shape records for every definition of every source, before any reference is resolved. */
-static int s_register(struct anvil__asm *a, struct s_source *sources, size_t count, size_t max_shapes) {
-    for (size_t i = 0; i < count && !a->error; i++) {
-        struct s_source *src = &sources[i];
-        if (src->json) {
-            const struct anvil_json *shapes = anvil_json_object_get_cstr(src->json, "shapes");
-            for (size_t k = 0; k < anvil_json_len(shapes) && !a->error; k++) {
-                const struct anvil_json_member *e = anvil_json_object_at(shapes, k);
-                struct anvil_str_view id = anvil_json_member_key(e);
-                struct anvil_str_view type_name = anvil_json_string(anvil_json_object_get_cstr(&e->value, "type"));
-                enum anvil_shape_type type;
-                bool apply = anvil_sv_eq_cstr(type_name, "apply");
-                size_t dollar = anvil_sv_find_byte(id, 0, '$');
-                if (dollar != SIZE_MAX && !apply && anvil_sv_find_byte(id, 0, '#') != SIZE_MAX) {
-                    anvil__asm_event(a, ANVIL_SEVERITY_ERROR, id, "Model",
-                                     "Shapes of type `%.*s` cannot contain a member in their shape ID. Found `%.*s`",
-                                     (int)(type_name.len < 64 ? type_name.len : 64), type_name.ptr,
-                                     (int)(id.len < 200 ? id.len : 200), id.ptr);
-                    continue;
-                }
-                if (!anvil__shape_id_valid(dollar == SIZE_MAX ? id : anvil_sv_slice(id, 0, dollar))) {
-                    anvil__asm_event(a, ANVIL_SEVERITY_ERROR, anvil_sv("", 0), "Model", "Invalid shape ID: %.*s",
-                                     (int)(id.len < 200 ? id.len : 200), id.ptr);
-                    continue;
-                }
-                if (apply) {
-                    anvil__asm_json_props(a, id, &e->value, anvil__asm_apply_props);
-                    continue;
-                }
-                if (!anvil_json_is_object(&e->value) ||
-                    !anvil_json_is_string(anvil_json_object_get_cstr(&e->value, "type"))) {
-                    return anvil_diag_set(a->diag, ANVIL_EMODEL, 0, 0, 0,
-                                          "%s: shape `%.*s` must be an object with a string `type`", src->name,
-                                          (int)(id.len < 200 ? id.len : 200), id.ptr);
-                }
-                if (!s_type_named(type_name, &type)) {
-                    return anvil_diag_set(a->diag, ANVIL_EMODEL, 0, 0, 0, "%s: shape `%.*s` has unknown type `%.*s`",
-                                          src->name, (int)(id.len < 200 ? id.len : 200), id.ptr,
-                                          (int)(type_name.len < 64 ? type_name.len : 64), type_name.ptr);
-                }
-                struct anvil__asm_shape *s = s_new_shape(a, id, type, src->version);
-                if (s) {
-                    s->json = &e->value;
-                    s->file = &src->idl;
-                }
-            }
-        } else {
-            const struct anvil__idl_file *f = &src->idl;
-            for (size_t k = 0; k < f->shape_count && !a->error; k++) {
-                struct anvil__asm_shape *s =
-                    s_new_shape(a, anvil__asm_id(a, f->ns, "#", f->shapes[k].name), f->shapes[k].type, f->version);
-                if (s) {
-                    s->file = f;
-                    s->idl = &f->shapes[k];
-                }
-            }
-        }
-        if (a->count > max_shapes) {
-            return anvil_diag_set(a->diag, ANVIL_ELIMIT, 0, 0, 0, "the model defines more than %zu shapes (max_shapes)",
-                                  max_shapes);
-        }
-    }
-    return a->error ? anvil_diag_set(a->diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory") : s_index(a);
 }
 
 static void s_read_metadata(struct anvil__asm *a, struct s_source *src) {
@@ -771,14 +917,56 @@ static void s_read_metadata(struct anvil__asm *a, struct s_source *src) {
 
 /*
  * The next block of an assembly arena: an eighth of what it holds, between 16 KiB and 2 MiB. Doubling
- * would leave up to half of a large arena untouched, and the scratch arena and the output document are
- * alive together at the peak.
+ * would leave up to half of a large arena untouched, and the scratch arena and the output are alive
+ * together at the peak.
  */
 static size_t s_block_hint(void *ctx) {
     const struct anvil_arena *arena = ctx;
     size_t next = anvil_arena_bytes_reserved(arena) / 8;
     return next < ((size_t)16 << 10) ? (size_t)16 << 10 : next > ((size_t)2 << 20) ? (size_t)2 << 20 : next;
 }
+
+/*
+ * Once every file is read: the relative names that fell back to the prelude and that their namespace defines
+ * after all. Member targets holding such a guess are mended; false when a wrong guess went anywhere else, or
+ * an annotation trait whose type was unknown is defined after all (the assembly must run again).
+ */
+static bool s_mend_guesses(struct anvil__asm *a) {
+    for (size_t i = 0; a->untyped.mask && i <= a->untyped.mask; i++) {
+        if (a->untyped.slots[i].ptr && anvil__asm_find(a, a->untyped.slots[i])) {
+            return false;
+        }
+    }
+    /* The wrong guesses: what each handed out, and the id it should have been. */
+    struct anvil_str_view *wrong = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; a->guesses.mask && i <= a->guesses.mask; i++) {
+        const struct anvil__asm_guess *g = &a->guesses.slots[i];
+        const struct anvil__asm_shape *s = g->id.ptr ? anvil__asm_find(a, g->id) : NULL;
+        if (s && g->elsewhere) {
+            return false;
+        }
+        if (s && anvil__asm_grow(a, (void **)&wrong, n, &cap, 2 * sizeof(*wrong))) {
+            wrong[2 * n] = g->prelude;
+            wrong[2 * n + 1] = s->id;
+            n++;
+        }
+    }
+    for (size_t i = 0; i < a->count && n; i++) {
+        for (size_t k = 0; k < a->shapes[i].member_count; k++) {
+            struct anvil__asm_member *m = &a->shapes[i].members[k];
+            for (size_t j = 0; j < n; j++) {
+                if (m->target.ptr == wrong[2 * j].ptr) {
+                    m->target = wrong[2 * j + 1];
+                }
+            }
+        }
+    }
+    return true;
+}
+
+/* The assembly ran on a guess that turned out wrong: run it again, knowing every id. */
+#define S_AGAIN 1
 
 static int s_assemble(struct anvil__asm *a, const struct anvil_model_source *sources, size_t count, size_t max_shapes) {
     struct s_source *read = anvil__asm_alloc(a, (count + 1) * sizeof(*read));
@@ -788,26 +976,22 @@ static int s_assemble(struct anvil__asm *a, const struct anvil_model_source *sou
     memset(read, 0, (count + 1) * sizeof(*read));
     for (size_t i = 0; i < count; i++) {
         int rc = s_read(a, &sources[i], &read[i]);
+        if (rc == ANVIL_OK && a->error) {
+            rc = anvil_diag_set(a->diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
+        }
+        if (rc == ANVIL_OK && a->count > max_shapes) {
+            rc = anvil_diag_set(a->diag, ANVIL_ELIMIT, 0, 0, 0, "the model defines more than %zu shapes (max_shapes)",
+                                max_shapes);
+        }
         if (rc != ANVIL_OK) {
             return rc;
         }
     }
-    a->arena->hint = s_block_hint; /* after the JSON sources, whose parser sets its own */
-    a->arena->hint_ctx = a->arena;
-    int rc = s_register(a, read, count, max_shapes);
-    if (rc != ANVIL_OK) {
-        return rc;
+    if (!a->known && !s_mend_guesses(a)) {
+        return S_AGAIN;
     }
     for (size_t i = 0; i < count; i++) {
         s_read_metadata(a, &read[i]);
-    }
-    for (size_t i = 0; i < a->count && !a->error; i++) {
-        struct anvil__asm_shape *s = &a->shapes[i];
-        if (s->json) {
-            anvil__asm_json_shape(a, s);
-        } else {
-            anvil__asm_idl_shape(a, s->file, s);
-        }
     }
     anvil__asm_duplicates(a);
     for (size_t i = 0; i < a->count && !a->error; i++) {
@@ -823,8 +1007,9 @@ static int s_assemble(struct anvil__asm *a, const struct anvil_model_source *sou
     for (size_t i = 0; i < count && !a->error; i++) {
         if (read[i].json) {
             anvil__asm_json_applies(a, read[i].json, &read[i].idl);
-        } else {
-            anvil__asm_idl_applies(a, &read[i].idl);
+        }
+        for (size_t k = 0; k < read[i].applies.count && !a->error; k++) {
+            anvil__asm_apply(a, read[i].applies.items[k].target, &read[i].applies.items[k].traits);
         }
     }
     anvil__asm_upgrade(a);
@@ -851,14 +1036,65 @@ static int s_assemble(struct anvil__asm *a, const struct anvil_model_source *sou
             anvil__asm_use_check(a, &read[i].idl, traits, trait_count);
         }
     }
-    /* Every parse tree has been read into records by now: free them before the model is built, so that the
-     * two are never alive together. Nothing reads an anvil__idl_file's arrays from here on. */
+    /* What the IDL files said besides their statements is in records by now: free it before the model is
+     * built. Nothing reads an anvil__idl_file's arrays from here on. */
     anvil_arena_destroy(a->parse);
     a->parse = NULL;
     if (a->error || a->events->error) {
         return anvil_diag_set(a->diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
     }
     return ANVIL_OK;
+}
+
+/* The output document's first block, so that it is usually one block: a JSON AST source's tree lives there
+ * (about 1.3x its text), an IDL source's values and model about as much as its text. */
+static size_t s_first_block(const struct anvil_model_source *sources, size_t count) {
+    size_t hint = 0;
+    for (size_t i = 0; i < count; i++) {
+        size_t len = sources[i].len < SIZE_MAX / 4 ? sources[i].len : SIZE_MAX / 4;
+        hint += s_is_json(&sources[i]) ? len + len / 3 : len;
+        hint = hint < SIZE_MAX / 4 ? hint : SIZE_MAX / 4;
+    }
+    return hint;
+}
+
+/* A fresh assembler; its output document in `*doc`. ANVIL_OK or ANVIL_ENOMEM (nothing kept). */
+static int s_setup(struct anvil__asm *a, struct anvil_allocator *allocator, struct anvil_diag *diag,
+                   const struct anvil_model_source *sources, size_t count, struct anvil_json_doc **doc) {
+    memset(a, 0, sizeof(*a));
+    a->allocator = allocator;
+    a->diag = diag;
+    anvil_buf_init(&a->id_text, allocator, 0);
+    anvil_buf_init(&a->member_text, allocator, 0);
+    *doc = NULL;
+    if (anvil__json_doc_new(allocator, s_first_block(sources, count), doc) != ANVIL_OK ||
+        anvil_arena_new(allocator, NULL, &a->scratch) != ANVIL_OK ||
+        anvil_arena_new(allocator, NULL, &a->parse) != ANVIL_OK ||
+        anvil_arena_new(allocator, NULL, &a->statements) != ANVIL_OK ||
+        anvil__events_new(allocator, &a->events) != ANVIL_OK) {
+        return ANVIL_ENOMEM;
+    }
+    a->arena = anvil_json_doc_arena(*doc);
+    struct anvil_arena *grown[] = {a->arena, a->scratch, a->parse};
+    for (size_t i = 0; i < sizeof(grown) / sizeof(grown[0]); i++) {
+        grown[i]->hint = s_block_hint;
+        grown[i]->hint_ctx = grown[i];
+    }
+    return ANVIL_OK;
+}
+
+/* Frees what the assembler holds (not the events, not `doc`). */
+static void s_clean_up(struct anvil__asm *a) {
+    anvil_arena_destroy(a->scratch);
+    anvil_arena_destroy(a->parse);
+    anvil_arena_destroy(a->statements);
+    anvil_mem_release(a->allocator, a->shapes);
+    anvil_mem_release(a->allocator, a->slots);
+    anvil_buf_clean_up(&a->id_text);
+    anvil_buf_clean_up(&a->member_text);
+    a->scratch = a->parse = a->statements = NULL;
+    a->shapes = NULL;
+    a->slots = NULL;
 }
 
 int anvil_model_assemble(struct anvil_allocator *allocator, const struct anvil_model_source *sources, size_t count,
@@ -872,42 +1108,46 @@ int anvil_model_assemble(struct anvil_allocator *allocator, const struct anvil_m
         return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "invalid argument");
     }
     *out = NULL;
-    /* The output document's first block, so that it is one block: a JSON AST source's tree lives there and
-     * the AST shares its values (about 1.4x the text in all), an IDL source's AST is about 1.6x its text. */
-    size_t hint = 0;
     for (size_t i = 0; i < count; i++) {
         if (!sources[i].text && sources[i].len) {
             return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "invalid argument");
         }
-        size_t len = sources[i].len < SIZE_MAX / 4 ? sources[i].len : SIZE_MAX / 4;
-        hint += s_is_json(&sources[i]) ? len + len / 2 : len + len * 3 / 4;
-        hint = hint < SIZE_MAX / 4 ? hint : SIZE_MAX / 4;
     }
-    struct anvil__asm a;
-    memset(&a, 0, sizeof(a));
-    a.allocator = allocator;
-    a.diag = diag;
-    anvil_buf_init(&a.id_text, allocator, 0);
-    anvil_buf_init(&a.member_text, allocator, 0);
-    struct anvil_json_doc *doc = NULL;
-    if (anvil__json_doc_new(allocator, hint, &doc) != ANVIL_OK ||
-        anvil_arena_new(allocator, NULL, &a.scratch) != ANVIL_OK ||
-        anvil_arena_new(allocator, NULL, &a.parse) != ANVIL_OK || anvil__events_new(allocator, &a.events) != ANVIL_OK) {
-        anvil_json_doc_destroy(doc);
-        anvil_arena_destroy(a.scratch);
-        anvil_arena_destroy(a.parse);
-        return anvil_diag_set(diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
-    }
-    a.arena = anvil_json_doc_arena(doc);
-    a.scratch->hint = s_block_hint;
-    a.scratch->hint_ctx = a.scratch;
-    a.parse->hint = s_block_hint;
-    a.parse->hint_ctx = a.parse;
     size_t max_shapes = options && options->max_shapes ? options->max_shapes : ANVIL_MODEL_DEFAULT_MAX_SHAPES;
-    int rc = s_assemble(&a, sources, count, max_shapes);
+    struct anvil__asm a;
+    struct anvil_json_doc *doc = NULL;
+    struct anvil__asm_known known;
+    memset(&known, 0, sizeof(known));
+    int rc = s_setup(&a, allocator, diag, sources, count, &doc);
+    if (rc == ANVIL_OK) {
+        rc = s_assemble(&a, sources, count, max_shapes);
+    }
+    if (rc == S_AGAIN) {
+        /* Once more, with every id the first pass saw defined. */
+        rc = s_known_new(&a, &known);
+        s_clean_up(&a);
+        anvil_events_destroy(a.events);
+        a.events = NULL;
+        anvil_json_doc_destroy(doc);
+        doc = NULL;
+        if (rc == ANVIL_OK) {
+            rc = s_setup(&a, allocator, diag, sources, count, &doc);
+        }
+        if (rc == ANVIL_OK) {
+            a.known = &known;
+            rc = s_assemble(&a, sources, count, max_shapes);
+        }
+    }
+    if (rc == ANVIL_ENOMEM && !diag->message[0]) {
+        anvil_diag_set(diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
+    }
     anvil_arena_destroy(a.parse);
     a.parse = NULL;
-    anvil__events_sort(a.events);
+    anvil_arena_destroy(a.statements);
+    a.statements = NULL;
+    if (a.events) {
+        anvil__events_sort(a.events);
+    }
     if (rc == ANVIL_OK && anvil_events_count_at_least(a.events, ANVIL_SEVERITY_ERROR) > 0) {
         for (size_t i = 0; i < anvil_events_count(a.events); i++) {
             const struct anvil_event *e = anvil_events_at(a.events, i);
@@ -923,9 +1163,8 @@ int anvil_model_assemble(struct anvil_allocator *allocator, const struct anvil_m
         doc = NULL;
     }
     anvil_json_doc_destroy(doc);
-    anvil_arena_destroy(a.scratch);
-    anvil_buf_clean_up(&a.id_text);
-    anvil_buf_clean_up(&a.member_text);
+    s_clean_up(&a);
+    s_known_clean_up(&known, allocator);
     if (events) {
         *events = a.events;
     } else {

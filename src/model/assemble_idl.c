@@ -127,6 +127,9 @@ static void s_idl_traits(struct anvil__asm *a, const struct anvil__idl_file *fil
         if (t->annotation) {
             enum anvil_shape_type type = ANVIL_SHAPE_STRUCTURE;
             bool known = anvil__asm_type_of(a, id, &type);
+            if (!known) {
+                (void)anvil__asm_ids_has(a, &a->untyped, id, true); /* a later statement may define it */
+            }
             if (!known || type == ANVIL_SHAPE_STRUCTURE || type == ANVIL_SHAPE_MAP) {
                 value = *anvil__json_empty_object();
             } else if (type == ANVIL_SHAPE_LIST || type == ANVIL_SHAPE_SET) {
@@ -202,8 +205,8 @@ static struct anvil_json s_body_json(struct anvil__asm *a, const struct anvil__i
     return anvil__asm_obj_finish(a, &obj);
 }
 
-void anvil__asm_idl_shape(struct anvil__asm *a, const struct anvil__idl_file *file, struct anvil__asm_shape *s) {
-    const struct anvil__idl_shape *d = s->idl;
+static void s_idl_shape(struct anvil__asm *a, const struct anvil__idl_file *file, struct anvil__asm_shape *s,
+                        const struct anvil__idl_shape *d) {
     s_idl_traits(a, file, s->id, d->traits, d->trait_count, &s->traits);
     s->mixins = anvil__asm_alloc(a, (d->mixin_count + 1) * sizeof(*s->mixins));
     if (!s->mixins) {
@@ -227,10 +230,12 @@ void anvil__asm_idl_shape(struct anvil__asm *a, const struct anvil__idl_file *fi
         memset(m, 0, sizeof(*m));
         m->name = dm->name;
         m->elided = dm->target.text.len == 0;
-        if (!m->elided) {
-            m->target = anvil_sv_find_byte(dm->target.text, 0, '#') != SIZE_MAX
-                            ? dm->target.text
-                            : anvil__asm_resolve(a, file, dm->target.text, NULL);
+        if (!m->elided && anvil_sv_find_byte(dm->target.text, 0, '#') != SIZE_MAX) {
+            m->target = dm->target.text;
+        } else if (!m->elided) {
+            a->member_target = true;
+            m->target = anvil__asm_resolve(a, file, dm->target.text, NULL);
+            a->member_target = false;
         }
         s_idl_traits(a, file, anvil__asm_member_id(a, s->id, m->name), dm->traits, dm->trait_count, &m->traits);
     }
@@ -261,12 +266,31 @@ void anvil__asm_idl_shape(struct anvil__asm *a, const struct anvil__idl_file *fi
     }
 }
 
-void anvil__asm_idl_applies(struct anvil__asm *a, const struct anvil__idl_file *file) {
-    for (size_t i = 0; i < file->apply_count && !a->error; i++) {
-        const struct anvil__idl_apply *ap = &file->applies[i];
-        struct anvil_str_view target = anvil__asm_resolve(a, file, ap->target.text, NULL);
-        struct anvil__asm_traits traits = {0};
-        s_idl_traits(a, file, target, ap->traits, ap->trait_count, &traits);
-        anvil__asm_apply(a, target, &traits);
+/* ---- the parser's sink ---- */
+
+static void s_on_shapes(void *ctx, const struct anvil__idl_file *file, const struct anvil__idl_shape *shapes,
+                        size_t count) {
+    struct anvil__asm *a = ctx;
+    for (size_t i = 0; i < count && !a->error; i++) {
+        const struct anvil__idl_shape *d = &shapes[i];
+        struct anvil__asm_shape *s =
+            anvil__asm_register(a, anvil__asm_id(a, file->ns, "#", d->name), d->type, file, file->version, d->at);
+        if (s) {
+            s_idl_shape(a, file, s, d);
+        }
     }
 }
+
+static void s_on_apply(void *ctx, const struct anvil__idl_file *file, const struct anvil__idl_apply *ap) {
+    struct anvil__asm *a = ctx;
+    struct anvil__asm_applies *list = a->applies;
+    if (a->error || !anvil__asm_grow(a, (void **)&list->items, list->count, &list->cap, sizeof(*list->items))) {
+        return;
+    }
+    struct anvil__asm_apply *out = &list->items[list->count++];
+    memset(out, 0, sizeof(*out));
+    out->target = anvil__asm_resolve(a, file, ap->target.text, NULL);
+    s_idl_traits(a, file, out->target, ap->traits, ap->trait_count, &out->traits);
+}
+
+const struct anvil__idl_sink anvil__asm_idl_sink = {s_on_shapes, s_on_apply, NULL};

@@ -43,8 +43,8 @@ struct anvil__asm_shape {
     enum anvil_shape_type type;
     int version;
     const struct anvil__idl_file *file; /* its source (a JSON AST file has a name and no text) */
-    const struct anvil__idl_shape *idl;
-    const struct anvil_json *json; /* JSON AST definition */
+    size_t at;                          /* where its statement starts in an IDL file */
+    const struct anvil_json *json;      /* JSON AST definition */
     struct anvil__asm_traits traits;
     struct anvil__asm_member *members;
     size_t member_count, member_cap;
@@ -74,6 +74,49 @@ struct anvil__asm_member_apply {
     struct anvil__asm_traits traits;
 };
 
+/* An IDL `apply` statement, read into records when it was parsed and applied once every shape is known. */
+struct anvil__asm_apply {
+    struct anvil_str_view target;
+    struct anvil__asm_traits traits;
+};
+
+struct anvil__asm_applies {
+    struct anvil__asm_apply *items;
+    size_t count, cap;
+};
+
+/* A set of ids by content (open addressing). */
+struct anvil__asm_ids {
+    struct anvil_str_view *slots;
+    size_t mask, count;
+};
+
+/*
+ * A relative name resolved to the prelude because its namespace had not (yet) defined it: `id` is ns#name,
+ * `prelude` the view of smithy.api#name handed out for it (this guess's own copy, so that a member target
+ * holding it can be told from one written absolute).
+ */
+struct anvil__asm_guess {
+    struct anvil_str_view id, prelude;
+    bool elsewhere; /* also handed out for something other than a member target */
+};
+
+struct anvil__asm_guesses {
+    struct anvil__asm_guess *slots;
+    size_t mask, count;
+};
+
+/*
+ * Every shape id a first pass defined, with its type: a second pass knows what later statements define
+ * (see anvil__asm.guesses). Its own memory, from the allocator.
+ */
+struct anvil__asm_known {
+    struct anvil_str_view *ids; /* slots: open addressing */
+    unsigned char *types;
+    size_t mask;
+    char *text; /* the ids' bytes */
+};
+
 /* Output strings and keys made once each: ids, trait names and `target` repeat thousands of times. */
 struct anvil__asm_interned {
     uint32_t hash;                    /* 0: empty slot */
@@ -88,15 +131,32 @@ struct anvil__asm_intern {
 
 struct anvil__asm {
     struct anvil_allocator *allocator;
-    struct anvil_arena *arena;   /* the AST document's */
-    struct anvil_arena *scratch; /* the records; freed when the assembly ends */
-    struct anvil_arena *parse;   /* the IDL parse trees; freed before the output AST is built */
+    struct anvil_arena *arena;      /* the output's: JSON values and what the model keeps */
+    struct anvil_arena *scratch;    /* the records; freed when the assembly ends */
+    struct anvil_arena *parse;      /* what IDL files say besides their statements; freed before the model */
+    struct anvil_arena *statements; /* the IDL statement being read */
     struct anvil_events *events;
     struct anvil_diag *diag;
+    /* Records, from the allocator (they are reallocated as they grow: hold indexes, not pointers, across a
+     * new shape). */
     struct anvil__asm_shape *shapes;
     size_t count, cap;
-    uint32_t *slots; /* shape index + 1 by id hash */
+    uint32_t *slots; /* shape index + 1 by id hash, from the allocator */
     size_t mask;
+    /* Where an IDL file's `apply` statements go while it is read. */
+    struct anvil__asm_applies *applies;
+    /*
+     * Files are read statement by statement, so a relative id is resolved before later statements are read.
+     * It is wrong only when it fell back to the prelude and a later statement defines it in the namespace
+     * (`guesses`), or when an annotation trait's type was not known yet and a later statement defines the
+     * trait (`untyped`). Member targets that took a wrong guess are mended once every file is read (the AWS
+     * models define their own `String` after using it); any other wrong guess runs the assembly again,
+     * knowing every id (`known`): Smithy's corpora have a few such files, no AWS model has one.
+     */
+    struct anvil__asm_guesses guesses;
+    struct anvil__asm_ids untyped;
+    bool member_target; /* anvil__asm_resolve is resolving a member's target */
+    const struct anvil__asm_known *known;
     struct anvil__asm_trait *metadata; /* key -> value, merged */
     size_t metadata_count, metadata_cap;
     struct anvil__asm_member_apply *member_applies;
@@ -123,6 +183,13 @@ struct anvil__asm_obj {
 };
 
 /* ---- assemble.c: allocation, events, the shape index, trait lists, id resolution, output objects ---- */
+
+/* A new record for a shape read from `file` (at byte `at` of an IDL file), in the index (a second definition
+ * of an id gets dup_of). NULL when out of memory. */
+struct anvil__asm_shape *anvil__asm_register(struct anvil__asm *a, struct anvil_str_view id, enum anvil_shape_type type,
+                                             const struct anvil__idl_file *file, int version, size_t at);
+/* Whether `id` is in the set; adds it when `add`. */
+bool anvil__asm_ids_has(struct anvil__asm *a, struct anvil__asm_ids *set, struct anvil_str_view id, bool add);
 
 void anvil__asm_add_trait(struct anvil__asm *a, struct anvil_str_view target, int version,
                           struct anvil__asm_traits *traits, const struct anvil__asm_trait *add);
@@ -162,8 +229,8 @@ bool anvil__asm_type_of(struct anvil__asm *a, struct anvil_str_view id, enum anv
 
 /* ---- assemble_idl.c: IDL -> records ---- */
 
-void anvil__asm_idl_applies(struct anvil__asm *a, const struct anvil__idl_file *file);
-void anvil__asm_idl_shape(struct anvil__asm *a, const struct anvil__idl_file *file, struct anvil__asm_shape *s);
+/* The sink the IDL parser hands statements to (ctx: the assembler): records made at once. */
+extern const struct anvil__idl_sink anvil__asm_idl_sink;
 int anvil__asm_node_json(struct anvil__asm *a, const struct anvil__idl_file *file, const struct anvil__idl_node *node,
                          struct anvil_str_view context, struct anvil_json *out);
 int anvil__asm_string(struct anvil__asm *a, struct anvil_str_view s, struct anvil_json *out);

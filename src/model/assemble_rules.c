@@ -248,8 +248,8 @@ void anvil__asm_duplicates(struct anvil__asm *a) {
         }
         struct anvil__asm_shape *first = &a->shapes[dup->dup_of - 1];
         char at_first[512], at_dup[512];
-        anvil__asm_where(first->file, first->idl ? first->idl->at : 0, at_first, sizeof(at_first));
-        anvil__asm_where(dup->file, dup->idl ? dup->idl->at : 0, at_dup, sizeof(at_dup));
+        anvil__asm_where(first->file, first->at, at_first, sizeof(at_first));
+        anvil__asm_where(dup->file, dup->at, at_dup, sizeof(at_dup));
         if (!s_same_definition(first, dup)) {
             anvil__asm_event(a, ANVIL_SEVERITY_ERROR, dup->id, "Model",
                              "Conflicting shape definition for `%.*s` found at `%s` and `%s`", (int)dup->id.len,

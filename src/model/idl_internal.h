@@ -8,10 +8,9 @@
  *   idl_parse.c  tokens -> one `struct anvil__idl_file`, ids still as written
  *   assemble*.c  files (IDL and JSON AST) -> one model, ids resolved late
  *
- * Relative shape ids can only be resolved once every file of an assembly
- * has been read (a later file may define `ns#String`), so the parser keeps
- * what it read in the small tree below and the assembler makes the model.
- * Every view points into the file's text or the assembly's arena.
+ * The parser reads one statement at a time into the small tree below and
+ * hands it to the assembler, which makes records of it at once. Every view
+ * points into the file's text or the assembly's arenas.
  */
 
 #include "anvil/arena.h"
@@ -184,10 +183,24 @@ struct anvil__idl_file {
     size_t note_count;
 };
 
+/* What the parser hands on, statement by statement. */
+struct anvil__idl_sink {
+    /* A shape statement: its shape, or an operation and the input and output written inline in it. */
+    void (*shapes)(void *ctx, const struct anvil__idl_file *file, const struct anvil__idl_shape *shapes, size_t count);
+    /* An `apply` statement. */
+    void (*apply)(void *ctx, const struct anvil__idl_file *file, const struct anvil__idl_apply *apply);
+    void *ctx;
+};
+
 /*
- * Parses `len` bytes of `text` (IDL 1.0 or 2.0) into `*out`, allocating in
- * `arena`. ANVIL_OK; ANVIL_ESYNTAX with diag "Syntax error at line L, column
- * C: ..." (Smithy's words) and its line and column; ANVIL_ENOMEM.
+ * Parses `len` bytes of `text` (IDL 1.0 or 2.0) into `*out`, handing each
+ * statement to `sink` as soon as it is read. What the sink gets lives in
+ * `statements` until the sink returns (the arena is then reset); `*out`
+ * keeps the rest (version, namespace, `use`, metadata, notes) in `arena`,
+ * its `shapes` and `applies` empty. ANVIL_OK; ANVIL_ESYNTAX with diag "Syntax
+ * error at line L, column C: ..." (Smithy's words) and its line and column;
+ * ANVIL_ENOMEM. A syntax error stops the file, after the sink has had the
+ * statements before it.
  */
 /*
  * Writes at most `max_chars` characters of `text` into `out` (`cap` bytes, NUL-terminated) for a
@@ -195,7 +208,8 @@ struct anvil__idl_file {
  */
 size_t anvil__idl_quote(char *out, size_t cap, const char *text, size_t len, size_t max_chars);
 
-int anvil__idl_parse(struct anvil_arena *arena, const char *name, const char *text, size_t len,
-                     struct anvil__idl_file *out, struct anvil_diag *diag);
+int anvil__idl_parse(struct anvil_arena *arena, struct anvil_arena *statements, const struct anvil__idl_sink *sink,
+                     const char *name, const char *text, size_t len, struct anvil__idl_file *out,
+                     struct anvil_diag *diag);
 
 #endif

@@ -1,6 +1,8 @@
 /*
  * The Smithy IDL parser: recursive descent over idl_lex.c's tokens into one
- * `struct anvil__idl_file`. It follows the order of Smithy's own loader step
+ * `struct anvil__idl_file`, handing each shape statement and `apply` to a
+ * sink as soon as it is read, so that a file's statements are never held
+ * all at once (the tree of one statement is small). It follows the order of Smithy's own loader step
  * by step (which whitespace each production skips, when doc comments are
  * taken, which token an error names), because Smithy's `loader/invalid`
  * corpus checks the messages and the ABNF alone lags the loader.
@@ -20,7 +22,11 @@
 
 struct s_parser {
     struct anvil__idl_lexer lx;
+    /* Where the current part goes: the file arena for the sections before the shapes, then the statement
+     * arena, emptied after each statement has gone to the sink. */
     struct anvil_arena *arena;
+    struct anvil_arena *file_arena, *statement_arena;
+    const struct anvil__idl_sink *sink;
     struct anvil__idl_file *file;
     struct anvil_diag *diag;
     jmp_buf fail;
@@ -49,8 +55,9 @@ static void *s_alloc(struct s_parser *p, size_t size) {
     return mem;
 }
 
-/* Room for one more item in an arena array (doubling; the old block is left to the arena). */
-static void *s_push(struct s_parser *p, void *items, size_t count, size_t *cap, size_t size) {
+/* Room for one more item in an array in `arena` (doubling; the old block is left to the arena). */
+static void *s_push_in(struct s_parser *p, struct anvil_arena *arena, void *items, size_t count, size_t *cap,
+                       size_t size) {
     if (count < *cap) {
         return items;
     }
@@ -58,7 +65,10 @@ static void *s_push(struct s_parser *p, void *items, size_t count, size_t *cap, 
     if (grown > SIZE_MAX / size) {
         s_nomem(p);
     }
-    void *bigger = s_alloc(p, grown * size);
+    void *bigger = anvil_arena_alloc(arena, grown * size, 0);
+    if (!bigger) {
+        s_nomem(p);
+    }
     if (count) {
         memcpy(bigger, items, count * size);
     }
@@ -66,8 +76,11 @@ static void *s_push(struct s_parser *p, void *items, size_t count, size_t *cap, 
     return bigger;
 }
 
-#define S_PUSH(p, array, count, cap)                                                                                   \
-    ((array) = s_push((p), (array), (count), (cap), sizeof(*(array))), &(array)[(count)++])
+#define S_PUSH_IN(p, arena, array, count, cap)                                                                         \
+    ((array) = s_push_in((p), (arena), (array), (count), (cap), sizeof(*(array))), &(array)[(count)++])
+
+/* In the current part's arena. */
+#define S_PUSH(p, array, count, cap) S_PUSH_IN((p), (p)->arena, array, count, cap)
 
 /*
  * Stops the parse with `message` at byte `at`: a syntax error reads "[SHAPE: ]Syntax error at line L,
@@ -132,7 +145,8 @@ static void s_take_doc(struct s_parser *p) {
     if (end > start && p->lx.text[end - 1] == '\r') {
         end--;
     }
-    *S_PUSH(p, p->docs, p->doc_count, &p->doc_cap) = anvil_sv(p->lx.text + start, end > start ? end - start : 0);
+    *S_PUSH_IN(p, p->file_arena, p->docs, p->doc_count, &p->doc_cap) =
+        anvil_sv(p->lx.text + start, end > start ? end - start : 0);
 }
 
 static void s_next(struct s_parser *p) {
@@ -260,17 +274,18 @@ static void s_note(struct s_parser *p, enum anvil_severity severity, const char 
     int rc = anvil_buf_vappendf(&buf, fmt, args);
     va_end(args);
     struct anvil_str_view text = anvil_buf_view(&buf);
-    char *message = rc == ANVIL_OK ? anvil_arena_strndup(p->arena, text.ptr ? text.ptr : "", text.len) : NULL;
+    char *message = rc == ANVIL_OK ? anvil_arena_strndup(p->file_arena, text.ptr ? text.ptr : "", text.len) : NULL;
+    char *shape_id = message ? anvil_arena_strndup(p->file_arena, shape.ptr ? shape.ptr : "", shape.len) : NULL;
     anvil_buf_clean_up(&buf);
-    if (!message) {
+    if (!shape_id) {
         s_nomem(p);
     }
     struct anvil__idl_file *f = p->file;
-    struct anvil__idl_note *n = S_PUSH(p, f->notes, f->note_count, &p->note_cap);
+    struct anvil__idl_note *n = S_PUSH_IN(p, p->file_arena, f->notes, f->note_count, &p->note_cap);
     n->severity = severity;
     n->event_id = event_id;
     n->message = message;
-    n->shape_id = shape;
+    n->shape_id = anvil_sv(shape_id, shape.len);
 }
 
 /* The pending doc comment lines joined by LF (consumed), or NULL when there are none. */
@@ -631,13 +646,16 @@ static void s_trait_body(struct s_parser *p, struct anvil__idl_node *out) {
 struct s_traits {
     struct anvil__idl_trait *items;
     size_t count, cap;
+    /* Where the list grows: the parser's reused trait stack lives as long as the file. */
+    struct anvil_arena *arena;
 };
 
 static void s_trait(struct s_parser *p, struct s_traits *traits) {
     size_t at = p->lx.start;
     s_expect(p, ANVIL__TOK_AT);
     s_next(p);
-    struct anvil__idl_trait *t = S_PUSH(p, traits->items, traits->count, &traits->cap);
+    struct anvil__idl_trait *t =
+        S_PUSH_IN(p, traits->arena ? traits->arena : p->arena, traits->items, traits->count, &traits->cap);
     memset(t, 0, sizeof(*t));
     t->id = s_shape_id(p);
     t->value.at = at;
@@ -673,7 +691,8 @@ static void s_traits(struct s_parser *p, struct s_traits *traits) {
 }
 
 static void s_add_doc_trait(struct s_parser *p, struct s_traits *traits, const struct anvil_str_view *docs, size_t at) {
-    struct anvil__idl_trait *t = S_PUSH(p, traits->items, traits->count, &traits->cap);
+    struct anvil__idl_trait *t =
+        S_PUSH_IN(p, traits->arena ? traits->arena : p->arena, traits->items, traits->count, &traits->cap);
     memset(t, 0, sizeof(*t));
     t->id.text = anvil_sv_from_cstr("smithy.api#documentation");
     t->id.at = at;
@@ -688,6 +707,7 @@ static void s_docs_and_traits(struct s_parser *p, bool member, struct s_traits *
     memset(traits, 0, sizeof(*traits));
     traits->items = p->trait_stack;
     traits->cap = p->trait_stack_cap;
+    traits->arena = p->file_arena;
     s_skip_ws(p);
     const struct anvil_str_view *docs = NULL;
     size_t docs_at = p->lx.start;
@@ -713,6 +733,7 @@ static void s_docs_and_traits(struct s_parser *p, bool member, struct s_traits *
         traits->items = NULL;
         traits->cap = 0;
     }
+    traits->arena = NULL; /* from here on the list is the statement's own */
     s_skip_ws_docs(p);
     if (member) {
         s_clear_docs(p);
@@ -1422,6 +1443,29 @@ static void s_uses(struct s_parser *p) {
     }
 }
 
+/*
+ * A statement is read: its shapes (or its apply) go to the sink, and the statement arena is emptied for the
+ * next one. Not when the token already read holds a string the lexer decoded there (or an error message): a
+ * well-formed file never has one at this point, and a bad one only keeps a statement's memory a while longer.
+ */
+static void s_statement_done(struct s_parser *p) {
+    struct anvil__idl_file *f = p->file;
+    if (f->shape_count) {
+        p->sink->shapes(p->sink->ctx, f, f->shapes, f->shape_count);
+    }
+    for (size_t i = 0; i < f->apply_count; i++) {
+        p->sink->apply(p->sink->ctx, f, &f->applies[i]);
+    }
+    f->shapes = NULL;
+    f->shape_count = p->shape_cap = 0;
+    f->applies = NULL;
+    f->apply_count = p->apply_cap = 0;
+    enum anvil__idl_tok tok = s_tok(p);
+    if (tok != ANVIL__TOK_STRING && tok != ANVIL__TOK_TEXT_BLOCK && tok != ANVIL__TOK_ERROR) {
+        anvil_arena_reset(p->statement_arena);
+    }
+}
+
 static void s_shapes(struct s_parser *p) {
     if (!s_is(p, "namespace")) {
         if (s_tok(p) != ANVIL__TOK_EOF) {
@@ -1440,6 +1484,8 @@ static void s_shapes(struct s_parser *p) {
     size_t docs_at = p->lx.start;
     s_skip_ws_docs(p);
     s_uses(p);
+    /* From here on, statement by statement. */
+    p->arena = p->lx.arena = p->statement_arena;
     /* The first shape: doc comments read while looking for `use` belong to it. */
     if (s_tok(p) != ANVIL__TOK_EOF) {
         s_skip_ws_docs(p);
@@ -1452,6 +1498,7 @@ static void s_shapes(struct s_parser *p) {
         if (s_shape_follows(p, &traits, docs != NULL)) {
             s_shape_or_apply(p, &traits);
         }
+        s_statement_done(p);
     }
     while (s_tok(p) != ANVIL__TOK_EOF) {
         bool had_docs = s_tok(p) == ANVIL__TOK_DOC_COMMENT;
@@ -1460,6 +1507,7 @@ static void s_shapes(struct s_parser *p) {
         if (s_shape_follows(p, &traits, had_docs)) {
             s_shape_or_apply(p, &traits);
         }
+        s_statement_done(p);
     }
 }
 
@@ -1477,8 +1525,9 @@ static int s_run(struct s_parser *p) {
     return ANVIL_OK;
 }
 
-int anvil__idl_parse(struct anvil_arena *arena, const char *name, const char *text, size_t len,
-                     struct anvil__idl_file *out, struct anvil_diag *diag) {
+int anvil__idl_parse(struct anvil_arena *arena, struct anvil_arena *statements, const struct anvil__idl_sink *sink,
+                     const char *name, const char *text, size_t len, struct anvil__idl_file *out,
+                     struct anvil_diag *diag) {
     memset(out, 0, sizeof(*out));
     out->name = name;
     out->text = text;
@@ -1507,7 +1556,9 @@ int anvil__idl_parse(struct anvil_arena *arena, const char *name, const char *te
         return anvil_diag_set(diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
     }
     memset(p, 0, sizeof(*p));
-    p->arena = arena;
+    p->arena = p->file_arena = arena;
+    p->statement_arena = statements;
+    p->sink = sink;
     p->file = out;
     p->diag = diag;
     anvil__idl_lexer_init(&p->lx, text, len, arena);

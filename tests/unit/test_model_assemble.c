@@ -342,3 +342,43 @@ TEST(decoded_strings_outlive_the_parse_trees) {
           "[shapes.\"ex#S\".version, shapes.\"ex#S\".operations[0].target, shapes.\"ex#OpInput\".members.a.traits]",
           "[\"v1\", \"ex#Op\", {\"smithy.api#documentation\": \"d\\n\"}]");
 }
+
+/* ---- ids resolved statement by statement ---- */
+
+/* A relative name the namespace defines further on (here or in a later file) is the namespace's, not the
+ * prelude's, and an annotation trait defined further on takes its type's empty value: the reader guessed
+ * from what it had read, and the assembly runs again knowing every id. */
+TEST(names_defined_later_win_over_the_prelude) {
+    s_ast(t, __LINE__, FILES(HDR "structure A { s: String }\nstring String\n"), "shapes.\"ex#A\".members.s.target",
+          "\"ex#String\"");
+    s_ast(t, __LINE__, FILES(HDR "structure A { s: String }\n", HDR "string String\n"),
+          "shapes.\"ex#A\".members.s.target", "\"ex#String\"");
+    s_ast(t, __LINE__, FILES(HDR "@required\nstring A\n@trait\nstring required\n"), "shapes.\"ex#A\".traits",
+          "{\"ex#required\": null}");
+    s_ast(t, __LINE__, FILES(HDR "apply A @documentation(\"x\")\nstring A\n@trait\nstring documentation\n"),
+          "shapes.\"ex#A\".traits", "{\"ex#documentation\": \"x\"}");
+    /* The prelude when nothing else defines it. */
+    s_ast(t, __LINE__, FILES(HDR "structure A { s: String }\nstring Str\n", HDR "string Other\n"),
+          "shapes.\"ex#A\".members.s.target", "\"smithy.api#String\"");
+}
+
+TEST(annotation_traits_defined_later_take_their_type) {
+    s_ast(t, __LINE__,
+          FILES(HDR "@l\n@m\n@s\n@b\nstring A\n@trait\nlist l { member: String }\n@trait\nmap m { key: String, "
+                    "value: String }\n@trait\nstructure s {}\n@trait\nboolean b\n"),
+          "shapes.\"ex#A\".traits", "{\"ex#l\": [], \"ex#m\": {}, \"ex#s\": {}, \"ex#b\": null}");
+    /* Merged with an apply of the same list trait: [] and ["x"] concatenate, as Smithy merges them. */
+    s_ast(t, __LINE__, FILES(HDR "@l\nstring A\napply A @l([\"x\"])\n@trait\nlist l { member: String }\n"),
+          "shapes.\"ex#A\".traits", "{\"ex#l\": [\"x\"]}");
+    /* A trait nothing defines is taken as a structure, as before. */
+    s_ast(t, __LINE__, FILES(HDR "use other#t\n@t\nstring A\n"), "shapes.\"ex#A\".traits", "{\"other#t\": {}}");
+}
+
+/* Statements are read one at a time: what one leaves for the next (doc comments, a string, an error) survives. */
+TEST(statements_hand_over_to_the_next) {
+    s_ast(t, __LINE__, FILES(HDR "string A\n/// Docs of B\n/// two lines\nstring B\n"),
+          "shapes.\"ex#B\".traits.\"smithy.api#documentation\"", "\"Docs of B\\ntwo lines\"");
+    s_fails(t, __LINE__, FILES(HDR "string A\n\"x\\u0041\"\n"), ANVIL_ESYNTAX, "found STRING", "4:1");
+    s_fails(t, __LINE__, FILES(HDR "string A\n\"unterminated\n"), ANVIL_ESYNTAX, "Syntax error", "4:1");
+    s_fails(t, __LINE__, FILES(HDR "string A\n^\n"), ANVIL_ESYNTAX, "Unexpected character: '^'", "4:1");
+}
