@@ -172,6 +172,10 @@ struct anvil__asm_shape *anvil__asm_register(struct anvil__asm *a, struct anvil_
         a->error = ANVIL_ENOMEM;
         return NULL;
     }
+    size_t hash = anvil_sv_find_byte(id, 0, '#');
+    if (hash != SIZE_MAX && anvil__prelude_type(anvil_sv_slice(id, hash + 1, SIZE_MAX), NULL)) {
+        a->epoch++; /* a relative name resolved to the prelude before may mean this shape now */
+    }
     struct anvil__asm_shape *s = &a->shapes[a->count];
     memset(s, 0, sizeof(*s));
     s->id = id;
@@ -410,15 +414,15 @@ static struct anvil__asm_guess *s_guess(struct anvil__asm *a, struct anvil_str_v
     struct anvil__asm_guesses *t = &a->guesses;
     if ((t->count + 1) * 2 > t->mask) {
         size_t size = t->mask ? (t->mask + 1) * 2 : 64;
-        struct anvil__asm_guess *slots = anvil__asm_alloc(a, size * sizeof(*slots));
+        struct anvil__asm_guess **slots = anvil__asm_alloc(a, size * sizeof(*slots));
         if (!slots) {
             return NULL;
         }
         memset(slots, 0, size * sizeof(*slots));
         for (size_t i = 0; t->mask && i <= t->mask; i++) {
-            if (t->slots[i].id.ptr) {
-                size_t j = anvil_json_hash(t->slots[i].id.ptr, t->slots[i].id.len) & (size - 1);
-                while (slots[j].id.ptr) {
+            if (t->slots[i]) {
+                size_t j = anvil_json_hash(t->slots[i]->id.ptr, t->slots[i]->id.len) & (size - 1);
+                while (slots[j]) {
                     j = (j + 1) & (size - 1);
                 }
                 slots[j] = t->slots[i];
@@ -428,19 +432,60 @@ static struct anvil__asm_guess *s_guess(struct anvil__asm *a, struct anvil_str_v
         t->mask = size - 1;
     }
     size_t i = anvil_json_hash(id.ptr, id.len) & t->mask;
-    for (; t->slots[i].id.ptr; i = (i + 1) & t->mask) {
-        if (anvil_sv_eq(t->slots[i].id, id)) {
-            return &t->slots[i];
+    for (; t->slots[i]; i = (i + 1) & t->mask) {
+        if (anvil_sv_eq(t->slots[i]->id, id)) {
+            return t->slots[i];
         }
     }
-    struct anvil__asm_guess g = {anvil__asm_concat(a, id, "", anvil_sv("", 0)),
-                                 anvil__asm_concat(a, anvil_sv_from_cstr("smithy.api#"), "", name), false};
+    struct anvil__asm_guess *g = anvil__asm_alloc(a, sizeof(*g));
+    if (!g) {
+        return NULL;
+    }
+    g->id = anvil__asm_concat(a, id, "", anvil_sv("", 0));
+    g->prelude = anvil__asm_concat(a, anvil_sv_from_cstr("smithy.api#"), "", name);
+    g->elsewhere = false;
     if (a->error) {
         return NULL;
     }
     t->slots[i] = g;
     t->count++;
-    return &t->slots[i];
+    return g;
+}
+
+/*
+ * The absolute id relative `root` (no member) names in `file`: `use` first, then the file's namespace if
+ * the shape is defined there, then the prelude (a guess, `*guess`, while the namespace may still define it),
+ * else the namespace's (maybe broken) id. `*known` says whether it names a known shape.
+ */
+static struct anvil_str_view s_resolve_relative(struct anvil__asm *a, const struct anvil__idl_file *file,
+                                                struct anvil_str_view root, bool *known,
+                                                struct anvil__asm_guess **guess) {
+    *guess = NULL;
+    for (size_t i = 0; file && i < file->use_count; i++) {
+        if (anvil_sv_eq(file->uses[i].name, root)) {
+            *known = anvil__asm_defined(a, file->uses[i].id);
+            return file->uses[i].id;
+        }
+    }
+    if (!file || !file->ns.len) {
+        *known = anvil__prelude_type(root, NULL);
+        return anvil__asm_id(a, anvil_sv_from_cstr("smithy.api"), "#", root);
+    }
+    *known = true;
+    const struct anvil__asm_shape *local = s_find_local(a, file->ns, root);
+    if (local) {
+        return local->id; /* the shape's own copy: nothing built, nothing interned */
+    }
+    if (a->known && s_known_slot(a->known, anvil_buf_view(&a->id_text))) {
+        return anvil__asm_id(a, file->ns, "#", root); /* a later statement defines it */
+    }
+    if (anvil__prelude_type(root, NULL)) {
+        /* Unless a later statement defines ns#root: checked once every file is read. */
+        *guess = s_guess(a, anvil_buf_view(&a->id_text), root);
+        return *guess ? (*guess)->prelude : anvil_sv("", 0);
+    }
+    *known = false;
+    return anvil__asm_id(a, file->ns, "#", root);
 }
 
 struct anvil_str_view anvil__asm_resolve(struct anvil__asm *a, const struct anvil__idl_file *file,
@@ -448,44 +493,44 @@ struct anvil_str_view anvil__asm_resolve(struct anvil__asm *a, const struct anvi
     size_t dollar = anvil_sv_find_byte(text, 0, '$');
     struct anvil_str_view root = dollar == SIZE_MAX ? text : anvil_sv_slice(text, 0, dollar);
     struct anvil_str_view member = dollar == SIZE_MAX ? anvil_sv("", 0) : anvil_sv_slice(text, dollar, SIZE_MAX);
+    size_t hash = anvil_sv_find_byte(root, 0, '#');
     struct anvil_str_view out;
     bool known = false;
-    if (anvil_sv_find_byte(root, 0, '#') != SIZE_MAX) {
+    struct anvil__asm_guess *guess = NULL;
+    if (hash != SIZE_MAX) {
         out = root;
-        struct anvil_str_view name = anvil_sv_slice(root, anvil_sv_find_byte(root, 0, '#') + 1, SIZE_MAX);
-        known = anvil__asm_defined(a, root) ||
-                (anvil_sv_starts_with(root, anvil_sv_from_cstr("smithy.api#")) && anvil__prelude_type(name, NULL));
+        if (found) {
+            struct anvil_str_view name = anvil_sv_slice(root, hash + 1, SIZE_MAX);
+            known = anvil__asm_defined(a, root) ||
+                    (anvil_sv_starts_with(root, anvil_sv_from_cstr("smithy.api#")) && anvil__prelude_type(name, NULL));
+        }
+    } else if (found || member.len) {
+        out = s_resolve_relative(a, file, root, &known, &guess); /* rare: not worth a slot */
     } else {
-        out.len = 0;
-        for (size_t i = 0; file && i < file->use_count && !out.len; i++) {
-            if (anvil_sv_eq(file->uses[i].name, root)) {
-                out = file->uses[i].id;
-                known = anvil__asm_defined(a, out);
+        if (!a->resolved) {
+            a->resolved = anvil__asm_alloc(a, ANVIL__ASM_RESOLVED_SLOTS * sizeof(*a->resolved));
+            if (!a->resolved) {
+                return anvil_sv("", 0);
             }
+            memset(a->resolved, 0, ANVIL__ASM_RESOLVED_SLOTS * sizeof(*a->resolved));
         }
-        if (!out.len && file && file->ns.len) {
-            const struct anvil__asm_shape *local = s_find_local(a, file->ns, root);
-            if (local) {
-                out = local->id; /* the shape's own copy: nothing built, nothing interned */
-                known = true;
-            } else if (a->known && s_known_slot(a->known, anvil_buf_view(&a->id_text))) {
-                out = anvil__asm_id(a, file->ns, "#", root); /* a later statement defines it */
-                known = true;
-            } else if (anvil__prelude_type(root, NULL)) {
-                /* Unless a later statement defines ns#root: checked once every file is read. */
-                struct anvil__asm_guess *g = s_guess(a, anvil_buf_view(&a->id_text), root);
-                out = g ? g->prelude : anvil_sv("", 0);
-                if (g) {
-                    g->elsewhere = g->elsewhere || !a->member_target || member.len;
-                }
-                known = true;
-            } else {
-                out = anvil__asm_id(a, file->ns, "#", root);
+        struct anvil__asm_resolved *r =
+            &a->resolved[anvil_json_hash(root.ptr, root.len) & (ANVIL__ASM_RESOLVED_SLOTS - 1)];
+        if (r->file != file || r->epoch != a->epoch || !anvil_sv_eq(r->name, root)) {
+            struct anvil_str_view id = s_resolve_relative(a, file, root, &known, &guess);
+            *r = (struct anvil__asm_resolved){file, root, id, guess, a->epoch};
+            /* The cache may not hold a view into the id buffer, nor one that failed. */
+            if (a->error || id.ptr == (const char *)a->id_text.data) {
+                r->file = NULL;
             }
-        } else if (!out.len) {
-            out = anvil__asm_id(a, anvil_sv_from_cstr("smithy.api"), "#", root);
-            known = anvil__prelude_type(root, NULL);
+            out = id;
+        } else {
+            out = r->id;
+            guess = r->guess;
         }
+    }
+    if (guess) {
+        guess->elsewhere = guess->elsewhere || !a->member_target || member.len;
     }
     if (found) {
         *found = known;
@@ -685,7 +730,7 @@ struct anvil_json anvil__asm_target_ref(struct anvil__asm *a, struct anvil_str_v
 struct anvil_json anvil__asm_traits_json(struct anvil__asm *a, const struct anvil__asm_traits *traits, bool with_box) {
     struct anvil__asm_obj obj = {0};
     for (size_t i = 0; i < traits->count; i++) {
-        if (!with_box && anvil_sv_eq_cstr(traits->items[i].id, "smithy.api#box")) {
+        if (!with_box && anvil_sv_eq(traits->items[i].id, ANVIL_SV("smithy.api#box"))) {
             continue;
         }
         anvil__asm_put(a, &obj, traits->items[i].id, &traits->items[i].value);
@@ -695,30 +740,20 @@ struct anvil_json anvil__asm_traits_json(struct anvil__asm *a, const struct anvi
 
 /* ---- reading files into shape records ---- */
 
-static bool s_type_named(struct anvil_str_view name, enum anvil_shape_type *out) {
-    for (int t = ANVIL_SHAPE_BLOB; t <= ANVIL_SHAPE_OPERATION; t++) {
-        if (anvil_sv_eq_cstr(name, anvil_shape_type_name((enum anvil_shape_type)t))) {
-            *out = (enum anvil_shape_type)t;
-            return true;
-        }
-    }
-    return false;
-}
-
 /* A trait read from a file, checked against the file's version and added. */
 void anvil__asm_add_trait(struct anvil__asm *a, struct anvil_str_view target, int version,
                           struct anvil__asm_traits *traits, const struct anvil__asm_trait *add) {
     struct anvil_str_view id = add->id;
-    if (version < 2 && anvil_sv_eq_cstr(id, "smithy.api#mixin")) {
+    if (version < 2 && anvil_sv_eq(id, ANVIL_SV("smithy.api#mixin"))) {
         anvil__asm_event(
             a, ANVIL_SEVERITY_ERROR, target, "Model",
             "Mixins can only be used in Smithy 2.0 or later. Attempted to apply a @mixin trait to `%.*s` in a "
             "model file using version `1.0`.",
             (int)target.len, target.ptr);
-    } else if (version < 2 && anvil_sv_eq_cstr(id, "smithy.api#default")) {
+    } else if (version < 2 && anvil_sv_eq(id, ANVIL_SV("smithy.api#default"))) {
         anvil__asm_event(a, ANVIL_SEVERITY_ERROR, target, "Model",
                          "The @default trait can only be used in Smithy 2.0 or later");
-    } else if (version >= 2 && anvil_sv_eq_cstr(id, "smithy.api#box")) {
+    } else if (version >= 2 && anvil_sv_eq(id, ANVIL_SV("smithy.api#box"))) {
         anvil__asm_event(a, ANVIL_SEVERITY_ERROR, target, "Model", "@box is not supported in Smithy IDL 2.0");
     }
     anvil__asm_trait_add(a, target, traits, add);
@@ -813,7 +848,7 @@ static int s_json_shapes(struct anvil__asm *a, struct s_source *src) {
                                   "%s: shape `%.*s` must be an object with a string `type`", src->name,
                                   (int)(id.len < 200 ? id.len : 200), id.ptr);
         }
-        if (!s_type_named(type_name, &type)) {
+        if (!anvil__shape_type_named(type_name, &type)) {
             return anvil_diag_set(a->diag, ANVIL_EMODEL, 0, 0, 0, "%s: shape `%.*s` has unknown type `%.*s`", src->name,
                                   (int)(id.len < 200 ? id.len : 200), id.ptr,
                                   (int)(type_name.len < 64 ? type_name.len : 64), type_name.ptr);
@@ -941,8 +976,8 @@ static bool s_mend_guesses(struct anvil__asm *a) {
     struct anvil_str_view *wrong = NULL;
     size_t n = 0, cap = 0;
     for (size_t i = 0; a->guesses.mask && i <= a->guesses.mask; i++) {
-        const struct anvil__asm_guess *g = &a->guesses.slots[i];
-        const struct anvil__asm_shape *s = g->id.ptr ? anvil__asm_find(a, g->id) : NULL;
+        const struct anvil__asm_guess *g = a->guesses.slots[i];
+        const struct anvil__asm_shape *s = g ? anvil__asm_find(a, g->id) : NULL;
         if (s && g->elsewhere) {
             return false;
         }

@@ -39,8 +39,10 @@ static int s_number(struct anvil__asm *a, struct anvil_str_view text, struct anv
     return rc == ANVIL_ENOMEM ? rc : rc == ANVIL_OK ? ANVIL_OK : ANVIL_EVALUE; /* the lexer refuses these */
 }
 
+/* Every string the assembler makes is valid UTF-8: IDL files are checked whole before they are read, JSON ASTs
+ * by their parser, and ids and keys are cut from those. */
 int anvil__asm_string(struct anvil__asm *a, struct anvil_str_view s, struct anvil_json *out) {
-    return anvil_json_new_string(a->arena, s.ptr ? s.ptr : "", s.len, out);
+    return anvil__json_string_value(a->arena, s.ptr ? s.ptr : "", s.len, out);
 }
 
 static int s_node_json(struct anvil__asm *a, const struct anvil__idl_file *file, const struct anvil__idl_node *node,

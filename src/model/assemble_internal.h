@@ -102,8 +102,24 @@ struct anvil__asm_guess {
 };
 
 struct anvil__asm_guesses {
-    struct anvil__asm_guess *slots;
+    struct anvil__asm_guess **slots; /* each guess stays where it was made: the resolution cache points to it */
     size_t mask, count;
+};
+
+/*
+ * Relative names a file has resolved, by a hash of the name (direct mapped: a clash replaces). Most names
+ * repeat (`String`, `documentation`, a structure's own shapes), and resolving one looks at the `use`
+ * statements, the index and the prelude. An answer can only change when a shape named like a prelude shape
+ * is defined (the prelude answer was a guess): `epoch` counts those, and an entry made in another epoch is
+ * looked up again.
+ */
+#define ANVIL__ASM_RESOLVED_SLOTS 1024
+
+struct anvil__asm_resolved {
+    const struct anvil__idl_file *file;
+    struct anvil_str_view name, id;
+    struct anvil__asm_guess *guess; /* when `id` is a guess */
+    size_t epoch;
 };
 
 /*
@@ -155,6 +171,8 @@ struct anvil__asm {
      */
     struct anvil__asm_guesses guesses;
     struct anvil__asm_ids untyped;
+    struct anvil__asm_resolved *resolved; /* ANVIL__ASM_RESOLVED_SLOTS, in the scratch arena */
+    size_t epoch;
     bool member_target; /* anvil__asm_resolve is resolving a member's target */
     const struct anvil__asm_known *known;
     struct anvil__asm_trait *metadata; /* key -> value, merged */

@@ -19,6 +19,7 @@
 #include "anvil/status.h"
 #include "core/core_internal.h"
 #include "model/idl_internal.h"
+#include "model/model_internal.h"
 
 struct s_parser {
     struct anvil__idl_lexer lx;
@@ -164,9 +165,12 @@ static struct anvil_str_view s_lexeme(const struct s_parser *p) {
     return anvil_sv(p->lx.text + p->lx.start, p->lx.end - p->lx.start);
 }
 
-static bool s_is(const struct s_parser *p, const char *word) {
-    return s_tok(p) == ANVIL__TOK_IDENTIFIER && anvil_sv_eq_cstr(s_lexeme(p), word);
+static bool s_is_word(const struct s_parser *p, struct anvil_str_view word) {
+    return s_tok(p) == ANVIL__TOK_IDENTIFIER && anvil_sv_eq(s_lexeme(p), word);
 }
+
+/* Whether the token is the identifier `word` (a string literal). */
+#define s_is(p, word) s_is_word((p), ANVIL_SV(word))
 
 static bool s_whitespace(enum anvil__idl_tok tok) {
     return tok == ANVIL__TOK_SPACE || tok == ANVIL__TOK_NEWLINE || tok == ANVIL__TOK_COMMA || tok == ANVIL__TOK_COMMENT;
@@ -413,11 +417,11 @@ static void s_identifier_node(struct anvil_str_view id, size_t at, struct anvil_
     memset(out, 0, sizeof(*out));
     out->at = at;
     out->text = id;
-    if (anvil_sv_eq_cstr(id, "true")) {
+    if (anvil_sv_eq(id, ANVIL_SV("true"))) {
         out->kind = ANVIL__NODE_TRUE;
-    } else if (anvil_sv_eq_cstr(id, "false")) {
+    } else if (anvil_sv_eq(id, ANVIL_SV("false"))) {
         out->kind = ANVIL__NODE_FALSE;
-    } else if (anvil_sv_eq_cstr(id, "null")) {
+    } else if (anvil_sv_eq(id, ANVIL_SV("null"))) {
         out->kind = ANVIL__NODE_NULL;
     } else {
         out->kind = ANVIL__NODE_SHAPE_ID;
@@ -1155,8 +1159,8 @@ static void s_operation(struct s_parser *p, size_t shape_index) {
         s_expect(p, ANVIL__TOK_IDENTIFIER);
         struct anvil_str_view key = s_lexeme(p);
         struct anvil__idl_shape *s = &p->file->shapes[shape_index];
-        bool input = anvil_sv_eq_cstr(key, "input"), output = anvil_sv_eq_cstr(key, "output");
-        bool errors = anvil_sv_eq_cstr(key, "errors");
+        bool input = anvil_sv_eq(key, ANVIL_SV("input")), output = anvil_sv_eq(key, ANVIL_SV("output"));
+        bool errors = anvil_sv_eq(key, ANVIL_SV("errors"));
         if ((input && s->has_input) || (output && s->has_output) || (errors && s->has_errors)) {
             struct anvil_str_view id = s_id_of(p, op_name, anvil_sv("", 0));
             s_fail_at(p, id, p->lx.start, "Duplicate operation %.*s property for `%.*s`", (int)key.len, key.ptr,
@@ -1246,16 +1250,6 @@ static size_t s_shape_statement(struct s_parser *p, struct anvil_str_view name, 
     return index;
 }
 
-static bool s_shape_type(struct anvil_str_view word, enum anvil_shape_type *out) {
-    for (int t = ANVIL_SHAPE_BLOB; t <= ANVIL_SHAPE_OPERATION; t++) {
-        if (anvil_sv_eq_cstr(word, anvil_shape_type_name((enum anvil_shape_type)t))) {
-            *out = (enum anvil_shape_type)t;
-            return true;
-        }
-    }
-    return false;
-}
-
 static void s_apply(struct s_parser *p, const struct s_traits *before) {
     for (size_t i = 0; i < before->count; i++) {
         if (!before->items[i].doc_comment) {
@@ -1292,12 +1286,12 @@ static void s_shape_or_apply(struct s_parser *p, struct s_traits *traits) {
     size_t at = p->lx.start;
     s_expect(p, ANVIL__TOK_IDENTIFIER);
     struct anvil_str_view word = s_lexeme(p);
-    if (anvil_sv_eq_cstr(word, "apply")) {
+    if (anvil_sv_eq(word, ANVIL_SV("apply"))) {
         s_apply(p, traits);
         return;
     }
     enum anvil_shape_type type;
-    if (!s_shape_type(word, &type)) {
+    if (!anvil__shape_type_named(word, &type)) {
         s_fail(p, "Unknown shape type: %.*s", (int)(word.len < 200 ? word.len : 200), word.ptr);
     }
     s_next(p);

@@ -34,16 +34,6 @@ int anvil__model_nomem(struct anvil__model_builder *b) {
 }
 
 /* The type named `name`, using the one table of names (anvil_shape_type_name). */
-static bool s_type(struct anvil_str_view name, enum anvil_shape_type *out) {
-    for (int t = ANVIL_SHAPE_BLOB; t <= ANVIL_SHAPE_OPERATION; t++) {
-        if (anvil_sv_eq_cstr(name, anvil_shape_type_name((enum anvil_shape_type)t))) {
-            *out = (enum anvil_shape_type)t;
-            return true;
-        }
-    }
-    return false;
-}
-
 bool anvil__shape_id_valid(struct anvil_str_view id) {
     size_t hash = anvil_sv_find_byte(id, 0, '#');
     return hash != SIZE_MAX && hash > 0 && hash + 1 < id.len && anvil_sv_find_byte(id, hash + 1, '#') == SIZE_MAX &&
@@ -575,7 +565,7 @@ static int s_load(struct anvil__model_builder *ld, size_t max_shapes) {
         }
         struct anvil_shape *s = &m->shapes[m->count];
         memset(s, 0, sizeof(*s));
-        if (!s_type(anvil_json_string(type), &s->type)) {
+        if (!anvil__shape_type_named(anvil_json_string(type), &s->type)) {
             struct anvil_str_view t = anvil_json_string(type);
             return s_error(ld, ANVIL_EMODEL, "shape `%.*s` has unknown type `%.*s`", (int)id.len, id.ptr,
                            (int)(t.len < 64 ? t.len : 64), t.ptr);

@@ -126,6 +126,9 @@ int anvil__model_load_doc(struct anvil_allocator *allocator, struct anvil_json_d
 /* The JSON AST of an assembled model, made from the model (assemble_ast.c): ANVIL_OK or ANVIL_ENOMEM. */
 int anvil__model_ast_build(const struct anvil_model *model, struct anvil_json_doc **out);
 
+/* The shape type Smithy spells `name` ("structure", "intEnum", ...); false for anything else. */
+bool anvil__shape_type_named(struct anvil_str_view name, enum anvil_shape_type *out);
+
 /* namespace#Name: a non-empty namespace, one '#', a non-empty name, no '$' (the JSON AST's shape keys). */
 bool anvil__shape_id_valid(struct anvil_str_view id);
 

@@ -6,34 +6,49 @@
 #include "core/core_internal.h"
 #include "model/model_internal.h"
 
-static const char *const s_type_names[] = {
-    [ANVIL_SHAPE_BLOB] = "blob",
-    [ANVIL_SHAPE_BOOLEAN] = "boolean",
-    [ANVIL_SHAPE_STRING] = "string",
-    [ANVIL_SHAPE_BYTE] = "byte",
-    [ANVIL_SHAPE_SHORT] = "short",
-    [ANVIL_SHAPE_INTEGER] = "integer",
-    [ANVIL_SHAPE_LONG] = "long",
-    [ANVIL_SHAPE_FLOAT] = "float",
-    [ANVIL_SHAPE_DOUBLE] = "double",
-    [ANVIL_SHAPE_BIG_INTEGER] = "bigInteger",
-    [ANVIL_SHAPE_BIG_DECIMAL] = "bigDecimal",
-    [ANVIL_SHAPE_TIMESTAMP] = "timestamp",
-    [ANVIL_SHAPE_DOCUMENT] = "document",
-    [ANVIL_SHAPE_ENUM] = "enum",
-    [ANVIL_SHAPE_INT_ENUM] = "intEnum",
-    [ANVIL_SHAPE_LIST] = "list",
-    [ANVIL_SHAPE_SET] = "set",
-    [ANVIL_SHAPE_MAP] = "map",
-    [ANVIL_SHAPE_STRUCTURE] = "structure",
-    [ANVIL_SHAPE_UNION] = "union",
-    [ANVIL_SHAPE_SERVICE] = "service",
-    [ANVIL_SHAPE_RESOURCE] = "resource",
-    [ANVIL_SHAPE_OPERATION] = "operation",
+/* Smithy's spelling of each type, with its length. */
+static const struct {
+    const char *name;
+    size_t len;
+} s_types[] = {
+    [ANVIL_SHAPE_BLOB] = {"blob", sizeof("blob") - 1},
+    [ANVIL_SHAPE_BOOLEAN] = {"boolean", sizeof("boolean") - 1},
+    [ANVIL_SHAPE_STRING] = {"string", sizeof("string") - 1},
+    [ANVIL_SHAPE_BYTE] = {"byte", sizeof("byte") - 1},
+    [ANVIL_SHAPE_SHORT] = {"short", sizeof("short") - 1},
+    [ANVIL_SHAPE_INTEGER] = {"integer", sizeof("integer") - 1},
+    [ANVIL_SHAPE_LONG] = {"long", sizeof("long") - 1},
+    [ANVIL_SHAPE_FLOAT] = {"float", sizeof("float") - 1},
+    [ANVIL_SHAPE_DOUBLE] = {"double", sizeof("double") - 1},
+    [ANVIL_SHAPE_BIG_INTEGER] = {"bigInteger", sizeof("bigInteger") - 1},
+    [ANVIL_SHAPE_BIG_DECIMAL] = {"bigDecimal", sizeof("bigDecimal") - 1},
+    [ANVIL_SHAPE_TIMESTAMP] = {"timestamp", sizeof("timestamp") - 1},
+    [ANVIL_SHAPE_DOCUMENT] = {"document", sizeof("document") - 1},
+    [ANVIL_SHAPE_ENUM] = {"enum", sizeof("enum") - 1},
+    [ANVIL_SHAPE_INT_ENUM] = {"intEnum", sizeof("intEnum") - 1},
+    [ANVIL_SHAPE_LIST] = {"list", sizeof("list") - 1},
+    [ANVIL_SHAPE_SET] = {"set", sizeof("set") - 1},
+    [ANVIL_SHAPE_MAP] = {"map", sizeof("map") - 1},
+    [ANVIL_SHAPE_STRUCTURE] = {"structure", sizeof("structure") - 1},
+    [ANVIL_SHAPE_UNION] = {"union", sizeof("union") - 1},
+    [ANVIL_SHAPE_SERVICE] = {"service", sizeof("service") - 1},
+    [ANVIL_SHAPE_RESOURCE] = {"resource", sizeof("resource") - 1},
+    [ANVIL_SHAPE_OPERATION] = {"operation", sizeof("operation") - 1},
 };
 
 const char *anvil_shape_type_name(enum anvil_shape_type type) {
-    return (size_t)type < sizeof(s_type_names) / sizeof(s_type_names[0]) ? s_type_names[type] : "unknown";
+    return (size_t)type < sizeof(s_types) / sizeof(s_types[0]) ? s_types[type].name : "unknown";
+}
+
+bool anvil__shape_type_named(struct anvil_str_view name, enum anvil_shape_type *out) {
+    for (size_t t = 0; name.len && t < sizeof(s_types) / sizeof(s_types[0]); t++) {
+        if (s_types[t].len == name.len && s_types[t].name[0] == name.ptr[0] &&
+            memcmp(s_types[t].name, name.ptr, name.len) == 0) {
+            *out = (enum anvil_shape_type)t;
+            return true;
+        }
+    }
+    return false;
 }
 
 /* ---- the prelude ---- */
