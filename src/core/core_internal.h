@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "anvil/common.h"
 #include "anvil/str_view.h"
@@ -18,6 +19,20 @@
 #define ANVIL_LIKELY(x) (x)
 #define ANVIL_UNLIKELY(x) (x)
 #endif
+
+/* anvil_sv_eq and anvil_sv_find_byte for hot loops over short strings (ids, names): inline, no memchr call. */
+static inline bool anvil__sv_same(struct anvil_str_view a, struct anvil_str_view b) {
+    return a.len == b.len && (a.ptr == b.ptr || a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
+}
+
+static inline size_t anvil__sv_index(struct anvil_str_view s, char c) {
+    for (size_t i = 0; i < s.len; i++) {
+        if (s.ptr[i] == c) {
+            return i;
+        }
+    }
+    return SIZE_MAX;
+}
 
 /* Size arithmetic that reports overflow instead of wrapping: true = overflowed. */
 static inline bool anvil__size_add(size_t a, size_t b, size_t *out) {

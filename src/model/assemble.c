@@ -52,6 +52,24 @@ void *anvil__asm_alloc(struct anvil__asm *a, size_t size) {
     return p;
 }
 
+void *anvil__asm_list_alloc(struct anvil__asm *a, size_t size) {
+    void *p = anvil_arena_alloc(a->lists, size ? size : 1, 0);
+    if (!p) {
+        a->error = ANVIL_ENOMEM;
+    }
+    return p;
+}
+
+uint32_t anvil__asm_stamp(struct anvil__asm *a) {
+    if (a->stamp == UINT32_MAX) { /* start over: no shape may look visited by a search of 4 billion ago */
+        for (size_t i = 0; i < a->count; i++) {
+            a->shapes[i].visit = 0;
+        }
+        a->stamp = 0;
+    }
+    return ++a->stamp;
+}
+
 bool anvil__asm_grow(struct anvil__asm *a, void **items, size_t count, size_t *cap, size_t size) {
     if (count < *cap) {
         return true;
@@ -69,27 +87,24 @@ bool anvil__asm_grow(struct anvil__asm *a, void **items, size_t count, size_t *c
     return true;
 }
 
-/*
- * `x sep y` as an id the model keeps: interned with the output's strings, so each id is stored once and
- * written into the AST without another copy (short ones, which a JSON value holds inline, in the scratch
- * arena).
- */
-struct anvil_str_view anvil__asm_id(struct anvil__asm *a, struct anvil_str_view x, const char *sep,
-                                    struct anvil_str_view y) {
+const struct anvil_json_key *anvil__asm_id_key(struct anvil__asm *a, struct anvil_str_view x, const char *sep,
+                                               struct anvil_str_view y) {
     anvil_buf_clear(&a->id_text);
     int rc = anvil_buf_append_sv(&a->id_text, x);
     rc = rc == ANVIL_OK ? anvil_buf_append_cstr(&a->id_text, sep) : rc;
     rc = rc == ANVIL_OK ? anvil_buf_append_sv(&a->id_text, y) : rc;
     if (rc != ANVIL_OK) {
         a->error = ANVIL_ENOMEM;
-        return anvil_sv("", 0);
+        return NULL;
     }
-    struct anvil_str_view text = anvil_buf_view(&a->id_text);
-    if (text.len < 8) {
-        return anvil__asm_concat(a, text, "", anvil_sv("", 0));
-    }
-    struct anvil_json v = anvil__asm_str(a, text);
-    return a->error ? anvil_sv("", 0) : anvil_json_string(&v);
+    return anvil__asm_key(a, anvil_buf_view(&a->id_text));
+}
+
+/* `x sep y` as an id the model keeps: interned in the output arena, so each id is stored once. */
+struct anvil_str_view anvil__asm_id(struct anvil__asm *a, struct anvil_str_view x, const char *sep,
+                                    struct anvil_str_view y) {
+    const struct anvil_json_key *k = anvil__asm_id_key(a, x, sep, y);
+    return k ? anvil_sv(k->bytes, k->len) : anvil_sv("", 0);
 }
 
 /* `shape$name` for messages and trait merges: valid until the next call. */
@@ -130,7 +145,7 @@ struct anvil__asm_shape *anvil__asm_find(struct anvil__asm *a, struct anvil_str_
     }
     for (size_t i = anvil_json_hash(id.ptr, id.len) & a->mask; a->slots[i]; i = (i + 1) & a->mask) {
         struct anvil__asm_shape *s = &a->shapes[a->slots[i] - 1];
-        if (anvil_sv_eq(s->id, id)) {
+        if (anvil__sv_same(s->id, id)) {
             return s;
         }
     }
@@ -153,7 +168,7 @@ static bool s_index_room(struct anvil__asm *a) {
         if (a->shapes[k].dup_of) {
             continue;
         }
-        size_t i = anvil_json_hash(a->shapes[k].id.ptr, a->shapes[k].id.len) & (size - 1);
+        size_t i = a->shapes[k].hash & (size - 1);
         while (slots[i]) {
             i = (i + 1) & (size - 1);
         }
@@ -165,27 +180,36 @@ static bool s_index_room(struct anvil__asm *a) {
     return true;
 }
 
-struct anvil__asm_shape *anvil__asm_register(struct anvil__asm *a, struct anvil_str_view id, enum anvil_shape_type type,
-                                             const struct anvil__idl_file *file, int version, size_t at) {
-    if (a->error || !s_index_room(a) ||
-        anvil__mem_grow(a->allocator, (void **)&a->shapes, &a->cap, sizeof(*a->shapes), a->count + 1) != ANVIL_OK) {
-        a->error = ANVIL_ENOMEM;
+struct anvil__asm_shape *anvil__asm_register(struct anvil__asm *a, struct anvil_str_view id, uint32_t hash,
+                                             enum anvil_shape_type type, const struct anvil__idl_file *file,
+                                             int version, size_t at) {
+    if (a->error || !s_index_room(a)) {
         return NULL;
     }
-    size_t hash = anvil_sv_find_byte(id, 0, '#');
-    if (hash != SIZE_MAX && anvil__prelude_type(anvil_sv_slice(id, hash + 1, SIZE_MAX), NULL)) {
+    if (a->count == a->cap) { /* by half: most records are in use at the peak */
+        size_t cap = a->cap ? a->cap + a->cap / 2 : 64, bytes;
+        if (cap >= UINT32_MAX || anvil__size_mul(cap, sizeof(*a->shapes), &bytes) ||
+            anvil_mem_realloc(a->allocator, (void **)&a->shapes, bytes) != ANVIL_OK) {
+            a->error = ANVIL_ENOMEM;
+            return NULL;
+        }
+        a->cap = cap;
+    }
+    size_t pound = anvil__sv_index(id, '#');
+    if (pound != SIZE_MAX && anvil__prelude_type(anvil_sv_slice(id, pound + 1, SIZE_MAX), NULL)) {
         a->epoch++; /* a relative name resolved to the prelude before may mean this shape now */
     }
     struct anvil__asm_shape *s = &a->shapes[a->count];
     memset(s, 0, sizeof(*s));
     s->id = id;
+    s->hash = hash;
     s->type = type;
-    s->version = version;
+    s->version = (unsigned char)version;
     s->file = file;
-    s->at = at;
+    s->at = (uint32_t)at;
     s->props = *anvil__json_empty_object();
-    size_t i = anvil_json_hash(id.ptr, id.len) & a->mask;
-    while (a->slots[i] && !anvil_sv_eq(a->shapes[a->slots[i] - 1].id, id)) {
+    size_t i = hash & a->mask;
+    while (a->slots[i] && !anvil__sv_same(a->shapes[a->slots[i] - 1].id, id)) {
         i = (i + 1) & a->mask;
     }
     if (a->slots[i]) {
@@ -290,7 +314,7 @@ static void s_known_clean_up(struct anvil__asm_known *k, struct anvil_allocator 
 
 struct anvil__asm_trait *anvil__asm_trait_find(struct anvil__asm_traits *traits, struct anvil_str_view id) {
     for (size_t i = 0; i < traits->count; i++) {
-        if (anvil_sv_eq(traits->items[i].id, id)) {
+        if (anvil__sv_same(traits->items[i].id, id)) {
             return &traits->items[i];
         }
     }
@@ -303,17 +327,20 @@ struct anvil__asm_trait *anvil__asm_trait_find(struct anvil__asm_traits *traits,
 static void s_append_array(struct anvil__asm *a, struct anvil__asm_trait *to, const struct anvil_json *more) {
     size_t n = anvil_json_len(&to->value), m = anvil_json_len(more);
     struct anvil_json *items = (struct anvil_json *)to->value.u.items;
-    if (n + m > to->room) {
+    size_t room = to->grown ? (size_t)anvil_json_int(&items[-1]) : 0;
+    if (n + m > room) {
         struct anvil_json grown;
         size_t cap = (n + m) * 2;
-        if (anvil_json_new_array(a->arena, cap, &grown, &items) != ANVIL_OK) {
+        if (cap >= (size_t)INT64_MAX || anvil_json_new_array(a->arena, cap + 1, &grown, &items) != ANVIL_OK) {
             a->error = ANVIL_ENOMEM;
             return;
         }
+        items[0] = anvil_json_make_int((int64_t)cap);
+        items++;
         for (size_t i = 0; i < n; i++) {
             items[i] = *anvil_json_array_at(&to->value, i);
         }
-        to->room = cap;
+        to->grown = 1;
     }
     for (size_t i = 0; i < m; i++) {
         items[n + i] = *anvil_json_array_at(more, i);
@@ -348,16 +375,16 @@ static bool s_merge(struct anvil__asm *a, struct anvil__asm_trait *old, const st
     if (anvil_json_equal(&old->value, &add->value)) {
         return true;
     }
-    anvil__asm_where(old->file, old->at, was, cap);
-    anvil__asm_where(add->file, add->at, now, cap);
+    anvil__asm_where(old->file ? a->files[old->file - 1] : NULL, old->at, was, cap);
+    anvil__asm_where(add->file ? a->files[add->file - 1] : NULL, add->at, now, cap);
     return false;
 }
 
 /* Room for `count` traits in an empty list, exactly: most lists hold one or two. */
 void anvil__asm_traits_reserve(struct anvil__asm *a, struct anvil__asm_traits *traits, size_t count) {
     if (!traits->items && count) {
-        traits->items = anvil__asm_alloc(a, count * sizeof(*traits->items));
-        traits->cap = traits->items ? count : 0;
+        traits->items = count < UINT32_MAX ? anvil__asm_list_alloc(a, count * sizeof(*traits->items)) : NULL;
+        traits->cap = traits->items ? (uint32_t)count : 0;
     }
 }
 
@@ -376,11 +403,21 @@ void anvil__asm_trait_add(struct anvil__asm *a, struct anvil_str_view target, st
         }
         return;
     }
-    if (!anvil__asm_grow(a, (void **)&traits->items, traits->count, &traits->cap, sizeof(*traits->items))) {
-        return;
+    if (traits->count == traits->cap) { /* lists are made at their size: one more is often the last */
+        size_t cap = (size_t)traits->cap + 1 + traits->cap / 2;
+        struct anvil__asm_trait *items = cap < UINT32_MAX ? anvil__asm_list_alloc(a, cap * sizeof(*items)) : NULL;
+        if (!items) {
+            a->error = ANVIL_ENOMEM;
+            return;
+        }
+        if (traits->count) {
+            memcpy(items, traits->items, traits->count * sizeof(*items));
+        }
+        traits->items = items;
+        traits->cap = (uint32_t)cap;
     }
     traits->items[traits->count] = *add;
-    traits->items[traits->count].room = 0;
+    traits->items[traits->count].grown = 0;
     traits->count++;
 }
 
@@ -490,10 +527,10 @@ static struct anvil_str_view s_resolve_relative(struct anvil__asm *a, const stru
 
 struct anvil_str_view anvil__asm_resolve(struct anvil__asm *a, const struct anvil__idl_file *file,
                                          struct anvil_str_view text, bool *found) {
-    size_t dollar = anvil_sv_find_byte(text, 0, '$');
+    size_t dollar = anvil__sv_index(text, '$');
     struct anvil_str_view root = dollar == SIZE_MAX ? text : anvil_sv_slice(text, 0, dollar);
     struct anvil_str_view member = dollar == SIZE_MAX ? anvil_sv("", 0) : anvil_sv_slice(text, dollar, SIZE_MAX);
-    size_t hash = anvil_sv_find_byte(root, 0, '#');
+    size_t hash = anvil__sv_index(root, '#');
     struct anvil_str_view out;
     bool known = false;
     struct anvil__asm_guess *guess = NULL;
@@ -504,19 +541,20 @@ struct anvil_str_view anvil__asm_resolve(struct anvil__asm *a, const struct anvi
             known = anvil__asm_defined(a, root) ||
                     (anvil_sv_starts_with(root, anvil_sv_from_cstr("smithy.api#")) && anvil__prelude_type(name, NULL));
         }
-    } else if (found || member.len) {
-        out = s_resolve_relative(a, file, root, &known, &guess); /* rare: not worth a slot */
+    } else if (found || member.len || !file || (uintptr_t)root.ptr < (uintptr_t)file->text ||
+               (uintptr_t)root.ptr + root.len > (uintptr_t)file->text + file->len) {
+        /* Rare, or a name made while reading (an inline input's): a slot keeps names that stay put. */
+        out = s_resolve_relative(a, file, root, &known, &guess);
     } else {
-        if (!a->resolved) {
-            a->resolved = anvil__asm_alloc(a, ANVIL__ASM_RESOLVED_SLOTS * sizeof(*a->resolved));
+        if (!a->resolved) { /* the allocator's: freed once every file is read */
+            a->resolved = anvil_mem_calloc(a->allocator, a->cache_slots, sizeof(*a->resolved));
             if (!a->resolved) {
+                a->error = ANVIL_ENOMEM;
                 return anvil_sv("", 0);
             }
-            memset(a->resolved, 0, ANVIL__ASM_RESOLVED_SLOTS * sizeof(*a->resolved));
         }
-        struct anvil__asm_resolved *r =
-            &a->resolved[anvil_json_hash(root.ptr, root.len) & (ANVIL__ASM_RESOLVED_SLOTS - 1)];
-        if (r->file != file || r->epoch != a->epoch || !anvil_sv_eq(r->name, root)) {
+        struct anvil__asm_resolved *r = &a->resolved[anvil_json_hash(root.ptr, root.len) & (a->cache_slots - 1)];
+        if (r->file != file || r->epoch != a->epoch || !anvil__sv_same(r->name, root)) {
             struct anvil_str_view id = s_resolve_relative(a, file, root, &known, &guess);
             *r = (struct anvil__asm_resolved){file, root, id, guess, a->epoch};
             /* The cache may not hold a view into the id buffer, nor one that failed. */
@@ -554,42 +592,32 @@ bool anvil__asm_type_of(struct anvil__asm *a, struct anvil_str_view id, enum anv
            anvil__prelude_type(anvil_sv_slice(id, 11, SIZE_MAX), type);
 }
 
-/*
- * The slot of `text` in `t` (empty when it is not there yet), growing the table first when half full.
- * NULL when out of memory. The output document shares what it finds: its strings are never written.
- */
-static struct anvil__asm_interned *s_intern_slot(struct anvil__asm *a, struct anvil__asm_intern *t,
-                                                 struct anvil_str_view text, uint32_t hash, bool keys) {
-    if (t->count * 2 >= t->mask) {
-        size_t size = t->mask ? (t->mask + 1) * 2 : 256;
-        struct anvil__asm_interned *slots = anvil__asm_alloc(a, size * sizeof(*slots));
+/* The slot of `text` in `t`: the key record there, or an empty slot to put one in. NULL when out of memory. */
+static const struct anvil_json_key **s_intern_slot(struct anvil__asm *a, struct anvil__asm_intern *t,
+                                                   struct anvil_str_view text, uint32_t hash) {
+    if ((t->count + 1) * 2 > t->mask) {
+        size_t size = t->mask ? (t->mask + 1) * 2 : a->cache_slots * 2;
+        const struct anvil_json_key **slots = anvil_mem_calloc(a->allocator, size, sizeof(*slots));
         if (!slots) {
             return NULL;
         }
-        memset(slots, 0, size * sizeof(*slots));
         for (size_t i = 0; t->mask && i <= t->mask; i++) {
-            if (t->slots[i].hash) {
-                size_t j = t->slots[i].hash & (size - 1);
-                while (slots[j].hash) {
+            if (t->slots[i]) {
+                size_t j = t->slots[i]->hash & (size - 1);
+                while (slots[j]) {
                     j = (j + 1) & (size - 1);
                 }
                 slots[j] = t->slots[i];
             }
         }
+        anvil_mem_release(a->allocator, (void *)t->slots);
         t->slots = slots;
         t->mask = size - 1;
     }
-    hash |= 1;
     for (size_t i = hash & t->mask;; i = (i + 1) & t->mask) {
-        struct anvil__asm_interned *e = &t->slots[i];
-        if (!e->hash) {
-            e->hash = hash;
-            t->count++;
-            return e;
-        }
-        struct anvil_str_view have = keys ? anvil_sv(e->key->bytes, e->key->len) : anvil_json_string(&e->value);
-        if (e->hash == hash && anvil_sv_eq(have, text)) {
-            return e;
+        const struct anvil_json_key *k = t->slots[i];
+        if (!k || (k->hash == hash && k->len == text.len && memcmp(k->bytes, text.ptr, text.len) == 0)) {
+            return &t->slots[i];
         }
     }
 }
@@ -635,25 +663,37 @@ static bool s_items_grow(struct anvil__asm *a, struct anvil__asm_obj *obj) {
     return true;
 }
 
-/* Takes back the slot s_intern_slot just filled, when what it was to hold could not be made: it ends its
- * probe chain, so clearing it breaks none. */
-static void s_intern_undo(struct anvil__asm_intern *t, struct anvil__asm_interned *slot) {
-    memset(slot, 0, sizeof(*slot));
-    t->count--;
-}
-
-const struct anvil_json_key *anvil__asm_key(struct anvil__asm *a, struct anvil_str_view key) {
-    uint32_t hash = anvil_json_hash(key.ptr ? key.ptr : "", key.len);
-    struct anvil__asm_interned *slot = s_intern_slot(a, &a->keys, key, hash, true);
-    if (slot && !slot->key && !(slot->key = anvil__json_key_new(a->arena, key.ptr ? key.ptr : "", key.len, hash))) {
-        s_intern_undo(&a->keys, slot);
-        slot = NULL;
+const struct anvil_json_key *anvil__asm_key_hashed(struct anvil__asm *a, struct anvil_str_view key, uint32_t hash) {
+    const char *bytes = key.ptr ? key.ptr : "";
+    const struct anvil_json_key **slot = s_intern_slot(a, &a->keys, anvil_sv(bytes, key.len), hash);
+    if (slot && !*slot) {
+        *slot = anvil__json_key_new(a->arena, bytes, key.len, hash);
+        a->keys.count += *slot != NULL;
     }
-    if (!slot) {
+    if (!slot || !*slot) {
         a->error = ANVIL_ENOMEM;
         return NULL;
     }
-    return slot->key;
+    return *slot;
+}
+
+const struct anvil_json_key *anvil__asm_key(struct anvil__asm *a, struct anvil_str_view key) {
+    return anvil__asm_key_hashed(a, key, anvil_json_hash(key.ptr ? key.ptr : "", key.len));
+}
+
+const struct anvil_json_key *anvil__asm_atom(struct anvil__asm *a, struct anvil_str_view s) {
+    if (!a->atoms) {
+        a->atoms = anvil__asm_alloc(a, a->cache_slots / 2 * sizeof(*a->atoms));
+        if (!a->atoms) {
+            return NULL;
+        }
+        memset(a->atoms, 0, a->cache_slots / 2 * sizeof(*a->atoms));
+    }
+    struct anvil__asm_atom *at = &a->atoms[((uintptr_t)s.ptr >> 3 ^ s.len) & (a->cache_slots / 2 - 1)];
+    if (at->ptr != s.ptr || at->len != s.len || !at->key) {
+        *at = (struct anvil__asm_atom){s.ptr, s.len, anvil__asm_key(a, s)};
+    }
+    return at->key;
 }
 
 struct anvil_str_view anvil__asm_keep(struct anvil__asm *a, struct anvil_str_view s) {
@@ -661,18 +701,19 @@ struct anvil_str_view anvil__asm_keep(struct anvil__asm *a, struct anvil_str_vie
     return k ? anvil_sv(k->bytes, k->len) : anvil_sv("", 0);
 }
 
-void anvil__asm_put(struct anvil__asm *a, struct anvil__asm_obj *obj, struct anvil_str_view key,
-                    const struct anvil_json *value) {
-    if (!s_items_grow(a, obj)) {
+void anvil__asm_put_key(struct anvil__asm *a, struct anvil__asm_obj *obj, const struct anvil_json_key *key,
+                        const struct anvil_json *value) {
+    if (!key || !s_items_grow(a, obj)) {
         return;
     }
-    const struct anvil_json_key *k = anvil__asm_key(a, key);
-    if (!k) {
-        return;
-    }
-    obj->items[obj->count].key = k;
+    obj->items[obj->count].key = key;
     obj->items[obj->count].value = *value;
     obj->count++;
+}
+
+void anvil__asm_put(struct anvil__asm *a, struct anvil__asm_obj *obj, struct anvil_str_view key,
+                    const struct anvil_json *value) {
+    anvil__asm_put_key(a, obj, anvil__asm_key(a, key), value);
 }
 
 void anvil__asm_put_cstr(struct anvil__asm *a, struct anvil__asm_obj *obj, const char *key,
@@ -700,16 +741,12 @@ struct anvil_json anvil__asm_str(struct anvil__asm *a, struct anvil_str_view s) 
         }
         return v;
     }
-    struct anvil__asm_interned *slot = s_intern_slot(a, &a->strings, s, anvil_json_hash(s.ptr, s.len), false);
-    if (slot && anvil_json_is_null(&slot->value) && anvil__asm_string(a, s, &slot->value) != ANVIL_OK) {
-        s_intern_undo(&a->strings, slot);
-        slot = NULL;
+    const struct anvil_json_key *k = anvil__asm_key(a, s);
+    if (k) { /* a string value over the key's bytes (NUL-terminated, as a string's are) */
+        v.tag = (uint64_t)ANVIL_JSON_STRING | ((uint64_t)k->len << ANVIL_JSON__LEN_SHIFT);
+        v.u.str = k->bytes;
     }
-    if (!slot) {
-        a->error = ANVIL_ENOMEM;
-        return v;
-    }
-    return slot->value;
+    return v;
 }
 
 /* {"target": id} */
@@ -727,18 +764,44 @@ struct anvil_json anvil__asm_target_ref(struct anvil__asm *a, struct anvil_str_v
  * error.
  * Metadata (`with_box`) is anyone's keys and keeps them all.
  */
+void anvil__asm_traits_done(struct anvil__asm *a) {
+    for (size_t i = 0; i < a->count && !a->error; i++) {
+        struct anvil__asm_shape *s = &a->shapes[i];
+        if (s->dup_of) {
+            continue;
+        }
+        s->traits.json = anvil__asm_traits_json(a, &s->traits, false);
+        for (size_t k = 0; k < s->member_count; k++) {
+            s->members[k].traits.json = anvil__asm_traits_json(a, &s->members[k].traits, false);
+        }
+    }
+    for (size_t i = 0; i < a->member_apply_count && !a->error; i++) {
+        a->member_applies[i].traits.json = anvil__asm_traits_json(a, &a->member_applies[i].traits, false);
+    }
+    anvil_arena_destroy(a->lists);
+    a->lists = NULL;
+}
+
 struct anvil_json anvil__asm_traits_json(struct anvil__asm *a, const struct anvil__asm_traits *traits, bool with_box) {
     struct anvil__asm_obj obj = {0};
     for (size_t i = 0; i < traits->count; i++) {
-        if (!with_box && anvil_sv_eq(traits->items[i].id, ANVIL_SV("smithy.api#box"))) {
+        if (!with_box && anvil__sv_same(traits->items[i].id, ANVIL_SV("smithy.api#box"))) {
             continue;
         }
-        anvil__asm_put(a, &obj, traits->items[i].id, &traits->items[i].value);
+        anvil__asm_put_key(a, &obj, anvil__asm_atom(a, traits->items[i].id), &traits->items[i].value);
     }
     return anvil__asm_obj_finish(a, &obj);
 }
 
 /* ---- reading files into shape records ---- */
+
+bool anvil__asm_trait_may_speak(struct anvil__asm_traits *traits, int version, const struct anvil__asm_trait *add) {
+    struct anvil_str_view id = add->id;
+    return anvil__asm_trait_find(traits, id) ||
+           (version < 2 &&
+            (anvil_sv_eq(id, ANVIL_SV("smithy.api#mixin")) || anvil_sv_eq(id, ANVIL_SV("smithy.api#default")))) ||
+           (version >= 2 && anvil_sv_eq(id, ANVIL_SV("smithy.api#box")));
+}
 
 /* A trait read from a file, checked against the file's version and added. */
 void anvil__asm_add_trait(struct anvil__asm *a, struct anvil_str_view target, int version,
@@ -782,7 +845,7 @@ static void s_metadata(struct anvil__asm *a, const struct anvil__asm_trait *add)
     }
     if (anvil__asm_grow(a, (void **)&a->metadata, a->metadata_count, &a->metadata_cap, sizeof(*a->metadata))) {
         a->metadata[a->metadata_count] = *add;
-        a->metadata[a->metadata_count].room = 0;
+        a->metadata[a->metadata_count].grown = 0;
         a->metadata_count++;
     }
 }
@@ -853,7 +916,7 @@ static int s_json_shapes(struct anvil__asm *a, struct s_source *src) {
                                   (int)(id.len < 200 ? id.len : 200), id.ptr,
                                   (int)(type_name.len < 64 ? type_name.len : 64), type_name.ptr);
         }
-        struct anvil__asm_shape *s = anvil__asm_register(a, id, type, &src->idl, src->version, 0);
+        struct anvil__asm_shape *s = anvil__asm_register(a, id, e->key->hash, type, &src->idl, src->version, 0);
         if (s) {
             s->json = &e->value;
             anvil__asm_json_shape(a, s);
@@ -929,8 +992,8 @@ static void s_read_metadata(struct anvil__asm *a, struct s_source *src) {
         const struct anvil_json *meta = anvil_json_object_get_cstr(src->json, "metadata");
         for (size_t k = 0; k < anvil_json_len(meta) && anvil_json_is_object(meta); k++) {
             const struct anvil_json_member *e = anvil_json_object_at(meta, k);
-            s_metadata(
-                a, &(struct anvil__asm_trait){.id = anvil_json_member_key(e), .value = e->value, .file = &src->idl});
+            s_metadata(a, &(struct anvil__asm_trait){
+                              .id = anvil_json_member_key(e), .value = e->value, .file = src->idl.number});
         }
         return;
     }
@@ -942,7 +1005,8 @@ static void s_read_metadata(struct anvil__asm *a, struct s_source *src) {
         }
         /* The key may be a string the lexer decoded into the parse arena, which goes before the output. */
         struct anvil_str_view key = anvil__asm_concat(a, f->metadata[k].key, "", anvil_sv("", 0));
-        s_metadata(a, &(struct anvil__asm_trait){.id = key, .value = value, .file = f, .at = f->metadata[k].value.at});
+        s_metadata(a, &(struct anvil__asm_trait){
+                          .id = key, .value = value, .file = f->number, .at = (uint32_t)f->metadata[k].value.at});
     }
     for (size_t k = 0; k < f->note_count; k++) {
         const struct anvil__idl_note *n = &f->notes[k];
@@ -951,14 +1015,14 @@ static void s_read_metadata(struct anvil__asm *a, struct s_source *src) {
 }
 
 /*
- * The next block of an assembly arena: an eighth of what it holds, between 16 KiB and 2 MiB. Doubling
- * would leave up to half of a large arena untouched, and the scratch arena and the output are alive
- * together at the peak.
+ * The next block of an assembly arena: an eighth of what it holds, between 4 KiB and 2 MiB. Doubling
+ * would leave up to half of a large arena untouched, and the assembly's arenas are alive together at the
+ * peak.
  */
 static size_t s_block_hint(void *ctx) {
     const struct anvil_arena *arena = ctx;
     size_t next = anvil_arena_bytes_reserved(arena) / 8;
-    return next < ((size_t)16 << 10) ? (size_t)16 << 10 : next > ((size_t)2 << 20) ? (size_t)2 << 20 : next;
+    return next < ((size_t)4 << 10) ? (size_t)4 << 10 : next > ((size_t)2 << 20) ? (size_t)2 << 20 : next;
 }
 
 /*
@@ -1009,7 +1073,15 @@ static int s_assemble(struct anvil__asm *a, const struct anvil_model_source *sou
         return anvil_diag_set(a->diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
     }
     memset(read, 0, (count + 1) * sizeof(*read));
+    a->files = anvil__asm_alloc(a, (count + 1) * sizeof(*a->files));
+    if (!a->files) {
+        return anvil_diag_set(a->diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
+    }
     for (size_t i = 0; i < count; i++) {
+        a->files[i] = &read[i].idl;
+    }
+    for (size_t i = 0; i < count; i++) {
+        read[i].idl.number = (uint16_t)(i + 1);
         int rc = s_read(a, &sources[i], &read[i]);
         if (rc == ANVIL_OK && a->error) {
             rc = anvil_diag_set(a->diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
@@ -1022,6 +1094,8 @@ static int s_assemble(struct anvil__asm *a, const struct anvil_model_source *sou
             return rc;
         }
     }
+    anvil_mem_release(a->allocator, a->resolved); /* names are resolved as files are read */
+    a->resolved = NULL;
     if (!a->known && !s_mend_guesses(a)) {
         return S_AGAIN;
     }
@@ -1106,11 +1180,19 @@ static int s_setup(struct anvil__asm *a, struct anvil_allocator *allocator, stru
         anvil_arena_new(allocator, NULL, &a->scratch) != ANVIL_OK ||
         anvil_arena_new(allocator, NULL, &a->parse) != ANVIL_OK ||
         anvil_arena_new(allocator, NULL, &a->statements) != ANVIL_OK ||
+        anvil_arena_new(allocator, NULL, &a->lists) != ANVIL_OK ||
         anvil__events_new(allocator, &a->events) != ANVIL_OK) {
         return ANVIL_ENOMEM;
     }
     a->arena = anvil_json_doc_arena(*doc);
-    struct anvil_arena *grown[] = {a->arena, a->scratch, a->parse};
+    size_t input = 0;
+    for (size_t i = 0; i < count; i++) {
+        input += sources[i].len / 512;
+    }
+    for (a->cache_slots = 64; a->cache_slots < ANVIL__ASM_RESOLVED_SLOTS && a->cache_slots < input;) {
+        a->cache_slots *= 2;
+    }
+    struct anvil_arena *grown[] = {a->arena, a->scratch, a->parse, a->lists, a->statements};
     for (size_t i = 0; i < sizeof(grown) / sizeof(grown[0]); i++) {
         grown[i]->hint = s_block_hint;
         grown[i]->hint_ctx = grown[i];
@@ -1123,11 +1205,16 @@ static void s_clean_up(struct anvil__asm *a) {
     anvil_arena_destroy(a->scratch);
     anvil_arena_destroy(a->parse);
     anvil_arena_destroy(a->statements);
+    anvil_arena_destroy(a->lists);
     anvil_mem_release(a->allocator, a->shapes);
     anvil_mem_release(a->allocator, a->slots);
     anvil_buf_clean_up(&a->id_text);
     anvil_buf_clean_up(&a->member_text);
-    a->scratch = a->parse = a->statements = NULL;
+    anvil_mem_release(a->allocator, (void *)a->keys.slots);
+    a->keys.slots = NULL;
+    anvil_mem_release(a->allocator, a->resolved);
+    a->resolved = NULL;
+    a->scratch = a->parse = a->statements = a->lists = NULL;
     a->shapes = NULL;
     a->slots = NULL;
 }
@@ -1143,9 +1230,17 @@ int anvil_model_assemble(struct anvil_allocator *allocator, const struct anvil_m
         return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "invalid argument");
     }
     *out = NULL;
+    if (count > ANVIL__ASM_MAX_SOURCES) {
+        return anvil_diag_set(diag, ANVIL_ELIMIT, 0, 0, 0, "a model may be assembled from at most %d files",
+                              ANVIL__ASM_MAX_SOURCES);
+    }
     for (size_t i = 0; i < count; i++) {
         if (!sources[i].text && sources[i].len) {
             return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "invalid argument");
+        }
+        if (sources[i].len > UINT32_MAX) {
+            return anvil_diag_set(diag, ANVIL_ELIMIT, 0, 0, 0, "%s: a model file may hold at most 4 GiB",
+                                  sources[i].name ? sources[i].name : "<input>");
         }
     }
     size_t max_shapes = options && options->max_shapes ? options->max_shapes : ANVIL_MODEL_DEFAULT_MAX_SHAPES;

@@ -128,6 +128,7 @@ int anvil__model_ast_build(const struct anvil_model *model, struct anvil_json_do
     struct anvil__asm a;
     memset(&a, 0, sizeof(a));
     a.allocator = model->allocator;
+    a.cache_slots = 512;
     struct anvil_json_doc *doc = NULL;
     /* Objects and ids only: the values are the model's. */
     size_t hint = 4096 + model->count * 256;
@@ -139,6 +140,7 @@ int anvil__model_ast_build(const struct anvil_model *model, struct anvil_json_do
     a.arena = anvil_json_doc_arena(doc);
     struct anvil_json root = s_root_json(&a, model);
     anvil_arena_destroy(a.scratch);
+    anvil_mem_release(a.allocator, (void *)a.keys.slots);
     if (a.error) {
         anvil_json_doc_destroy(doc);
         return ANVIL_ENOMEM;

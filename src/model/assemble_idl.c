@@ -117,12 +117,18 @@ int anvil__asm_node_json(struct anvil__asm *a, const struct anvil__idl_file *fil
     return rc;
 }
 
-static void s_idl_traits(struct anvil__asm *a, const struct anvil__idl_file *file, struct anvil_str_view target,
-                         const struct anvil__idl_trait *items, size_t count, struct anvil__asm_traits *traits) {
+/*
+ * The traits of shape `shape` (or of its member `member`, when not empty) into `traits`. A member's id is
+ * made only when adding a trait could say something about it (a version rule, a conflict): most never do.
+ */
+static void s_idl_traits(struct anvil__asm *a, const struct anvil__idl_file *file, struct anvil_str_view shape,
+                         struct anvil_str_view member, const struct anvil__idl_trait *items, size_t count,
+                         struct anvil__asm_traits *traits) {
     anvil__asm_traits_reserve(a, traits, count);
+    struct anvil_str_view target = shape;
     for (size_t i = 0; i < count && !a->error; i++) {
         const struct anvil__idl_trait *t = &items[i];
-        struct anvil_str_view id = t->doc_comment || anvil_sv_find_byte(t->id.text, 0, '#') != SIZE_MAX
+        struct anvil_str_view id = t->doc_comment || anvil__sv_index(t->id.text, '#') != SIZE_MAX
                                        ? t->id.text
                                        : anvil__asm_resolve(a, file, t->id.text, NULL);
         struct anvil_json value;
@@ -146,7 +152,11 @@ static void s_idl_traits(struct anvil__asm *a, const struct anvil__idl_file *fil
         } else if (anvil__asm_node_json(a, file, &t->value, target, &value) != ANVIL_OK) {
             return;
         }
-        struct anvil__asm_trait add = {.id = id, .value = value, .file = file, .at = t->id.at ? t->id.at - 1 : 0};
+        struct anvil__asm_trait add = {
+            .id = id, .value = value, .file = file->number, .at = (uint32_t)(t->id.at ? t->id.at - 1 : 0)};
+        if (member.len && target.ptr == shape.ptr && anvil__asm_trait_may_speak(traits, file->version, &add)) {
+            target = anvil__asm_concat(a, shape, "$", member);
+        }
         anvil__asm_add_trait(a, target, file->version, traits, &add);
     }
 }
@@ -209,7 +219,7 @@ static struct anvil_json s_body_json(struct anvil__asm *a, const struct anvil__i
 
 static void s_idl_shape(struct anvil__asm *a, const struct anvil__idl_file *file, struct anvil__asm_shape *s,
                         const struct anvil__idl_shape *d) {
-    s_idl_traits(a, file, s->id, d->traits, d->trait_count, &s->traits);
+    s_idl_traits(a, file, s->id, anvil_sv("", 0), d->traits, d->trait_count, &s->traits);
     s->mixins = anvil__asm_alloc(a, (d->mixin_count + 1) * sizeof(*s->mixins));
     if (!s->mixins) {
         return;
@@ -217,29 +227,29 @@ static void s_idl_shape(struct anvil__asm *a, const struct anvil__idl_file *file
     for (size_t i = 0; i < d->mixin_count; i++) {
         s->mixins[i] = anvil__asm_resolve(a, file, d->mixins[i].text, NULL);
     }
-    s->mixin_count = d->mixin_count;
+    s->mixin_count = (uint32_t)d->mixin_count;
     if (d->for_resource.text.len) {
         s->for_resource = anvil__asm_resolve(a, file, d->for_resource.text, NULL);
     }
-    s->members = anvil__asm_alloc(a, (d->member_count + 1) * sizeof(*s->members));
+    s->members = anvil__asm_alloc(a, d->member_count * sizeof(*s->members));
     if (!s->members) {
         return;
     }
-    s->member_cap = d->member_count + 1;
+    s->member_cap = (uint32_t)d->member_count;
     for (size_t i = 0; i < d->member_count && !a->error; i++) {
         const struct anvil__idl_member *dm = &d->members[i];
         struct anvil__asm_member *m = &s->members[s->member_count++];
         memset(m, 0, sizeof(*m));
         m->name = dm->name;
         m->elided = dm->target.text.len == 0;
-        if (!m->elided && anvil_sv_find_byte(dm->target.text, 0, '#') != SIZE_MAX) {
+        if (!m->elided && anvil__sv_index(dm->target.text, '#') != SIZE_MAX) {
             m->target = dm->target.text;
         } else if (!m->elided) {
             a->member_target = true;
             m->target = anvil__asm_resolve(a, file, dm->target.text, NULL);
             a->member_target = false;
         }
-        s_idl_traits(a, file, anvil__asm_member_id(a, s->id, m->name), dm->traits, dm->trait_count, &m->traits);
+        s_idl_traits(a, file, s->id, m->name, dm->traits, dm->trait_count, &m->traits);
     }
     if (s->type == ANVIL_SHAPE_SERVICE || s->type == ANVIL_SHAPE_RESOURCE) {
         s->props = s_body_json(a, file, &d->body);
@@ -275,8 +285,10 @@ static void s_on_shapes(void *ctx, const struct anvil__idl_file *file, const str
     struct anvil__asm *a = ctx;
     for (size_t i = 0; i < count && !a->error; i++) {
         const struct anvil__idl_shape *d = &shapes[i];
+        const struct anvil_json_key *id = anvil__asm_id_key(a, file->ns, "#", d->name);
         struct anvil__asm_shape *s =
-            anvil__asm_register(a, anvil__asm_id(a, file->ns, "#", d->name), d->type, file, file->version, d->at);
+            id ? anvil__asm_register(a, anvil_sv(id->bytes, id->len), id->hash, d->type, file, file->version, d->at)
+               : NULL;
         if (s) {
             s_idl_shape(a, file, s, d);
         }
@@ -292,7 +304,7 @@ static void s_on_apply(void *ctx, const struct anvil__idl_file *file, const stru
     struct anvil__asm_apply *out = &list->items[list->count++];
     memset(out, 0, sizeof(*out));
     out->target = anvil__asm_resolve(a, file, ap->target.text, NULL);
-    s_idl_traits(a, file, out->target, ap->traits, ap->trait_count, &out->traits);
+    s_idl_traits(a, file, out->target, anvil_sv("", 0), ap->traits, ap->trait_count, &out->traits);
 }
 
 const struct anvil__idl_sink anvil__asm_idl_sink = {s_on_shapes, s_on_apply, NULL};

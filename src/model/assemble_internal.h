@@ -16,19 +16,32 @@
 #include "anvil/validate.h"
 #include "model/idl_internal.h"
 
+/* The most sources one assembly reads (a trait keeps its source's number in 16 bits). */
+#define ANVIL__ASM_MAX_SOURCES 65535
+
 struct anvil__asm_trait {
     struct anvil_str_view id;
     struct anvil_json value;
-    /* Where it was written, for conflict messages: the file (a JSON AST file has a name and no text) and the byte
-     * offset in it; NULL when the assembler made it. */
-    const struct anvil__idl_file *file;
-    size_t at;
-    size_t room; /* when `value` is an array the merge grew: the capacity of its items */
+    /* Where it was written, for conflict messages: the byte offset in the source (sources are under 4 GiB) and
+     * the source's number (anvil__idl_file.number; 0 when the assembler made it). */
+    uint32_t at;
+    uint16_t file;
+    /* `value` is an array a merge grew: its capacity is in the item before the first (an integer). */
+    uint16_t grown;
 };
 
+/*
+ * A trait list while the rules run, its items in the lists arena. Then anvil__asm_traits_done() makes each
+ * the JSON object the model keeps (`json`), and the lists arena goes before the model is built.
+ */
 struct anvil__asm_traits {
-    struct anvil__asm_trait *items;
-    size_t count, cap;
+    union {
+        struct {
+            struct anvil__asm_trait *items;
+            uint32_t count, cap;
+        };
+        struct anvil_json json;
+    };
 };
 
 struct anvil__asm_member {
@@ -39,27 +52,27 @@ struct anvil__asm_member {
 };
 
 struct anvil__asm_shape {
-    struct anvil_str_view id;
-    enum anvil_shape_type type;
-    int version;
-    const struct anvil__idl_file *file; /* its source (a JSON AST file has a name and no text) */
-    size_t at;                          /* where its statement starts in an IDL file */
-    const struct anvil_json *json;      /* JSON AST definition */
-    struct anvil__asm_traits traits;
-    struct anvil__asm_member *members;
-    size_t member_count, member_cap;
-    struct anvil_str_view *mixins;
-    size_t mixin_count;
+    struct anvil_str_view id; /* lives as long as the output (a key record's bytes, or a JSON AST's key) */
     struct anvil_str_view for_resource;
     /* Service, resource and operation properties, already in JSON AST form. */
     struct anvil_json props;
-    bool elision_done, elision_busy;
-    size_t visit; /* the last member search (anvil__asm.stamp) that looked at it */
+    struct anvil__asm_traits traits;
+    struct anvil__asm_member *members;
+    struct anvil_str_view *mixins;
+    const struct anvil__idl_file *file; /* its source (a JSON AST file has a name and no text) */
+    const struct anvil_json *json;      /* JSON AST definition */
+    uint32_t hash;                      /* anvil_json_hash of the id */
+    uint32_t at;                        /* where its statement starts in an IDL file */
+    uint32_t member_count, member_cap, mixin_count;
+    uint32_t visit;  /* the last member search (anvil__asm_stamp) that looked at it */
+    uint32_t dup_of; /* 1 + the index of the first definition of the same id; 0 when first */
+    enum anvil_shape_type type;
+    unsigned char version;
     /* Smithy would not build it: wrong list/map members, or a mixin that is missing or not built. 0 = not
      * known yet, 1 = being decided, 2 = fine, 3 = broken. */
     unsigned char broken;
+    bool elision_done, elision_busy;
     bool in_cycle; /* part of a mixin cycle (said once, by s_mixin_cycle) */
-    size_t dup_of; /* 1 + the index of the first definition of the same id; 0 when first */
 };
 
 /* A syntactic shape id in a node value that named no shape when it was read. */
@@ -113,7 +126,7 @@ struct anvil__asm_guesses {
  * is defined (the prelude answer was a guess): `epoch` counts those, and an entry made in another epoch is
  * looked up again.
  */
-#define ANVIL__ASM_RESOLVED_SLOTS 1024
+#define ANVIL__ASM_RESOLVED_SLOTS 1024 /* at most: a small input gets fewer (anvil__asm.cache_slots) */
 
 struct anvil__asm_resolved {
     const struct anvil__idl_file *file;
@@ -133,16 +146,23 @@ struct anvil__asm_known {
     char *text; /* the ids' bytes */
 };
 
-/* Output strings and keys made once each: ids, trait names and `target` repeat thousands of times. */
-struct anvil__asm_interned {
-    uint32_t hash;                    /* 0: empty slot */
-    struct anvil_json value;          /* the string, for anvil__asm_str */
-    const struct anvil_json_key *key; /* or the key, for anvil__asm_put */
+/*
+ * Output strings made once each, as JSON key records (bytes, length and hash, in the output arena): ids,
+ * trait names, member names and `target` repeat thousands of times. A JSON string value of one shares its
+ * bytes. The table is the allocator's (open addressing, half full at most).
+ */
+struct anvil__asm_intern {
+    const struct anvil_json_key **slots;
+    size_t mask, count;
 };
 
-struct anvil__asm_intern {
-    struct anvil__asm_interned *slots;
-    size_t mask, count;
+/* The key record a stable view was last interned as, by the view's address (see anvil__asm_atom). */
+#define ANVIL__ASM_ATOM_SLOTS 512 /* at most, as ANVIL__ASM_RESOLVED_SLOTS */
+
+struct anvil__asm_atom {
+    const char *ptr;
+    size_t len;
+    const struct anvil_json_key *key;
 };
 
 struct anvil__asm {
@@ -151,6 +171,7 @@ struct anvil__asm {
     struct anvil_arena *scratch;    /* the records; freed when the assembly ends */
     struct anvil_arena *parse;      /* what IDL files say besides their statements; freed before the model */
     struct anvil_arena *statements; /* the IDL statement being read */
+    struct anvil_arena *lists;      /* trait lists' items: freed once they are made JSON objects */
     struct anvil_events *events;
     struct anvil_diag *diag;
     /* Records, from the allocator (they are reallocated as they grow: hold indexes, not pointers, across a
@@ -159,6 +180,8 @@ struct anvil__asm {
     size_t count, cap;
     uint32_t *slots; /* shape index + 1 by id hash, from the allocator */
     size_t mask;
+    /* The sources, by number - 1 (anvil__asm_trait.file). */
+    const struct anvil__idl_file **files;
     /* Where an IDL file's `apply` statements go while it is read. */
     struct anvil__asm_applies *applies;
     /*
@@ -171,7 +194,8 @@ struct anvil__asm {
      */
     struct anvil__asm_guesses guesses;
     struct anvil__asm_ids untyped;
-    struct anvil__asm_resolved *resolved; /* ANVIL__ASM_RESOLVED_SLOTS, in the scratch arena */
+    struct anvil__asm_resolved *resolved; /* `cache_slots`, the allocator's, while files are read */
+    size_t cache_slots; /* a power of two: a slot for every 512 bytes of input, 64 to ANVIL__ASM_RESOLVED_SLOTS */
     size_t epoch;
     bool member_target; /* anvil__asm_resolve is resolving a member's target */
     const struct anvil__asm_known *known;
@@ -183,9 +207,10 @@ struct anvil__asm {
     size_t syntactic_count, syntactic_cap;
     struct anvil__asm_shape **path; /* the mixin chain anvil__asm_broken is deciding */
     size_t path_len, path_cap;
-    size_t stamp; /* counts member searches through mixins */
-    struct anvil__asm_intern strings, keys;
-    struct anvil_buf id_text; /* anvil__asm_id builds ids here */
+    uint32_t stamp; /* counts member searches through mixins (anvil__asm_stamp) */
+    struct anvil__asm_intern keys;
+    struct anvil__asm_atom *atoms; /* half `cache_slots`, in the scratch arena; only while the model is built */
+    struct anvil_buf id_text;      /* anvil__asm_id builds ids here */
     /* Member arrays of finished output objects, by log2 of their capacity, for the next object to reuse
      * (each holds the next free one in its first bytes). */
     void *free_items[48];
@@ -204,14 +229,24 @@ struct anvil__asm_obj {
 
 /* A new record for a shape read from `file` (at byte `at` of an IDL file), in the index (a second definition
  * of an id gets dup_of). NULL when out of memory. */
-struct anvil__asm_shape *anvil__asm_register(struct anvil__asm *a, struct anvil_str_view id, enum anvil_shape_type type,
-                                             const struct anvil__idl_file *file, int version, size_t at);
+struct anvil__asm_shape *anvil__asm_register(struct anvil__asm *a, struct anvil_str_view id, uint32_t hash,
+                                             enum anvil_shape_type type, const struct anvil__idl_file *file,
+                                             int version, size_t at);
 /* Whether `id` is in the set; adds it when `add`. */
 bool anvil__asm_ids_has(struct anvil__asm *a, struct anvil__asm_ids *set, struct anvil_str_view id, bool add);
 
 void anvil__asm_add_trait(struct anvil__asm *a, struct anvil_str_view target, int version,
                           struct anvil__asm_traits *traits, const struct anvil__asm_trait *add);
+/* Whether anvil__asm_add_trait could raise an event for `add` (a version rule, a second `add->id`). */
+bool anvil__asm_trait_may_speak(struct anvil__asm_traits *traits, int version, const struct anvil__asm_trait *add);
 void *anvil__asm_alloc(struct anvil__asm *a, size_t size);
+/* In the lists arena (trait lists), which anvil__asm_traits_done() frees. */
+void *anvil__asm_list_alloc(struct anvil__asm *a, size_t size);
+/* Every trait list (shapes, members, traits on inherited members) made the JSON object the model keeps, then the
+ * lists arena freed. */
+void anvil__asm_traits_done(struct anvil__asm *a);
+/* A new member search: shapes whose `visit` is not it have not been looked at. */
+uint32_t anvil__asm_stamp(struct anvil__asm *a);
 struct anvil_str_view anvil__asm_id(struct anvil__asm *a, struct anvil_str_view x, const char *sep,
                                     struct anvil_str_view y);
 struct anvil_str_view anvil__asm_member_id(struct anvil__asm *a, struct anvil_str_view shape,
@@ -226,8 +261,21 @@ bool anvil__asm_grow(struct anvil__asm *a, void **items, size_t count, size_t *c
 struct anvil_json anvil__asm_obj_finish(struct anvil__asm *a, struct anvil__asm_obj *obj);
 /* The key record for `key` in the output arena, made once (NULL when out of memory). */
 const struct anvil_json_key *anvil__asm_key(struct anvil__asm *a, struct anvil_str_view key);
+/* The same with its hash already known. */
+const struct anvil_json_key *anvil__asm_key_hashed(struct anvil__asm *a, struct anvil_str_view key, uint32_t hash);
+/*
+ * anvil__asm_key for a view that stays put and unchanged until the assembly ends (no view of a reused
+ * buffer): looked up by its address first, so a view met again costs no hash. For building the model.
+ */
+const struct anvil_json_key *anvil__asm_atom(struct anvil__asm *a, struct anvil_str_view s);
 /* `s` as a view the model may keep: interned in the output arena. */
 struct anvil_str_view anvil__asm_keep(struct anvil__asm *a, struct anvil_str_view s);
+/* anvil__asm_put with a key record already made. */
+void anvil__asm_put_key(struct anvil__asm *a, struct anvil__asm_obj *obj, const struct anvil_json_key *key,
+                        const struct anvil_json *value);
+/* `x sep y` interned, as its key record (NULL when out of memory). */
+const struct anvil_json_key *anvil__asm_id_key(struct anvil__asm *a, struct anvil_str_view x, const char *sep,
+                                               struct anvil_str_view y);
 void anvil__asm_put(struct anvil__asm *a, struct anvil__asm_obj *obj, struct anvil_str_view key,
                     const struct anvil_json *value);
 void anvil__asm_put_cstr(struct anvil__asm *a, struct anvil__asm_obj *obj, const char *key,

@@ -142,7 +142,7 @@ static void s_json_traits(struct anvil__asm *a, struct anvil_str_view owner, con
                              "Model", "Invalid shape ID: %.*s", (int)(id.len < 200 ? id.len : 200), id.ptr);
             continue;
         }
-        struct anvil__asm_trait add = {.id = id, .value = t->value, .file = file};
+        struct anvil__asm_trait add = {.id = id, .value = t->value, .file = file->number};
         anvil__asm_add_trait(a, owner, file->version, out, &add);
     }
 }
@@ -167,8 +167,18 @@ static bool s_json_references(struct anvil__asm *a, struct anvil_str_view shape,
 
 static void s_json_member(struct anvil__asm *a, struct anvil__asm_shape *s, struct anvil_str_view name,
                           const struct anvil_json *def) {
-    if (!anvil__asm_grow(a, (void **)&s->members, s->member_count, &s->member_cap, sizeof(*s->members))) {
-        return;
+    if (s->member_count == s->member_cap) {
+        size_t cap = s->member_cap ? (size_t)s->member_cap * 2 : 4;
+        struct anvil__asm_member *grown = cap < UINT32_MAX ? anvil__asm_alloc(a, cap * sizeof(*grown)) : NULL;
+        if (!grown) {
+            a->error = ANVIL_ENOMEM;
+            return;
+        }
+        if (s->member_count) {
+            memcpy(grown, s->members, s->member_count * sizeof(*grown));
+        }
+        s->members = grown;
+        s->member_cap = (uint32_t)cap;
     }
     struct anvil__asm_member *m = &s->members[s->member_count++];
     memset(m, 0, sizeof(*m));
@@ -216,7 +226,7 @@ void anvil__asm_json_shape(struct anvil__asm *a, struct anvil__asm_shape *s) {
                 s->mixins[k] =
                     anvil_json_string(anvil_json_object_get_cstr(anvil_json_array_at(&e->value, k), "target"));
             }
-            s->mixin_count = s->mixins ? n : 0;
+            s->mixin_count = s->mixins ? (uint32_t)n : 0;
         } else {
             anvil__asm_put(a, &props, key, &e->value);
         }

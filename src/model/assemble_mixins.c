@@ -27,7 +27,7 @@
  * looked at once per search (`stamp`), so a diamond of mixins costs its size, not its paths. NULL when none has it.
  */
 static struct anvil__asm_member *s_find_member(struct anvil__asm *a, struct anvil__asm_shape *s,
-                                               struct anvil_str_view name, bool with_target, size_t stamp,
+                                               struct anvil_str_view name, bool with_target, uint32_t stamp,
                                                size_t depth) {
     if (s->visit == stamp || depth > S_MAX_MIXIN_DEPTH) {
         return NULL;
@@ -51,7 +51,7 @@ static struct anvil__asm_member *s_find_member(struct anvil__asm *a, struct anvi
 /* The target member `name` has in mixin `s` (or a mixin of it); empty when none gives it one. */
 static struct anvil_str_view s_member_lookup(struct anvil__asm *a, struct anvil__asm_shape *s,
                                              struct anvil_str_view name) {
-    struct anvil__asm_member *m = s_find_member(a, s, name, true, ++a->stamp, 0);
+    struct anvil__asm_member *m = s_find_member(a, s, name, true, anvil__asm_stamp(a), 0);
     return m ? m->target : anvil_sv("", 0);
 }
 
@@ -89,7 +89,7 @@ void anvil__asm_elide(struct anvil__asm *a, struct anvil__asm_shape *s, size_t d
             }
             m->target = t;
         }
-        size_t stamp = ++a->stamp; /* one search over all the mixins: what one lacks, another lacks too */
+        uint32_t stamp = anvil__asm_stamp(a); /* one search over all the mixins: what one lacks, another lacks too */
         for (size_t k = 0; k < s->mixin_count && !m->target.len; k++) {
             struct anvil__asm_shape *mixin = anvil__asm_find(a, s->mixins[k]);
             struct anvil__asm_member *found = mixin ? s_find_member(a, mixin, m->name, true, stamp, 0) : NULL;
@@ -108,7 +108,7 @@ void anvil__asm_elide(struct anvil__asm *a, struct anvil__asm_shape *s, size_t d
 }
 
 /* Whether a list, set or map has member `name`, itself or through its mixins. */
-static bool s_any_member(struct anvil__asm *a, struct anvil__asm_shape *s, size_t stamp, size_t depth) {
+static bool s_any_member(struct anvil__asm *a, struct anvil__asm_shape *s, uint32_t stamp, size_t depth) {
     if (s->visit == stamp || depth > S_MAX_MIXIN_DEPTH) {
         return false;
     }
@@ -124,11 +124,11 @@ static bool s_any_member(struct anvil__asm *a, struct anvil__asm_shape *s, size_
 
 /* Whether `s` has a member, its own or from a mixin (at any depth). */
 bool anvil__asm_any_member(struct anvil__asm *a, struct anvil__asm_shape *s) {
-    return s_any_member(a, s, ++a->stamp, 0);
+    return s_any_member(a, s, anvil__asm_stamp(a), 0);
 }
 
 static bool s_has_member(struct anvil__asm *a, struct anvil__asm_shape *s, struct anvil_str_view name) {
-    return s_find_member(a, s, name, false, ++a->stamp, 0) != NULL;
+    return s_find_member(a, s, name, false, anvil__asm_stamp(a), 0) != NULL;
 }
 
 /* The members a list, set or map may have (Smithy's builders refuse the others); whether all are. */

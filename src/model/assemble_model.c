@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "anvil/status.h"
+#include "core/arena_internal.h"
 #include "core/core_internal.h"
 #include "model/assemble_internal.h"
 #include "model/model_internal.h"
@@ -58,15 +59,17 @@ static int s_members(struct anvil__asm *a, struct anvil__model_builder *b, struc
     for (size_t i = 0; i < n; i++) {
         const struct anvil__asm_member *rm = s_member_at(r, i);
         struct anvil_member *out = &s->members[s->member_count++];
-        struct anvil_json traits = anvil__asm_traits_json(a, &rm->traits, false);
-        out->name = anvil__asm_keep(a, rm->name);
-        out->traits = traits;
-        out->target = anvil_model_find(m, rm->target.ptr, rm->target.len);
-        if (a->error) {
+        struct anvil_json traits = rm->traits.json;
+        const struct anvil_json_key *name = anvil__asm_atom(a, rm->name);
+        const struct anvil_json_key *target = anvil__asm_atom(a, rm->target);
+        if (!name || !target) {
             return anvil__model_nomem(b);
         }
+        out->name = anvil_sv(name->bytes, name->len);
+        out->traits = traits;
+        out->target = anvil__model_find_hashed(m, target->bytes, target->len, target->hash);
         if (!out->target) {
-            int rc = anvil__model_member(b, s, out->name, anvil__asm_keep(a, rm->target), &traits, out);
+            int rc = anvil__model_member(b, s, out->name, anvil_sv(target->bytes, target->len), &traits, out);
             if (rc != ANVIL_OK) {
                 return rc;
             }
@@ -77,7 +80,6 @@ static int s_members(struct anvil__asm *a, struct anvil__model_builder *b, struc
 
 static int s_mixins(struct anvil__asm *a, struct anvil__model_builder *b, struct anvil_shape *s,
                     const struct anvil__asm_shape *r) {
-    (void)a;
     if (!r->mixin_count) {
         return ANVIL_OK;
     }
@@ -88,7 +90,11 @@ static int s_mixins(struct anvil__asm *a, struct anvil__model_builder *b, struct
     }
     for (size_t i = 0; i < r->mixin_count; i++) {
         struct anvil_str_view id = r->mixins[i];
-        s->mixins[i] = anvil_model_find(m, id.ptr, id.len);
+        const struct anvil_json_key *key = anvil__asm_atom(a, id);
+        if (!key) {
+            return anvil__model_nomem(b);
+        }
+        s->mixins[i] = anvil__model_find_hashed(m, key->bytes, key->len, key->hash);
         if (!s->mixins[i]) { /* the assembler said so already: this is the loader's word for it */
             return anvil_diag_set(b->diag, ANVIL_EMODEL, 0, 0, 0,
                                   "shape `%.*s`: mixin targets `%.*s`, which is not defined", (int)s->id.len, s->id.ptr,
@@ -107,7 +113,7 @@ static int s_applies(struct anvil__asm *a, struct anvil__model_builder *b) {
         return anvil__model_nomem(b);
     }
     for (size_t i = 0; i < a->member_apply_count; i++) {
-        struct anvil_json traits = anvil__asm_traits_json(a, &a->member_applies[i].traits, false);
+        struct anvil_json traits = a->member_applies[i].traits.json;
         if (!anvil_json_len(&traits)) {
             continue; /* it only had @box */
         }
@@ -121,11 +127,67 @@ static int s_applies(struct anvil__asm *a, struct anvil__model_builder *b) {
     return a->error ? anvil__model_nomem(b) : ANVIL_OK;
 }
 
+/*
+ * The bytes the model still needs in its arena: `*objects` for the trait objects (made while the trait lists
+ * still exist), `*structs` for the shapes, members, index and relations (made once the lists are gone). Each
+ * then takes one block of about that size: the output arena grows by an eighth while the assembly runs,
+ * which would leave part of a large last block unused for the model's life.
+ */
+static void s_model_bytes(const struct anvil__asm *a, size_t *objects, size_t *structs) {
+    size_t shapes = 32, members = 0, traits = 0, refs = 0;
+    for (size_t i = 0; i < a->count; i++) {
+        const struct anvil__asm_shape *r = &a->shapes[i];
+        if (r->dup_of) {
+            continue;
+        }
+        shapes++;
+        members += r->member_count;
+        traits += r->traits.count;
+        refs += r->mixin_count;
+        for (size_t k = 0; k < r->member_count; k++) {
+            traits += r->members[k].traits.count;
+        }
+        for (size_t k = 0; k < anvil_json_len(&r->props); k++) {
+            const struct anvil_json *v = &anvil_json_object_at(&r->props, k)->value;
+            refs += anvil_json_is_array(v) ? anvil_json_len(v) * 2 : 2; /* lifecycle lists are copied as they grow */
+        }
+    }
+    for (size_t i = 0; i < a->member_apply_count; i++) {
+        traits += a->member_applies[i].traits.count;
+    }
+    size_t index = 16;
+    while (index < shapes * 2) {
+        index *= 2;
+    }
+    *objects = traits * (sizeof(struct anvil_json_member) + 4) + 4096;
+    *structs = shapes * (sizeof(struct anvil_shape) + sizeof(struct anvil__shape_written) + 32) +
+               members * (sizeof(struct anvil_member) + 8) + index * sizeof(void *) + refs * sizeof(void *) + 4096;
+    *objects += *objects / 32;
+    *structs += *structs / 32;
+}
+
+/* The next block of the model's arena: `need` bytes, less what the current block still holds. */
+static void s_next_block(struct anvil_arena *arena, size_t need) {
+    size_t left = (size_t)(arena->end - arena->cursor);
+    arena->hint = NULL;
+    arena->next_block_size = need > left + 16384 ? need - left : 16384;
+}
+
 static int s_build(struct anvil__asm *a, struct anvil__model_builder *b) {
     struct anvil_model *m = b->model;
+    size_t objects, structs;
+    s_model_bytes(a, &objects, &structs);
+    s_next_block(m->arena, objects);
+    anvil__asm_traits_done(a); /* the lists go before the model's own memory is taken */
+    if (a->error) {
+        return anvil__model_nomem(b);
+    }
+    s_next_block(m->arena, structs);
     m->version = anvil_sv_from_cstr("2.0");
     if (a->metadata_count) {
-        struct anvil__asm_traits meta = {a->metadata, a->metadata_count, a->metadata_cap};
+        struct anvil__asm_traits meta;
+        meta.items = a->metadata;
+        meta.count = meta.cap = (uint32_t)a->metadata_count;
         struct anvil_json *metadata = anvil_arena_alloc(m->arena, sizeof(*metadata), 0);
         if (!metadata) {
             return anvil__model_nomem(b);
@@ -149,10 +211,11 @@ static int s_build(struct anvil__asm *a, struct anvil__model_builder *b) {
         }
         struct anvil_shape *s = &m->shapes[m->count];
         memset(s, 0, sizeof(*s));
-        s->id = anvil__asm_keep(a, r->id);
-        s->name_at = anvil_sv_find_byte(s->id, 0, '#') + 1;
+        s->id = r->id; /* in the output arena already */
+        s->id_hash = r->hash;
+        s->name_at = anvil__sv_index(s->id, '#') + 1;
         s->type = r->type;
-        s->traits = anvil__asm_traits_json(a, &r->traits, false);
+        s->traits = r->traits.json;
         m->written[m->count].props = r->props;
         s->index = m->count++;
     }
@@ -190,6 +253,7 @@ int anvil__asm_model(struct anvil__asm *a, struct anvil_json_doc *store, const s
         rc = anvil__model_nomem(&b);
     }
     m->arena->hint = NULL; /* the assembly's growth rule ends with it */
+    m->arena->next_block_size = 16384;
     if (rc != ANVIL_OK) {
         anvil_model_destroy(m);
         return rc;

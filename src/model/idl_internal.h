@@ -165,6 +165,7 @@ struct anvil__idl_note {
 
 struct anvil__idl_file {
     const char *name; /* for messages */
+    uint16_t number;  /* 1 + the source's place in the assembly */
     const char *text;
     size_t len;
     int version; /* 1 or 2 */
@@ -194,7 +195,8 @@ struct anvil__idl_sink {
 
 /*
  * Parses `len` bytes of `text` (IDL 1.0 or 2.0) into `*out`, handing each
- * statement to `sink` as soon as it is read. What the sink gets lives in
+ * statement to `sink` as soon as it is read (`out->number` is kept, the
+ * rest of `*out` is overwritten). What the sink gets lives in
  * `statements` until the sink returns (the arena is then reset); `*out`
  * keeps the rest (version, namespace, `use`, metadata, notes) in `arena`,
  * its `shapes` and `applies` empty. ANVIL_OK; ANVIL_ESYNTAX with diag "Syntax

@@ -160,30 +160,45 @@ static void s_quote_char(const struct anvil__idl_lexer *lx, size_t at, char out[
     anvil__idl_quote(out, 16, lx->text + at, lx->len - at, 1);
 }
 
-static void s_identifier(struct anvil__idl_lexer *lx) {
-    size_t p = lx->pos;
-    if (s_peek(lx, p) == '_') {
-        while (s_peek(lx, p) == '_') {
-            p++;
-        }
-        int c = s_peek(lx, p);
-        if (!s_alpha(c) && !s_digit(c)) {
-            char ch[16];
-            s_quote_char(lx, p, ch);
-            size_t line, column;
-            anvil__idl_locate(lx->text, lx->len, p, &line, &column);
-            lx->end = lx->pos = p;
-            s_errorf(lx, p,
-                     "Syntax error at line %zu, column %zu: Expected a valid identifier character, but found '%s'",
-                     line, column, ch);
-            return;
-        }
-    }
-    while (p < lx->len && (s_alpha(s_peek(lx, p)) || s_digit(s_peek(lx, p)) || s_peek(lx, p) == '_')) {
+/* Bytes that may continue an identifier: letters, digits and '_'. */
+static const bool s_word[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1,
+    ['9'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+    ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1,
+    ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1,
+    ['_'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+    ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1,
+    ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
+};
+
+/* The rest of an identifier from `p`; the bytes up to `p` are already part of it. */
+static void s_identifier_rest(struct anvil__idl_lexer *lx, size_t p) {
+    const unsigned char *text = (const unsigned char *)lx->text;
+    while (p < lx->len && s_word[text[p]]) {
         p++;
     }
     lx->end = lx->pos = p;
     lx->tok = ANVIL__TOK_IDENTIFIER;
+}
+
+/* An identifier starting with '_': at least one letter or digit must follow the underscores. */
+static void s_underscore_identifier(struct anvil__idl_lexer *lx) {
+    size_t p = lx->pos;
+    while (s_peek(lx, p) == '_') {
+        p++;
+    }
+    int c = s_peek(lx, p);
+    if (!s_alpha(c) && !s_digit(c)) {
+        char ch[16];
+        s_quote_char(lx, p, ch);
+        size_t line, column;
+        anvil__idl_locate(lx->text, lx->len, p, &line, &column);
+        lx->end = lx->pos = p;
+        s_errorf(lx, p, "Syntax error at line %zu, column %zu: Expected a valid identifier character, but found '%s'",
+                 line, column, ch);
+        return;
+    }
+    s_identifier_rest(lx, p);
 }
 
 /*
@@ -571,104 +586,84 @@ static void s_comment(struct anvil__idl_lexer *lx) {
     lx->end = lx->pos = p;
 }
 
-void anvil__idl_next(struct anvil__idl_lexer *lx) {
-    if (lx->tok == ANVIL__TOK_EOF) {
-        return;
-    }
-    lx->start = lx->pos;
-    lx->error = NULL;
-    int c = s_peek(lx, lx->pos);
-    enum anvil__idl_tok single;
+/* Tokens of one byte (':' may start ':='), by byte; 0 for the others. */
+static const unsigned char s_single[256] = {
+    ['\n'] = ANVIL__TOK_NEWLINE, [','] = ANVIL__TOK_COMMA,  ['@'] = ANVIL__TOK_AT,     ['$'] = ANVIL__TOK_DOLLAR,
+    ['.'] = ANVIL__TOK_DOT,      ['{'] = ANVIL__TOK_LBRACE, ['}'] = ANVIL__TOK_RBRACE, ['['] = ANVIL__TOK_LBRACKET,
+    [']'] = ANVIL__TOK_RBRACKET, ['('] = ANVIL__TOK_LPAREN, [')'] = ANVIL__TOK_RPAREN, ['#'] = ANVIL__TOK_POUND,
+    ['='] = ANVIL__TOK_EQUAL,    [':'] = ANVIL__TOK_COLON,
+};
+
+/* Everything but identifiers, spaces and one-byte tokens: kept out of the hot path. */
+static void s_next_other(struct anvil__idl_lexer *lx, int c) {
     switch (c) {
     case -1:
         lx->tok = ANVIL__TOK_EOF;
         lx->end = lx->pos;
-        return;
-    case ' ':
-    case '\t':
-        while (s_peek(lx, lx->pos) == ' ' || s_peek(lx, lx->pos) == '\t') {
-            lx->pos++;
-        }
-        lx->end = lx->pos;
-        lx->tok = ANVIL__TOK_SPACE;
         return;
     case '\r':
         lx->pos += s_peek(lx, lx->pos + 1) == '\n' ? 2 : 1;
         lx->end = lx->pos;
         lx->tok = ANVIL__TOK_NEWLINE;
         return;
-    case '\n':
-        single = ANVIL__TOK_NEWLINE;
-        break;
-    case ',':
-        single = ANVIL__TOK_COMMA;
-        break;
-    case '@':
-        single = ANVIL__TOK_AT;
-        break;
-    case '$':
-        single = ANVIL__TOK_DOLLAR;
-        break;
-    case '.':
-        single = ANVIL__TOK_DOT;
-        break;
-    case '{':
-        single = ANVIL__TOK_LBRACE;
-        break;
-    case '}':
-        single = ANVIL__TOK_RBRACE;
-        break;
-    case '[':
-        single = ANVIL__TOK_LBRACKET;
-        break;
-    case ']':
-        single = ANVIL__TOK_RBRACKET;
-        break;
-    case '(':
-        single = ANVIL__TOK_LPAREN;
-        break;
-    case ')':
-        single = ANVIL__TOK_RPAREN;
-        break;
-    case '#':
-        single = ANVIL__TOK_POUND;
-        break;
-    case '=':
-        single = ANVIL__TOK_EQUAL;
-        break;
-    case ':':
-        if (s_peek(lx, lx->pos + 1) == '=') {
-            lx->pos += 2;
-            lx->end = lx->pos;
-            lx->tok = ANVIL__TOK_WALRUS;
-            return;
-        }
-        single = ANVIL__TOK_COLON;
-        break;
     case '"':
         s_string(lx);
         return;
     case '/':
         s_comment(lx);
         return;
+    case '_':
+        s_underscore_identifier(lx);
+        return;
     default:
-        if (c == '-' || s_digit(c)) {
-            s_number(lx);
-            return;
-        }
-        if (c == '_' || s_alpha(c)) {
-            s_identifier(lx);
-            return;
-        }
-        char ch[16];
-        s_quote_char(lx, lx->pos, ch);
-        size_t n =
-            anvil__utf8_sequence((const unsigned char *)lx->text + lx->pos, (const unsigned char *)lx->text + lx->len);
-        lx->end = lx->pos = lx->pos + (n ? n : 1);
-        s_errorf(lx, lx->start, "Unexpected character: '%s'", ch);
+        break;
+    }
+    if (c == '-' || s_digit(c)) {
+        s_number(lx);
         return;
     }
-    lx->pos++;
-    lx->end = lx->pos;
-    lx->tok = single;
+    char ch[16];
+    s_quote_char(lx, lx->pos, ch);
+    size_t n =
+        anvil__utf8_sequence((const unsigned char *)lx->text + lx->pos, (const unsigned char *)lx->text + lx->len);
+    lx->end = lx->pos = lx->pos + (n ? n : 1);
+    s_errorf(lx, lx->start, "Unexpected character: '%s'", ch);
+}
+
+void anvil__idl_next(struct anvil__idl_lexer *lx) {
+    if (lx->tok == ANVIL__TOK_EOF) {
+        return;
+    }
+    size_t p = lx->pos;
+    lx->start = p;
+    lx->error = NULL;
+    if (ANVIL_UNLIKELY(p >= lx->len)) {
+        s_next_other(lx, -1);
+        return;
+    }
+    const unsigned char *text = (const unsigned char *)lx->text;
+    unsigned char c = text[p];
+    if (s_alpha(c)) {
+        s_identifier_rest(lx, p + 1);
+        return;
+    }
+    if (c == ' ' || c == '\t') {
+        do {
+            p++;
+        } while (p < lx->len && (text[p] == ' ' || text[p] == '\t'));
+        lx->end = lx->pos = p;
+        lx->tok = ANVIL__TOK_SPACE;
+        return;
+    }
+    unsigned char single = s_single[c];
+    if (single) {
+        if (single == ANVIL__TOK_COLON && p + 1 < lx->len && text[p + 1] == '=') {
+            single = ANVIL__TOK_WALRUS;
+            p++;
+        }
+        lx->end = lx->pos = p + 1;
+        lx->tok = (enum anvil__idl_tok)single;
+        return;
+    }
+    s_next_other(lx, c);
 }

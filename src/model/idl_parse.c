@@ -1522,7 +1522,9 @@ static int s_run(struct s_parser *p) {
 int anvil__idl_parse(struct anvil_arena *arena, struct anvil_arena *statements, const struct anvil__idl_sink *sink,
                      const char *name, const char *text, size_t len, struct anvil__idl_file *out,
                      struct anvil_diag *diag) {
+    uint16_t number = out->number; /* the caller's */
     memset(out, 0, sizeof(*out));
+    out->number = number;
     out->name = name;
     out->text = text;
     out->len = len;

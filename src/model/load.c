@@ -58,7 +58,7 @@ int anvil__model_index(struct anvil__model_builder *ld) {
     m->index_mask = cap - 1;
     for (size_t i = 0; i < total; i++) {
         struct anvil_shape *s = i < m->count ? &m->shapes[i] : &m->prelude[i - m->count];
-        size_t slot = anvil_json_hash(s->id.ptr, s->id.len) & m->index_mask;
+        size_t slot = s->id_hash & m->index_mask;
         while (m->index[slot]) {
             if (anvil_sv_eq(m->index[slot]->id, s->id)) {
                 if (s->prelude) {
@@ -571,6 +571,7 @@ static int s_load(struct anvil__model_builder *ld, size_t max_shapes) {
                            (int)(t.len < 64 ? t.len : 64), t.ptr);
         }
         s->id = id;
+        s->id_hash = entry->key->hash;
         s->name_at = anvil_sv_find_byte(id, 0, '#') + 1;
         s->ast = &entry->value;
         s->index = m->count++;

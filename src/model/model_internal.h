@@ -16,6 +16,7 @@ struct anvil_shape {
     /* Mixin resolution: 0 = not yet, 1 = in progress (a cycle if seen again), 2 = done. */
     unsigned char mixin_state;
     uint32_t mixin_count;
+    uint32_t id_hash; /* anvil_json_hash of `id` */
     /* The shape's definition in the JSON AST (NULL for prelude shapes). */
     const struct anvil_json *ast;
     /* Own, mixed-in and applied traits, as one object. */
@@ -146,6 +147,10 @@ int anvil__model_add_prelude(struct anvil_model *model);
 
 /* Builds `shape`'s member index in `arena` (when it has enough members); ANVIL_ENOMEM. */
 int anvil__shape_index_members(struct anvil_shape *shape, struct anvil_arena *arena);
+
+/* anvil_model_find with the id's anvil_json_hash already known. */
+const struct anvil_shape *anvil__model_find_hashed(const struct anvil_model *model, const char *id, size_t len,
+                                                   uint32_t hash);
 
 /* The member named `name`, or NULL. */
 const struct anvil_member *anvil__shape_member_sv(const struct anvil_shape *shape, struct anvil_str_view name);

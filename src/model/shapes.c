@@ -96,6 +96,7 @@ int anvil__model_add_prelude(struct anvil_model *model) {
             return ANVIL_ENOMEM;
         }
         s->id = anvil_sv(copy, (size_t)len);
+        s->id_hash = anvil_json_hash(copy, (size_t)len);
         s->name_at = strlen("smithy.api#");
         s->type = s_prelude[i].type;
         s->prelude = true;
@@ -109,10 +110,11 @@ int anvil__model_add_prelude(struct anvil_model *model) {
 /* ---- lookups ---- */
 
 const struct anvil_shape *anvil_model_find(const struct anvil_model *model, const char *id, size_t len) {
-    if (!model || !id) {
-        return NULL;
-    }
-    uint32_t hash = anvil_json_hash(id, len);
+    return model && id ? anvil__model_find_hashed(model, id, len, anvil_json_hash(id, len)) : NULL;
+}
+
+const struct anvil_shape *anvil__model_find_hashed(const struct anvil_model *model, const char *id, size_t len,
+                                                   uint32_t hash) {
     for (size_t slot = hash & model->index_mask;; slot = (slot + 1) & model->index_mask) {
         const struct anvil_shape *s = model->index[slot];
         if (!s) {

@@ -382,3 +382,37 @@ TEST(statements_hand_over_to_the_next) {
     s_fails(t, __LINE__, FILES(HDR "string A\n\"unterminated\n"), ANVIL_ESYNTAX, "Syntax error", "4:1");
     s_fails(t, __LINE__, FILES(HDR "string A\n^\n"), ANVIL_ESYNTAX, "Unexpected character: '^'", "4:1");
 }
+
+/* Inline inputs of statements that read alike are named in the same place of the reused statement memory:
+ * each must still name its own structure (100 of them: some share a slot of the resolution cache). */
+TEST(inline_io_of_alike_statements_keep_their_names) {
+    enum { N = 100 };
+    struct anvil_model *model = NULL;
+    struct anvil_events *events = NULL;
+    struct anvil_buf text;
+    anvil_buf_init(&text, t->alloc, 0);
+    CHECK_OK(anvil_buf_append_cstr(&text, HDR));
+    for (int i = 0; i < N; i++) {
+        char line[128];
+        int n = snprintf(line, sizeof(line), "operation Op%03d {\n    input := { a: String }\n}\n", i);
+        CHECK_OK(anvil_buf_append(&text, line, (size_t)n));
+    }
+    struct anvil_model_source source = {"ops.smithy", (const char *)text.data, text.len, ANVIL_MODEL_FORMAT_IDL};
+    struct anvil_diag diag;
+    CHECK_OK(anvil_model_assemble(t->alloc, &source, 1, NULL, &model, &events, &diag));
+    for (int i = 0; i < N; i++) {
+        char id[32], want[32];
+        snprintf(id, sizeof(id), "ex#Op%03d", i);
+        snprintf(want, sizeof(want), "ex#Op%03dInput", i);
+        const struct anvil_shape *op = anvil_model_find(model, id, strlen(id));
+        CHECK(op != NULL);
+        struct anvil_str_view input = anvil_shape_id(anvil_operation_input(op));
+        if (!anvil_sv_eq_cstr(input, want)) {
+            anvil_test_fail(t, __FILE__, __LINE__, "%s takes %.*s, want %s", id, (int)input.len, input.ptr, want);
+        }
+    }
+done:
+    anvil_events_destroy(events);
+    anvil_model_destroy(model);
+    anvil_buf_clean_up(&text);
+}
