@@ -15,9 +15,12 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define ANVIL_LIKELY(x) __builtin_expect(!!(x), 1)
 #define ANVIL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* A cold path kept out of its caller, so that the caller's hot path stays small. */
+#define ANVIL_NOINLINE __attribute__((noinline))
 #else
 #define ANVIL_LIKELY(x) (x)
 #define ANVIL_UNLIKELY(x) (x)
+#define ANVIL_NOINLINE
 #endif
 
 /* anvil_sv_eq and anvil_sv_find_byte for hot loops over short strings (ids, names): inline, no memchr call. */

@@ -541,10 +541,29 @@ struct anvil_str_view anvil__asm_resolve(struct anvil__asm *a, const struct anvi
             known = anvil__asm_defined(a, root) ||
                     (anvil_sv_starts_with(root, anvil_sv_from_cstr("smithy.api#")) && anvil__prelude_type(name, NULL));
         }
-    } else if (found || member.len || !file || (uintptr_t)root.ptr < (uintptr_t)file->text ||
-               (uintptr_t)root.ptr + root.len > (uintptr_t)file->text + file->len) {
-        /* Rare, or a name made while reading (an inline input's): a slot keeps names that stay put. */
-        out = s_resolve_relative(a, file, root, &known, &guess);
+    } else if (found || member.len) {
+        out = s_resolve_relative(a, file, root, &known, &guess); /* rare: not worth a slot */
+    } else {
+        return anvil__asm_resolve_name(a, file, root);
+    }
+    if (guess) {
+        guess->elsewhere = true; /* not a member's target */
+    }
+    if (found) {
+        *found = known;
+    }
+    return member.len ? anvil__asm_id(a, out, "", member) : out;
+}
+
+struct anvil_str_view anvil__asm_resolve_name(struct anvil__asm *a, const struct anvil__idl_file *file,
+                                              struct anvil_str_view name) {
+    struct anvil__asm_guess *guess = NULL;
+    struct anvil_str_view out;
+    bool known;
+    if (!file || (uintptr_t)name.ptr < (uintptr_t)file->text ||
+        (uintptr_t)name.ptr + name.len > (uintptr_t)file->text + file->len) {
+        /* A name made while reading (an inline input's): a slot keeps only names that stay put. */
+        out = s_resolve_relative(a, file, name, &known, &guess);
     } else {
         if (!a->resolved) { /* the allocator's: freed once every file is read */
             a->resolved = anvil_mem_calloc(a->allocator, a->cache_slots, sizeof(*a->resolved));
@@ -553,27 +572,23 @@ struct anvil_str_view anvil__asm_resolve(struct anvil__asm *a, const struct anvi
                 return anvil_sv("", 0);
             }
         }
-        struct anvil__asm_resolved *r = &a->resolved[anvil_json_hash(root.ptr, root.len) & (a->cache_slots - 1)];
-        if (r->file != file || r->epoch != a->epoch || !anvil__sv_same(r->name, root)) {
-            struct anvil_str_view id = s_resolve_relative(a, file, root, &known, &guess);
-            *r = (struct anvil__asm_resolved){file, root, id, guess, a->epoch};
+        struct anvil__asm_resolved *r = &a->resolved[anvil_json_hash(name.ptr, name.len) & (a->cache_slots - 1)];
+        if (r->file != file || r->epoch != a->epoch || !anvil__sv_same(r->name, name)) {
+            out = s_resolve_relative(a, file, name, &known, &guess);
+            *r = (struct anvil__asm_resolved){file, name, out, guess, a->epoch};
             /* The cache may not hold a view into the id buffer, nor one that failed. */
-            if (a->error || id.ptr == (const char *)a->id_text.data) {
+            if (a->error || out.ptr == (const char *)a->id_text.data) {
                 r->file = NULL;
             }
-            out = id;
         } else {
             out = r->id;
             guess = r->guess;
         }
     }
     if (guess) {
-        guess->elsewhere = guess->elsewhere || !a->member_target || member.len;
+        guess->elsewhere = guess->elsewhere || !a->member_target;
     }
-    if (found) {
-        *found = known;
-    }
-    return member.len ? anvil__asm_id(a, out, "", member) : out;
+    return out;
 }
 
 /* The type of the shape `id` names (a model shape or the prelude), or false when unknown. */

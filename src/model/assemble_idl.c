@@ -45,6 +45,34 @@ int anvil__asm_string(struct anvil__asm *a, struct anvil_str_view s, struct anvi
     return anvil__json_string_value(a->arena, s.ptr ? s.ptr : "", s.len, out);
 }
 
+/* Doc comment lines joined by LF, made once where the output keeps it. */
+static int s_docs(struct anvil__asm *a, const struct anvil__idl_node *node, struct anvil_json *out) {
+    size_t len = node->count ? node->count - 1 : 0;
+    for (size_t i = 0; i < node->count; i++) {
+        len += node->u.lines[i].len;
+    }
+    char small[8];
+    char *text = len < sizeof(small) ? small : anvil_arena_alloc(a->arena, len + 1, 1);
+    if (!text) {
+        return ANVIL_ENOMEM;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < node->count; i++) {
+        if (i) {
+            text[n++] = '\n';
+        }
+        memcpy(text + n, node->u.lines[i].ptr, node->u.lines[i].len);
+        n += node->u.lines[i].len;
+    }
+    text[n] = '\0';
+    if (text == small) {
+        return anvil__asm_string(a, anvil_sv(small, n), out); /* held in the value itself */
+    }
+    out->tag = (uint64_t)ANVIL_JSON_STRING | ((uint64_t)n << ANVIL_JSON__LEN_SHIFT);
+    out->u.str = text;
+    return n <= (size_t)UINT32_MAX - 1 ? ANVIL_OK : ANVIL_ELIMIT; /* as anvil__json_string_value */
+}
+
 static int s_node_json(struct anvil__asm *a, const struct anvil__idl_file *file, const struct anvil__idl_node *node,
                        struct anvil_str_view context, struct anvil_json *out) {
     switch (node->kind) {
@@ -59,6 +87,8 @@ static int s_node_json(struct anvil__asm *a, const struct anvil__idl_file *file,
         return s_number(a, node->text, out);
     case ANVIL__NODE_STRING:
         return anvil__asm_string(a, node->text, out);
+    case ANVIL__NODE_DOCS:
+        return s_docs(a, node, out);
     case ANVIL__NODE_SHAPE_ID: {
         bool found;
         struct anvil_str_view id = anvil__asm_resolve(a, file, node->text, &found);
@@ -128,9 +158,12 @@ static void s_idl_traits(struct anvil__asm *a, const struct anvil__idl_file *fil
     struct anvil_str_view target = shape;
     for (size_t i = 0; i < count && !a->error; i++) {
         const struct anvil__idl_trait *t = &items[i];
-        struct anvil_str_view id = t->doc_comment || anvil__sv_index(t->id.text, '#') != SIZE_MAX
-                                       ? t->id.text
-                                       : anvil__asm_resolve(a, file, t->id.text, NULL);
+        struct anvil_str_view id = t->id.text;
+        if (!t->doc_comment && t->id.plain) {
+            id = anvil__asm_resolve_name(a, file, t->id.text);
+        } else if (!t->doc_comment && anvil__sv_index(t->id.text, '#') == SIZE_MAX) {
+            id = anvil__asm_resolve(a, file, t->id.text, NULL);
+        }
         struct anvil_json value;
         if (t->annotation) {
             enum anvil_shape_type type = ANVIL_SHAPE_STRUCTURE;
@@ -242,12 +275,14 @@ static void s_idl_shape(struct anvil__asm *a, const struct anvil__idl_file *file
         memset(m, 0, sizeof(*m));
         m->name = dm->name;
         m->elided = dm->target.text.len == 0;
-        if (!m->elided && anvil__sv_index(dm->target.text, '#') != SIZE_MAX) {
+        if (!m->elided && dm->target.plain) {
+            a->member_target = true;
+            m->target = anvil__asm_resolve_name(a, file, dm->target.text);
+            a->member_target = false;
+        } else if (!m->elided && anvil__sv_index(dm->target.text, '#') != SIZE_MAX) {
             m->target = dm->target.text;
         } else if (!m->elided) {
-            a->member_target = true;
             m->target = anvil__asm_resolve(a, file, dm->target.text, NULL);
-            a->member_target = false;
         }
         s_idl_traits(a, file, s->id, m->name, dm->traits, dm->trait_count, &m->traits);
     }

@@ -282,6 +282,9 @@ void anvil__asm_put_cstr(struct anvil__asm *a, struct anvil__asm_obj *obj, const
                          const struct anvil_json *value);
 struct anvil_str_view anvil__asm_resolve(struct anvil__asm *a, const struct anvil__idl_file *file,
                                          struct anvil_str_view text, bool *found);
+/* anvil__asm_resolve for one identifier (no namespace, no member), through the file's resolution cache. */
+struct anvil_str_view anvil__asm_resolve_name(struct anvil__asm *a, const struct anvil__idl_file *file,
+                                              struct anvil_str_view name);
 struct anvil_json anvil__asm_str(struct anvil__asm *a, struct anvil_str_view s);
 struct anvil_json anvil__asm_target_ref(struct anvil__asm *a, struct anvil_str_view id);
 /* A trait list as a JSON AST object (without @box, unless `with_box`: metadata keeps every key). */

@@ -80,7 +80,8 @@ enum anvil__idl_node_kind {
     ANVIL__NODE_STRING,
     ANVIL__NODE_SHAPE_ID, /* an unquoted value: a syntactic shape id, resolved late */
     ANVIL__NODE_ARRAY,
-    ANVIL__NODE_OBJECT
+    ANVIL__NODE_OBJECT,
+    ANVIL__NODE_DOCS /* doc comment lines (u.lines, count), as one string: the lines joined by LF */
 };
 
 struct anvil__idl_node;
@@ -93,6 +94,7 @@ struct anvil__idl_node {
     union {
         struct anvil__idl_node *items;
         struct anvil__idl_entry *entries;
+        const struct anvil_str_view *lines;
     } u;
     size_t at; /* byte offset in the file */
 };
@@ -106,6 +108,7 @@ struct anvil__idl_entry {
 struct anvil__idl_ref {
     struct anvil_str_view text;
     size_t at;
+    bool plain; /* one identifier: no namespace, no member */
 };
 
 struct anvil__idl_trait {

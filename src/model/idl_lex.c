@@ -182,7 +182,7 @@ static void s_identifier_rest(struct anvil__idl_lexer *lx, size_t p) {
 }
 
 /* An identifier starting with '_': at least one letter or digit must follow the underscores. */
-static void s_underscore_identifier(struct anvil__idl_lexer *lx) {
+ANVIL_NOINLINE static void s_underscore_identifier(struct anvil__idl_lexer *lx) {
     size_t p = lx->pos;
     while (s_peek(lx, p) == '_') {
         p++;
@@ -254,7 +254,7 @@ static bool s_overflows(const char *text, size_t len) {
     return anvil__json_strtod(NULL, buf, kept + 5, &d) != ANVIL_OK;
 }
 
-static void s_number(struct anvil__idl_lexer *lx) {
+ANVIL_NOINLINE static void s_number(struct anvil__idl_lexer *lx) {
     size_t p = lx->pos;
     const char *why = NULL;
     if (s_peek(lx, p) == '-') {
@@ -484,7 +484,7 @@ static size_t s_text_block(struct anvil_str_view in, char *buf) {
     return n;
 }
 
-static void s_string(struct anvil__idl_lexer *lx) {
+ANVIL_NOINLINE static void s_string(struct anvil__idl_lexer *lx) {
     size_t p = lx->pos + 1;
     bool block = false;
     if (s_peek(lx, p) == '"') {
@@ -563,7 +563,7 @@ static void s_string(struct anvil__idl_lexer *lx) {
     lx->value = anvil_sv(out, n);
 }
 
-static void s_comment(struct anvil__idl_lexer *lx) {
+ANVIL_NOINLINE static void s_comment(struct anvil__idl_lexer *lx) {
     size_t p = lx->pos + 1;
     if (s_peek(lx, p) != '/') {
         lx->end = lx->pos = p;
@@ -595,7 +595,7 @@ static const unsigned char s_single[256] = {
 };
 
 /* Everything but identifiers, spaces and one-byte tokens: kept out of the hot path. */
-static void s_next_other(struct anvil__idl_lexer *lx, int c) {
+ANVIL_NOINLINE static void s_next_other(struct anvil__idl_lexer *lx, int c) {
     switch (c) {
     case -1:
         lx->tok = ANVIL__TOK_EOF;

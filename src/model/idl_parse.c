@@ -292,37 +292,41 @@ static void s_note(struct s_parser *p, enum anvil_severity severity, const char 
     n->shape_id = anvil_sv(shape_id, shape.len);
 }
 
-/* The pending doc comment lines joined by LF (consumed), or NULL when there are none. */
-static const struct anvil_str_view *s_take_docs(struct s_parser *p) {
+/*
+ * The pending doc comment lines (consumed) as a DOCS node, or NULL when there are none. The lines stay views
+ * of the text: the assembler joins them once, where the string is kept.
+ */
+static const struct anvil__idl_node *s_take_docs(struct s_parser *p) {
     if (p->doc_count == 0) {
         return NULL;
     }
-    size_t total = 0;
-    for (size_t i = 0; i < p->doc_count; i++) {
-        total += p->docs[i].len + 1;
-    }
-    char *text = s_alloc(p, total);
-    size_t n = 0;
-    for (size_t i = 0; i < p->doc_count; i++) {
-        memcpy(text + n, p->docs[i].ptr, p->docs[i].len);
-        n += p->docs[i].len;
-        text[n++] = '\n';
-    }
-    struct anvil_str_view *out = s_alloc(p, sizeof(*out));
-    *out = anvil_sv(text, n - 1);
+    struct anvil_str_view *lines = s_alloc(p, p->doc_count * sizeof(*lines));
+    memcpy(lines, p->docs, p->doc_count * sizeof(*lines));
+    struct anvil__idl_node *out = s_alloc(p, sizeof(*out));
+    memset(out, 0, sizeof(*out));
+    out->kind = ANVIL__NODE_DOCS;
+    out->u.lines = lines;
+    out->count = p->doc_count;
     p->doc_count = 0;
     return out;
 }
 
-static void s_bad_docs(struct s_parser *p, const struct anvil_str_view *docs) {
+static void s_bad_docs(struct s_parser *p, const struct anvil__idl_node *docs) {
+    struct anvil_buf text;
+    anvil_buf_init(&text, NULL, 1 << 20);
+    for (size_t i = 0; docs && i < docs->count; i++) {
+        (void)anvil_buf_appendf(&text, "%s%.*s", i ? "\n" : "", (int)docs->u.lines[i].len, docs->u.lines[i].ptr);
+    }
+    struct anvil_str_view v = anvil_buf_view(&text);
     s_note(p, ANVIL_SEVERITY_WARNING, "Model.BadDocumentationComment", anvil_sv("", 0),
            "Found documentation comments ('///') attached to nothing. Documentation comments must appear on their "
            "own lines, directly before shapes and members, and before any traits.%s%.*s",
-           docs ? " The invalid comments were: " : "", docs ? (int)docs->len : 0, docs ? docs->ptr : "");
+           docs ? " The invalid comments were: " : "", (int)v.len, v.ptr ? v.ptr : "");
+    anvil_buf_clean_up(&text);
 }
 
 static void s_clear_docs(struct s_parser *p) {
-    const struct anvil_str_view *docs = s_take_docs(p);
+    const struct anvil__idl_node *docs = s_take_docs(p);
     if (docs) {
         s_bad_docs(p, docs);
     }
@@ -357,8 +361,8 @@ static void s_deeper(struct s_parser *p) {
 
 /* ---- shape ids ---- */
 
-static struct anvil__idl_ref s_ref_from(const struct s_parser *p, size_t start, size_t end) {
-    struct anvil__idl_ref ref = {anvil_sv(p->lx.text + start, end - start), start};
+static struct anvil__idl_ref s_ref_from(const struct s_parser *p, size_t start, size_t end, bool plain) {
+    struct anvil__idl_ref ref = {anvil_sv(p->lx.text + start, end - start), start, plain};
     return ref;
 }
 
@@ -392,12 +396,13 @@ static size_t s_skip_relative_root(struct s_parser *p) {
 
 static struct anvil__idl_ref s_shape_id(struct s_parser *p) {
     size_t start = p->lx.start;
+    size_t first = p->lx.end; /* the first identifier's end (s_skip_namespace insists on one) */
     size_t end = s_skip_namespace(p);
     if (s_tok(p) == ANVIL__TOK_DOLLAR || s_tok(p) == ANVIL__TOK_POUND) {
         s_next(p);
         end = s_skip_relative_root(p);
     }
-    return s_ref_from(p, start, end);
+    return s_ref_from(p, start, end, end == first);
 }
 
 static struct anvil__idl_ref s_absolute_id(struct s_parser *p) {
@@ -406,7 +411,7 @@ static struct anvil__idl_ref s_absolute_id(struct s_parser *p) {
     s_expect(p, ANVIL__TOK_POUND);
     s_next(p);
     size_t end = s_skip_relative_root(p);
-    return s_ref_from(p, start, end);
+    return s_ref_from(p, start, end, false);
 }
 
 /* ---- node values ---- */
@@ -694,14 +699,14 @@ static void s_traits(struct s_parser *p, struct s_traits *traits) {
     }
 }
 
-static void s_add_doc_trait(struct s_parser *p, struct s_traits *traits, const struct anvil_str_view *docs, size_t at) {
+static void s_add_doc_trait(struct s_parser *p, struct s_traits *traits, const struct anvil__idl_node *docs,
+                            size_t at) {
     struct anvil__idl_trait *t =
         S_PUSH_IN(p, traits->arena ? traits->arena : p->arena, traits->items, traits->count, &traits->cap);
     memset(t, 0, sizeof(*t));
     t->id.text = anvil_sv_from_cstr("smithy.api#documentation");
     t->id.at = at;
-    t->value.kind = ANVIL__NODE_STRING;
-    t->value.text = *docs;
+    t->value = *docs;
     t->value.at = at;
     t->doc_comment = true;
 }
@@ -713,7 +718,7 @@ static void s_docs_and_traits(struct s_parser *p, bool member, struct s_traits *
     traits->cap = p->trait_stack_cap;
     traits->arena = p->file_arena;
     s_skip_ws(p);
-    const struct anvil_str_view *docs = NULL;
+    const struct anvil__idl_node *docs = NULL;
     size_t docs_at = p->lx.start;
     if (s_tok(p) == ANVIL__TOK_DOC_COMMENT) {
         s_skip_ws_docs(p);
@@ -824,7 +829,7 @@ static void s_member(struct s_parser *p, size_t shape_index, size_t *cap) {
     size_t at = p->lx.start;
     struct anvil__idl_shape *s = &p->file->shapes[shape_index];
     if (s_tok(p) == ANVIL__TOK_RBRACE && traits.count == 1 && traits.items[0].doc_comment) {
-        s_bad_docs(p, &traits.items[0].value.text);
+        s_bad_docs(p, &traits.items[0].value);
         return;
     }
     bool elided = s_tok(p) == ANVIL__TOK_DOLLAR;
@@ -1324,7 +1329,7 @@ static bool s_shape_follows(struct s_parser *p, const struct s_traits *traits, b
     }
     if (had_docs) {
         if (traits->count == 1) {
-            s_bad_docs(p, &traits->items[0].value.text);
+            s_bad_docs(p, &traits->items[0].value);
             return false;
         }
         return true;
@@ -1483,7 +1488,7 @@ static void s_shapes(struct s_parser *p) {
     /* The first shape: doc comments read while looking for `use` belong to it. */
     if (s_tok(p) != ANVIL__TOK_EOF) {
         s_skip_ws_docs(p);
-        const struct anvil_str_view *docs = s_take_docs(p);
+        const struct anvil__idl_node *docs = s_take_docs(p);
         struct s_traits traits;
         s_docs_and_traits(p, false, &traits);
         if (docs) {
