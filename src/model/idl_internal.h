@@ -63,8 +63,55 @@ struct anvil__idl_lexer {
 };
 
 void anvil__idl_lexer_init(struct anvil__idl_lexer *lx, const char *text, size_t len, struct anvil_arena *arena);
-/* Reads the next token into lx->tok (EOF stays EOF). */
-void anvil__idl_next(struct anvil__idl_lexer *lx);
+
+/* The lexer's tables: bytes that continue an identifier; one-byte tokens by byte (0 for the others). */
+extern const bool anvil__idl_word[256];
+extern const unsigned char anvil__idl_single[256];
+/* Every token but identifiers, spaces and one-byte ones, starting with byte `c` (-1 at the end). */
+void anvil__idl_next_other(struct anvil__idl_lexer *lx, int c);
+
+/* Reads the next token into lx->tok (EOF stays EOF). Inline: most tokens are a word, spaces or one byte. */
+static inline void anvil__idl_next(struct anvil__idl_lexer *lx) {
+    if (lx->tok == ANVIL__TOK_EOF) {
+        return;
+    }
+    size_t p = lx->pos, len = lx->len;
+    lx->start = p;
+    lx->error = NULL;
+    if (p >= len) {
+        anvil__idl_next_other(lx, -1);
+        return;
+    }
+    const unsigned char *text = (const unsigned char *)lx->text;
+    unsigned char c = text[p];
+    if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') {
+        do {
+            p++;
+        } while (p < len && anvil__idl_word[text[p]]);
+        lx->end = lx->pos = p;
+        lx->tok = ANVIL__TOK_IDENTIFIER;
+        return;
+    }
+    if (c == ' ' || c == '\t') {
+        do {
+            p++;
+        } while (p < len && (text[p] == ' ' || text[p] == '\t'));
+        lx->end = lx->pos = p;
+        lx->tok = ANVIL__TOK_SPACE;
+        return;
+    }
+    unsigned char single = anvil__idl_single[c];
+    if (single) {
+        if (single == ANVIL__TOK_COLON && p + 1 < len && text[p + 1] == '=') {
+            single = ANVIL__TOK_WALRUS;
+            p++;
+        }
+        lx->end = lx->pos = p + 1;
+        lx->tok = (enum anvil__idl_tok)single;
+        return;
+    }
+    anvil__idl_next_other(lx, c);
+}
 /* How Smithy shows a token kind in "Expected ..." (`LBRACE('{')`, `IDENTIFIER`). */
 const char *anvil__idl_tok_name(enum anvil__idl_tok tok);
 /* 1-based line and column (in characters) of byte `offset`. */

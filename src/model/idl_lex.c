@@ -161,7 +161,7 @@ static void s_quote_char(const struct anvil__idl_lexer *lx, size_t at, char out[
 }
 
 /* Bytes that may continue an identifier: letters, digits and '_'. */
-static const bool s_word[256] = {
+const bool anvil__idl_word[256] = {
     ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1,
     ['9'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
     ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1,
@@ -174,7 +174,7 @@ static const bool s_word[256] = {
 /* The rest of an identifier from `p`; the bytes up to `p` are already part of it. */
 static void s_identifier_rest(struct anvil__idl_lexer *lx, size_t p) {
     const unsigned char *text = (const unsigned char *)lx->text;
-    while (p < lx->len && s_word[text[p]]) {
+    while (p < lx->len && anvil__idl_word[text[p]]) {
         p++;
     }
     lx->end = lx->pos = p;
@@ -587,15 +587,15 @@ ANVIL_NOINLINE static void s_comment(struct anvil__idl_lexer *lx) {
 }
 
 /* Tokens of one byte (':' may start ':='), by byte; 0 for the others. */
-static const unsigned char s_single[256] = {
+const unsigned char anvil__idl_single[256] = {
     ['\n'] = ANVIL__TOK_NEWLINE, [','] = ANVIL__TOK_COMMA,  ['@'] = ANVIL__TOK_AT,     ['$'] = ANVIL__TOK_DOLLAR,
     ['.'] = ANVIL__TOK_DOT,      ['{'] = ANVIL__TOK_LBRACE, ['}'] = ANVIL__TOK_RBRACE, ['['] = ANVIL__TOK_LBRACKET,
     [']'] = ANVIL__TOK_RBRACKET, ['('] = ANVIL__TOK_LPAREN, [')'] = ANVIL__TOK_RPAREN, ['#'] = ANVIL__TOK_POUND,
     ['='] = ANVIL__TOK_EQUAL,    [':'] = ANVIL__TOK_COLON,
 };
 
-/* Everything but identifiers, spaces and one-byte tokens: kept out of the hot path. */
-ANVIL_NOINLINE static void s_next_other(struct anvil__idl_lexer *lx, int c) {
+/* Everything but identifiers, spaces and one-byte tokens: kept out of the hot path (anvil__idl_next). */
+void anvil__idl_next_other(struct anvil__idl_lexer *lx, int c) {
     switch (c) {
     case -1:
         lx->tok = ANVIL__TOK_EOF;
@@ -628,42 +628,4 @@ ANVIL_NOINLINE static void s_next_other(struct anvil__idl_lexer *lx, int c) {
         anvil__utf8_sequence((const unsigned char *)lx->text + lx->pos, (const unsigned char *)lx->text + lx->len);
     lx->end = lx->pos = lx->pos + (n ? n : 1);
     s_errorf(lx, lx->start, "Unexpected character: '%s'", ch);
-}
-
-void anvil__idl_next(struct anvil__idl_lexer *lx) {
-    if (lx->tok == ANVIL__TOK_EOF) {
-        return;
-    }
-    size_t p = lx->pos;
-    lx->start = p;
-    lx->error = NULL;
-    if (ANVIL_UNLIKELY(p >= lx->len)) {
-        s_next_other(lx, -1);
-        return;
-    }
-    const unsigned char *text = (const unsigned char *)lx->text;
-    unsigned char c = text[p];
-    if (s_alpha(c)) {
-        s_identifier_rest(lx, p + 1);
-        return;
-    }
-    if (c == ' ' || c == '\t') {
-        do {
-            p++;
-        } while (p < lx->len && (text[p] == ' ' || text[p] == '\t'));
-        lx->end = lx->pos = p;
-        lx->tok = ANVIL__TOK_SPACE;
-        return;
-    }
-    unsigned char single = s_single[c];
-    if (single) {
-        if (single == ANVIL__TOK_COLON && p + 1 < lx->len && text[p + 1] == '=') {
-            single = ANVIL__TOK_WALRUS;
-            p++;
-        }
-        lx->end = lx->pos = p + 1;
-        lx->tok = (enum anvil__idl_tok)single;
-        return;
-    }
-    s_next_other(lx, c);
 }

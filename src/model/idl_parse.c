@@ -135,7 +135,7 @@ static S_NORETURN void s_fail_value(struct s_parser *p, size_t at, const char *f
 
 /* ---- tokens ---- */
 
-static void s_take_doc(struct s_parser *p) {
+ANVIL_NOINLINE static void s_take_doc(struct s_parser *p) {
     size_t start = p->lx.start + 3, end = p->lx.end;
     if (start < end && p->lx.text[start] == ' ') {
         start++;
