@@ -140,10 +140,14 @@ struct anvil_str_view anvil__asm_concat(struct anvil__asm *a, struct anvil_str_v
 /* ---- the shape index ---- */
 
 struct anvil__asm_shape *anvil__asm_find(struct anvil__asm *a, struct anvil_str_view id) {
+    return anvil__asm_find_hashed(a, id, anvil_json_hash(id.ptr, id.len));
+}
+
+struct anvil__asm_shape *anvil__asm_find_hashed(struct anvil__asm *a, struct anvil_str_view id, uint32_t hash) {
     if (!a->slots) {
         return NULL;
     }
-    for (size_t i = anvil_json_hash(id.ptr, id.len) & a->mask; a->slots[i]; i = (i + 1) & a->mask) {
+    for (size_t i = hash & a->mask; a->slots[i]; i = (i + 1) & a->mask) {
         struct anvil__asm_shape *s = &a->shapes[a->slots[i] - 1];
         if (anvil__sv_same(s->id, id)) {
             return s;
@@ -433,17 +437,18 @@ bool anvil__asm_defined(struct anvil__asm *a, struct anvil_str_view id) {
  * namespace's (broken) id. `*found` says whether it names a known shape.
  */
 /* The shape `ns#name` if the model defines it, looked up without keeping the id. */
-static const struct anvil__asm_shape *s_find_local(struct anvil__asm *a, struct anvil_str_view ns,
-                                                   struct anvil_str_view name) {
+/* `ns#name` in the id buffer, and its hash. False when out of memory. */
+static bool s_local_id(struct anvil__asm *a, struct anvil_str_view ns, struct anvil_str_view name, uint32_t *hash) {
     anvil_buf_clear(&a->id_text);
     int rc = anvil_buf_append_sv(&a->id_text, ns);
     rc = rc == ANVIL_OK ? anvil_buf_append_byte(&a->id_text, '#') : rc;
     rc = rc == ANVIL_OK ? anvil_buf_append_sv(&a->id_text, name) : rc;
     if (rc != ANVIL_OK) {
         a->error = ANVIL_ENOMEM;
-        return NULL;
+        return false;
     }
-    return anvil__asm_find(a, anvil_buf_view(&a->id_text));
+    *hash = anvil_json_hash(a->id_text.data, a->id_text.len);
+    return true;
 }
 
 /* The guess for relative `name` (the prelude's) in the namespace of `id` (ns#name), made once. */
@@ -497,10 +502,13 @@ static struct anvil__asm_guess *s_guess(struct anvil__asm *a, struct anvil_str_v
 static struct anvil_str_view s_resolve_relative(struct anvil__asm *a, const struct anvil__idl_file *file,
                                                 struct anvil_str_view root, bool *known,
                                                 struct anvil__asm_guess **guess) {
+    bool unused;
+    bool wanted = known != NULL; /* whether it names a known shape: for syntactic ids only */
+    known = known ? known : &unused;
     *guess = NULL;
     for (size_t i = 0; file && i < file->use_count; i++) {
-        if (anvil_sv_eq(file->uses[i].name, root)) {
-            *known = anvil__asm_defined(a, file->uses[i].id);
+        if (anvil__sv_same(file->uses[i].name, root)) {
+            *known = wanted && anvil__asm_defined(a, file->uses[i].id);
             return file->uses[i].id;
         }
     }
@@ -509,20 +517,24 @@ static struct anvil_str_view s_resolve_relative(struct anvil__asm *a, const stru
         return anvil__asm_id(a, anvil_sv_from_cstr("smithy.api"), "#", root);
     }
     *known = true;
-    const struct anvil__asm_shape *local = s_find_local(a, file->ns, root);
+    uint32_t hash;
+    if (!s_local_id(a, file->ns, root, &hash)) {
+        return anvil_sv("", 0);
+    }
+    struct anvil_str_view id = anvil_buf_view(&a->id_text);
+    const struct anvil__asm_shape *local = anvil__asm_find_hashed(a, id, hash);
     if (local) {
         return local->id; /* the shape's own copy: nothing built, nothing interned */
     }
-    if (a->known && s_known_slot(a->known, anvil_buf_view(&a->id_text))) {
-        return anvil__asm_id(a, file->ns, "#", root); /* a later statement defines it */
-    }
-    if (anvil__prelude_type(root, NULL)) {
+    bool later = a->known && s_known_slot(a->known, id); /* a later statement defines it */
+    if (!later && anvil__prelude_type(root, NULL)) {
         /* Unless a later statement defines ns#root: checked once every file is read. */
-        *guess = s_guess(a, anvil_buf_view(&a->id_text), root);
+        *guess = s_guess(a, id, root);
         return *guess ? (*guess)->prelude : anvil_sv("", 0);
     }
-    *known = false;
-    return anvil__asm_id(a, file->ns, "#", root);
+    *known = later;
+    const struct anvil_json_key *k = anvil__asm_key_hashed(a, id, hash);
+    return k ? anvil_sv(k->bytes, k->len) : anvil_sv("", 0);
 }
 
 struct anvil_str_view anvil__asm_resolve(struct anvil__asm *a, const struct anvil__idl_file *file,
@@ -542,7 +554,7 @@ struct anvil_str_view anvil__asm_resolve(struct anvil__asm *a, const struct anvi
                     (anvil_sv_starts_with(root, anvil_sv_from_cstr("smithy.api#")) && anvil__prelude_type(name, NULL));
         }
     } else if (found || member.len) {
-        out = s_resolve_relative(a, file, root, &known, &guess); /* rare: not worth a slot */
+        out = s_resolve_relative(a, file, root, found ? &known : NULL, &guess); /* rare: not worth a slot */
     } else {
         return anvil__asm_resolve_name(a, file, root);
     }
@@ -559,11 +571,10 @@ struct anvil_str_view anvil__asm_resolve_name(struct anvil__asm *a, const struct
                                               struct anvil_str_view name) {
     struct anvil__asm_guess *guess = NULL;
     struct anvil_str_view out;
-    bool known;
     if (!file || (uintptr_t)name.ptr < (uintptr_t)file->text ||
         (uintptr_t)name.ptr + name.len > (uintptr_t)file->text + file->len) {
         /* A name made while reading (an inline input's): a slot keeps only names that stay put. */
-        out = s_resolve_relative(a, file, name, &known, &guess);
+        out = s_resolve_relative(a, file, name, NULL, &guess);
     } else {
         if (!a->resolved) { /* the allocator's: freed once every file is read */
             a->resolved = anvil_mem_calloc(a->allocator, a->cache_slots, sizeof(*a->resolved));
@@ -574,7 +585,7 @@ struct anvil_str_view anvil__asm_resolve_name(struct anvil__asm *a, const struct
         }
         struct anvil__asm_resolved *r = &a->resolved[anvil_json_hash(name.ptr, name.len) & (a->cache_slots - 1)];
         if (r->file != file || r->epoch != a->epoch || !anvil__sv_same(r->name, name)) {
-            out = s_resolve_relative(a, file, name, &known, &guess);
+            out = s_resolve_relative(a, file, name, NULL, &guess);
             *r = (struct anvil__asm_resolved){file, name, out, guess, a->epoch};
             /* The cache may not hold a view into the id buffer, nor one that failed. */
             if (a->error || out.ptr == (const char *)a->id_text.data) {

@@ -257,6 +257,7 @@ bool anvil__asm_defined(struct anvil__asm *a, struct anvil_str_view id);
 void anvil__asm_event(struct anvil__asm *a, enum anvil_severity severity, struct anvil_str_view shape,
                       const char *event_id, const char *fmt, ...) ANVIL_PRINTF(5, 6);
 struct anvil__asm_shape *anvil__asm_find(struct anvil__asm *a, struct anvil_str_view id);
+struct anvil__asm_shape *anvil__asm_find_hashed(struct anvil__asm *a, struct anvil_str_view id, uint32_t hash);
 bool anvil__asm_grow(struct anvil__asm *a, void **items, size_t count, size_t *cap, size_t size);
 struct anvil_json anvil__asm_obj_finish(struct anvil__asm *a, struct anvil__asm_obj *obj);
 /* The key record for `key` in the output arena, made once (NULL when out of memory). */

@@ -51,6 +51,7 @@ struct anvil__idl_lexer {
     const char *text;
     size_t len;
     size_t pos;                /* where the next token starts */
+    size_t first_cr;           /* where the first CR is (`len` when none): comments look for a lone CR after it */
     struct anvil_arena *arena; /* decoded strings that differ from their source */
     /* The current token. */
     enum anvil__idl_tok tok;

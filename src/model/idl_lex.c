@@ -71,6 +71,8 @@ void anvil__idl_lexer_init(struct anvil__idl_lexer *lx, const char *text, size_t
     lx->len = len;
     lx->arena = arena;
     lx->tok = ANVIL__TOK_SPACE; /* not EOF: the first call reads */
+    const char *cr = len ? memchr(text, '\r', len) : NULL;
+    lx->first_cr = cr ? (size_t)(cr - text) : len;
 }
 
 static int s_peek(const struct anvil__idl_lexer *lx, size_t at) {
@@ -578,8 +580,8 @@ ANVIL_NOINLINE static void s_comment(struct anvil__idl_lexer *lx) {
     }
     const char *nl = p < lx->len ? memchr(lx->text + p, '\n', lx->len - p) : NULL;
     p = nl ? (size_t)(nl - lx->text) + 1 : lx->len;
-    /* A lone CR also ends the line. */
-    const char *cr = memchr(lx->text + lx->pos, '\r', p - lx->pos);
+    /* A lone CR also ends the line (a file without CR before this line needs no look). */
+    const char *cr = lx->first_cr < p ? memchr(lx->text + lx->pos, '\r', p - lx->pos) : NULL;
     if (cr && (size_t)(cr - lx->text) + 1 < p && cr[1] != '\n') {
         p = (size_t)(cr - lx->text) + 1;
     }
