@@ -60,7 +60,7 @@ static struct anvil_json s_shape_json(struct anvil__asm *a, const struct anvil_m
         anvil__asm_put_cstr(a, &obj, "mixins", &list);
     }
     /* Its own members are the last ones: those before come from mixins. */
-    const struct anvil_member *own = s->members + (s->member_count - w->own_member_count);
+    const struct anvil_member *own = s->members ? s->members + (s->member_count - w->own_member_count) : NULL;
     if (s->type == ANVIL_SHAPE_LIST || s->type == ANVIL_SHAPE_SET || s->type == ANVIL_SHAPE_MAP) {
         for (size_t i = 0; i < w->own_member_count; i++) {
             struct anvil_json m = s_member_json(a, model, s, &own[i]);

@@ -195,6 +195,7 @@ struct anvil__asm {
     struct anvil__asm_guesses guesses;
     struct anvil__asm_ids untyped;
     struct anvil__asm_resolved *resolved; /* `cache_slots`, the allocator's, while files are read */
+    size_t planned;                       /* the next block of the model's arena (assemble_model.c) */
     size_t cache_slots; /* a power of two: a slot for every 512 bytes of input, 64 to ANVIL__ASM_RESOLVED_SLOTS */
     size_t epoch;
     bool member_target; /* anvil__asm_resolve is resolving a member's target */

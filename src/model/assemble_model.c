@@ -134,7 +134,7 @@ static int s_applies(struct anvil__asm *a, struct anvil__model_builder *b) {
  * which would leave part of a large last block unused for the model's life.
  */
 static void s_model_bytes(const struct anvil__asm *a, size_t *objects, size_t *structs) {
-    size_t shapes = 32, members = 0, traits = 0, refs = 0;
+    size_t shapes = 24, members = 0, traits = 0, refs = 0; /* the prelude's shapes, about */
     for (size_t i = 0; i < a->count; i++) {
         const struct anvil__asm_shape *r = &a->shapes[i];
         if (r->dup_of) {
@@ -159,30 +159,38 @@ static void s_model_bytes(const struct anvil__asm *a, size_t *objects, size_t *s
     while (index < shapes * 2) {
         index *= 2;
     }
-    *objects = traits * (sizeof(struct anvil_json_member) + 4) + 4096;
-    *structs = shapes * (sizeof(struct anvil_shape) + sizeof(struct anvil__shape_written) + 32) +
-               members * (sizeof(struct anvil_member) + 8) + index * sizeof(void *) + refs * sizeof(void *) + 4096;
+    *objects = traits * (sizeof(struct anvil_json_member) + 4) + 512;
+    *structs = shapes * (sizeof(struct anvil_shape) + sizeof(struct anvil__shape_written) + 8) +
+               members * (sizeof(struct anvil_member) + 4) + index * sizeof(void *) + refs * sizeof(void *) + 1024;
     *objects += *objects / 32;
     *structs += *structs / 32;
 }
 
+/* What the model's arena takes next: one block of the planned size, then (if the plan fell short) small ones. */
+static size_t s_planned_block(void *ctx) {
+    size_t *planned = ctx, next = *planned;
+    *planned = 4096;
+    return next;
+}
+
 /* The next block of the model's arena: `need` bytes, less what the current block still holds. */
-static void s_next_block(struct anvil_arena *arena, size_t need) {
+static void s_next_block(struct anvil__asm *a, struct anvil_arena *arena, size_t need) {
     size_t left = (size_t)(arena->end - arena->cursor);
-    arena->hint = NULL;
-    arena->next_block_size = need > left + 16384 ? need - left : 16384;
+    a->planned = need > left + 4096 ? need - left : 4096;
+    arena->hint = s_planned_block;
+    arena->hint_ctx = &a->planned;
 }
 
 static int s_build(struct anvil__asm *a, struct anvil__model_builder *b) {
     struct anvil_model *m = b->model;
     size_t objects, structs;
     s_model_bytes(a, &objects, &structs);
-    s_next_block(m->arena, objects);
+    s_next_block(a, m->arena, objects);
     anvil__asm_traits_done(a); /* the lists go before the model's own memory is taken */
     if (a->error) {
         return anvil__model_nomem(b);
     }
-    s_next_block(m->arena, structs);
+    s_next_block(a, m->arena, structs);
     m->version = anvil_sv_from_cstr("2.0");
     if (a->metadata_count) {
         struct anvil__asm_traits meta;
@@ -213,11 +221,11 @@ static int s_build(struct anvil__asm *a, struct anvil__model_builder *b) {
         memset(s, 0, sizeof(*s));
         s->id = r->id; /* in the output arena already */
         s->id_hash = r->hash;
-        s->name_at = anvil__sv_index(s->id, '#') + 1;
+        s->name_at = (uint32_t)(anvil__sv_index(s->id, '#') + 1);
         s->type = r->type;
         s->traits = r->traits.json;
         m->written[m->count].props = r->props;
-        s->index = m->count++;
+        s->index = (uint32_t)m->count++;
     }
     int rc = a->error ? anvil__model_nomem(b) : anvil__model_index(b);
     for (size_t i = 0, k = 0; i < a->count && rc == ANVIL_OK; i++) {
@@ -253,7 +261,7 @@ int anvil__asm_model(struct anvil__asm *a, struct anvil_json_doc *store, const s
         rc = anvil__model_nomem(&b);
     }
     m->arena->hint = NULL; /* the assembly's growth rule ends with it */
-    m->arena->next_block_size = 16384;
+    m->arena->next_block_size = 4096;
     if (rc != ANVIL_OK) {
         anvil_model_destroy(m);
         return rc;

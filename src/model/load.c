@@ -162,7 +162,10 @@ static int s_members(struct anvil__model_builder *ld, struct anvil_shape *s) {
         if (!anvil_json_is_object(members)) {
             return s_error(ld, ANVIL_EMODEL, "shape `%.*s`: `members` must be an object", (int)s->id.len, s->id.ptr);
         }
-        s->member_count = anvil_json_len(members);
+        if (anvil_json_len(members) > ANVIL__MODEL_MAX_COUNT / 2) {
+            return s_error(ld, ANVIL_ELIMIT, "shape `%.*s` has too many members", (int)s->id.len, s->id.ptr);
+        }
+        s->member_count = (uint32_t)anvil_json_len(members);
         s->members = anvil_arena_alloc(ld->model->arena, (s->member_count + 1) * sizeof(*s->members), 0);
         if (!s->members) {
             return s_nomem(ld);
@@ -203,7 +206,7 @@ static int s_members(struct anvil__model_builder *ld, struct anvil_shape *s) {
                 return rc;
             }
         }
-        s->member_count = n;
+        s->member_count = (uint32_t)n;
         return ANVIL_OK;
     }
     default:
@@ -213,7 +216,7 @@ static int s_members(struct anvil__model_builder *ld, struct anvil_shape *s) {
 
 /* A list of `{"target": ...}` references under `key`, appended to `*list`. */
 static int s_refs(struct anvil__model_builder *ld, const struct anvil_shape *s, const struct anvil_json *def,
-                  const char *key, const struct anvil_shape ***list, size_t *count) {
+                  const char *key, const struct anvil_shape ***list, uint32_t *count) {
     const struct anvil_json *refs = anvil_json_object_get_cstr(def, key);
     if (!refs) {
         return ANVIL_OK;
@@ -222,6 +225,9 @@ static int s_refs(struct anvil__model_builder *ld, const struct anvil_shape *s, 
         return s_error(ld, ANVIL_EMODEL, "shape `%.*s`: `%s` must be an array", (int)s->id.len, s->id.ptr, key);
     }
     size_t n = anvil_json_len(refs);
+    if (n > ANVIL__MODEL_MAX_COUNT - *count) {
+        return s_error(ld, ANVIL_ELIMIT, "shape `%.*s`: too many `%s`", (int)s->id.len, s->id.ptr, key);
+    }
     const struct anvil_shape **grown = anvil_arena_alloc(ld->model->arena, (*count + n + 1) * sizeof(*grown), 0);
     if (!grown) {
         return s_nomem(ld);
@@ -236,13 +242,13 @@ static int s_refs(struct anvil__model_builder *ld, const struct anvil_shape *s, 
         }
     }
     *list = grown;
-    *count += n;
+    *count += (uint32_t)n;
     return ANVIL_OK;
 }
 
 /* One `{"target": ...}` reference under `key`, if present, appended to `*list`. */
 static int s_ref(struct anvil__model_builder *ld, const struct anvil_shape *s, const struct anvil_json *def,
-                 const char *key, const struct anvil_shape ***list, size_t *count) {
+                 const char *key, const struct anvil_shape ***list, uint32_t *count) {
     const struct anvil_json *ref = anvil_json_object_get_cstr(def, key);
     if (!ref) {
         return ANVIL_OK;
@@ -368,7 +374,7 @@ static int s_merge_members(struct anvil__model_builder *ld, struct anvil_shape *
         size *= 2;
     }
     struct s_name_set set = {anvil_mem_acquire(ld->model->allocator, size * sizeof(*set.slots)), size - 1};
-    if (!merged || !set.slots || total >= UINT32_MAX) {
+    if (!merged || !set.slots || total >= ANVIL__MODEL_MAX_COUNT / 2) {
         anvil_mem_release(ld->model->allocator, set.slots);
         return s_nomem(ld);
     }
@@ -392,7 +398,7 @@ static int s_merge_members(struct anvil__model_builder *ld, struct anvil_shape *
         memmove(merged + n, merged + own_at, own_count * sizeof(*merged));
     }
     s->members = merged;
-    s->member_count = n + own_count;
+    s->member_count = (uint32_t)(n + own_count);
     return ANVIL_OK;
 }
 
@@ -523,7 +529,7 @@ static int s_load(struct anvil__model_builder *ld, size_t max_shapes) {
         return s_error(ld, ANVIL_EMODEL, "`shapes` must be an object");
     }
     size_t n = shapes ? anvil_json_len(shapes) : 0;
-    if (n > max_shapes) {
+    if (n > max_shapes || n > ANVIL__MODEL_MAX_COUNT) {
         return s_error(ld, ANVIL_ELIMIT, "the model defines %zu shapes, more than the limit of %zu", n, max_shapes);
     }
     /* The text's values filled most of the arena's first block: size the next
@@ -572,9 +578,9 @@ static int s_load(struct anvil__model_builder *ld, size_t max_shapes) {
         }
         s->id = id;
         s->id_hash = entry->key->hash;
-        s->name_at = anvil_sv_find_byte(id, 0, '#') + 1;
+        s->name_at = (uint32_t)(anvil_sv_find_byte(id, 0, '#') + 1);
         s->ast = &entry->value;
-        s->index = m->count++;
+        s->index = (uint32_t)m->count++;
         const struct anvil_json *traits = anvil_json_object_get_cstr(&entry->value, "traits");
         if (traits && !anvil_json_is_object(traits)) {
             return s_error(ld, ANVIL_EMODEL, "shape `%.*s`: `traits` must be an object", (int)id.len, id.ptr);

@@ -10,35 +10,34 @@
 
 struct anvil_shape {
     struct anvil_str_view id;
-    size_t name_at; /* offset of the name, after '#' */
+    /* Own, mixed-in and applied traits, as one object. */
+    struct anvil_json traits;
+    /* The shape's definition in the JSON AST (NULL for prelude shapes and assembled models). */
+    const struct anvil_json *ast;
+    struct anvil_member *members;
+    /* Shapes of ANVIL__MEMBER_INDEX_MIN members or more: member index + 1 by name hash (linear probing). */
+    const uint32_t *member_slots;
+    const struct anvil_shape *input, *output;
+    const struct anvil_shape **errors;
+    /* Services and resources: operations (lifecycle ones included) and resources bound to them. */
+    const struct anvil_shape **operations;
+    const struct anvil_shape **resources;
+    /* Mixins in the order written (mixin_count); resolved while mixins are merged (the JSON AST's) or before
+     * (assembled). */
+    const struct anvil_shape **mixins;
+    uint32_t name_at; /* offset of the name, after '#' */
+    uint32_t id_hash; /* anvil_json_hash of `id` */
+    uint32_t index;   /* position in the model's shape array (prelude: UINT32_MAX) */
+    uint32_t member_count, member_mask;
+    uint32_t error_count, operation_count, resource_count, mixin_count;
     enum anvil_shape_type type;
     bool prelude;
     /* Mixin resolution: 0 = not yet, 1 = in progress (a cycle if seen again), 2 = done. */
     unsigned char mixin_state;
-    uint32_t mixin_count;
-    uint32_t id_hash; /* anvil_json_hash of `id` */
-    /* The shape's definition in the JSON AST (NULL for prelude shapes). */
-    const struct anvil_json *ast;
-    /* Own, mixed-in and applied traits, as one object. */
-    struct anvil_json traits;
-    struct anvil_member *members;
-    size_t member_count;
-    /* Shapes of ANVIL__MEMBER_INDEX_MIN members or more: member index + 1 by name hash (linear probing). */
-    const uint32_t *member_slots;
-    size_t member_mask;
-    const struct anvil_shape *input, *output;
-    const struct anvil_shape **errors;
-    size_t error_count;
-    /* Services and resources: operations (lifecycle ones included) and resources bound to them. */
-    const struct anvil_shape **operations;
-    size_t operation_count;
-    const struct anvil_shape **resources;
-    size_t resource_count;
-    /* Mixins in the order written (mixin_count); resolved while mixins are merged (the JSON AST's) or before
-     * (assembled). */
-    const struct anvil_shape **mixins;
-    size_t index; /* position in the model's shape array (prelude: SIZE_MAX) */
 };
+
+/* The most shapes (and members of one shape) a model holds: counts and places are 32 bits. */
+#define ANVIL__MODEL_MAX_COUNT ((size_t)UINT32_MAX - 1)
 
 /*
  * What anvil_model_ast() writes for a shape of an assembled model, beside the shape (model->written): the

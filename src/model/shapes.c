@@ -97,10 +97,10 @@ int anvil__model_add_prelude(struct anvil_model *model) {
         }
         s->id = anvil_sv(copy, (size_t)len);
         s->id_hash = anvil_json_hash(copy, (size_t)len);
-        s->name_at = strlen("smithy.api#");
+        s->name_at = (uint32_t)sizeof("smithy.api#") - 1;
         s->type = s_prelude[i].type;
         s->prelude = true;
-        s->index = SIZE_MAX;
+        s->index = UINT32_MAX;
         s->traits = *anvil__json_empty_object();
     }
     model->prelude_count = n;
