@@ -2,7 +2,9 @@
  * libFuzzer target: the input as a Smithy IDL file, alone and split in two
  * files at its first blank line (so cross-file resolution, apply and
  * duplicate definitions are reached). Errors must be typed and carry a
- * message; a model that loads must print as a JSON AST that loads again.
+ * message; a model that loads must print as a JSON AST that loads again,
+ * and be the model that AST loads into (tests/support/model_same.h): the
+ * assembler builds its models from records, the JSON AST loader from ASTs.
  */
 
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <string.h>
 
 #include "anvil/anvil.h"
+#include "model_same.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -38,6 +41,11 @@ static void s_run(const struct anvil_model_source *sources, size_t count) {
         s_check(anvil_event_format(anvil_events_at(events, i), &out) == ANVIL_OK, "event format");
     }
     anvil_buf_clear(&out);
+    char why[512];
+    if (!anvil_test_model_same_as_ast(model, NULL, why, sizeof(why))) {
+        fprintf(stderr, "idl fuzz: %s\n", why);
+        s_check(false, "the model is not the one its AST loads into");
+    }
     s_check(anvil_json_write(anvil_model_ast(model), ANVIL_JSON_WRITE_COMPACT, &out) == ANVIL_OK, "AST write");
     struct anvil_model *again = NULL;
     struct anvil_model_source ast = {"ast.json", out.data ? out.data : "", out.len, ANVIL_MODEL_FORMAT_JSON};

@@ -60,6 +60,24 @@ void *anvil__asm_list_alloc(struct anvil__asm *a, size_t size) {
     return p;
 }
 
+bool anvil__asm_grow32(struct anvil__asm *a, struct anvil_arena *arena, void **items, uint32_t count, uint32_t *cap,
+                       size_t size, size_t grown) {
+    if (count < *cap) {
+        return true;
+    }
+    void *bigger = grown < UINT32_MAX && grown > count ? anvil_arena_alloc(arena, grown * size, 0) : NULL;
+    if (!bigger) {
+        a->error = ANVIL_ENOMEM;
+        return false;
+    }
+    if (count) {
+        memcpy(bigger, *items, count * size);
+    }
+    *items = bigger;
+    *cap = (uint32_t)grown;
+    return true;
+}
+
 uint32_t anvil__asm_stamp(struct anvil__asm *a) {
     if (a->stamp == UINT32_MAX) { /* start over: no shape may look visited by a search of 4 billion ago */
         for (size_t i = 0; i < a->count; i++) {
@@ -225,12 +243,12 @@ struct anvil__asm_shape *anvil__asm_register(struct anvil__asm *a, struct anvil_
     return s;
 }
 
-bool anvil__asm_ids_has(struct anvil__asm *a, struct anvil__asm_ids *set, struct anvil_str_view id, bool add) {
-    if (add && (set->count + 1) * 2 > set->mask) {
+void anvil__asm_ids_add(struct anvil__asm *a, struct anvil__asm_ids *set, struct anvil_str_view id) {
+    if ((set->count + 1) * 2 > set->mask) {
         size_t size = set->mask ? (set->mask + 1) * 2 : 64;
         struct anvil_str_view *slots = anvil__asm_alloc(a, size * sizeof(*slots));
         if (!slots) {
-            return false;
+            return;
         }
         memset(slots, 0, size * sizeof(*slots));
         for (size_t i = 0; set->mask && i <= set->mask; i++) {
@@ -245,21 +263,14 @@ bool anvil__asm_ids_has(struct anvil__asm *a, struct anvil__asm_ids *set, struct
         set->slots = slots;
         set->mask = size - 1;
     }
-    if (!set->slots) {
-        return false;
-    }
-    size_t i = anvil_json_hash(id.ptr, id.len) & set->mask;
+    size_t i = anvil_json_hash(id.ptr ? id.ptr : "", id.len) & set->mask;
     for (; set->slots[i].ptr; i = (i + 1) & set->mask) {
-        if (anvil_sv_eq(set->slots[i], id)) {
-            return true;
+        if (anvil__sv_same(set->slots[i], id)) {
+            return;
         }
     }
-    if (add) {
-        /* Kept in the scratch arena: `id` may be a view that does not last. */
-        set->slots[i] = anvil__asm_concat(a, id, "", anvil_sv("", 0));
-        set->count += set->slots[i].ptr != NULL;
-    }
-    return false;
+    set->slots[i] = id.ptr ? id : anvil_sv("", 0);
+    set->count++;
 }
 
 /* ---- what a first pass defined ---- */
@@ -407,18 +418,10 @@ void anvil__asm_trait_add(struct anvil__asm *a, struct anvil_str_view target, st
         }
         return;
     }
-    if (traits->count == traits->cap) { /* lists are made at their size: one more is often the last */
-        size_t cap = (size_t)traits->cap + 1 + traits->cap / 2;
-        struct anvil__asm_trait *items = cap < UINT32_MAX ? anvil__asm_list_alloc(a, cap * sizeof(*items)) : NULL;
-        if (!items) {
-            a->error = ANVIL_ENOMEM;
-            return;
-        }
-        if (traits->count) {
-            memcpy(items, traits->items, traits->count * sizeof(*items));
-        }
-        traits->items = items;
-        traits->cap = (uint32_t)cap;
+    /* Lists are made at their size: one more is often the last. */
+    if (!anvil__asm_grow32(a, a->lists, (void **)&traits->items, traits->count, &traits->cap, sizeof(*traits->items),
+                           (size_t)traits->cap + 1 + traits->cap / 2)) {
+        return;
     }
     traits->items[traits->count] = *add;
     traits->items[traits->count].grown = 0;

@@ -169,7 +169,7 @@ static void s_idl_traits(struct anvil__asm *a, const struct anvil__idl_file *fil
             enum anvil_shape_type type = ANVIL_SHAPE_STRUCTURE;
             bool known = anvil__asm_type_of(a, id, &type);
             if (!known) {
-                (void)anvil__asm_ids_has(a, &a->untyped, id, true); /* a later statement may define it */
+                anvil__asm_ids_add(a, &a->untyped, id); /* a later statement may define it */
             }
             if (!known || type == ANVIL_SHAPE_STRUCTURE || type == ANVIL_SHAPE_MAP) {
                 value = *anvil__json_empty_object();
@@ -195,17 +195,21 @@ static void s_idl_traits(struct anvil__asm *a, const struct anvil__idl_file *fil
 }
 
 /* Service and resource bodies in JSON AST form: ids resolved, lists of {"target"}. The parser checked each
- * property's type; `type` and properties Smithy does not know (it warned) are left out. */
+ * property's type; `type` and properties Smithy does not know for the shape's type (it warned) are left out. */
 static struct anvil_json s_body_json(struct anvil__asm *a, const struct anvil__idl_file *file,
-                                     const struct anvil__idl_node *body) {
+                                     enum anvil_shape_type type, const struct anvil__idl_node *body) {
     static const char *const single[] = {"create", "put", "read", "update", "delete", "list", NULL};
     static const char *const lists[] = {"operations", "resources", "errors", "collectionOperations", NULL};
+    const char *const *known = anvil__idl_body_keys(type);
     struct anvil__asm_obj obj = {0};
     for (size_t i = 0; i < body->count && !a->error; i++) {
         const struct anvil__idl_entry *e = &body->u.entries[i];
         const struct anvil__idl_node *v = &e->value;
         bool is_id = v->kind == ANVIL__NODE_SHAPE_ID || v->kind == ANVIL__NODE_STRING;
-        bool done = false;
+        bool done = true; /* a property of the other type (a service's `create`): warned about, left out */
+        for (size_t k = 0; known && known[k] && done; k++) {
+            done = !anvil_sv_eq_cstr(e->key, known[k]);
+        }
         for (size_t k = 0; single[k] && !done; k++) {
             if (anvil_sv_eq_cstr(e->key, single[k]) && is_id) {
                 struct anvil_json ref = anvil__asm_target_ref(a, anvil__asm_resolve(a, file, v->text, NULL));
@@ -287,7 +291,7 @@ static void s_idl_shape(struct anvil__asm *a, const struct anvil__idl_file *file
         s_idl_traits(a, file, s->id, m->name, dm->traits, dm->trait_count, &m->traits);
     }
     if (s->type == ANVIL_SHAPE_SERVICE || s->type == ANVIL_SHAPE_RESOURCE) {
-        s->props = s_body_json(a, file, &d->body);
+        s->props = s_body_json(a, file, s->type, &d->body);
     } else if (s->type == ANVIL_SHAPE_OPERATION) {
         struct anvil__asm_obj obj = {0};
         if (d->has_input) {

@@ -233,14 +233,18 @@ struct anvil__asm_obj {
 struct anvil__asm_shape *anvil__asm_register(struct anvil__asm *a, struct anvil_str_view id, uint32_t hash,
                                              enum anvil_shape_type type, const struct anvil__idl_file *file,
                                              int version, size_t at);
-/* Whether `id` is in the set; adds it when `add`. */
-bool anvil__asm_ids_has(struct anvil__asm *a, struct anvil__asm_ids *set, struct anvil_str_view id, bool add);
+/* Adds `id` (a view that lasts as long as the assembly) to the set, once. */
+void anvil__asm_ids_add(struct anvil__asm *a, struct anvil__asm_ids *set, struct anvil_str_view id);
 
 void anvil__asm_add_trait(struct anvil__asm *a, struct anvil_str_view target, int version,
                           struct anvil__asm_traits *traits, const struct anvil__asm_trait *add);
 /* Whether anvil__asm_add_trait could raise an event for `add` (a version rule, a second `add->id`). */
 bool anvil__asm_trait_may_speak(struct anvil__asm_traits *traits, int version, const struct anvil__asm_trait *add);
 void *anvil__asm_alloc(struct anvil__asm *a, size_t size);
+/* Room for one more of `count` items of `size` bytes (32-bit count and capacity) in `arena`: a copy with `grown`
+ * items when full. False when out of memory. */
+bool anvil__asm_grow32(struct anvil__asm *a, struct anvil_arena *arena, void **items, uint32_t count, uint32_t *cap,
+                       size_t size, size_t grown);
 /* In the lists arena (trait lists), which anvil__asm_traits_done() frees. */
 void *anvil__asm_list_alloc(struct anvil__asm *a, size_t size);
 /* Every trait list (shapes, members, traits on inherited members) made the JSON object the model keeps, then the

@@ -167,18 +167,9 @@ static bool s_json_references(struct anvil__asm *a, struct anvil_str_view shape,
 
 static void s_json_member(struct anvil__asm *a, struct anvil__asm_shape *s, struct anvil_str_view name,
                           const struct anvil_json *def) {
-    if (s->member_count == s->member_cap) {
-        size_t cap = s->member_cap ? (size_t)s->member_cap * 2 : 4;
-        struct anvil__asm_member *grown = cap < UINT32_MAX ? anvil__asm_alloc(a, cap * sizeof(*grown)) : NULL;
-        if (!grown) {
-            a->error = ANVIL_ENOMEM;
-            return;
-        }
-        if (s->member_count) {
-            memcpy(grown, s->members, s->member_count * sizeof(*grown));
-        }
-        s->members = grown;
-        s->member_cap = (uint32_t)cap;
+    if (!anvil__asm_grow32(a, a->scratch, (void **)&s->members, s->member_count, &s->member_cap, sizeof(*s->members),
+                           s->member_cap ? (size_t)s->member_cap * 2 : 4)) {
+        return;
     }
     struct anvil__asm_member *m = &s->members[s->member_count++];
     memset(m, 0, sizeof(*m));

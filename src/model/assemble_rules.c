@@ -24,45 +24,15 @@ static int s_view_qcmp(const void *x, const void *y) {
 /* Distinct trait ids as they are collected: a set by content, behind a cache by address (most ids repeat a view
  * the assembler already holds). */
 struct s_id_set {
-    struct anvil_str_view *slots;
-    size_t mask, count;
+    struct anvil__asm_ids ids;
     struct anvil_str_view seen[64];
 };
 
 static void s_id_set_add(struct anvil__asm *a, struct s_id_set *set, struct anvil_str_view id) {
     size_t k = ((uintptr_t)id.ptr >> 3) & 63;
-    if (set->seen[k].ptr == id.ptr && set->seen[k].len == id.len) {
-        return;
-    }
-    set->seen[k] = id;
-    if (set->count * 2 >= set->mask) {
-        size_t size = set->mask ? (set->mask + 1) * 2 : 256;
-        struct anvil_str_view *slots = anvil__asm_alloc(a, size * sizeof(*slots));
-        if (!slots) {
-            return;
-        }
-        memset(slots, 0, size * sizeof(*slots));
-        for (size_t i = 0; set->mask && i <= set->mask; i++) {
-            if (set->slots[i].ptr) {
-                size_t j = anvil_json_hash(set->slots[i].ptr, set->slots[i].len) & (size - 1);
-                while (slots[j].ptr) {
-                    j = (j + 1) & (size - 1);
-                }
-                slots[j] = set->slots[i];
-            }
-        }
-        set->slots = slots;
-        set->mask = size - 1;
-    }
-    for (size_t i = anvil_json_hash(id.ptr, id.len) & set->mask;; i = (i + 1) & set->mask) {
-        if (!set->slots[i].ptr) {
-            set->slots[i] = id;
-            set->count++;
-            return;
-        }
-        if (anvil_sv_eq(set->slots[i], id)) {
-            return;
-        }
+    if (set->seen[k].ptr != id.ptr || set->seen[k].len != id.len) {
+        set->seen[k] = id;
+        anvil__asm_ids_add(a, &set->ids, id);
     }
 }
 
@@ -86,11 +56,11 @@ size_t anvil__asm_applied_traits(struct anvil__asm *a, struct anvil_str_view **o
     for (size_t i = 0; i < a->member_apply_count; i++) {
         s_trait_ids_add(a, &a->member_applies[i].traits, &set);
     }
-    struct anvil_str_view *ids = anvil__asm_alloc(a, (set.count + 1) * sizeof(*ids));
+    struct anvil_str_view *ids = anvil__asm_alloc(a, (set.ids.count + 1) * sizeof(*ids));
     size_t count = 0;
-    for (size_t i = 0; ids && set.mask && i <= set.mask; i++) {
-        if (set.slots[i].ptr) {
-            ids[count++] = set.slots[i];
+    for (size_t i = 0; ids && set.ids.mask && i <= set.ids.mask; i++) {
+        if (set.ids.slots[i].ptr) {
+            ids[count++] = set.ids.slots[i];
         }
     }
     if (count > 1) {

@@ -194,6 +194,10 @@ struct anvil__idl_shape {
     bool has_input, has_output, has_errors;
 };
 
+/* The properties a service or resource body may have, as Smithy's loader knows them (`type` first), NULL-ended;
+ * NULL for other types. The parser warns about the others and the assembler leaves them out. */
+const char *const *anvil__idl_body_keys(enum anvil_shape_type type);
+
 struct anvil__idl_apply {
     struct anvil__idl_ref target;
     struct anvil__idl_trait *traits;

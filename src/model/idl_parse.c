@@ -967,6 +967,10 @@ static const char *const s_resource_keys[] = {"type",       "create", "read",   
                                               "operations", "put",    "properties",  "collectionOperations",
                                               NULL};
 
+const char *const *anvil__idl_body_keys(enum anvil_shape_type type) {
+    return type == ANVIL_SHAPE_SERVICE ? s_service_keys : type == ANVIL_SHAPE_RESOURCE ? s_resource_keys : NULL;
+}
+
 /* The node type Smithy names in its messages. */
 static const char *s_node_type(const struct anvil__idl_node *v) {
     switch (v->kind) {

@@ -259,6 +259,13 @@ TEST(body_properties_smithy_does_not_know_warn_and_are_dropped) {
             "Expected an object with possible properties of `type`, `create`, `read`, `update`, `delete`, `list`, "
             "`identifiers`, `resources`, `operations`, `put`, `properties`, `collectionOperations`, but found "
             "additional properties: `version`");
+    /* A property of the other kind of body is dropped too (found by the fuzzer: the AST kept a service's `create`,
+     * and changed when read back). */
+    s_ast(t, __LINE__,
+          FILES(HDR "service S { properties: { p: String }, create: A, collectionOperations: [A] }\n"
+                    "resource R { version: \"1\", errors: [A], read: A }\noperation A {}\n"),
+          "[shapes.\"ex#S\", shapes.\"ex#R\"]",
+          "[{\"type\": \"service\"}, {\"type\": \"resource\", \"read\": {\"target\": \"ex#A\"}}]");
 }
 
 TEST(body_properties_of_the_wrong_type_stop_the_file) {
