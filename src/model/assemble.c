@@ -205,7 +205,11 @@ static bool s_index_room(struct anvil__asm *a) {
 struct anvil__asm_shape *anvil__asm_register(struct anvil__asm *a, struct anvil_str_view id, uint32_t hash,
                                              enum anvil_shape_type type, const struct anvil__idl_file *file,
                                              int version, size_t at) {
-    if (a->error || !s_index_room(a)) {
+    if (a->error || a->over_limit || !s_index_room(a)) {
+        return NULL;
+    }
+    if (a->count >= a->max_shapes) { /* said once the file stops */
+        a->over_limit = true;
         return NULL;
     }
     if (a->count == a->cap) { /* by half: most records are in use at the peak */
@@ -404,9 +408,144 @@ void anvil__asm_traits_reserve(struct anvil__asm *a, struct anvil__asm_traits *t
 }
 
 /* Adds trait `add` to `traits`, merging with one already there (Smithy's conflict rules). */
+/* ---- name indexes over long arrays: adding n traits to a shape, or applying to n members, stays linear ---- */
+
+/* From this many items an array is looked up through the index. */
+#define S_LONG 16
+
+/* The name of item `at` of an array. */
+typedef struct anvil_str_view s_name_of_fn(const void *array, uint32_t at);
+
+/*
+ * The slot of `name` in the index of the array at `array`, or of the array's mark (name empty), which says it
+ * is indexed and for how many items. An entry is only trusted when the array's item has the name.
+ */
+static struct anvil__asm_name_slot *s_index_slot(struct anvil__asm *a, const void *array, struct anvil_str_view name,
+                                                 s_name_of_fn *name_of, bool *found, uint32_t *hash) {
+    uint32_t h =
+        (name.len ? anvil_json_hash(name.ptr, name.len) : 0) ^ (uint32_t)(((uintptr_t)array >> 4) * 0x9E3779B1u);
+    struct anvil__asm_names *t = &a->names;
+    *hash = h;
+    for (size_t i = h & t->mask;; i = (i + 1) & t->mask) {
+        struct anvil__asm_name_slot *e = &t->slots[i];
+        if (!e->array) {
+            *found = false;
+            return e;
+        }
+        if (e->array == array && e->hash == h &&
+            (name.len ? e->at != UINT32_MAX && anvil__sv_same(name_of(array, e->at), name) : e->at == UINT32_MAX)) {
+            *found = true;
+            return e;
+        }
+    }
+}
+
+/* Room for one more entry (the index is rebuilt twice as large when half full). */
+static bool s_names_room(struct anvil__asm *a) {
+    struct anvil__asm_names *t = &a->names;
+    if ((t->count + 1) * 2 <= t->mask) {
+        return true;
+    }
+    size_t size = t->mask ? (t->mask + 1) * 2 : 256;
+    struct anvil__asm_name_slot *slots = anvil_mem_calloc(a->allocator, size, sizeof(*slots));
+    if (!slots) {
+        a->error = ANVIL_ENOMEM;
+        return false;
+    }
+    for (size_t i = 0; t->mask && i <= t->mask; i++) {
+        if (t->slots[i].array) {
+            size_t j = t->slots[i].hash & (size - 1);
+            while (slots[j].array) {
+                j = (j + 1) & (size - 1);
+            }
+            slots[j] = t->slots[i];
+        }
+    }
+    anvil_mem_release(a->allocator, t->slots);
+    t->slots = slots;
+    t->mask = size - 1;
+    return true;
+}
+
+/* Puts item `at` (named `name`) of `array` in the index; with an empty name, marks `array` indexed for `at` items. */
+static void s_index_put(struct anvil__asm *a, const void *array, uint32_t at, struct anvil_str_view name,
+                        s_name_of_fn *name_of) {
+    bool found;
+    uint32_t hash;
+    if (s_names_room(a)) {
+        struct anvil__asm_name_slot *e = s_index_slot(a, array, name, name_of, &found, &hash);
+        e->array = array;
+        e->at = name.len ? at : UINT32_MAX;
+        e->count = name.len ? 0 : at;
+        e->hash = hash;
+        a->names.count += !found;
+    }
+}
+
+/* Whether the first `count` items of `array` are indexed. */
+static bool s_indexed(struct anvil__asm *a, const void *array, uint32_t count) {
+    bool found;
+    uint32_t hash;
+    struct anvil__asm_name_slot *e =
+        a->names.slots ? s_index_slot(a, array, anvil_sv("", 0), NULL, &found, &hash) : NULL;
+    return e && found && e->count == count;
+}
+
+/* The item named `name` among the `count` items of `array` (UINT32_MAX when none): scanned when few, else through
+ * the index (the array indexed whole the first time, or again once its count is not the one indexed). */
+static uint32_t s_index_find(struct anvil__asm *a, const void *array, uint32_t count, struct anvil_str_view name,
+                             s_name_of_fn *name_of) {
+    if (count < S_LONG || !name.len || !s_names_room(a)) {
+        for (uint32_t i = 0; i < count; i++) {
+            if (anvil__sv_same(name_of(array, i), name)) {
+                return i;
+            }
+        }
+        return UINT32_MAX;
+    }
+    if (!s_indexed(a, array, count)) {
+        for (uint32_t i = 0; i < count; i++) {
+            s_index_put(a, array, i, name_of(array, i), name_of);
+        }
+        s_index_put(a, array, count, anvil_sv("", 0), name_of);
+    }
+    bool found;
+    uint32_t hash;
+    struct anvil__asm_name_slot *e = s_index_slot(a, array, name, name_of, &found, &hash);
+    return found && e->at < count ? e->at : UINT32_MAX;
+}
+
+/* One item more at the end of an array (`count` now): kept in its index when the array is indexed. */
+static void s_index_grew(struct anvil__asm *a, const void *array, uint32_t count, s_name_of_fn *name_of) {
+    if (count > S_LONG && s_indexed(a, array, count - 1)) {
+        s_index_put(a, array, count - 1, name_of(array, count - 1), name_of);
+        s_index_put(a, array, count, anvil_sv("", 0), name_of);
+    }
+}
+
+static struct anvil_str_view s_trait_name(const void *array, uint32_t at) {
+    return ((const struct anvil__asm_trait *)array)[at].id;
+}
+
+static struct anvil_str_view s_member_name(const void *array, uint32_t at) {
+    return ((const struct anvil__asm_member *)array)[at].name;
+}
+
+static struct anvil__asm_trait *s_trait_lookup(struct anvil__asm *a, struct anvil__asm_traits *traits,
+                                               struct anvil_str_view id) {
+    uint32_t at = s_index_find(a, traits->items, traits->count, id, s_trait_name);
+    return at == UINT32_MAX ? NULL : &traits->items[at];
+}
+
+struct anvil__asm_member *anvil__asm_local_member(struct anvil__asm *a, struct anvil__asm_shape *s,
+                                                  struct anvil_str_view name) {
+    uint32_t at = s_index_find(a, s->members, s->member_count, name, s_member_name);
+    return at == UINT32_MAX ? NULL : &s->members[at];
+}
+
 void anvil__asm_trait_add(struct anvil__asm *a, struct anvil_str_view target, struct anvil__asm_traits *traits,
                           const struct anvil__asm_trait *add) {
-    struct anvil__asm_trait *old = anvil__asm_trait_find(traits, add->id);
+    struct anvil__asm_trait *old = s_trait_lookup(a, traits, add->id);
     if (old) {
         char was[600], now[600];
         if (!s_merge(a, old, add, was, now, sizeof(was))) {
@@ -426,6 +565,7 @@ void anvil__asm_trait_add(struct anvil__asm *a, struct anvil_str_view target, st
     traits->items[traits->count] = *add;
     traits->items[traits->count].grown = 0;
     traits->count++;
+    s_index_grew(a, traits->items, traits->count, s_trait_name);
 }
 
 /* ---- resolving relative ids ---- */
@@ -509,11 +649,10 @@ static struct anvil_str_view s_resolve_relative(struct anvil__asm *a, const stru
     bool wanted = known != NULL; /* whether it names a known shape: for syntactic ids only */
     known = known ? known : &unused;
     *guess = NULL;
-    for (size_t i = 0; file && i < file->use_count; i++) {
-        if (anvil__sv_same(file->uses[i].name, root)) {
-            *known = wanted && anvil__asm_defined(a, file->uses[i].id);
-            return file->uses[i].id;
-        }
+    const struct anvil__idl_use *use = file ? anvil__idl_use_find(file, root) : NULL;
+    if (use) {
+        *known = wanted && anvil__asm_defined(a, use->id);
+        return use->id;
     }
     if (!file || !file->ns.len) {
         *known = anvil__prelude_type(root, NULL);
@@ -824,9 +963,10 @@ struct anvil_json anvil__asm_traits_json(struct anvil__asm *a, const struct anvi
 
 /* ---- reading files into shape records ---- */
 
-bool anvil__asm_trait_may_speak(struct anvil__asm_traits *traits, int version, const struct anvil__asm_trait *add) {
+bool anvil__asm_trait_may_speak(struct anvil__asm *a, struct anvil__asm_traits *traits, int version,
+                                const struct anvil__asm_trait *add) {
     struct anvil_str_view id = add->id;
-    return anvil__asm_trait_find(traits, id) ||
+    return s_trait_lookup(a, traits, id) ||
            (version < 2 &&
             (anvil_sv_eq(id, ANVIL_SV("smithy.api#mixin")) || anvil_sv_eq(id, ANVIL_SV("smithy.api#default")))) ||
            (version >= 2 && anvil_sv_eq(id, ANVIL_SV("smithy.api#box")));
@@ -853,17 +993,50 @@ void anvil__asm_add_trait(struct anvil__asm *a, struct anvil_str_view target, in
 
 /* ---- metadata ---- */
 
+/* The metadata key `key` merged so far, or NULL: a hash index over a->metadata (scratch). */
+static struct anvil__asm_trait *s_metadata_find(struct anvil__asm *a, struct anvil_str_view key) {
+    for (size_t h = anvil_json_hash(key.ptr, key.len) & a->metadata_mask; a->metadata_slots && a->metadata_slots[h];
+         h = (h + 1) & a->metadata_mask) {
+        struct anvil__asm_trait *m = &a->metadata[a->metadata_slots[h] - 1];
+        if (anvil__sv_same(m->id, key)) {
+            return m;
+        }
+    }
+    return NULL;
+}
+
+/* Puts the last metadata key in the index, rebuilt twice as large when half full. */
+static void s_metadata_index(struct anvil__asm *a) {
+    size_t last = a->metadata_count - 1;
+    if (a->metadata_count * 2 > a->metadata_mask) {
+        size_t size = a->metadata_mask ? (a->metadata_mask + 1) * 2 : 32;
+        uint32_t *slots = anvil__asm_alloc(a, size * sizeof(*slots));
+        if (!slots || a->metadata_count >= UINT32_MAX) {
+            a->error = ANVIL_ENOMEM;
+            return;
+        }
+        memset(slots, 0, size * sizeof(*slots));
+        a->metadata_slots = slots;
+        a->metadata_mask = size - 1;
+        last = 0; /* every key again */
+    }
+    for (size_t i = last; i < a->metadata_count; i++) {
+        size_t h = anvil_json_hash(a->metadata[i].id.ptr, a->metadata[i].id.len) & a->metadata_mask;
+        while (a->metadata_slots[h]) {
+            h = (h + 1) & a->metadata_mask;
+        }
+        a->metadata_slots[h] = (uint32_t)i + 1;
+    }
+}
+
 static void s_metadata(struct anvil__asm *a, const struct anvil__asm_trait *add) {
     if (anvil_sv_eq_cstr(add->id, "validators") && !anvil_json_is_array(&add->value)) {
         anvil__asm_event(a, ANVIL_SEVERITY_ERROR, anvil_sv("", 0), "Model", "validators must be an array. Found %s.",
                          anvil__asm_json_kind(&add->value));
         return;
     }
-    for (size_t i = 0; i < a->metadata_count; i++) {
-        struct anvil__asm_trait *m = &a->metadata[i];
-        if (!anvil_sv_eq(m->id, add->id)) {
-            continue;
-        }
+    struct anvil__asm_trait *m = s_metadata_find(a, add->id);
+    if (m) {
         char was[600], now[600];
         if (!s_merge(a, m, add, was, now, sizeof(was))) {
             anvil__asm_event(a, ANVIL_SEVERITY_ERROR, anvil_sv("", 0), "Model",
@@ -876,6 +1049,7 @@ static void s_metadata(struct anvil__asm *a, const struct anvil__asm_trait *add)
         a->metadata[a->metadata_count] = *add;
         a->metadata[a->metadata_count].grown = 0;
         a->metadata_count++;
+        s_metadata_index(a);
     }
 }
 
@@ -1009,7 +1183,7 @@ static int s_read(struct anvil__asm *a, const struct anvil_model_source *src, st
         rc = anvil__idl_parse(a->parse, a->statements, &sink, out->name, src->text, src->len, &out->idl, &d);
         a->applies = NULL;
         out->version = out->idl.version;
-        if (rc == ANVIL_OK) {
+        if (rc == ANVIL_OK || rc == ANVIL_ECANCELED) { /* stopped: the assembly says why */
             return ANVIL_OK;
         }
     }
@@ -1065,27 +1239,50 @@ static bool s_mend_guesses(struct anvil__asm *a) {
             return false;
         }
     }
-    /* The wrong guesses: what each handed out, and the id it should have been. */
-    struct anvil_str_view *wrong = NULL;
-    size_t n = 0, cap = 0;
+    /* The wrong guesses, by the address of what each handed out: (that address, the id it should have been). */
+    size_t n = 0;
     for (size_t i = 0; a->guesses.mask && i <= a->guesses.mask; i++) {
         const struct anvil__asm_guess *g = a->guesses.slots[i];
         const struct anvil__asm_shape *s = g ? anvil__asm_find(a, g->id) : NULL;
         if (s && g->elsewhere) {
             return false;
         }
-        if (s && anvil__asm_grow(a, (void **)&wrong, n, &cap, 2 * sizeof(*wrong))) {
-            wrong[2 * n] = g->prelude;
-            wrong[2 * n + 1] = s->id;
-            n++;
+        n += s != NULL;
+    }
+    if (n == 0) {
+        return true;
+    }
+    size_t size = 16;
+    while (size < n * 2) {
+        size *= 2;
+    }
+    struct {
+        const char *handed;
+        struct anvil_str_view id;
+    } *wrong = anvil__asm_alloc(a, size * sizeof(*wrong));
+    if (!wrong) {
+        return true; /* out of memory: the assembly says so */
+    }
+    memset(wrong, 0, size * sizeof(*wrong));
+    for (size_t i = 0; i <= a->guesses.mask; i++) {
+        const struct anvil__asm_guess *g = a->guesses.slots[i];
+        const struct anvil__asm_shape *s = g ? anvil__asm_find(a, g->id) : NULL;
+        size_t j = ((uintptr_t)(g ? g->prelude.ptr : NULL) >> 3) & (size - 1);
+        while (s && wrong[j].handed) {
+            j = (j + 1) & (size - 1);
+        }
+        if (s) {
+            wrong[j].handed = g->prelude.ptr;
+            wrong[j].id = s->id;
         }
     }
-    for (size_t i = 0; i < a->count && n; i++) {
+    for (size_t i = 0; i < a->count; i++) {
         for (size_t k = 0; k < a->shapes[i].member_count; k++) {
             struct anvil__asm_member *m = &a->shapes[i].members[k];
-            for (size_t j = 0; j < n; j++) {
-                if (m->target.ptr == wrong[2 * j].ptr) {
-                    m->target = wrong[2 * j + 1];
+            for (size_t j = ((uintptr_t)m->target.ptr >> 3) & (size - 1); wrong[j].handed; j = (j + 1) & (size - 1)) {
+                if (wrong[j].handed == m->target.ptr) {
+                    m->target = wrong[j].id;
+                    break;
                 }
             }
         }
@@ -1096,7 +1293,7 @@ static bool s_mend_guesses(struct anvil__asm *a) {
 /* The assembly ran on a guess that turned out wrong: run it again, knowing every id. */
 #define S_AGAIN 1
 
-static int s_assemble(struct anvil__asm *a, const struct anvil_model_source *sources, size_t count, size_t max_shapes) {
+static int s_assemble(struct anvil__asm *a, const struct anvil_model_source *sources, size_t count) {
     struct s_source *read = anvil__asm_alloc(a, (count + 1) * sizeof(*read));
     if (!read) {
         return anvil_diag_set(a->diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
@@ -1115,9 +1312,9 @@ static int s_assemble(struct anvil__asm *a, const struct anvil_model_source *sou
         if (rc == ANVIL_OK && a->error) {
             rc = anvil_diag_set(a->diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
         }
-        if (rc == ANVIL_OK && a->count > max_shapes) {
+        if (rc == ANVIL_OK && a->over_limit) {
             rc = anvil_diag_set(a->diag, ANVIL_ELIMIT, 0, 0, 0, "the model defines more than %zu shapes (max_shapes)",
-                                max_shapes);
+                                a->max_shapes);
         }
         if (rc != ANVIL_OK) {
             return rc;
@@ -1138,7 +1335,7 @@ static int s_assemble(struct anvil__asm *a, const struct anvil_model_source *sou
         }
     }
     for (size_t i = 0; i < a->count && !a->error; i++) {
-        if (a->shapes[i].broken != 3) {
+        if (a->shapes[i].broken < 3) {
             anvil__asm_elide(a, &a->shapes[i], 0);
         }
     }
@@ -1153,7 +1350,7 @@ static int s_assemble(struct anvil__asm *a, const struct anvil_model_source *sou
     anvil__asm_upgrade(a);
     for (size_t i = 0; i < a->count && !a->error; i++) {
         struct anvil__asm_shape *s = &a->shapes[i];
-        if (s->dup_of || s->broken == 3) {
+        if (s->dup_of || s->broken >= 3) {
             continue;
         }
         if (s->mixin_count) {
@@ -1243,6 +1440,8 @@ static void s_clean_up(struct anvil__asm *a) {
     a->keys.slots = NULL;
     anvil_mem_release(a->allocator, a->resolved);
     a->resolved = NULL;
+    anvil_mem_release(a->allocator, a->names.slots);
+    memset(&a->names, 0, sizeof(a->names));
     a->scratch = a->parse = a->statements = a->lists = NULL;
     a->shapes = NULL;
     a->slots = NULL;
@@ -1279,7 +1478,8 @@ int anvil_model_assemble(struct anvil_allocator *allocator, const struct anvil_m
     memset(&known, 0, sizeof(known));
     int rc = s_setup(&a, allocator, diag, sources, count, &doc);
     if (rc == ANVIL_OK) {
-        rc = s_assemble(&a, sources, count, max_shapes);
+        a.max_shapes = max_shapes;
+        rc = s_assemble(&a, sources, count);
     }
     if (rc == S_AGAIN) {
         /* Once more, with every id the first pass saw defined. */
@@ -1294,7 +1494,8 @@ int anvil_model_assemble(struct anvil_allocator *allocator, const struct anvil_m
         }
         if (rc == ANVIL_OK) {
             a.known = &known;
-            rc = s_assemble(&a, sources, count, max_shapes);
+            a.max_shapes = max_shapes;
+            rc = s_assemble(&a, sources, count);
         }
     }
     if (rc == ANVIL_ENOMEM && !diag->message[0]) {

@@ -42,9 +42,29 @@ static struct anvil_json s_member_json(struct anvil__asm *a, const struct anvil_
     return anvil__asm_obj_finish(a, &obj);
 }
 
+/* What the AST says of `s` (mixins or properties), or `*plain` made from the shape as it is. */
+static const struct anvil__shape_written *s_written(const struct anvil_model *model, const struct anvil_shape *s,
+                                                    struct anvil__shape_written *plain) {
+    size_t lo = 0, hi = model->written_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (model->written[mid].index == s->index) {
+            return &model->written[mid];
+        }
+        if (model->written[mid].index < s->index) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    *plain = (struct anvil__shape_written){s->index, s->member_count, s->traits, *anvil__json_empty_object()};
+    return plain;
+}
+
 static struct anvil_json s_shape_json(struct anvil__asm *a, const struct anvil_model *model,
                                       const struct anvil_shape *s) {
-    const struct anvil__shape_written *w = &model->written[s->index];
+    struct anvil__shape_written plain;
+    const struct anvil__shape_written *w = s_written(model, s, &plain);
     struct anvil__asm_obj obj = {0};
     struct anvil_json type = anvil__asm_str(a, anvil_sv_from_cstr(anvil_shape_type_name(s->type)));
     anvil__asm_put_cstr(a, &obj, "type", &type);

@@ -185,9 +185,10 @@ static void s_idl_traits(struct anvil__asm *a, const struct anvil__idl_file *fil
         } else if (anvil__asm_node_json(a, file, &t->value, target, &value) != ANVIL_OK) {
             return;
         }
-        struct anvil__asm_trait add = {
-            .id = id, .value = value, .file = file->number, .at = (uint32_t)(t->id.at ? t->id.at - 1 : 0)};
-        if (member.len && target.ptr == shape.ptr && anvil__asm_trait_may_speak(traits, file->version, &add)) {
+        /* Where it was written: the `@` before a trait's name, the `///` of a doc comment. */
+        size_t at = t->doc_comment || !t->id.at ? t->id.at : t->id.at - 1;
+        struct anvil__asm_trait add = {.id = id, .value = value, .file = file->number, .at = (uint32_t)at};
+        if (member.len && target.ptr == shape.ptr && anvil__asm_trait_may_speak(a, traits, file->version, &add)) {
             target = anvil__asm_concat(a, shape, "$", member);
         }
         anvil__asm_add_trait(a, target, file->version, traits, &add);
@@ -257,8 +258,8 @@ static struct anvil_json s_body_json(struct anvil__asm *a, const struct anvil__i
 static void s_idl_shape(struct anvil__asm *a, const struct anvil__idl_file *file, struct anvil__asm_shape *s,
                         const struct anvil__idl_shape *d) {
     s_idl_traits(a, file, s->id, anvil_sv("", 0), d->traits, d->trait_count, &s->traits);
-    s->mixins = anvil__asm_alloc(a, (d->mixin_count + 1) * sizeof(*s->mixins));
-    if (!s->mixins) {
+    s->mixins = d->mixin_count ? anvil__asm_alloc(a, d->mixin_count * sizeof(*s->mixins)) : NULL;
+    if (d->mixin_count && !s->mixins) {
         return;
     }
     for (size_t i = 0; i < d->mixin_count; i++) {
@@ -268,8 +269,8 @@ static void s_idl_shape(struct anvil__asm *a, const struct anvil__idl_file *file
     if (d->for_resource.text.len) {
         s->for_resource = anvil__asm_resolve(a, file, d->for_resource.text, NULL);
     }
-    s->members = anvil__asm_alloc(a, d->member_count * sizeof(*s->members));
-    if (!s->members) {
+    s->members = d->member_count ? anvil__asm_alloc(a, d->member_count * sizeof(*s->members)) : NULL;
+    if (d->member_count && !s->members) {
         return;
     }
     s->member_cap = (uint32_t)d->member_count;
@@ -319,7 +320,7 @@ static void s_idl_shape(struct anvil__asm *a, const struct anvil__idl_file *file
 
 /* ---- the parser's sink ---- */
 
-static void s_on_shapes(void *ctx, const struct anvil__idl_file *file, const struct anvil__idl_shape *shapes,
+static bool s_on_shapes(void *ctx, const struct anvil__idl_file *file, const struct anvil__idl_shape *shapes,
                         size_t count) {
     struct anvil__asm *a = ctx;
     for (size_t i = 0; i < count && !a->error; i++) {
@@ -332,18 +333,20 @@ static void s_on_shapes(void *ctx, const struct anvil__idl_file *file, const str
             s_idl_shape(a, file, s, d);
         }
     }
+    return !a->error && !a->over_limit;
 }
 
-static void s_on_apply(void *ctx, const struct anvil__idl_file *file, const struct anvil__idl_apply *ap) {
+static bool s_on_apply(void *ctx, const struct anvil__idl_file *file, const struct anvil__idl_apply *ap) {
     struct anvil__asm *a = ctx;
     struct anvil__asm_applies *list = a->applies;
     if (a->error || !anvil__asm_grow(a, (void **)&list->items, list->count, &list->cap, sizeof(*list->items))) {
-        return;
+        return false;
     }
     struct anvil__asm_apply *out = &list->items[list->count++];
     memset(out, 0, sizeof(*out));
     out->target = anvil__asm_resolve(a, file, ap->target.text, NULL);
     s_idl_traits(a, file, out->target, anvil_sv("", 0), ap->traits, ap->trait_count, &out->traits);
+    return !a->error;
 }
 
 const struct anvil__idl_sink anvil__asm_idl_sink = {s_on_shapes, s_on_apply, NULL};

@@ -69,7 +69,7 @@ struct anvil__asm_shape {
     enum anvil_shape_type type;
     unsigned char version;
     /* Smithy would not build it: wrong list/map members, or a mixin that is missing or not built. 0 = not
-     * known yet, 1 = being decided, 2 = fine, 3 = broken. */
+     * known yet, 1 = being decided, 2 = fine, 3 = broken, 4 = broken because mixins nest too deep below it. */
     unsigned char broken;
     bool elision_done, elision_busy;
     bool in_cycle; /* part of a mixin cycle (said once, by s_mixin_cycle) */
@@ -156,6 +156,18 @@ struct anvil__asm_intern {
     size_t mask, count;
 };
 
+/* Where an item of a long array (a trait list, a shape's members) is, by the array and the item's name, or the
+ * mark that an array is indexed (at UINT32_MAX, for `count` items). */
+struct anvil__asm_name_slot {
+    const void *array; /* NULL: an empty slot */
+    uint32_t at, count, hash;
+};
+
+struct anvil__asm_names {
+    struct anvil__asm_name_slot *slots; /* the allocator's */
+    size_t mask, count;
+};
+
 /* The key record a stable view was last interned as, by the view's address (see anvil__asm_atom). */
 #define ANVIL__ASM_ATOM_SLOTS 512 /* at most, as ANVIL__ASM_RESOLVED_SLOTS */
 
@@ -178,7 +190,9 @@ struct anvil__asm {
      * new shape). */
     struct anvil__asm_shape *shapes;
     size_t count, cap;
-    uint32_t *slots; /* shape index + 1 by id hash, from the allocator */
+    uint32_t *slots;   /* shape index + 1 by id hash, from the allocator */
+    size_t max_shapes; /* anvil_model_options.max_shapes: a file stops at the first shape past it */
+    bool over_limit;
     size_t mask;
     /* The sources, by number - 1 (anvil__asm_trait.file). */
     const struct anvil__idl_file **files;
@@ -192,6 +206,7 @@ struct anvil__asm {
      * models define their own `String` after using it); any other wrong guess runs the assembly again,
      * knowing every id (`known`): Smithy's corpora have a few such files, no AWS model has one.
      */
+    struct anvil__asm_names names; /* trait lists and member arrays of 16 or more, by name */
     struct anvil__asm_guesses guesses;
     struct anvil__asm_ids untyped;
     struct anvil__asm_resolved *resolved; /* `cache_slots`, the allocator's, while files are read */
@@ -202,6 +217,8 @@ struct anvil__asm {
     const struct anvil__asm_known *known;
     struct anvil__asm_trait *metadata; /* key -> value, merged */
     size_t metadata_count, metadata_cap;
+    uint32_t *metadata_slots; /* metadata index + 1 by the key's hash */
+    size_t metadata_mask;
     struct anvil__asm_member_apply *member_applies;
     size_t member_apply_count, member_apply_cap;
     struct anvil__asm_syntactic *syntactic;
@@ -239,7 +256,8 @@ void anvil__asm_ids_add(struct anvil__asm *a, struct anvil__asm_ids *set, struct
 void anvil__asm_add_trait(struct anvil__asm *a, struct anvil_str_view target, int version,
                           struct anvil__asm_traits *traits, const struct anvil__asm_trait *add);
 /* Whether anvil__asm_add_trait could raise an event for `add` (a version rule, a second `add->id`). */
-bool anvil__asm_trait_may_speak(struct anvil__asm_traits *traits, int version, const struct anvil__asm_trait *add);
+bool anvil__asm_trait_may_speak(struct anvil__asm *a, struct anvil__asm_traits *traits, int version,
+                                const struct anvil__asm_trait *add);
 void *anvil__asm_alloc(struct anvil__asm *a, size_t size);
 /* Room for one more of `count` items of `size` bytes (32-bit count and capacity) in `arena`: a copy with `grown`
  * items when full. False when out of memory. */
@@ -342,7 +360,9 @@ size_t anvil__asm_applied_traits(struct anvil__asm *a, struct anvil_str_view **o
 void anvil__asm_apply(struct anvil__asm *a, struct anvil_str_view target, const struct anvil__asm_traits *traits);
 void anvil__asm_duplicates(struct anvil__asm *a);
 void anvil__asm_enum_values(struct anvil__asm *a, struct anvil__asm_shape *s);
-struct anvil__asm_member *anvil__asm_local_member(struct anvil__asm_shape *s, struct anvil_str_view name);
+/* The member `name` of `s` itself (not its mixins'), or NULL. */
+struct anvil__asm_member *anvil__asm_local_member(struct anvil__asm *a, struct anvil__asm_shape *s,
+                                                  struct anvil_str_view name);
 void anvil__asm_apply_to_member(struct anvil__asm *a, struct anvil_str_view id, const struct anvil__asm_traits *traits);
 void anvil__asm_syntactic_check(struct anvil__asm *a, const struct anvil_str_view *traits, size_t trait_count);
 void anvil__asm_trait_shapes_check(struct anvil__asm *a, const struct anvil_str_view *ids, size_t count);

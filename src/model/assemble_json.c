@@ -167,6 +167,12 @@ static bool s_json_references(struct anvil__asm *a, struct anvil_str_view shape,
 
 static void s_json_member(struct anvil__asm *a, struct anvil__asm_shape *s, struct anvil_str_view name,
                           const struct anvil_json *def) {
+    if (!anvil__identifier_valid(name)) { /* Smithy builds `Shape$member` and its id parser refuses it */
+        anvil__asm_event(a, ANVIL_SEVERITY_ERROR, s->id, "Model", "Invalid shape ID: %.*s$%.*s",
+                         (int)(s->id.len < 200 ? s->id.len : 200), s->id.ptr, (int)(name.len < 200 ? name.len : 200),
+                         name.ptr);
+        return;
+    }
     if (!anvil__asm_grow32(a, a->scratch, (void **)&s->members, s->member_count, &s->member_cap, sizeof(*s->members),
                            s->member_cap ? (size_t)s->member_cap * 2 : 4)) {
         return;

@@ -17,8 +17,9 @@
 #include "model/validate_internal.h"
 #include "json/json_internal.h"
 
-/* The most mixins deep a chain may go (beyond any real model; bounds the recursion). */
-#define S_MAX_MIXIN_DEPTH 4096
+/* The most mixins deep a chain may go: the JSON AST loader's limit too (beyond any real model; bounds the
+ * recursion). */
+#define S_MAX_MIXIN_DEPTH ANVIL__MAX_MIXIN_DEPTH
 
 /* ---- elided member targets (`$name`): from the `for` resource, then the mixins ---- */
 
@@ -46,13 +47,6 @@ static struct anvil__asm_member *s_find_member(struct anvil__asm *a, struct anvi
         }
     }
     return NULL;
-}
-
-/* The target member `name` has in mixin `s` (or a mixin of it); empty when none gives it one. */
-static struct anvil_str_view s_member_lookup(struct anvil__asm *a, struct anvil__asm_shape *s,
-                                             struct anvil_str_view name) {
-    struct anvil__asm_member *m = s_find_member(a, s, name, true, anvil__asm_stamp(a), 0);
-    return m ? m->target : anvil_sv("", 0);
 }
 
 void anvil__asm_elide(struct anvil__asm *a, struct anvil__asm_shape *s, size_t depth) {
@@ -192,16 +186,17 @@ static void s_mixin_cycle(struct anvil__asm *a, struct anvil__asm_shape *s) {
 
 bool anvil__asm_broken(struct anvil__asm *a, struct anvil__asm_shape *s) {
     if (s->broken >= 2) {
-        return s->broken == 3;
+        return s->broken >= 3;
     }
     if (s->broken == 1) {
         s_mixin_cycle(a, s);
         return false;
     }
-    if (a->path_len >= S_MAX_MIXIN_DEPTH) {
-        anvil__asm_event(a, ANVIL_SEVERITY_ERROR, s->id, "Model", "Mixins nest deeper than %d shapes",
-                         S_MAX_MIXIN_DEPTH);
-        s->broken = 3;
+    if (a->path_len > S_MAX_MIXIN_DEPTH) {
+        /* Said once, here: the shapes above it are unbuilt because of it, not because a mixin is missing. */
+        anvil__asm_event(a, ANVIL_SEVERITY_ERROR, s->id, "Model", "Mixins nest deeper than %d shapes below `%.*s`",
+                         S_MAX_MIXIN_DEPTH, (int)a->path[0]->id.len, a->path[0]->id.ptr);
+        s->broken = 4;
         return true;
     }
     if (!anvil__asm_grow(a, (void **)&a->path, a->path_len, &a->path_cap, sizeof(*a->path))) {
@@ -210,9 +205,12 @@ bool anvil__asm_broken(struct anvil__asm *a, struct anvil__asm_shape *s) {
     a->path[a->path_len++] = s;
     s->broken = 1;
     bool broken = false;
+    bool too_deep = false;
     for (size_t i = 0; i < s->mixin_count && !broken; i++) {
         struct anvil__asm_shape *m = anvil__asm_find(a, s->mixins[i]);
-        if (!m || (m != s && anvil__asm_broken(a, m) && !(s->in_cycle && m->in_cycle))) {
+        if (m && m != s && anvil__asm_broken(a, m) && m->broken == 4) {
+            broken = too_deep = true;
+        } else if (!m || (m != s && m->broken >= 3 && !(s->in_cycle && m->in_cycle))) {
             struct anvil_str_view at = s->id;
             for (size_t k = 0; k < s->member_count; k++) {
                 if (s->members[k].elided) {
@@ -253,7 +251,7 @@ bool anvil__asm_broken(struct anvil__asm *a, struct anvil__asm_shape *s) {
     }
     a->path_len--;
     broken = broken || s->in_cycle;
-    s->broken = broken ? 3 : 2;
+    s->broken = too_deep ? 4 : broken ? 3 : 2;
     return broken;
 }
 
@@ -262,13 +260,13 @@ void anvil__asm_required_members(struct anvil__asm *a, struct anvil__asm_shape *
         return; /* lists, sets and maps: anvil__asm_broken */
     }
     if (s->type == ANVIL_SHAPE_LIST || s->type == ANVIL_SHAPE_SET) {
-        if (!anvil__asm_local_member(s, anvil_sv_from_cstr("member"))) {
+        if (!anvil__asm_local_member(a, s, anvil_sv_from_cstr("member"))) {
             anvil__asm_event(a, ANVIL_SEVERITY_ERROR, s->id, "Model", "Missing required member of shape `%.*s`: member",
                              (int)s->id.len, s->id.ptr);
         }
     } else if (s->type == ANVIL_SHAPE_MAP) {
-        bool key = anvil__asm_local_member(s, anvil_sv_from_cstr("key")) != NULL;
-        bool value = anvil__asm_local_member(s, anvil_sv_from_cstr("value")) != NULL;
+        bool key = anvil__asm_local_member(a, s, anvil_sv_from_cstr("key")) != NULL;
+        bool value = anvil__asm_local_member(a, s, anvil_sv_from_cstr("value")) != NULL;
         if (!key || !value) {
             anvil__asm_event(a, ANVIL_SEVERITY_ERROR, s->id, "Model",
                              "Missing required member%s of shape `%.*s`: %s%s%s", !key && !value ? "s" : "",
@@ -279,33 +277,143 @@ void anvil__asm_required_members(struct anvil__asm *a, struct anvil__asm_shape *
 }
 
 /*
- * A member the shape redeclares from a mixin: the same target makes its
- * traits "introduced" (written as an apply, as Smithy writes them); another
+ * What the mixins of one shape give each member name: for each mixin (in order), the target the member has in
+ * it or a mixin of it (the first found depth first, as anvil__asm_elide looks), gathered in one walk over each
+ * mixin. A shape with many mixins, or mixins with many members, costs their size, not their product.
+ */
+struct s_gift {
+    struct anvil_str_view target;
+    uint32_t from; /* the mixin's place in the shape's list */
+    uint32_t next; /* 1 + the next gift of the same name; 0 at the end */
+};
+
+struct s_gifted {
+    struct anvil_str_view name, first_target;
+    uint32_t first, last; /* 1 + its first and last gift */
+    uint32_t walk;        /* 1 + the mixin whose walk gave it last */
+    bool several;         /* the mixins so far gave it more than one target */
+};
+
+struct s_gifts {
+    struct s_gifted *slots;
+    size_t mask, count;
+    struct s_gift *items;
+    size_t item_count, item_cap;
+};
+
+/* The entry of `name`, made when `add`; NULL when there is none (or no memory). */
+static struct s_gifted *s_gifted(struct anvil__asm *a, struct s_gifts *g, struct anvil_str_view name, bool add) {
+    if (add && (g->count + 1) * 2 > g->mask) {
+        size_t size = g->mask ? (g->mask + 1) * 2 : 32;
+        struct s_gifted *slots = anvil__asm_alloc(a, size * sizeof(*slots));
+        if (!slots) {
+            return NULL;
+        }
+        memset(slots, 0, size * sizeof(*slots));
+        for (size_t i = 0; g->mask && i <= g->mask; i++) {
+            if (g->slots[i].first) {
+                size_t j = anvil_json_hash(g->slots[i].name.ptr, g->slots[i].name.len) & (size - 1);
+                while (slots[j].first) {
+                    j = (j + 1) & (size - 1);
+                }
+                slots[j] = g->slots[i];
+            }
+        }
+        g->slots = slots;
+        g->mask = size - 1;
+    }
+    if (!g->slots) {
+        return NULL;
+    }
+    size_t i = anvil_json_hash(name.ptr, name.len) & g->mask;
+    for (; g->slots[i].first; i = (i + 1) & g->mask) {
+        if (anvil__sv_same(g->slots[i].name, name)) {
+            return &g->slots[i];
+        }
+    }
+    if (!add) {
+        return NULL;
+    }
+    g->slots[i].name = name;
+    g->count++;
+    return &g->slots[i];
+}
+
+/* Mixin `from` (or a mixin of it) gives `name` the target `target`: kept when it is the first of this walk. */
+static void s_give(struct anvil__asm *a, struct s_gifts *g, struct anvil_str_view name, struct anvil_str_view target,
+                   uint32_t from) {
+    if (!anvil__asm_grow(a, (void **)&g->items, g->item_count, &g->item_cap, sizeof(*g->items)) ||
+        g->item_count >= UINT32_MAX - 1) {
+        return;
+    }
+    bool is_new = !s_gifted(a, g, name, false);
+    struct s_gifted *e = s_gifted(a, g, name, true);
+    if (!e || e->walk == from + 1) {
+        return;
+    }
+    g->items[g->item_count] = (struct s_gift){target, from, 0};
+    uint32_t at = (uint32_t)++g->item_count;
+    if (is_new) {
+        e->first = e->last = at;
+        e->first_target = target;
+    } else {
+        g->items[e->last - 1].next = at;
+        e->last = at;
+        e->several = e->several || !anvil__sv_same(target, e->first_target);
+    }
+    e->walk = from + 1;
+}
+
+/* Every member with a target that `s` and its mixins have, depth first, given by mixin `from`. */
+static void s_walk(struct anvil__asm *a, struct s_gifts *g, struct anvil__asm_shape *s, uint32_t from, uint32_t stamp,
+                   size_t depth) {
+    if (s->visit == stamp || depth > S_MAX_MIXIN_DEPTH) {
+        return;
+    }
+    s->visit = stamp;
+    for (size_t i = 0; i < s->member_count; i++) {
+        if (s->members[i].target.len) {
+            s_give(a, g, s->members[i].name, s->members[i].target, from);
+        }
+    }
+    for (size_t i = 0; i < s->mixin_count; i++) {
+        struct anvil__asm_shape *m = anvil__asm_find(a, s->mixins[i]);
+        if (m) {
+            s_walk(a, g, m, from, stamp, depth + 1);
+        }
+    }
+}
+
+/*
+ * Mixins of another type, and mixins giving one member two targets. Then a member the shape redeclares from a
+ * mixin: the same target makes its traits "introduced" (written as an apply, as Smithy writes them); another
  * target is an error.
  */
 void anvil__asm_mixin_members(struct anvil__asm *a, struct anvil__asm_shape *s) {
-    /* Mixins of another type, and two mixins giving one member different targets. */
+    struct s_gifts g;
+    memset(&g, 0, sizeof(g));
     struct anvil_buf wrong;
     anvil_buf_init(&wrong, NULL, 4096);
-    for (size_t i = 0; i < s->mixin_count; i++) {
+    for (uint32_t i = 0; i < s->mixin_count; i++) {
         struct anvil__asm_shape *mixin = anvil__asm_find(a, s->mixins[i]);
-        if (mixin && mixin->type != s->type) {
+        if (!mixin) {
+            continue;
+        }
+        if (mixin->type != s->type) {
             (void)anvil_buf_appendf(&wrong, "%s`%.*s`", wrong.len ? ", " : "", (int)mixin->id.len, mixin->id.ptr);
         }
-        for (size_t k = 0; mixin && k < mixin->member_count; k++) {
-            for (size_t j = 0; j < i; j++) {
-                struct anvil__asm_shape *earlier = anvil__asm_find(a, s->mixins[j]);
-                struct anvil_str_view t =
-                    earlier ? s_member_lookup(a, earlier, mixin->members[k].name) : anvil_sv("", 0);
-                if (t.len && !anvil_sv_eq(t, mixin->members[k].target) &&
-                    !anvil__asm_local_member(s, mixin->members[k].name)) {
-                    struct anvil_str_view id = anvil__asm_concat(a, s->id, "$", mixin->members[k].name);
-                    /* Smithy names the member the earlier mixin gave the shape. */
-                    anvil__asm_event(a, ANVIL_SEVERITY_ERROR, id, "Model",
-                                     "Member conflicts with an inherited mixin member: `%.*s`", (int)id.len, id.ptr);
-                }
+        for (size_t k = 0; k < mixin->member_count; k++) { /* against what the mixins before it gave */
+            struct anvil__asm_member *m = &mixin->members[k];
+            const struct s_gifted *e = s_gifted(a, &g, m->name, false);
+            if (e && (e->several || !anvil__sv_same(e->first_target, m->target)) &&
+                !anvil__asm_local_member(a, s, m->name)) {
+                struct anvil_str_view id = anvil__asm_concat(a, s->id, "$", m->name);
+                /* Smithy names the member the earlier mixin gave the shape. */
+                anvil__asm_event(a, ANVIL_SEVERITY_ERROR, id, "Model",
+                                 "Member conflicts with an inherited mixin member: `%.*s`", (int)id.len, id.ptr);
             }
         }
+        s_walk(a, &g, mixin, i, anvil__asm_stamp(a), 0);
     }
     if (wrong.len) {
         struct anvil_str_view v = anvil_buf_view(&wrong);
@@ -321,13 +429,13 @@ void anvil__asm_mixin_members(struct anvil__asm *a, struct anvil__asm_shape *s) 
     for (size_t k = 0; k < s->member_count; k++) {
         struct anvil__asm_member *m = &s->members[k];
         struct anvil_str_view inherited = anvil_sv("", 0);
-        struct anvil__asm_shape *from = NULL;
-        for (size_t i = 0; i < s->mixin_count; i++) {
-            struct anvil__asm_shape *mixin = anvil__asm_find(a, s->mixins[i]);
-            struct anvil_str_view t = mixin ? s_member_lookup(a, mixin, m->name) : anvil_sv("", 0);
-            if (t.len && (!inherited.len || !anvil_sv_eq(t, m->target))) {
-                inherited = t; /* the first mixin with the member, or the one that conflicts */
-                from = mixin;
+        uint32_t from = 0;
+        const struct s_gifted *e = s_gifted(a, &g, m->name, false);
+        for (uint32_t at = e ? e->first : 0; at; at = g.items[at - 1].next) {
+            const struct s_gift *gift = &g.items[at - 1];
+            if (!inherited.len || !anvil__sv_same(gift->target, m->target)) {
+                inherited = gift->target; /* the first mixin with the member, or the one that conflicts */
+                from = gift->from;
             }
         }
         if (!inherited.len) {
@@ -335,8 +443,9 @@ void anvil__asm_mixin_members(struct anvil__asm *a, struct anvil__asm_shape *s) 
             continue;
         }
         struct anvil_str_view id = anvil__asm_concat(a, s->id, "$", m->name);
-        if (!anvil_sv_eq(inherited, m->target)) {
-            struct anvil_str_view mixin_member = anvil__asm_concat(a, from->id, "$", m->name);
+        if (!anvil__sv_same(inherited, m->target)) {
+            struct anvil__asm_shape *mixin = anvil__asm_find(a, s->mixins[from]);
+            struct anvil_str_view mixin_member = anvil__asm_concat(a, mixin->id, "$", m->name);
             anvil__asm_event(a, ANVIL_SEVERITY_ERROR, id, "Model",
                              "Member conflicts with an inherited mixin member: `%.*s`", (int)mixin_member.len,
                              mixin_member.ptr);
@@ -347,7 +456,7 @@ void anvil__asm_mixin_members(struct anvil__asm *a, struct anvil__asm_shape *s) 
             anvil__asm_apply_to_member(a, id, &m->traits);
         }
     }
-    s->member_count = kept;
+    s->member_count = (uint32_t)kept;
 }
 
 /* Operation and resource mixins may not bind input, output or properties. */

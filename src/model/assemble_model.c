@@ -5,10 +5,11 @@
  * same whichever way it came. The AST of an assembled model is made from the
  * model when it is asked for (assemble_ast.c).
  *
- * The records' arena goes when the assembly ends: what the model keeps is
- * in the output arena, the model's own. Ids and member names are interned
- * there (a short id, or a member name, may be a view into a source, which
- * the caller may free), traits become JSON objects there.
+ * The records go when the assembly ends: what the model keeps is in the
+ * output arena, the model's own. Shape ids are interned there already;
+ * member names and targets (views into the sources, which the caller may
+ * free) are interned as they are met, traits are the JSON objects the trait
+ * lists became (anvil__asm_traits_done).
  */
 
 #include <string.h>
@@ -160,8 +161,8 @@ static void s_model_bytes(const struct anvil__asm *a, size_t *objects, size_t *s
         index *= 2;
     }
     *objects = traits * (sizeof(struct anvil_json_member) + 4) + 512;
-    *structs = shapes * (sizeof(struct anvil_shape) + sizeof(struct anvil__shape_written) + 8) +
-               members * (sizeof(struct anvil_member) + 4) + index * sizeof(void *) + refs * sizeof(void *) + 1024;
+    *structs = shapes * (sizeof(struct anvil_shape) + 16) + members * (sizeof(struct anvil_member) + 4) +
+               index * sizeof(void *) + refs * sizeof(void *) + 1024;
     *objects += *objects / 32;
     *structs += *structs / 32;
 }
@@ -203,12 +204,14 @@ static int s_build(struct anvil__asm *a, struct anvil__model_builder *b) {
         *metadata = anvil__asm_traits_json(a, &meta, true);
         m->metadata = metadata;
     }
-    size_t n = 0;
+    size_t n = 0, written = 0;
     for (size_t i = 0; i < a->count; i++) {
-        n += a->shapes[i].dup_of == 0;
+        const struct anvil__asm_shape *r = &a->shapes[i];
+        n += r->dup_of == 0;
+        written += r->dup_of == 0 && (r->mixin_count || anvil_json_len(&r->props));
     }
     m->shapes = anvil_arena_alloc(m->arena, (n + 1) * sizeof(*m->shapes), 0);
-    m->written = anvil_arena_alloc(m->arena, (n + 1) * sizeof(*m->written), 0);
+    m->written = anvil_arena_alloc(m->arena, (written + 1) * sizeof(*m->written), 0);
     if (!m->shapes || !m->written) {
         return anvil__model_nomem(b);
     }
@@ -224,8 +227,13 @@ static int s_build(struct anvil__asm *a, struct anvil__model_builder *b) {
         s->name_at = (uint32_t)(anvil__sv_index(s->id, '#') + 1);
         s->type = r->type;
         s->traits = r->traits.json;
-        m->written[m->count].props = r->props;
         s->index = (uint32_t)m->count++;
+        if (r->mixin_count || anvil_json_len(&r->props)) { /* in index order */
+            struct anvil__shape_written *w = &m->written[m->written_count++];
+            memset(w, 0, sizeof(*w));
+            w->index = s->index;
+            w->props = r->props;
+        }
     }
     int rc = a->error ? anvil__model_nomem(b) : anvil__model_index(b);
     for (size_t i = 0, k = 0; i < a->count && rc == ANVIL_OK; i++) {
@@ -236,7 +244,7 @@ static int s_build(struct anvil__asm *a, struct anvil__model_builder *b) {
         struct anvil_shape *s = &m->shapes[k++];
         rc = s_members(a, b, s, r);
         if (rc == ANVIL_OK) {
-            rc = anvil__model_relations(b, s, &m->written[s->index].props);
+            rc = anvil__model_relations(b, s, &r->props);
         }
         if (rc == ANVIL_OK) {
             rc = s_mixins(a, b, s, r);

@@ -119,15 +119,6 @@ void anvil__asm_trait_shapes_check(struct anvil__asm *a, const struct anvil_str_
 
 /* ---- apply ---- */
 
-struct anvil__asm_member *anvil__asm_local_member(struct anvil__asm_shape *s, struct anvil_str_view name) {
-    for (size_t i = 0; i < s->member_count; i++) {
-        if (anvil_sv_eq(s->members[i].name, name)) {
-            return &s->members[i];
-        }
-    }
-    return NULL;
-}
-
 void anvil__asm_apply_to_member(struct anvil__asm *a, struct anvil_str_view id,
                                 const struct anvil__asm_traits *traits) {
     struct anvil__asm_member_apply *entry = NULL;
@@ -179,7 +170,7 @@ void anvil__asm_apply(struct anvil__asm *a, struct anvil_str_view target, const 
         }
         return;
     }
-    struct anvil__asm_member *m = anvil__asm_local_member(s, anvil_sv_slice(target, dollar + 1, SIZE_MAX));
+    struct anvil__asm_member *m = anvil__asm_local_member(a, s, anvil_sv_slice(target, dollar + 1, SIZE_MAX));
     if (!m) {
         anvil__asm_apply_to_member(a, target, traits); /* an inherited member, or none: the loader checks */
         return;

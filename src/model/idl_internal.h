@@ -231,6 +231,8 @@ struct anvil__idl_file {
     struct anvil_str_view ns;
     struct anvil__idl_use *uses;
     size_t use_count;
+    uint32_t *use_slots; /* use index + 1 by the name's hash (anvil__idl_use_find) */
+    size_t use_mask;
     struct anvil__idl_shape *shapes;
     size_t shape_count;
     struct anvil__idl_apply *applies;
@@ -239,12 +241,15 @@ struct anvil__idl_file {
     size_t note_count;
 };
 
-/* What the parser hands on, statement by statement. */
+/* The `use` statement of `f` whose name is `name`, or NULL. */
+const struct anvil__idl_use *anvil__idl_use_find(const struct anvil__idl_file *f, struct anvil_str_view name);
+
+/* What the parser hands on, statement by statement. Each returns false to stop the file (ANVIL_ECANCELED). */
 struct anvil__idl_sink {
     /* A shape statement: its shape, or an operation and the input and output written inline in it. */
-    void (*shapes)(void *ctx, const struct anvil__idl_file *file, const struct anvil__idl_shape *shapes, size_t count);
+    bool (*shapes)(void *ctx, const struct anvil__idl_file *file, const struct anvil__idl_shape *shapes, size_t count);
     /* An `apply` statement. */
-    void (*apply)(void *ctx, const struct anvil__idl_file *file, const struct anvil__idl_apply *apply);
+    bool (*apply)(void *ctx, const struct anvil__idl_file *file, const struct anvil__idl_apply *apply);
     void *ctx;
 };
 
@@ -256,8 +261,9 @@ struct anvil__idl_sink {
  * keeps the rest (version, namespace, `use`, metadata, notes) in `arena`,
  * its `shapes` and `applies` empty. ANVIL_OK; ANVIL_ESYNTAX with diag "Syntax
  * error at line L, column C: ..." (Smithy's words) and its line and column;
- * ANVIL_ENOMEM. A syntax error stops the file, after the sink has had the
- * statements before it.
+ * ANVIL_ENOMEM; ANVIL_ECANCELED when the sink stopped it (diag untouched).
+ * A syntax error stops the file, after the sink has had the statements
+ * before it.
  */
 /*
  * Writes at most `max_chars` characters of `text` into `out` (`cap` bytes, NUL-terminated) for a

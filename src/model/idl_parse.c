@@ -13,6 +13,7 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -398,6 +399,12 @@ static struct anvil__idl_ref s_shape_id(struct s_parser *p) {
     size_t start = p->lx.start;
     size_t first = p->lx.end; /* the first identifier's end (s_skip_namespace insists on one) */
     size_t end = s_skip_namespace(p);
+    if (end != first && s_tok(p) != ANVIL__TOK_POUND) {
+        /* `a.b` is a namespace with no name: Smithy's shape id parser refuses what it would resolve to. */
+        int n = (int)(end - start < 200 ? end - start : 200);
+        s_fail_value(p, start, "Invalid shape ID: `%.*s` (a namespace needs `#` and a name after it)", n,
+                     p->lx.text + start);
+    }
     if (s_tok(p) == ANVIL__TOK_DOLLAR || s_tok(p) == ANVIL__TOK_POUND) {
         s_next(p);
         end = s_skip_relative_root(p);
@@ -433,17 +440,27 @@ static void s_identifier_node(struct anvil_str_view id, size_t at, struct anvil_
     }
 }
 
-/* A set of keys for duplicate checks in big objects (arena-allocated; small ones are scanned). */
+/*
+ * A set of names for duplicate checks (object keys, members, enum members): a few are scanned, many go through
+ * a hash set built from the items (`count` of them, `stride` bytes apart, the name `offset` bytes in).
+ */
 struct s_keys {
     struct anvil_str_view *slots;
     size_t mask;
 };
 
-static bool s_key_seen(struct s_parser *p, struct s_keys *keys, const struct anvil__idl_entry *entries, size_t count,
-                       struct anvil_str_view key) {
+static struct anvil_str_view s_name_at(const void *items, size_t stride, size_t offset, size_t i) {
+    struct anvil_str_view name;
+    memcpy(&name, (const char *)items + i * stride + offset, sizeof(name));
+    return name;
+}
+
+/* Whether `key` is among the items' names; it is then taken as one of them. */
+static bool s_seen(struct s_parser *p, struct s_keys *keys, const void *items, size_t count, size_t stride,
+                   size_t offset, struct anvil_str_view key) {
     if (count < 16) {
         for (size_t i = 0; i < count; i++) {
-            if (anvil_sv_eq(entries[i].key, key)) {
+            if (anvil_sv_eq(s_name_at(items, stride, offset, i), key)) {
                 return true;
             }
         }
@@ -458,11 +475,12 @@ static bool s_key_seen(struct s_parser *p, struct s_keys *keys, const struct anv
         memset(keys->slots, 0, size * sizeof(*keys->slots));
         keys->mask = size - 1;
         for (size_t i = 0; i < count; i++) {
-            size_t h = anvil_json_hash(entries[i].key.ptr, entries[i].key.len) & keys->mask;
+            struct anvil_str_view name = s_name_at(items, stride, offset, i);
+            size_t h = anvil_json_hash(name.ptr, name.len) & keys->mask;
             while (keys->slots[h].ptr) {
                 h = (h + 1) & keys->mask;
             }
-            keys->slots[h] = entries[i].key.ptr ? entries[i].key : anvil_sv("", 0);
+            keys->slots[h] = name.ptr ? name : anvil_sv("", 0);
         }
     }
     size_t h = anvil_json_hash(key.ptr, key.len) & keys->mask;
@@ -473,6 +491,11 @@ static bool s_key_seen(struct s_parser *p, struct s_keys *keys, const struct anv
     }
     keys->slots[h] = key.ptr ? key : anvil_sv("", 0);
     return false;
+}
+
+static bool s_key_seen(struct s_parser *p, struct s_keys *keys, const struct anvil__idl_entry *entries, size_t count,
+                       struct anvil_str_view key) {
+    return s_seen(p, keys, entries, count, sizeof(*entries), offsetof(struct anvil__idl_entry, key), key);
 }
 
 static struct anvil_str_view s_key_text(const struct s_parser *p) {
@@ -823,7 +846,7 @@ static void s_for_resource(struct s_parser *p, size_t shape_index) {
     p->file->shapes[shape_index].for_resource = ref;
 }
 
-static void s_member(struct s_parser *p, size_t shape_index, size_t *cap) {
+static void s_member(struct s_parser *p, size_t shape_index, size_t *cap, struct s_keys *seen) {
     struct s_traits traits;
     s_docs_and_traits(p, true, &traits);
     size_t at = p->lx.start;
@@ -838,12 +861,11 @@ static void s_member(struct s_parser *p, size_t shape_index, size_t *cap) {
     }
     s_expect(p, ANVIL__TOK_IDENTIFIER);
     struct anvil_str_view name = s_lexeme(p);
-    for (size_t i = 0; i < s->member_count; i++) {
-        if (anvil_sv_eq(s->members[i].name, name)) {
-            struct anvil_str_view id = s_id_of(p, s->name, anvil_sv("", 0));
-            s_fail_at(p, id, p->lx.start, "Duplicate member of `%.*s`: '%.*s'", (int)id.len, id.ptr, (int)name.len,
-                      name.ptr);
-        }
+    if (s_seen(p, seen, s->members, s->member_count, sizeof(*s->members), offsetof(struct anvil__idl_member, name),
+               name)) {
+        struct anvil_str_view id = s_id_of(p, s->name, anvil_sv("", 0));
+        s_fail_at(p, id, p->lx.start, "Duplicate member of `%.*s`: '%.*s'", (int)id.len, id.ptr, (int)name.len,
+                  name.ptr);
     }
     if (elided && p->file->version < 2) {
         s_fail_at(p, s_id_of(p, s->name, name), p->lx.start,
@@ -893,8 +915,9 @@ static void s_members(struct s_parser *p, size_t shape_index) {
     s_next(p);
     s_skip_ws(p);
     size_t cap = 0;
+    struct s_keys seen = {NULL, 0};
     while (s_tok(p) != ANVIL__TOK_EOF && s_tok(p) != ANVIL__TOK_RBRACE) {
-        s_member(p, shape_index, &cap);
+        s_member(p, shape_index, &cap, &seen);
         s_skip_ws(p);
     }
     s_expect(p, ANVIL__TOK_RBRACE);
@@ -914,6 +937,7 @@ static void s_enum(struct s_parser *p, size_t shape_index) {
     s_next(p);
     s_skip_ws(p);
     size_t cap = 0;
+    struct s_keys seen = {NULL, 0};
     while (s_tok(p) != ANVIL__TOK_EOF && s_tok(p) != ANVIL__TOK_RBRACE) {
         struct s_traits traits;
         s_docs_and_traits(p, true, &traits);
@@ -921,11 +945,10 @@ static void s_enum(struct s_parser *p, size_t shape_index) {
         s_expect(p, ANVIL__TOK_IDENTIFIER);
         struct anvil_str_view name = s_lexeme(p);
         struct anvil__idl_shape *s = &p->file->shapes[shape_index];
-        for (size_t i = 0; i < s->member_count; i++) {
-            if (anvil_sv_eq(s->members[i].name, name)) {
-                s_fail_at(p, s_id_of(p, s->name, anvil_sv("", 0)), p->lx.start, "Found conflicting member name, `%.*s`",
-                          (int)name.len, name.ptr);
-            }
+        if (s_seen(p, &seen, s->members, s->member_count, sizeof(*s->members), offsetof(struct anvil__idl_member, name),
+                   name)) {
+            s_fail_at(p, s_id_of(p, s->name, anvil_sv("", 0)), p->lx.start, "Found conflicting member name, `%.*s`",
+                      (int)name.len, name.ptr);
         }
         s_next(p);
         s_skip_spaces(p);
@@ -1131,6 +1154,12 @@ static void s_inline_io(struct s_parser *p, struct anvil_str_view op_name, struc
     name[op_name.len + suffix.len] = '\0';
     struct anvil_str_view sv = anvil_sv(name, op_name.len + suffix.len);
     size_t at = p->lx.start;
+    if (!anvil__identifier_valid(sv)) { /* a suffix from `$operationInputSuffix` may make anything */
+        char shown[256];
+        anvil__idl_quote(shown, sizeof(shown), sv.ptr, sv.len, 100);
+        s_fail_value(p, at, "Invalid shape ID: `%.*s#%s` (from the operation's name and the inline suffix)",
+                     (int)(p->file->ns.len < 100 ? p->file->ns.len : 100), p->file->ns.ptr, shown);
+    }
     size_t index = s_shape_statement(p, sv, ANVIL_SHAPE_STRUCTURE, at);
     struct anvil__idl_shape *s = &p->file->shapes[index];
     s_add_traits(&s->traits, &s->trait_count, &traits);
@@ -1307,11 +1336,10 @@ static void s_shape_or_apply(struct s_parser *p, struct s_traits *traits) {
     s_expect_spaces(p);
     s_expect(p, ANVIL__TOK_IDENTIFIER);
     struct anvil_str_view name = s_lexeme(p);
-    for (size_t i = 0; i < p->file->use_count; i++) {
-        if (anvil_sv_eq(p->file->uses[i].name, name)) {
-            s_fail(p, "Shape name `%.*s` conflicts with imported shape `%.*s`", (int)name.len, name.ptr,
-                   (int)p->file->uses[i].id.len, p->file->uses[i].id.ptr);
-        }
+    const struct anvil__idl_use *imported = anvil__idl_use_find(p->file, name);
+    if (imported) {
+        s_fail(p, "Shape name `%.*s` conflicts with imported shape `%.*s`", (int)name.len, name.ptr,
+               (int)imported->id.len, imported->id.ptr);
     }
     s_next(p);
     bool v1 = p->file->version < 2;
@@ -1420,6 +1448,48 @@ static void s_metadata(struct s_parser *p) {
     }
 }
 
+const struct anvil__idl_use *anvil__idl_use_find(const struct anvil__idl_file *f, struct anvil_str_view name) {
+    if (!f->use_slots) {
+        return NULL;
+    }
+    for (size_t h = anvil_json_hash(name.ptr, name.len) & f->use_mask; f->use_slots[h]; h = (h + 1) & f->use_mask) {
+        const struct anvil__idl_use *u = &f->uses[f->use_slots[h] - 1];
+        if (anvil_sv_eq(u->name, name)) {
+            return u;
+        }
+    }
+    return NULL;
+}
+
+/* Puts the last `use` in the index, which is rebuilt twice as large when half full. */
+static void s_index_use(struct s_parser *p) {
+    struct anvil__idl_file *f = p->file;
+    if (f->use_count * 2 > f->use_mask) {
+        size_t size = f->use_mask ? (f->use_mask + 1) * 2 : 32;
+        f->use_slots = anvil_arena_alloc(p->file_arena, size * sizeof(*f->use_slots), 0);
+        if (!f->use_slots) {
+            s_nomem(p);
+        }
+        memset(f->use_slots, 0, size * sizeof(*f->use_slots));
+        f->use_mask = size - 1;
+        f->use_count--; /* every use but the last, then the last as any other */
+        for (size_t i = 0; i < f->use_count; i++) {
+            size_t h = anvil_json_hash(f->uses[i].name.ptr, f->uses[i].name.len) & f->use_mask;
+            while (f->use_slots[h]) {
+                h = (h + 1) & f->use_mask;
+            }
+            f->use_slots[h] = (uint32_t)i + 1;
+        }
+        f->use_count++;
+    }
+    const struct anvil__idl_use *u = &f->uses[f->use_count - 1];
+    size_t h = anvil_json_hash(u->name.ptr, u->name.len) & f->use_mask;
+    while (f->use_slots[h]) {
+        h = (h + 1) & f->use_mask;
+    }
+    f->use_slots[h] = (uint32_t)f->use_count;
+}
+
 static void s_uses(struct s_parser *p) {
     while (s_is(p, "use")) {
         s_next(p);
@@ -1431,16 +1501,19 @@ static void s_uses(struct s_parser *p) {
         }
         struct anvil_str_view name = anvil_sv_slice(id.text, anvil_sv_find_byte(id.text, 0, '#') + 1, SIZE_MAX);
         struct anvil__idl_file *f = p->file;
-        for (size_t i = 0; i < f->use_count; i++) {
-            if (anvil_sv_eq(f->uses[i].name, name)) {
-                s_fail_at(p, anvil_sv("", 0), at, "Cannot use name `%.*s` because it conflicts with `%.*s`",
-                          (int)id.text.len, id.text.ptr, (int)f->uses[i].id.len, f->uses[i].id.ptr);
-            }
+        const struct anvil__idl_use *same = anvil__idl_use_find(f, name);
+        if (same) {
+            s_fail_at(p, anvil_sv("", 0), at, "Cannot use name `%.*s` because it conflicts with `%.*s`",
+                      (int)id.text.len, id.text.ptr, (int)same->id.len, same->id.ptr);
+        }
+        if (f->use_count >= UINT32_MAX - 1) {
+            s_fail_at(p, anvil_sv("", 0), at, "Too many use statements");
         }
         struct anvil__idl_use *u = S_PUSH(p, f->uses, f->use_count, &p->use_cap);
         u->name = name;
         u->id = id.text;
         u->at = at;
+        s_index_use(p);
         s_br(p);
         s_skip_ws_docs(p);
     }
@@ -1453,11 +1526,12 @@ static void s_uses(struct s_parser *p) {
  */
 static void s_statement_done(struct s_parser *p) {
     struct anvil__idl_file *f = p->file;
-    if (f->shape_count) {
-        p->sink->shapes(p->sink->ctx, f, f->shapes, f->shape_count);
+    bool go_on = !f->shape_count || p->sink->shapes(p->sink->ctx, f, f->shapes, f->shape_count);
+    for (size_t i = 0; i < f->apply_count && go_on; i++) {
+        go_on = p->sink->apply(p->sink->ctx, f, &f->applies[i]);
     }
-    for (size_t i = 0; i < f->apply_count; i++) {
-        p->sink->apply(p->sink->ctx, f, &f->applies[i]);
+    if (!go_on) {
+        longjmp(p->fail, ANVIL_ECANCELED); /* the sink has said why */
     }
     f->shapes = NULL;
     f->shape_count = p->shape_cap = 0;

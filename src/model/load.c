@@ -34,10 +34,38 @@ int anvil__model_nomem(struct anvil__model_builder *b) {
 }
 
 /* The type named `name`, using the one table of names (anvil_shape_type_name). */
+bool anvil__identifier_valid(struct anvil_str_view s) {
+    size_t i = 0;
+    while (i < s.len && s.ptr[i] == '_') {
+        i++;
+    }
+    char c = i < s.len ? s.ptr[i] : '\0';
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > 0 && c >= '0' && c <= '9'))) {
+        return false;
+    }
+    for (; i < s.len; i++) {
+        c = s.ptr[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) {
+            return false;
+        }
+    }
+    return true;
+}
+
 bool anvil__shape_id_valid(struct anvil_str_view id) {
     size_t hash = anvil_sv_find_byte(id, 0, '#');
-    return hash != SIZE_MAX && hash > 0 && hash + 1 < id.len && anvil_sv_find_byte(id, hash + 1, '#') == SIZE_MAX &&
-           anvil_sv_find_byte(id, 0, '$') == SIZE_MAX;
+    if (hash == SIZE_MAX || !anvil__identifier_valid(anvil_sv_slice(id, hash + 1, SIZE_MAX))) {
+        return false;
+    }
+    for (size_t from = 0; from <= hash;) { /* the namespace: identifiers joined by '.' */
+        size_t dot = anvil_sv_find_byte(anvil_sv_slice(id, 0, hash), from, '.');
+        size_t end = dot == SIZE_MAX ? hash : dot;
+        if (!anvil__identifier_valid(anvil_sv_slice(id, from, end - from))) {
+            return false;
+        }
+        from = end + 1;
+    }
+    return true;
 }
 
 int anvil__model_index(struct anvil__model_builder *ld) {
@@ -132,6 +160,10 @@ static int s_member(struct anvil__model_builder *ld, struct anvil_shape *s, stru
     snprintf(what, sizeof(what), "member `%.*s`", (int)(name.len < 100 ? name.len : 100), name.ptr);
     if (!anvil_json_is_object(def)) {
         return s_error(ld, ANVIL_EMODEL, "shape `%.*s`: %s must be an object", (int)s->id.len, s->id.ptr, what);
+    }
+    if (!anvil__identifier_valid(name)) {
+        return s_error(ld, ANVIL_EMODEL, "shape `%.*s`: %s is not a valid member name", (int)s->id.len, s->id.ptr,
+                       what);
     }
     const struct anvil_json *target = anvil_json_object_get_cstr(def, "target");
     if (!anvil_json_is_string(target)) {
@@ -413,8 +445,9 @@ static int s_mixins(struct anvil__model_builder *ld, struct anvil_shape *s, size
     if (s->mixin_state == 1) {
         return s_error(ld, ANVIL_EMODEL, "shape `%.*s` is part of a mixin cycle", (int)s->id.len, s->id.ptr);
     }
-    if (depth > 256) {
-        return s_error(ld, ANVIL_ELIMIT, "mixins nested deeper than 256 at `%.*s`", (int)s->id.len, s->id.ptr);
+    if (depth > ANVIL__MAX_MIXIN_DEPTH) {
+        return s_error(ld, ANVIL_ELIMIT, "mixins nested deeper than %d at `%.*s`", ANVIL__MAX_MIXIN_DEPTH,
+                       (int)s->id.len, s->id.ptr);
     }
     const struct anvil_json *list = s->ast ? anvil_json_object_get_cstr(s->ast, "mixins") : NULL;
     if (list && !anvil_json_is_array(list)) {
@@ -493,9 +526,10 @@ static int s_apply(struct anvil__model_builder *ld, const struct anvil__model_ap
 int anvil__model_link(struct anvil__model_builder *ld, const struct anvil__model_apply *applies, size_t count) {
     struct anvil_model *m = ld->model;
     int rc = ANVIL_OK;
-    for (size_t i = 0; i < m->count && m->written; i++) {
-        m->written[i].own_traits = m->shapes[i].traits;
-        m->written[i].own_member_count = m->shapes[i].member_count;
+    for (size_t i = 0; i < m->written_count; i++) {
+        const struct anvil_shape *s = &m->shapes[m->written[i].index];
+        m->written[i].own_traits = s->traits;
+        m->written[i].own_member_count = s->member_count;
     }
     for (size_t i = 0; i < m->count && rc == ANVIL_OK; i++) {
         rc = s_mixins(ld, &m->shapes[i], 0);

@@ -40,14 +40,16 @@ struct anvil_shape {
 #define ANVIL__MODEL_MAX_COUNT ((size_t)UINT32_MAX - 1)
 
 /*
- * What anvil_model_ast() writes for a shape of an assembled model, beside the shape (model->written): the
- * traits written on it (`traits` adds the mixins'), how many of its members are its own (the last ones; the
- * others come from mixins), and its service, resource or operation properties in JSON AST form.
+ * What anvil_model_ast() writes for a shape of an assembled model that has mixins or properties (model->written,
+ * by shape index; any other shape's AST is its traits and members as they are): the traits written on it
+ * (`traits` adds the mixins'), how many of its members are its own (the last ones; the others come from mixins),
+ * and its service, resource or operation properties in JSON AST form.
  */
 struct anvil__shape_written {
+    uint32_t index;
+    uint32_t own_member_count;
     struct anvil_json own_traits;
     struct anvil_json props;
-    size_t own_member_count;
 };
 
 /* A member whose target is not defined (models loaded with allow_unresolved). */
@@ -72,9 +74,10 @@ struct anvil_model {
     /* The JSON AST (anvil_model_ast): `store` for a loaded one; an assembled model's is made on first use. */
     _Atomic(struct anvil_json_doc *) ast;
     struct anvil_arena *arena;
-    /* Assembled models: what the AST says of each shape, and traits on members that come from mixins (the
-     * AST's `apply` entries). NULL for a loaded JSON AST. */
+    /* Assembled models: what the AST says of shapes with mixins or properties, by index, and traits on members
+     * that come from mixins (the AST's `apply` entries). None for a loaded JSON AST. */
     struct anvil__shape_written *written;
+    size_t written_count;
     struct anvil__model_apply *applies;
     size_t apply_count;
     struct anvil_str_view version;
@@ -129,7 +132,10 @@ int anvil__model_ast_build(const struct anvil_model *model, struct anvil_json_do
 /* The shape type Smithy spells `name` ("structure", "intEnum", ...); false for anything else. */
 bool anvil__shape_type_named(struct anvil_str_view name, enum anvil_shape_type *out);
 
-/* namespace#Name: a non-empty namespace, one '#', a non-empty name, no '$' (the JSON AST's shape keys). */
+/* A Smithy identifier: underscores, a letter (or a digit after underscores), then letters, digits, '_'. */
+bool anvil__identifier_valid(struct anvil_str_view s);
+
+/* namespace#Name as Smithy's grammar has it: identifiers joined by '.', '#', an identifier (no member). */
 bool anvil__shape_id_valid(struct anvil_str_view id);
 
 /* Whether smithy.api#`name` is a prelude shape (any of Smithy's, traits included), and its type. */
@@ -140,6 +146,9 @@ bool anvil__prelude_private(struct anvil_str_view name);
 
 /* Creates the prelude shapes (smithy.api#String, Unit, ...) in the model's arena. */
 int anvil__model_add_prelude(struct anvil_model *model);
+
+/* The most mixins deep a chain of mixins may go, in the JSON AST loader and the assembler alike. */
+#define ANVIL__MAX_MIXIN_DEPTH 256
 
 /* From this many members on, a shape gets a name index (a lookup is then O(1), not a scan). */
 #define ANVIL__MEMBER_INDEX_MIN 16

@@ -25,7 +25,17 @@ void anvil__event_add(struct anvil_events *events, enum anvil_severity severity,
     va_start(args, fmt);
     int rc = anvil_buf_vappendf(&message, fmt, args);
     va_end(args);
-    char *text = rc == ANVIL_OK ? anvil_arena_strndup(events->arena, message.data, message.len) : NULL;
+    size_t len = message.len;
+    if (len > ANVIL__EVENT_MESSAGE_MAX) { /* a message quoting a hostile model's 10 MB id: cut, on a character */
+        len = ANVIL__EVENT_MESSAGE_MAX;
+        while (len > 0 && ((unsigned char)message.data[len] & 0xC0) == 0x80) {
+            len--;
+        }
+        anvil_buf_truncate(&message, len);
+        rc = rc == ANVIL_OK ? anvil_buf_append_cstr(&message, "\xE2\x80\xA6") : rc; /* ... */
+        len = message.len;
+    }
+    char *text = rc == ANVIL_OK ? anvil_arena_strndup(events->arena, message.data, len) : NULL;
     anvil_buf_clean_up(&message);
     char *id = anvil_arena_strndup(events->arena, shape_id.ptr, shape_id.len);
     char *eid = anvil_arena_strndup(events->arena, event_id, strlen(event_id));

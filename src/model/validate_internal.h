@@ -17,6 +17,9 @@ int anvil__events_new(struct anvil_allocator *allocator, struct anvil_events **o
 /* Sorts events as anvil_model_validate() returns them. */
 void anvil__events_sort(struct anvil_events *events);
 
+/* The longest event message kept: a longer one is cut (on a character) and ends in "...". */
+#define ANVIL__EVENT_MESSAGE_MAX 4096
+
 /* Adds an event; the shape id and texts are copied. Errors are sticky in `events->error`. */
 void anvil__event_add(struct anvil_events *events, enum anvil_severity severity, struct anvil_str_view shape_id,
                       const char *event_id, const char *fmt, ...) ANVIL_PRINTF(5, 6);

@@ -423,3 +423,159 @@ done:
     anvil_model_destroy(model);
     anvil_buf_clean_up(&text);
 }
+
+/* ---- ids Smithy's shape id parser refuses ---- */
+
+TEST(ids_smithy_refuses_are_errors_where_they_are) {
+    s_fails(t, __LINE__, FILES(HDR "@se.sitive\nstring S\n"), ANVIL_ESYNTAX, "Invalid shape ID: `se.sitive`", "3:2");
+    s_fails(t, __LINE__, FILES(HDR "structure S { a: foo.bar }\n"), ANVIL_ESYNTAX, "Invalid shape ID: `foo.bar`", NULL);
+    s_fails(t, __LINE__, FILES(HDR "@tags([a.b])\nstring S\n"), ANVIL_ESYNTAX, "Invalid shape ID: `a.b`", NULL);
+    s_fails(t, __LINE__,
+            FILES(V2 "$operationInputSuffix: \"In(put)\"\nnamespace ex\noperation Op {\n    input := {}\n}\n"),
+            ANVIL_ESYNTAX, "Invalid shape ID: `ex#OpIn(put)`", "5:14");
+    /* An unused odd suffix says nothing, as in Smithy. */
+    s_ast(t, __LINE__, FILES(V2 "$operationInputSuffix: \"In(put)\"\nnamespace ex\nstring S\n"), "keys(shapes)",
+          "[\"ex#S\"]");
+    s_event(t, __LINE__, FILES("{\"smithy\": \"2.0\", \"shapes\": {\"ex#a b\": {\"type\": \"string\"}}}"),
+            ANVIL_SEVERITY_ERROR, "", "Model", "Invalid shape ID: ex#a b");
+    s_event(t, __LINE__,
+            FILES("{\"smithy\": \"2.0\", \"shapes\": {\"ex#S\": {\"type\": \"string\", \"traits\": "
+                  "{\"x.1y#z\": {}}}}}"),
+            ANVIL_SEVERITY_ERROR, "ex#S", "Model", "Invalid shape ID: x.1y#z");
+    s_event(t, __LINE__,
+            FILES("{\"smithy\": \"2.0\", \"shapes\": {\"ex#S\": {\"type\": \"structure\", \"members\": "
+                  "{\"m m\": {\"target\": \"smithy.api#String\"}}}}}"),
+            ANVIL_SEVERITY_ERROR, "ex#S", "Model", "Invalid shape ID: ex#S$m m");
+}
+
+/* ---- mixins nested too deep: one event, not a "not found" for every shape above ---- */
+
+TEST(mixins_nested_too_deep_say_so_once) {
+    struct anvil_model *model = NULL;
+    struct anvil_events *events = NULL;
+    struct anvil_buf text;
+    anvil_buf_init(&text, t->alloc, 0);
+    CHECK_OK(anvil_buf_append_cstr(&text, HDR));
+    for (int i = 0; i < 300; i++) {
+        CHECK_OK(anvil_buf_appendf(&text, "@mixin\nstructure M%d with [M%d] {}\n", i, i + 1));
+    }
+    CHECK_OK(anvil_buf_append_cstr(&text, "@mixin\nstructure M300 {}\n"));
+    struct anvil_model_source source = {"deep.smithy", (const char *)text.data, text.len, ANVIL_MODEL_FORMAT_IDL};
+    struct anvil_diag diag;
+    int rc = anvil_model_assemble(t->alloc, &source, 1, NULL, &model, &events, &diag);
+    if (rc == ANVIL_ENOMEM) {
+        CHECK(anvil_test_injected(t));
+        goto done;
+    }
+    CHECK_STATUS(rc, ANVIL_EMODEL);
+    CHECK_ALLOC(events);
+    CHECK_EQ_U64(anvil_events_count(events), 1);
+    CHECK(strstr(anvil_events_at(events, 0)->message, "Mixins nest deeper than 256 shapes below `ex#M0`") != NULL);
+done:
+    anvil_events_destroy(events);
+    anvil_model_destroy(model);
+    anvil_buf_clean_up(&text);
+}
+
+/* Where a doc comment was written is where its `///` starts (an `@` trait's is its `@`). */
+TEST(doc_comments_are_located_at_their_slashes) {
+    s_event(t, __LINE__, FILES(HDR "string X\n\n    /// doc\n@documentation(\"x\")\nstructure S {}\n"),
+            ANVIL_SEVERITY_ERROR, "ex#S", "Model",
+            "The previous trait was defined at `f0.smithy [6, 1]`, and a conflicting trait was defined at `f0.smithy "
+            "[5, 5]`.");
+}
+
+/* A message quoting a hostile model's long id is cut at 4 KiB, on a character, and ends in an ellipsis. */
+TEST(event_messages_are_bounded) {
+    struct anvil_arena *arena = NULL;
+    struct anvil_model *model = NULL;
+    struct anvil_events *events = NULL;
+    struct anvil_buf text;
+    anvil_buf_init(&text, t->alloc, 0);
+    CHECK_OK(anvil_buf_append_cstr(&text, "{\"smithy\": \"2.0\", \"shapes\": {\"ex#S\": {\"type\": \"structure\", "
+                                          "\"members\": {\"m\": {\"target\": \"ex#"));
+    for (int i = 0; i < 5000; i++) {
+        CHECK_OK(anvil_buf_append_cstr(&text, "\xc3\xa9")); /* e-acute: two bytes */
+    }
+    CHECK_OK(anvil_buf_append_cstr(&text, "\"}}}}}"));
+    struct anvil_model_options options = {.allow_unresolved = true};
+    struct anvil_diag diag;
+    CHECK_OK(anvil_model_load(t->alloc, (const char *)text.data, text.len, &options, &model, &diag));
+    CHECK_OK(anvil_model_validate(model, t->alloc, &events));
+    CHECK_EQ_U64(anvil_events_count(events), 1);
+    const char *m = anvil_events_at(events, 0)->message;
+    size_t len = strlen(m);
+    CHECK(len <= 4096 + 3);
+    CHECK(len > 3 && strcmp(m + len - 3, "\xe2\x80\xa6") == 0);
+    struct anvil_json v;
+    CHECK_OK(anvil_arena_new(t->alloc, NULL, &arena));
+    CHECK_OK(anvil_json_new_string(arena, m, len, &v)); /* valid UTF-8: no character cut in two */
+done:
+    anvil_arena_destroy(arena);
+    anvil_events_destroy(events);
+    anvil_model_destroy(model);
+    anvil_buf_clean_up(&text);
+}
+
+/* ---- wide shapes: long trait lists and many members go through an index ---- */
+
+TEST(wide_shapes_keep_their_rules) {
+    enum { N = 200 };
+    struct anvil_buf text;
+    anvil_buf_init(&text, t->alloc, 0);
+    CHECK_OK(anvil_buf_append_cstr(&text, HDR));
+    for (int i = 0; i < N; i++) {
+        CHECK_OK(anvil_buf_appendf(&text, "@trait\nlist t%d { member: String }\n", i));
+    }
+    for (int i = 0; i < N; i++) {
+        CHECK_OK(anvil_buf_appendf(&text, "@t%d([\"a\"])\n", i));
+    }
+    CHECK_OK(anvil_buf_append_cstr(&text, "structure S {\n"));
+    for (int i = 0; i < N; i++) {
+        CHECK_OK(anvil_buf_appendf(&text, "    m%d: String\n", i));
+    }
+    CHECK_OK(anvil_buf_append_cstr(&text, "}\napply S @t150([\"b\"])\napply S$m170 @documentation(\"d\")\n"));
+    CHECK_OK(anvil_buf_append(&text, "", 1));
+    const char *wide = (const char *)text.data;
+    /* The 151st trait of 200 merges with its apply; the 171st member of 200 takes its. */
+    s_ast(t, __LINE__, FILES(wide), "[shapes.\"ex#S\".traits.\"ex#t150\", shapes.\"ex#S\".members.m170.traits]",
+          "[[\"a\", \"b\"], {\"smithy.api#documentation\": \"d\"}]");
+    s_event(t, __LINE__, FILES(wide, HDR "apply S @t199(\"x\")\n"), ANVIL_SEVERITY_ERROR, "ex#S", "Model",
+            "Conflicting `ex#t199` trait found on shape `ex#S`");
+    s_fails(t, __LINE__, FILES(wide, HDR "apply S$m999 @documentation(\"d\")\n"), ANVIL_EMODEL,
+            "apply targets member `m999`, which `ex#S` does not have", NULL);
+done:
+    anvil_buf_clean_up(&text);
+}
+
+/* A member named twice among many, and an enum value named twice among many, stop the file. */
+TEST(wide_statements_find_repeated_names) {
+    struct anvil_buf text;
+    anvil_buf_init(&text, t->alloc, 0);
+    CHECK_OK(anvil_buf_append_cstr(&text, HDR "structure S {\n"));
+    for (int i = 0; i < 100; i++) {
+        CHECK_OK(anvil_buf_appendf(&text, "    m%d: String\n", i));
+    }
+    CHECK_OK(anvil_buf_append_cstr(&text, "    m42: Integer\n}\n"));
+    CHECK_OK(anvil_buf_append(&text, "", 1));
+    s_fails(t, __LINE__, FILES((const char *)text.data), ANVIL_ESYNTAX, "Duplicate member of `ex#S`: 'm42'", NULL);
+    anvil_buf_clear(&text);
+    CHECK_OK(anvil_buf_append_cstr(&text, HDR "enum E {\n"));
+    for (int i = 0; i < 100; i++) {
+        CHECK_OK(anvil_buf_appendf(&text, "    V%d\n", i));
+    }
+    CHECK_OK(anvil_buf_append_cstr(&text, "    V7\n}\n"));
+    CHECK_OK(anvil_buf_append(&text, "", 1));
+    s_fails(t, __LINE__, FILES((const char *)text.data), ANVIL_ESYNTAX, "Found conflicting member name, `V7`", NULL);
+    anvil_buf_clear(&text);
+    CHECK_OK(anvil_buf_append_cstr(&text, HDR));
+    for (int i = 0; i < 100; i++) {
+        CHECK_OK(anvil_buf_appendf(&text, "use other#U%d\n", i));
+    }
+    CHECK_OK(anvil_buf_append_cstr(&text, "use more#U57\n"));
+    CHECK_OK(anvil_buf_append(&text, "", 1));
+    s_fails(t, __LINE__, FILES((const char *)text.data), ANVIL_ESYNTAX,
+            "Cannot use name `more#U57` because it conflicts with `other#U57`", NULL);
+done:
+    anvil_buf_clean_up(&text);
+}

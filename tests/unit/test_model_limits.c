@@ -194,3 +194,26 @@ done:
     anvil_model_destroy(model);
     anvil_buf_clean_up(&text);
 }
+
+/* An IDL file of 200,000 shapes against max_shapes 100: the file stops at the 101st, holding next to nothing. */
+TEST(max_shapes_stops_a_file_as_it_is_read) {
+    struct anvil_counting_allocator *counting = (struct anvil_counting_allocator *)t->alloc;
+    struct anvil_buf text;
+    anvil_buf_init(&text, t->alloc, 0);
+    struct anvil_model *model = NULL;
+    CHECK_OK(anvil_buf_append_cstr(&text, "$version: \"2\"\nnamespace ex\n"));
+    for (int i = 0; i < 200000; i++) {
+        CHECK_OK(anvil_buf_appendf(&text, "string S%d\n", i));
+    }
+    size_t before = counting->live_bytes;
+    counting->peak_bytes = before;
+    struct anvil_model_source source = {"many.smithy", (const char *)text.data, text.len, ANVIL_MODEL_FORMAT_IDL};
+    struct anvil_model_options options = {.max_shapes = 100};
+    struct anvil_diag diag;
+    CHECK_STATUS(anvil_model_assemble(t->alloc, &source, 1, &options, &model, NULL, &diag), ANVIL_ELIMIT);
+    CHECK(strstr(diag.message, "more than 100 shapes") != NULL);
+    CHECK(counting->peak_bytes - before < (size_t)1 << 20);
+done:
+    anvil_model_destroy(model);
+    anvil_buf_clean_up(&text);
+}
