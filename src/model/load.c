@@ -10,6 +10,7 @@
 
 #include "anvil/status.h"
 #include "core/core_internal.h"
+#include "model/idl_internal.h"
 #include "model/model_internal.h"
 
 static int s_error(struct anvil__model_builder *ld, int code, const char *fmt, ...) ANVIL_PRINTF(3, 4);
@@ -34,38 +35,41 @@ int anvil__model_nomem(struct anvil__model_builder *b) {
 }
 
 /* The type named `name`, using the one table of names (anvil_shape_type_name). */
+/* The length of the identifier at the start of `p` (up to `end`): 0 when there is none. */
+static size_t s_identifier(const unsigned char *p, const unsigned char *end) {
+    const unsigned char *at = p;
+    while (at < end && *at == '_') {
+        at++;
+    }
+    if (at == end || !anvil__idl_word[*at] || (at == p && *at >= '0' && *at <= '9')) {
+        return 0; /* a letter first, or a letter or digit after underscores */
+    }
+    while (at < end && anvil__idl_word[*at]) {
+        at++;
+    }
+    return (size_t)(at - p);
+}
+
 bool anvil__identifier_valid(struct anvil_str_view s) {
-    size_t i = 0;
-    while (i < s.len && s.ptr[i] == '_') {
-        i++;
-    }
-    char c = i < s.len ? s.ptr[i] : '\0';
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > 0 && c >= '0' && c <= '9'))) {
-        return false;
-    }
-    for (; i < s.len; i++) {
-        c = s.ptr[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) {
-            return false;
-        }
-    }
-    return true;
+    const unsigned char *p = (const unsigned char *)s.ptr;
+    return s.len && s_identifier(p, p + s.len) == s.len;
 }
 
 bool anvil__shape_id_valid(struct anvil_str_view id) {
-    size_t hash = anvil_sv_find_byte(id, 0, '#');
-    if (hash == SIZE_MAX || !anvil__identifier_valid(anvil_sv_slice(id, hash + 1, SIZE_MAX))) {
-        return false;
-    }
-    for (size_t from = 0; from <= hash;) { /* the namespace: identifiers joined by '.' */
-        size_t dot = anvil_sv_find_byte(anvil_sv_slice(id, 0, hash), from, '.');
-        size_t end = dot == SIZE_MAX ? hash : dot;
-        if (!anvil__identifier_valid(anvil_sv_slice(id, from, end - from))) {
+    const unsigned char *p = (const unsigned char *)id.ptr, *end = p + id.len;
+    for (;;) { /* the namespace: identifiers joined by '.' */
+        size_t n = id.len ? s_identifier(p, end) : 0;
+        if (n == 0) {
             return false;
         }
-        from = end + 1;
+        p += n;
+        if (p == end || (*p != '.' && *p != '#')) {
+            return false;
+        }
+        if (*p++ == '#') {
+            return s_identifier(p, end) == (size_t)(end - p) && p < end;
+        }
     }
-    return true;
 }
 
 int anvil__model_index(struct anvil__model_builder *ld) {
