@@ -57,6 +57,7 @@ set(ANVIL_BEHAVIOR_SOURCES
   src/behavior/compress.c
   src/behavior/desc_store.c
   src/behavior/idempotency.c
+  src/behavior/operation.c
   src/behavior/paginate.c
   src/behavior/paginator_load.c
   src/behavior/retry_classify.c

@@ -21,7 +21,7 @@ static void s_check(bool ok, const char *what) {
     }
 }
 
-static void s_attempt(const struct anvil_waiter *w, const struct anvil_json *output, struct anvil_wait_error *error) {
+static void s_attempt(const struct anvil_waiter *w, const struct anvil_json *output, struct anvil_operation_error *error) {
     struct anvil_fake_env fake;
     anvil_fake_env_init(&fake, 0, 1);
     struct anvil_wait_options options = {.max_wait_ms = 60000, .env = &fake.env};
@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *text = (const char *)data;
     struct anvil_arena *arena = NULL;
     if (anvil_arena_new(NULL, NULL, &arena) == ANVIL_OK) {
-        struct anvil_wait_error e;
+        struct anvil_operation_error e;
         s_check(anvil_exec_parse_error(anvil_sv(text, size), arena, &e) == ANVIL_OK, "parse_error failed");
         s_check(e.code.len <= size && e.message.len <= size, "parse_error lengths");
         anvil_arena_destroy(arena);
@@ -66,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     struct anvil_json_doc *doc = NULL;
     s_check(anvil_json_parse(NULL, text, size, NULL, &doc, NULL) == ANVIL_OK, "loaded but not JSON");
-    struct anvil_wait_error error = {anvil_sv(text, size < 24 ? size : 24), anvil_sv("", 0), 500};
+    struct anvil_operation_error error = {anvil_sv(text, size < 24 ? size : 24), anvil_sv("", 0), 500};
     for (size_t i = 0; i < anvil_waiter_set_count(set); i++) {
         const struct anvil_waiter *w = anvil_waiter_set_at(set, i);
         s_check(anvil_waiter_check(w, NULL) == ANVIL_OK, "a loaded waiter fails its check");

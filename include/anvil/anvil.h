@@ -22,6 +22,7 @@
 #include "anvil/json.h"
 #include "anvil/log.h"
 #include "anvil/model.h"
+#include "anvil/operation.h"
 #include "anvil/paginator.h"
 #include "anvil/retry.h"
 #include "anvil/sigv4.h"

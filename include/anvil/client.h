@@ -140,9 +140,9 @@ ANVIL_API const struct anvil_shape *anvil_client_operation(const struct anvil_cl
  */
 ANVIL_API int anvil_client_call(struct anvil_client *client, const struct anvil_shape *operation,
                                 const struct anvil_json *input, uint64_t deadline_ms, struct anvil_arena *arena,
-                                struct anvil_wait_reply *reply);
+                                struct anvil_operation_reply *reply);
 
-/** What anvil_client_operation_call() needs (user data of an anvil_wait_operation_fn). */
+/** What anvil_client_operation_call() needs (user data of an anvil_operation_fn). */
 struct anvil_client_operation {
     struct anvil_client *client;
     const struct anvil_shape *operation;
@@ -158,13 +158,13 @@ struct anvil_client_operation {
 };
 
 /**
- * An anvil_wait_operation_fn calling an operation through a client. When
+ * An anvil_operation_fn calling an operation through a client. When
  * the deadline cuts off a call whose earlier tries failed, the call returns
  * ANVIL_ETIMEDOUT and the reply keeps the last of those errors, with
  * `reply->failed_status` its status.
  */
 ANVIL_API int anvil_client_operation_call(void *user_data, const struct anvil_json *input, uint64_t deadline_ms,
-                                          struct anvil_arena *arena, struct anvil_wait_reply *reply);
+                                          struct anvil_arena *arena, struct anvil_operation_reply *reply);
 
 ANVIL_EXTERN_C_END
 

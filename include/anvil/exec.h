@@ -78,7 +78,7 @@ ANVIL_API void anvil_exec_result_clean_up(struct anvil_exec_result *result);
  * copied into `arena`.
  */
 ANVIL_API int anvil_exec_parse_error(struct anvil_str_view text, struct anvil_arena *arena,
-                                     struct anvil_wait_error *out);
+                                     struct anvil_operation_error *out);
 
 /** What anvil_exec_operation() needs: the command and its options. */
 struct anvil_exec_operation {
@@ -88,7 +88,7 @@ struct anvil_exec_operation {
 };
 
 /**
- * An anvil_wait_operation_fn (user_data = struct anvil_exec_operation *):
+ * An anvil_operation_fn (user_data = struct anvil_exec_operation *):
  * writes the input as JSON to the command, runs it until it exits or the
  * wait's deadline, and answers its output (exit 0, HTTP status 200) or its
  * error (ANVIL_ESERVICE). A command that cannot start gives ANVIL_EIO,
@@ -97,7 +97,7 @@ struct anvil_exec_operation {
  * `reply->error.message`.
  */
 ANVIL_API int anvil_exec_operation(void *user_data, const struct anvil_json *input, uint64_t deadline_ms,
-                                   struct anvil_arena *arena, struct anvil_wait_reply *reply);
+                                   struct anvil_arena *arena, struct anvil_operation_reply *reply);
 
 ANVIL_EXTERN_C_END
 

@@ -26,6 +26,7 @@
 #include "anvil/jmespath.h"
 #include "anvil/json.h"
 #include "anvil/model.h"
+#include "anvil/operation.h"
 #include "anvil/status.h"
 
 ANVIL_EXTERN_C_BEGIN
@@ -124,14 +125,6 @@ struct anvil_waiter {
  */
 ANVIL_API int anvil_waiter_check(const struct anvil_waiter *waiter, struct anvil_diag *diag);
 
-/**
- * Normalises an error code as protocols carry it: strips a `namespace#`
- * prefix and a `:suffix` (awsJson `__type`, `X-Amzn-ErrorType`), so
- * "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException:http://..."
- * gives "ResourceNotFoundException". Returns a view into `code`.
- */
-ANVIL_API struct anvil_str_view anvil_error_code_normalize(struct anvil_str_view code);
-
 /** A set of waiter descriptions sharing one arena. Immutable once loaded; thread-safe to read. */
 struct anvil_waiter_set;
 
@@ -224,15 +217,6 @@ enum anvil_wait_reason {
 /** "pending", "success", "failure", "unexpected-error", "timed-out", "max-attempts", "cancelled", "invalid". */
 ANVIL_API const char *anvil_wait_reason_name(enum anvil_wait_reason reason);
 
-/** An operation's error as the transport reports it. Strings need not be NUL-terminated. */
-struct anvil_wait_error {
-    /** The error code as received; matching normalises it (anvil_error_code_normalize()). */
-    struct anvil_str_view code;
-    struct anvil_str_view message;
-    /** HTTP status, 0 when unknown. */
-    int http_status;
-};
-
 /**
  * The first acceptor of `waiter` that matches `error` (an `errorType` with
  * its code, `success: false`, or waiters-2's `status` with its HTTP
@@ -240,7 +224,7 @@ struct anvil_wait_error {
  * polling for the waiter hands it over at once instead of retrying it
  * (docs/waiters.md, "Errors inside a poll").
  */
-ANVIL_API int anvil_waiter_expects_error(const struct anvil_waiter *waiter, const struct anvil_wait_error *error);
+ANVIL_API int anvil_waiter_expects_error(const struct anvil_waiter *waiter, const struct anvil_operation_error *error);
 
 /**
  * One wait in progress. Fields are private: read them through the functions
@@ -261,7 +245,7 @@ struct anvil_wait_state {
     uint64_t max_attempts;
     /* The last result (borrowed: see anvil_wait_report_output()). */
     const struct anvil_json *last_output;
-    struct anvil_wait_error last_error;
+    struct anvil_operation_error last_error;
     uint32_t min_delay_s;
     uint32_t max_delay_s;
     uint32_t last_delay_s;
@@ -310,7 +294,7 @@ ANVIL_API int anvil_wait_report_output(struct anvil_wait_state *state, uint64_t 
 
 /** Reports that the operation failed with `error` (its strings are kept as the output above is). */
 ANVIL_API int anvil_wait_report_error(struct anvil_wait_state *state, uint64_t now_ms,
-                                      const struct anvil_wait_error *error, struct anvil_arena *scratch);
+                                      const struct anvil_operation_error *error, struct anvil_arena *scratch);
 
 /** Ends the wait as cancelled (at once, even between INVOKE and the report). */
 ANVIL_API void anvil_wait_cancel(struct anvil_wait_state *state, uint64_t now_ms);
@@ -323,7 +307,7 @@ ANVIL_API void anvil_wait_cancel(struct anvil_wait_state *state, uint64_t now_ms
  * live as long as the state's results. With NULL the outcome keeps the
  * result of the attempt before.
  */
-ANVIL_API void anvil_wait_expire(struct anvil_wait_state *state, uint64_t now_ms, const struct anvil_wait_error *error);
+ANVIL_API void anvil_wait_expire(struct anvil_wait_state *state, uint64_t now_ms, const struct anvil_operation_error *error);
 
 /** The deadline: start + max_wait_ms. */
 ANVIL_API uint64_t anvil_wait_deadline_ms(const struct anvil_wait_state *state);
@@ -352,7 +336,7 @@ struct anvil_wait_outcome {
     bool has_output;
     const struct anvil_json *output;
     bool has_error;
-    struct anvil_wait_error error;
+    struct anvil_operation_error error;
 };
 
 ANVIL_API void anvil_wait_outcome(const struct anvil_wait_state *state, struct anvil_wait_outcome *out);
@@ -417,35 +401,6 @@ ANVIL_API size_t anvil_wait_group_count(const struct anvil_wait_group *group);
 
 /* ---- the blocking driver ---- */
 
-/** What one call of the operation gave. */
-struct anvil_wait_reply {
-    /** The output when the call succeeded (null when the operation has none). */
-    struct anvil_json output;
-    /** The error when it failed. */
-    struct anvil_wait_error error;
-    /** HTTP status of either, 0 when unknown. */
-    int http_status;
-    /**
-     * With ANVIL_ETIMEDOUT: the status of the last failure the attempt saw
-     * before the deadline cut it off (ANVIL_ESERVICE, or a transport status
-     * such as ANVIL_ETRANSPORT), which `error` describes; 0 when it saw none.
-     */
-    int failed_status;
-};
-
-/**
- * The operation, called once per attempt by anvil_wait(). Fills
- * `reply->output` (values that live in `arena`, which the driver owns and
- * resets between attempts) and returns ANVIL_OK, or fills `reply->error`
- * (strings in `arena` or static) and returns ANVIL_ESERVICE. Any other
- * status (a transport problem the callback could not describe) counts as an
- * error whose code is the status's name. `deadline_ms` (on the env's
- * clock, anvil_wait_attempt_deadline_ms()) is when the request must be
- * given up: return ANVIL_ETIMEDOUT then, and the wait ends timed out.
- */
-typedef int anvil_wait_operation_fn(void *user_data, const struct anvil_json *input, uint64_t deadline_ms,
-                                    struct anvil_arena *arena, struct anvil_wait_reply *reply);
-
 /** What the observer sees after each attempt. */
 struct anvil_wait_progress {
     uint64_t attempt;
@@ -460,13 +415,13 @@ struct anvil_wait_progress {
     uint64_t remaining_ms;
     /** The attempt's result (borrowed for the call). */
     const struct anvil_json *output;
-    const struct anvil_wait_error *error;
+    const struct anvil_operation_error *error;
 };
 
 typedef void anvil_wait_observer_fn(void *user_data, const struct anvil_wait_progress *progress);
 
 struct anvil_wait_call {
-    anvil_wait_operation_fn *operation;
+    anvil_operation_fn *operation;
     void *operation_data;
     /** Optional, called after every attempt. */
     anvil_wait_observer_fn *observer;

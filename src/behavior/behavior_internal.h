@@ -20,7 +20,7 @@ enum {
 struct anvil__wait_result {
     bool has_output;
     const struct anvil_json *output;
-    const struct anvil_wait_error *error;
+    const struct anvil_operation_error *error;
     int http_status;
 };
 

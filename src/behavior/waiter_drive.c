@@ -30,8 +30,8 @@ struct s_run {
     const struct anvil_wait_call *call;
     const struct anvil_env *env;
     struct anvil_arena *arenas[2];
-    struct anvil_wait_reply reply;
-    struct anvil_wait_error transport_error;
+    struct anvil_operation_reply reply;
+    struct anvil_operation_error transport_error;
     /* Which arena holds the last reported result. */
     size_t last;
 };
@@ -61,7 +61,7 @@ static void s_observe(struct s_run *run, uint64_t now_ms) {
 /* A transport problem as an error: its status names it, with the callback's words when it gave some. */
 static void s_transport_error(struct s_run *run, int status) {
     struct anvil_str_view said = run->reply.error.message;
-    run->transport_error = (struct anvil_wait_error){anvil_sv_from_cstr(anvil_status_name(status)),
+    run->transport_error = (struct anvil_operation_error){anvil_sv_from_cstr(anvil_status_name(status)),
                                                      said.len ? said : anvil_sv_from_cstr(anvil_status_str(status)), 0};
 }
 
@@ -85,7 +85,7 @@ static int s_attempt(struct s_run *run) {
         *output = run->reply.output;
         rc = anvil_wait_report_output(&run->state, now, output, run->reply.http_status, arena);
     } else {
-        struct anvil_wait_error *error = &run->reply.error;
+        struct anvil_operation_error *error = &run->reply.error;
         if (rc == ANVIL_ETIMEDOUT) {
             /*
              * The transport cut the attempt off at its deadline: the wait timed

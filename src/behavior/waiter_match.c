@@ -10,20 +10,6 @@
 #include "behavior/behavior_internal.h"
 #include "json/json_internal.h"
 
-struct anvil_str_view anvil_error_code_normalize(struct anvil_str_view code) {
-    /* "ns#Code:suffix" -> "Code": the suffix first, since a URL suffix may hold '#'. */
-    size_t colon = anvil_sv_find_byte(code, 0, ':');
-    if (colon != SIZE_MAX) {
-        code.len = colon;
-    }
-    for (size_t i = code.len; i > 0; i--) {
-        if (code.ptr[i - 1] == '#') {
-            return anvil_sv_slice(code, i, code.len - i);
-        }
-    }
-    return code;
-}
-
 static bool s_string_is(const struct anvil_json *v, const struct anvil_json *expected) {
     return anvil_json_is_string(v) && anvil_sv_eq(anvil_json_string(v), anvil_json_string(expected));
 }
@@ -72,7 +58,7 @@ static bool s_compare(const struct anvil_waiter_acceptor *a, const struct anvil_
     return false;
 }
 
-static bool s_code_matches(const struct anvil_waiter_acceptor *a, const struct anvil_wait_error *error) {
+static bool s_code_matches(const struct anvil_waiter_acceptor *a, const struct anvil_operation_error *error) {
     struct anvil_str_view code = anvil_error_code_normalize(error->code);
     for (size_t i = 0; i < a->code_count; i++) {
         if (anvil_sv_eq(code, a->codes[i])) {
@@ -108,7 +94,7 @@ static int s_input_output(struct anvil_arena *arena, const struct anvil_json *in
     return s_object(arena, keys, values, 2, out);
 }
 
-static int s_error_object(struct anvil_arena *arena, const struct anvil_wait_error *error, struct anvil_json *out) {
+static int s_error_object(struct anvil_arena *arena, const struct anvil_operation_error *error, struct anvil_json *out) {
     static const char *const keys[] = {"code", "message", "status"};
     struct anvil_json values[3];
     struct anvil_str_view code = anvil_error_code_normalize(error->code);
@@ -201,7 +187,7 @@ int anvil__waiter_match(const struct anvil_waiter *waiter, const struct anvil_js
     return ANVIL_OK;
 }
 
-int anvil_waiter_expects_error(const struct anvil_waiter *waiter, const struct anvil_wait_error *error) {
+int anvil_waiter_expects_error(const struct anvil_waiter *waiter, const struct anvil_operation_error *error) {
     if (!waiter || !error) {
         return -1;
     }

@@ -116,7 +116,7 @@ void anvil_wait_cancel(struct anvil_wait_state *s, uint64_t now_ms) {
     }
 }
 
-void anvil_wait_expire(struct anvil_wait_state *s, uint64_t now_ms, const struct anvil_wait_error *error) {
+void anvil_wait_expire(struct anvil_wait_state *s, uint64_t now_ms, const struct anvil_operation_error *error) {
     if (s->phase != ANVIL__WAIT_DONE) {
         if (error) {
             s->has_output = false;
@@ -226,7 +226,7 @@ int anvil_wait_report_output(struct anvil_wait_state *s, uint64_t now_ms, const 
     return s_report(s, now_ms, &result, scratch);
 }
 
-int anvil_wait_report_error(struct anvil_wait_state *s, uint64_t now_ms, const struct anvil_wait_error *error,
+int anvil_wait_report_error(struct anvil_wait_state *s, uint64_t now_ms, const struct anvil_operation_error *error,
                             struct anvil_arena *scratch) {
     if (!error) {
         return ANVIL_EINVAL;

@@ -59,7 +59,7 @@ struct s_policy {
 static void s_policy(void *ctx, const struct anvil_retry_response *r, struct anvil_retry_verdict *v) {
     struct s_policy *p = ctx;
     if (p->waiter && !r->success) {
-        struct anvil_wait_error e = {r->code, anvil_sv("", 0), r->http_status};
+        struct anvil_operation_error e = {r->code, anvil_sv("", 0), r->http_status};
         int acceptor = anvil_waiter_expects_error(p->waiter, &e);
         if (acceptor >= 0) {
             struct anvil_str_view name = p->waiter->name;
@@ -115,9 +115,9 @@ struct s_call {
     const struct anvil_shape *op;
     uint64_t deadline_ms;
     struct anvil_arena *arena;
-    struct anvil_wait_reply *reply;
+    struct anvil_operation_reply *reply;
     /* The last failed try's reply and status, restored when the deadline cuts a later try off. */
-    struct anvil_wait_reply failed;
+    struct anvil_operation_reply failed;
     int failed_result;
     bool has_failed;
 };
@@ -177,7 +177,7 @@ static bool s_correct_clock(struct anvil_client *c, const struct anvil__exchange
 /* Reads one try's result into the reply and the retry response; returns the call's status should it end here. */
 static int s_read(struct s_call *k, struct anvil__exchange *x, const struct anvil__attempt *a,
                   struct anvil_retry_response *r, int *result) {
-    struct anvil_wait_reply *reply = k->reply;
+    struct anvil_operation_reply *reply = k->reply;
     memset(reply, 0, sizeof *reply);
     r->retry_after_ms = x->retry_after_ms;
     if (a->curl != CURLE_OK) {
@@ -221,7 +221,7 @@ static int s_read(struct s_call *k, struct anvil__exchange *x, const struct anvi
 
 static int s_call(struct anvil_client *c, const struct anvil_shape *op, const struct anvil_json *input,
                   uint64_t deadline_ms, const struct anvil_waiter *waiter, struct anvil_arena *arena,
-                  struct anvil_wait_reply *reply) {
+                  struct anvil_operation_reply *reply) {
     memset(reply, 0, sizeof *reply);
     if (!c || !op || !arena) {
         return ANVIL_EINVAL;
@@ -343,12 +343,12 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
 }
 
 int anvil_client_call(struct anvil_client *c, const struct anvil_shape *op, const struct anvil_json *input,
-                      uint64_t deadline_ms, struct anvil_arena *arena, struct anvil_wait_reply *reply) {
+                      uint64_t deadline_ms, struct anvil_arena *arena, struct anvil_operation_reply *reply) {
     return s_call(c, op, input, deadline_ms, NULL, arena, reply);
 }
 
 int anvil_client_operation_call(void *user_data, const struct anvil_json *input, uint64_t deadline_ms,
-                                struct anvil_arena *arena, struct anvil_wait_reply *reply) {
+                                struct anvil_arena *arena, struct anvil_operation_reply *reply) {
     const struct anvil_client_operation *o = user_data;
     return s_call(o->client, o->operation, input, deadline_ms, o->waiter, arena, reply);
 }

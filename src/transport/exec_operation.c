@@ -30,7 +30,7 @@ static const struct anvil_json *s_first_string(const struct anvil_json *object, 
 }
 
 /* `{"code": ..., "message": ..., "status": ...}` on stderr (the whole text, trimmed). */
-static int s_json_error(struct anvil_str_view text, struct anvil_arena *arena, struct anvil_wait_error *out,
+static int s_json_error(struct anvil_str_view text, struct anvil_arena *arena, struct anvil_operation_error *out,
                         bool *found) {
     *found = false;
     if (text.len == 0 || text.ptr[0] != '{') {
@@ -61,7 +61,7 @@ static int s_json_error(struct anvil_str_view text, struct anvil_arena *arena, s
 }
 
 /* aws-cli: "An error occurred (Code) when calling the Op operation: message". */
-static bool s_cli_error(struct anvil_str_view text, struct anvil_wait_error *out) {
+static bool s_cli_error(struct anvil_str_view text, struct anvil_operation_error *out) {
     static const char marker[] = "An error occurred (";
     size_t m = sizeof marker - 1;
     for (size_t i = 0; i + m <= text.len; i++) {
@@ -97,7 +97,7 @@ static struct anvil_str_view s_last_line(struct anvil_str_view text) {
     return anvil_sv_trim(anvil_sv_slice(text, start, text.len - start));
 }
 
-int anvil_exec_parse_error(struct anvil_str_view text, struct anvil_arena *arena, struct anvil_wait_error *out) {
+int anvil_exec_parse_error(struct anvil_str_view text, struct anvil_arena *arena, struct anvil_operation_error *out) {
     memset(out, 0, sizeof *out);
     text = anvil_sv_trim(text);
     bool found;
@@ -113,13 +113,13 @@ int anvil_exec_parse_error(struct anvil_str_view text, struct anvil_arena *arena
 }
 
 /* Puts `what` (formatted by the transport) in the reply's message and returns `status`. */
-static int s_fail(struct anvil_arena *arena, struct anvil_wait_reply *reply, int status, const char *what) {
+static int s_fail(struct anvil_arena *arena, struct anvil_operation_reply *reply, int status, const char *what) {
     int rc = s_copy(arena, anvil_sv_from_cstr(what), &reply->error.message);
     return rc == ANVIL_OK ? status : rc;
 }
 
 int anvil_exec_operation(void *user_data, const struct anvil_json *input, uint64_t deadline_ms,
-                         struct anvil_arena *arena, struct anvil_wait_reply *reply) {
+                         struct anvil_arena *arena, struct anvil_operation_reply *reply) {
     const struct anvil_exec_operation *op = user_data;
     struct anvil_buf in;
     anvil_buf_init(&in, op->allocator, 0);

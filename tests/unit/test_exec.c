@@ -255,7 +255,7 @@ TEST(exec_parses_errors_from_stderr) {
     struct anvil_arena *arena = NULL;
     CHECK_OK(anvil_arena_new(t->alloc, NULL, &arena));
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct anvil_wait_error e;
+        struct anvil_operation_error e;
         CHECK_OK(anvil_exec_parse_error(anvil_sv_from_cstr(cases[i].text), arena, &e));
         if (!anvil_sv_eq_cstr(e.code, cases[i].code) || !anvil_sv_eq_cstr(e.message, cases[i].message) ||
             e.http_status != cases[i].status) {
@@ -275,23 +275,23 @@ TEST(exec_operation_answers_outputs_and_errors) {
     struct anvil_exec_operation op = {ok_argv, {0}, t->alloc};
     struct anvil_arena *arena = NULL;
     struct anvil_json_doc *input = NULL;
-    struct anvil_wait_reply reply = {0};
+    struct anvil_operation_reply reply = {0};
     CHECK_OK(anvil_arena_new(t->alloc, NULL, &arena));
     CHECK_OK(anvil_json_parse(t->alloc, "{\"Name\": \"n\"}", 13, NULL, &input, NULL));
     CHECK_OK(anvil_exec_operation(&op, anvil_json_doc_root(input), 0, arena, &reply));
     CHECK_EQ_INT(reply.http_status, 200);
     CHECK(anvil_sv_eq_cstr(anvil_json_string(anvil_json_object_get_cstr(&reply.output, "Name")), "n"));
     op.argv = fail_argv;
-    reply = (struct anvil_wait_reply){0};
+    reply = (struct anvil_operation_reply){0};
     CHECK_STATUS(anvil_exec_operation(&op, NULL, 0, arena, &reply), ANVIL_ESERVICE);
     CHECK(anvil_sv_eq_cstr(reply.error.code, "Nope") && anvil_sv_eq_cstr(reply.error.message, "no"));
     op.argv = garbage_argv;
-    reply = (struct anvil_wait_reply){0};
+    reply = (struct anvil_operation_reply){0};
     CHECK_STATUS(anvil_exec_operation(&op, NULL, 0, arena, &reply), ANVIL_ESYNTAX);
     CHECK(anvil_sv_eq_cstr(reply.error.message, "the output of `sh` is not JSON: 1:6: expected a value, found end of "
                                                 "input"));
     op.argv = quiet_argv;
-    reply = (struct anvil_wait_reply){0};
+    reply = (struct anvil_operation_reply){0};
     CHECK_STATUS(anvil_exec_operation(&op, NULL, 0, arena, &reply), ANVIL_ESERVICE);
     CHECK(anvil_sv_eq_cstr(reply.error.code, ""));
     CHECK(anvil_sv_eq_cstr(reply.error.message, "`sh` exited with status 4"));

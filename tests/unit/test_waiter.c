@@ -31,7 +31,7 @@ struct s_service {
 };
 
 static int s_call(void *user_data, const struct anvil_json *input, uint64_t deadline_ms, struct anvil_arena *arena,
-                  struct anvil_wait_reply *reply) {
+                  struct anvil_operation_reply *reply) {
     (void)input;
     (void)deadline_ms;
     struct s_service *svc = user_data;
@@ -617,7 +617,7 @@ TEST(waiter_counts_attempts_past_a_million) {
         CHECK_EQ_U64(at, now + 1000);
         now = at;
     }
-    struct anvil_wait_error done_error = {ANVIL_SV("Done"), ANVIL_SV(""), 400};
+    struct anvil_operation_error done_error = {ANVIL_SV("Done"), ANVIL_SV(""), 400};
     CHECK_EQ_INT(anvil_wait_next(&s, now, NULL), ANVIL_WAIT_INVOKE);
     CHECK_OK(anvil_wait_report_error(&s, now, &done_error, NULL));
     struct anvil_wait_outcome outcome;
@@ -781,7 +781,7 @@ TEST(waiter_set_reads_botocore_waiters_2) {
     CHECK(!running->acceptors[4].success);
 
     /* status matchers read the HTTP status; a 404 error retries. */
-    struct anvil_wait_error missing = {ANVIL_SV("404"), ANVIL_SV("Not Found"), 404};
+    struct anvil_operation_error missing = {ANVIL_SV("404"), ANVIL_SV("Not Found"), 404};
     CHECK_OK(anvil_wait_start(&s, bucket, NULL, &options, 0, NULL));
     anvil_wait_next(&s, 0, NULL);
     CHECK_OK(anvil_wait_report_error(&s, 0, &missing, NULL));
@@ -808,7 +808,7 @@ TEST(waiter_set_reads_botocore_waiters_2) {
     CHECK_EQ_INT(s.reason, ANVIL_WAIT_REASON_FAILURE);
     CHECK_EQ_INT(s.acceptor, 2);
     /* error: true is any error, after the specific code. */
-    struct anvil_wait_error denied = {ANVIL_SV("UnauthorizedOperation"), ANVIL_SV(""), 403};
+    struct anvil_operation_error denied = {ANVIL_SV("UnauthorizedOperation"), ANVIL_SV(""), 403};
     CHECK_OK(anvil_wait_start(&s, running, NULL, &options, 0, NULL));
     anvil_wait_next(&s, 0, NULL);
     CHECK_OK(anvil_wait_report_error(&s, 0, &denied, NULL));
@@ -860,7 +860,7 @@ TEST(waiter_group_drives_many_waits_in_time_order) {
     struct anvil_fake_env fake;
     anvil_fake_env_init(&fake, 0, 9);
     struct anvil_wait_options options = {.max_wait_ms = 600000, .env = &fake.env};
-    struct anvil_wait_error done_error = {ANVIL_SV("Done"), ANVIL_SV(""), 400};
+    struct anvil_operation_error done_error = {ANVIL_SV("Done"), ANVIL_SV(""), 400};
     CHECK_OK(waiter_trait_set(t, json, &set));
     states = anvil_mem_acquire(t->alloc, N * sizeof *states);
     CHECK_ALLOC(states);
@@ -915,7 +915,7 @@ struct s_slow {
 };
 
 static int s_slow_call(void *user_data, const struct anvil_json *input, uint64_t deadline_ms, struct anvil_arena *arena,
-                       struct anvil_wait_reply *reply) {
+                       struct anvil_operation_reply *reply) {
     (void)input;
     struct s_slow *slow = user_data;
     slow->deadlines[slow->calls < 8 ? slow->calls : 7] = deadline_ms;

@@ -19,7 +19,7 @@ TEST(waiter_expects_the_errors_its_error_type_acceptors_name) {
     struct anvil_waiter_set *set = NULL;
     CHECK_OK(waiter_trait_set(t, s_table_exists, &set));
     const struct anvil_waiter *w = anvil_waiter_set_at(set, 0);
-    struct anvil_wait_error e = {ANVIL_SV("ResourceNotFoundException"), ANVIL_SV(""), 400};
+    struct anvil_operation_error e = {ANVIL_SV("ResourceNotFoundException"), ANVIL_SV(""), 400};
     CHECK_EQ_INT(anvil_waiter_expects_error(w, &e), 1);
     /* Codes as services send them: namespaced, with a suffix. */
     e.code = ANVIL_SV("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException:http://internal");
@@ -49,10 +49,10 @@ TEST(waiter_with_success_false_expects_every_error) {
     const struct anvil_waiter *gone = anvil_waiter_set_find(set, "Gone", 4);
     const struct anvil_waiter *done_waiter = anvil_waiter_set_find(set, "Done", 4);
     CHECK(gone && done_waiter);
-    struct anvil_wait_error e = {ANVIL_SV("ServiceUnavailable"), ANVIL_SV("busy"), 503};
+    struct anvil_operation_error e = {ANVIL_SV("ServiceUnavailable"), ANVIL_SV("busy"), 503};
     CHECK_EQ_INT(anvil_waiter_expects_error(gone, &e), 0);
     /* A transport failure is an error too. */
-    e = (struct anvil_wait_error){ANVIL_SV(""), ANVIL_SV("connection reset"), 0};
+    e = (struct anvil_operation_error){ANVIL_SV(""), ANVIL_SV("connection reset"), 0};
     CHECK_EQ_INT(anvil_waiter_expects_error(gone, &e), 0);
     /* success: true expects no error. */
     CHECK_EQ_INT(anvil_waiter_expects_error(done_waiter, &e), -1);
@@ -74,7 +74,7 @@ TEST(waiter_botocore_status_and_error_matchers_expect_errors) {
     const struct anvil_waiter *bucket = anvil_waiter_set_find(set, "BucketNotExists", 15);
     const struct anvil_waiter *any = anvil_waiter_set_find(set, "AnyError", 8);
     CHECK(bucket && any);
-    struct anvil_wait_error e = {ANVIL_SV("NotFound"), ANVIL_SV(""), 404};
+    struct anvil_operation_error e = {ANVIL_SV("NotFound"), ANVIL_SV(""), 404};
     CHECK_EQ_INT(anvil_waiter_expects_error(bucket, &e), 1);
     e.http_status = 500;
     CHECK_EQ_INT(anvil_waiter_expects_error(bucket, &e), -1);
@@ -91,7 +91,7 @@ struct s_cut {
 };
 
 static int s_cut_call(void *user_data, const struct anvil_json *input, uint64_t deadline_ms, struct anvil_arena *arena,
-                      struct anvil_wait_reply *reply) {
+                      struct anvil_operation_reply *reply) {
     (void)input;
     struct s_cut *cut = user_data;
     if (cut->calls++ == 0) {
@@ -150,7 +150,7 @@ struct s_end {
 };
 
 static int s_end_call(void *user_data, const struct anvil_json *input, uint64_t deadline_ms, struct anvil_arena *arena,
-                      struct anvil_wait_reply *reply) {
+                      struct anvil_operation_reply *reply) {
     (void)input;
     (void)arena;
     struct s_end *end = user_data;

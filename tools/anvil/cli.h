@@ -312,7 +312,7 @@ void cli_report_diag(const char *label, const struct anvil_diag *diag);
  * (HTTP n)", "HTTP 307, a redirect to ..." when there was no error code, or
  * the transport's status and reason. Not escaped (cli_error() does that).
  */
-int cli_describe_failure(int status, const struct anvil_wait_reply *reply, struct anvil_buf *out);
+int cli_describe_failure(int status, const struct anvil_operation_reply *reply, struct anvil_buf *out);
 
 /* The exit code for a library status (docs/cli.md). */
 int cli_exit_for_status(int status);

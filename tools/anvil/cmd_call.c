@@ -58,7 +58,7 @@ int cli_cmd_call(int argc, char **argv) {
         code = CLI_EXIT_INTERNAL;
         goto done;
     }
-    struct anvil_wait_reply reply;
+    struct anvil_operation_reply reply;
     struct cli_signals signals;
     cli_signals_catch(&signals);
     int rc = anvil_client_call(client, op, anvil_json_doc_root(input), 0, arena, &reply);

@@ -187,7 +187,7 @@ static int s_run(const struct s_args *a, const struct anvil_paginator *p, const 
     rc = anvil_arena_new(NULL, NULL, &arena);
     while (rc == ANVIL_OK && code == CLI_EXIT_OK) {
         const struct anvil_json *page_input = NULL;
-        struct anvil_wait_reply reply;
+        struct anvil_operation_reply reply;
         memset(&reply, 0, sizeof reply);
         anvil_arena_reset(arena);
         if ((rc = anvil_paginate_input(run, &page_input)) != ANVIL_OK) {

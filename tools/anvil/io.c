@@ -259,7 +259,7 @@ int cli_json_argument(const char *option, const char *spec, struct anvil_json_do
     return rc == ANVIL_OK ? CLI_EXIT_OK : cli_exit_for_status(rc);
 }
 
-int cli_describe_failure(int status, const struct anvil_wait_reply *reply, struct anvil_buf *out) {
+int cli_describe_failure(int status, const struct anvil_operation_reply *reply, struct anvil_buf *out) {
     struct anvil_str_view code = reply->error.code, message = reply->error.message;
     int rc = ANVIL_OK;
     if (status != ANVIL_ESERVICE) {
