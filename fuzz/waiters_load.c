@@ -21,7 +21,8 @@ static void s_check(bool ok, const char *what) {
     }
 }
 
-static void s_attempt(const struct anvil_waiter *w, const struct anvil_json *output, struct anvil_operation_error *error) {
+static void s_attempt(const struct anvil_waiter *w, const struct anvil_json *output,
+                      struct anvil_operation_error *error) {
     struct anvil_fake_env fake;
     anvil_fake_env_init(&fake, 0, 1);
     struct anvil_wait_options options = {.max_wait_ms = 60000, .env = &fake.env};

@@ -307,7 +307,8 @@ ANVIL_API void anvil_wait_cancel(struct anvil_wait_state *state, uint64_t now_ms
  * live as long as the state's results. With NULL the outcome keeps the
  * result of the attempt before.
  */
-ANVIL_API void anvil_wait_expire(struct anvil_wait_state *state, uint64_t now_ms, const struct anvil_operation_error *error);
+ANVIL_API void anvil_wait_expire(struct anvil_wait_state *state, uint64_t now_ms,
+                                 const struct anvil_operation_error *error);
 
 /** The deadline: start + max_wait_ms. */
 ANVIL_API uint64_t anvil_wait_deadline_ms(const struct anvil_wait_state *state);

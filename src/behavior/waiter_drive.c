@@ -61,8 +61,9 @@ static void s_observe(struct s_run *run, uint64_t now_ms) {
 /* A transport problem as an error: its status names it, with the callback's words when it gave some. */
 static void s_transport_error(struct s_run *run, int status) {
     struct anvil_str_view said = run->reply.error.message;
-    run->transport_error = (struct anvil_operation_error){anvil_sv_from_cstr(anvil_status_name(status)),
-                                                     said.len ? said : anvil_sv_from_cstr(anvil_status_str(status)), 0};
+    run->transport_error =
+        (struct anvil_operation_error){anvil_sv_from_cstr(anvil_status_name(status)),
+                                       said.len ? said : anvil_sv_from_cstr(anvil_status_str(status)), 0};
 }
 
 /* One attempt: call the operation into a fresh arena and report what it gave. */

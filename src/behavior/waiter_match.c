@@ -94,7 +94,8 @@ static int s_input_output(struct anvil_arena *arena, const struct anvil_json *in
     return s_object(arena, keys, values, 2, out);
 }
 
-static int s_error_object(struct anvil_arena *arena, const struct anvil_operation_error *error, struct anvil_json *out) {
+static int s_error_object(struct anvil_arena *arena, const struct anvil_operation_error *error,
+                          struct anvil_json *out) {
     static const char *const keys[] = {"code", "message", "status"};
     struct anvil_json values[3];
     struct anvil_str_view code = anvil_error_code_normalize(error->code);

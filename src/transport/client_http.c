@@ -247,7 +247,8 @@ int anvil__client_send(struct anvil_client *c, const struct anvil_shape *op, con
 /* The most of a body that is not an error document quoted in the message. */
 #define S_BODY_QUOTE_MAX 200
 
-int anvil__client_error(struct anvil__exchange *x, long status, struct anvil_arena *arena, struct anvil_operation_error *e) {
+int anvil__client_error(struct anvil__exchange *x, long status, struct anvil_arena *arena,
+                        struct anvil_operation_error *e) {
     memset(e, 0, sizeof *e);
     e->http_status = (int)status;
     struct anvil_json body;

@@ -65,7 +65,8 @@ int anvil__client_send(struct anvil_client *c, const struct anvil_shape *op, con
                        const char *content_encoding, struct anvil__exchange *x, struct anvil__attempt *a);
 
 /* The error of a non-2xx answer: code from `__type` (or `code`), else X-Amzn-ErrorType; the message. */
-int anvil__client_error(struct anvil__exchange *x, long status, struct anvil_arena *arena, struct anvil_operation_error *e);
+int anvil__client_error(struct anvil__exchange *x, long status, struct anvil_arena *arena,
+                        struct anvil_operation_error *e);
 
 /* An HTTP date ("Sun, 06 Nov 1994 08:49:37 GMT") in ms since the epoch, or -1 when it is not one. */
 int64_t anvil__http_date_ms(struct anvil_str_view text);
