@@ -22,6 +22,11 @@ set(ANVIL_JSON_SOURCES
   src/json/json_value.c
   src/json/json_write.c)
 
+set(ANVIL_XML_SOURCES
+  src/xml/xml_reader.c
+  src/xml/xml_tree.c
+  src/xml/xml_write.c)
+
 set(ANVIL_JMESPATH_SOURCES
   src/jmespath/ast.c
   src/jmespath/eval.c
@@ -79,7 +84,7 @@ set(ANVIL_TRANSPORT_SOURCES
   src/transport/exec_operation.c
   src/transport/sigv4.c)
 
-set(ANVIL_SOURCES ${ANVIL_CORE_SOURCES} ${ANVIL_JSON_SOURCES} ${ANVIL_JMESPATH_SOURCES} ${ANVIL_MODEL_SOURCES}
+set(ANVIL_SOURCES ${ANVIL_CORE_SOURCES} ${ANVIL_JSON_SOURCES} ${ANVIL_XML_SOURCES} ${ANVIL_JMESPATH_SOURCES} ${ANVIL_MODEL_SOURCES}
   ${ANVIL_BEHAVIOR_SOURCES} ${ANVIL_TRANSPORT_SOURCES})
 
 # Libraries the library links privately, and their pkg-config spelling.

@@ -33,5 +33,6 @@
 #include "anvil/validate.h"
 #include "anvil/version.h"
 #include "anvil/waiter.h"
+#include "anvil/xml.h"
 
 #endif

@@ -1,0 +1,4 @@
+/* XML layer: being written. */
+#include "anvil/xml.h"
+
+typedef int s_xml_tree_placeholder;
