@@ -3,6 +3,7 @@ set(ANVIL_CORE_SOURCES
   src/core/allocator.c
   src/core/arena.c
   src/core/arena_cache.c
+  src/core/base64.c
   src/core/buffer.c
   src/core/diag.c
   src/core/env.c
@@ -75,6 +76,13 @@ set(ANVIL_BEHAVIOR_SOURCES
   src/behavior/waiter_match.c
   src/behavior/waiter_state.c)
 
+set(ANVIL_PROTOCOL_SOURCES
+  src/protocol/aws_json.c
+  src/protocol/json_codec.c
+  src/protocol/protocol.c
+  src/protocol/timestamp.c
+  src/protocol/value_stack.c)
+
 set(ANVIL_TRANSPORT_SOURCES
   src/transport/aws_config.c
   src/transport/client.c
@@ -85,7 +93,7 @@ set(ANVIL_TRANSPORT_SOURCES
   src/transport/sigv4.c)
 
 set(ANVIL_SOURCES ${ANVIL_CORE_SOURCES} ${ANVIL_JSON_SOURCES} ${ANVIL_XML_SOURCES} ${ANVIL_JMESPATH_SOURCES} ${ANVIL_MODEL_SOURCES}
-  ${ANVIL_BEHAVIOR_SOURCES} ${ANVIL_TRANSPORT_SOURCES})
+  ${ANVIL_BEHAVIOR_SOURCES} ${ANVIL_PROTOCOL_SOURCES} ${ANVIL_TRANSPORT_SOURCES})
 
 # Libraries the library links privately, and their pkg-config spelling.
 find_package(Threads REQUIRED)

@@ -217,6 +217,8 @@ ANVIL_API const struct anvil_json *anvil_shape_trait(const struct anvil_shape *s
 ANVIL_API size_t anvil_shape_member_count(const struct anvil_shape *shape);
 ANVIL_API const struct anvil_member *anvil_shape_member_at(const struct anvil_shape *shape, size_t index);
 ANVIL_API const struct anvil_member *anvil_shape_member(const struct anvil_shape *shape, const char *name);
+/** anvil_shape_member() with a name of `name.len` bytes (need not be NUL-terminated). */
+ANVIL_API const struct anvil_member *anvil_shape_member_sv(const struct anvil_shape *shape, struct anvil_str_view name);
 
 /** An operation's input and output shapes (smithy.api#Unit when not modelled); NULL for other shapes. */
 ANVIL_API const struct anvil_shape *anvil_operation_input(const struct anvil_shape *operation);

@@ -224,6 +224,10 @@ const struct anvil_member *anvil_shape_member(const struct anvil_shape *shape, c
     return anvil__shape_member_sv(shape, anvil_sv_from_cstr(name));
 }
 
+const struct anvil_member *anvil_shape_member_sv(const struct anvil_shape *shape, struct anvil_str_view name) {
+    return anvil__shape_member_sv(shape, name);
+}
+
 const struct anvil_shape *anvil_operation_input(const struct anvil_shape *operation) {
     return operation->type == ANVIL_SHAPE_OPERATION ? operation->input : NULL;
 }

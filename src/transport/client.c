@@ -1,11 +1,13 @@
 /*
- * The AWS JSON protocol client: its construction from a model (service,
- * protocol, endpoint, credentials, region, retry strategy, compression
- * settings) and the operations it can call. One libcurl handle, so
- * connections are reused; not thread-safe: one client per thread.
- * client_http.c sends one request; client_call.c makes one logical call.
+ * The client: its construction from a model (service, protocol, endpoint,
+ * credentials, region, retry strategy, compression settings) and the
+ * operations it can call. One libcurl handle, so connections are reused;
+ * not thread-safe: one client per thread. client_http.c sends one request;
+ * client_call.c makes one logical call; src/protocol/ writes and reads
+ * what goes over the wire.
  */
 
+#include <openssl/crypto.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -135,6 +137,13 @@ static int s_host(struct anvil_client *c, struct anvil_diag *diag) {
     bool default_port = port == 0 || port == (https ? 443u : 80u);
     memcpy(c->host, authority, default_port ? host_len : n);
     c->host[default_port ? host_len : n] = '\0';
+    /*
+     * A host prefix (`@endpoint(hostPrefix)`) names a host under the
+     * endpoint's: there is none under an IP address or localhost (a local
+     * emulator), so requests to those go to the endpoint as given.
+     */
+    bool ip = authority[0] == '[' || strspn(authority, "0123456789.") == host_len;
+    c->host_prefix_allowed = !ip && !(host_len == 9 && strncasecmp(authority, "localhost", 9) == 0);
     const char *rest = authority + n;
     if (strpbrk(rest, "?#")) {
         return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "the endpoint `%s` has a query or a fragment", shown);
@@ -228,6 +237,9 @@ static int s_endpoint(struct anvil_client *c, const struct anvil_shape *svc, str
         signing = aws.endpoint_prefix;
     }
     snprintf(c->signing_name, sizeof c->signing_name, "%.*s", (int)signing.len, signing.ptr);
+    /* S3 (and S3 on Outposts, S3 Express) signs the path as sent and the payload's hash in a header. */
+    c->s3_signing = anvil_sv_eq_cstr(signing, "s3") || anvil_sv_eq_cstr(signing, "s3-outposts") ||
+                    anvil_sv_eq_cstr(signing, "s3express");
     bool given = o->endpoint_url && *o->endpoint_url;
     const char *configured = given ? o->endpoint_url : s_env_endpoint(o, aws.sdk_id);
     int rc = ANVIL_OK;
@@ -287,20 +299,13 @@ int anvil_client_new(struct anvil_allocator *allocator, const struct anvil_model
                                         "service (name one)",
                               service ? service : "");
     }
-    enum anvil_protocol protocols[8];
-    size_t n = anvil_service_protocols(svc, protocols, 8);
-    enum anvil_protocol protocol = ANVIL_PROTOCOL_NONE;
-    for (size_t i = 0; i < n && i < 8; i++) {
-        if (protocols[i] == ANVIL_PROTOCOL_AWS_JSON_1_0 || protocols[i] == ANVIL_PROTOCOL_AWS_JSON_1_1) {
-            protocol = protocols[i];
-            break;
-        }
-    }
-    if (protocol == ANVIL_PROTOCOL_NONE) {
+    const struct anvil__protocol *protocol = anvil__protocol_of(svc);
+    if (!protocol) {
         struct anvil_str_view id = anvil_shape_id(svc);
-        return anvil_diag_set(diag, ANVIL_EUNSUPPORTED, 0, 0, 0,
-                              "`%.*s` speaks no protocol anvil supports yet (awsJson1_0, awsJson1_1)", (int)id.len,
-                              id.ptr);
+        char names[160];
+        anvil__protocol_names(names, sizeof names);
+        return anvil_diag_set(diag, ANVIL_EUNSUPPORTED, 0, 0, 0, "`%.*s` speaks no protocol anvil supports (%s)",
+                              (int)id.len, id.ptr, names);
     }
     struct anvil_client *c = anvil_mem_acquire(allocator, sizeof *c);
     if (!c) {
@@ -354,7 +359,7 @@ void anvil_client_destroy(struct anvil_client *c) {
     }
     anvil_retry_strategy_release(c->retry);
     /* The secret does not outlive the client in freed memory. */
-    memset(&c->aws, 0, sizeof c->aws);
+    OPENSSL_cleanse(&c->aws, sizeof c->aws);
     anvil_mem_release(c->allocator, c);
 }
 

@@ -1,53 +1,15 @@
 /*
- * One logical call: the payload built once (idempotency token, then
- * compression), then tries through the retry strategy with the policy
- * chain (the waiter's acceptors, then the caller's policy), never past the
- * call's deadline or the retry loop's max total time.
+ * One logical call: the request built once by the service's protocol
+ * (idempotency token, serialisation, compression, checksum), then tries
+ * through the retry strategy with the policy chain (the waiter's
+ * acceptors, then the caller's policy), never past the call's deadline or
+ * the retry loop's max total time; each answer read by the protocol.
  */
 
 #include <stdio.h>
 #include <string.h>
 
-#include "anvil/idempotency.h"
 #include "transport/client_internal.h"
-
-static int s_payload(struct anvil_client *c, const struct anvil_shape *op, const struct anvil_json *input,
-                     struct anvil_arena *arena, struct anvil_buf *payload, char *encoding, size_t encoding_size,
-                     bool *idempotent) {
-    const struct anvil_json *filled = input;
-    bool token = false;
-    int rc = anvil_idempotency_fill(op, input, c->options.env, arena, &filled, &token);
-    if (rc != ANVIL_OK) {
-        return rc;
-    }
-    *idempotent = anvil_operation_is_retry_safe(op);
-    struct anvil_buf json;
-    anvil_buf_init(&json, c->allocator, 0);
-    if (filled) {
-        rc = anvil_json_write(filled, 0, &json);
-    } else {
-        rc = anvil_buf_append_cstr(&json, "{}");
-    }
-    size_t count = 0;
-    struct anvil_compression_request creq = {anvil_operation_request_compression(op, &count), json.len, false, false,
-                                             ANVIL_SV("")};
-    struct anvil_compression_decision d;
-    struct anvil_buf header;
-    anvil_buf_init(&header, c->allocator, 0);
-    if (rc == ANVIL_OK) {
-        rc = anvil_compression_decide(&c->compression, NULL, &creq, &d, &header, NULL);
-    }
-    encoding[0] = '\0';
-    if (rc == ANVIL_OK && d.compress) {
-        rc = anvil_gzip(json.data, json.len, payload);
-        snprintf(encoding, encoding_size, "%.*s", (int)header.len, header.data);
-    } else if (rc == ANVIL_OK) {
-        rc = anvil_buf_append(payload, json.data, json.len);
-    }
-    anvil_buf_clean_up(&json);
-    anvil_buf_clean_up(&header);
-    return rc;
-}
 
 /* The policy chain of one call: the waiter's acceptors first, then the client's policy. */
 struct s_policy {
@@ -194,27 +156,26 @@ static int s_read(struct s_call *k, struct anvil__exchange *x, const struct anvi
                                                           : ANVIL_ETRANSPORT;
         return ANVIL_OK;
     }
-    if (a->status >= 200 && a->status < 300) {
-        r->success = true;
-        const char *body = x->body.len ? x->body.data : "{}";
-        int prc =
-            anvil_json_parse_into(k->arena, NULL, body, x->body.len ? x->body.len : 2, NULL, &reply->output, NULL);
-        reply->http_status = (int)a->status;
-        *result = prc;
-        if (prc != ANVIL_OK) {
-            reply->error.message = anvil_sv_from_cstr("the response body is not JSON");
-        }
-        return ANVIL_OK;
+    struct anvil__response res;
+    int rc = anvil__exchange_response(x, a->status, k->arena, &res);
+    struct anvil_client *c = k->client;
+    struct anvil__protocol_context ctx = {c->model, c->service, c->allocator, c->options.env, &c->compression};
+    int parsed = rc == ANVIL_OK ? anvil__response_read(c->protocol, &ctx, k->op, &res, k->arena, reply, NULL) : rc;
+    if (parsed == ANVIL_ENOMEM || parsed == ANVIL_ELIMIT) {
+        return parsed;
     }
-    int rc = anvil__client_error(x, a->status, k->arena, &reply->error);
-    if (rc != ANVIL_OK) {
-        return rc;
+    reply->http_status = (int)a->status;
+    if (parsed != ANVIL_ESERVICE) {
+        /* An output, or a body the protocol could not read (ANVIL_ESYNTAX, the reason in the reply). */
+        r->success = parsed == ANVIL_OK;
+        r->http_status = (int)a->status;
+        *result = parsed;
+        return ANVIL_OK;
     }
     r->http_status = (int)a->status;
     r->code = reply->error.code;
-    anvil_retry_response_from_model(r, k->client->model, k->op);
-    r->clock_corrected = s_correct_clock(k->client, x, r->code);
-    reply->http_status = (int)a->status;
+    anvil_retry_response_from_model(r, c->model, k->op);
+    r->clock_corrected = s_correct_clock(c, x, r->code);
     *result = ANVIL_ESERVICE;
     return ANVIL_OK;
 }
@@ -226,15 +187,19 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
     if (!c || !op || !arena) {
         return ANVIL_EINVAL;
     }
-    struct anvil_buf payload;
-    anvil_buf_init(&payload, c->allocator, 0);
-    char encoding[128];
-    bool idempotent = false;
-    int rc = s_payload(c, op, input, arena, &payload, encoding, sizeof encoding, &idempotent);
+    struct anvil__request req;
+    anvil__request_init(&req, c->allocator, arena);
+    struct anvil__protocol_context ctx = {c->model, c->service, c->allocator, c->options.env, &c->compression};
+    struct anvil_diag diag;
+    anvil_diag_clear(&diag);
+    int rc = anvil__request_build(c->protocol, &ctx, op, input, &req, &diag);
     if (rc != ANVIL_OK) {
-        anvil_buf_clean_up(&payload);
+        /* An input the protocol cannot send: the reason goes with the reply, as a service's would. */
+        anvil__text_keep(arena, anvil_sv_from_cstr(diag.message), ANVIL_DIAG_MESSAGE_MAX, &reply->error.message);
+        anvil__request_clean_up(&req);
         return rc;
     }
+    bool idempotent = anvil_operation_is_retry_safe(op);
     struct anvil_aws_service aws;
     anvil_service_aws(c->service, &aws);
     char partition[192];
@@ -252,6 +217,7 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
     memset(&x, 0, sizeof x);
     anvil_buf_init(&x.body, c->allocator,
                    c->options.max_response_bytes ? c->options.max_response_bytes : (size_t)64 << 20);
+    anvil_buf_init(&x.header_bytes, c->allocator, ANVIL__RESPONSE_HEADER_BYTES_MAX);
     x.env = c->options.env;
     x.cancel = c->options.cancel;
     struct s_call k;
@@ -263,6 +229,7 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
     k.reply = reply;
     int result = ANVIL_ETRANSPORT;
     struct anvil_str_view name = anvil_shape_name(op);
+    const char *method = req.method;
     while (rc == ANVIL_OK) {
         uint64_t wait = 0;
         if ((rc = anvil_retry_before_attempt(&token, anvil_env_now_ms(c->options.env), &wait)) != ANVIL_OK) {
@@ -283,25 +250,27 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
             break;
         }
         anvil_buf_clear(&x.body);
-        x.error_type[0] = '\0';
-        x.location[0] = '\0';
+        anvil_buf_clear(&x.header_bytes);
+        x.header_count = 0;
+        x.headers_cut = false;
         x.retry_after_ms = -1;
         x.server_date_ms = -1;
         struct anvil__attempt a;
-        if ((rc = anvil__client_send(c, op, &payload, encoding[0] ? encoding : NULL, &x, &a)) != ANVIL_OK) {
+        if ((rc = anvil__client_send(c, &req, &x, &a)) != ANVIL_OK) {
             break;
         }
         if (a.curl == CURLE_ABORTED_BY_CALLBACK && x.cancelled) {
-            anvil__client_debug(c, "POST %.*s cancelled after %llu ms", (int)name.len, name.ptr,
+            anvil__client_debug(c, "%s %.*s cancelled after %llu ms", method, (int)name.len, name.ptr,
                                 (unsigned long long)a.latency_ms);
             rc = ANVIL_ECANCELED;
             break;
         }
         if (a.curl == CURLE_ABORTED_BY_CALLBACK) {
             result = s_cut_off(&k, loop_deadline, token.attempt);
-            anvil__client_debug(
-                c, "POST %.*s cut off after %llu ms; %s", (int)name.len, name.ptr, (unsigned long long)a.latency_ms,
-                result == ANVIL_ETIMEDOUT ? "the deadline came" : "the retry loop's max total time ran out");
+            anvil__client_debug(c, "%s %.*s cut off after %llu ms; %s", method, (int)name.len, name.ptr,
+                                (unsigned long long)a.latency_ms,
+                                result == ANVIL_ETIMEDOUT ? "the deadline came"
+                                                          : "the retry loop's max total time ran out");
             break;
         }
         struct anvil_retry_response r = {0};
@@ -313,10 +282,10 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
             break;
         }
         if (a.curl != CURLE_OK) {
-            anvil__client_debug(c, "POST %.*s -> no answer (%s) after %llu ms; %s", (int)name.len, name.ptr,
+            anvil__client_debug(c, "%s %.*s -> no answer (%s) after %llu ms; %s", method, (int)name.len, name.ptr,
                                 curl_easy_strerror(a.curl), (unsigned long long)a.latency_ms, d.explanation);
         } else {
-            anvil__client_debug(c, "POST %.*s -> %ld%s%.*s in %llu ms; %s", (int)name.len, name.ptr, a.status,
+            anvil__client_debug(c, "%s %.*s -> %ld%s%.*s in %llu ms; %s", method, (int)name.len, name.ptr, a.status,
                                 reply->error.code.len ? " " : "", (int)reply->error.code.len, reply->error.code.ptr,
                                 (unsigned long long)a.latency_ms, d.explanation);
         }
@@ -338,7 +307,8 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
     }
     anvil_retry_token_clean_up(&token);
     anvil_buf_clean_up(&x.body);
-    anvil_buf_clean_up(&payload);
+    anvil_buf_clean_up(&x.header_bytes);
+    anvil__request_clean_up(&req);
     return rc != ANVIL_OK ? rc : result;
 }
 

@@ -1,10 +1,11 @@
 /*
- * One HTTP exchange of the AWS JSON protocols over libcurl: the request
- * built from the model (X-Amz-Target, content type), signed with SigV4,
- * cut off at the deadline; the answer's body, X-Amzn-ErrorType and
- * x-amz-retry-after; the error read from `__type`.
+ * One HTTP exchange over libcurl: a request a protocol built (method,
+ * target, headers, body) sent to the client's endpoint, signed with SigV4,
+ * cut off at the deadline; the answer's status, headers and body, for the
+ * protocol to read.
  */
 
+#include <openssl/crypto.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,22 +23,72 @@ static size_t s_on_body(char *data, size_t size, size_t n, void *user_data) {
 static size_t s_on_header(char *data, size_t size, size_t n, void *user_data) {
     struct anvil__exchange *x = user_data;
     struct anvil_str_view line = anvil_sv_trim(anvil_sv(data, size * n));
-    size_t colon = anvil_sv_find_byte(line, 0, ':');
-    if (colon != SIZE_MAX) {
-        struct anvil_str_view name = anvil_sv_trim(anvil_sv_slice(line, 0, colon));
-        struct anvil_str_view value = anvil_sv_trim(anvil_sv_slice(line, colon + 1, line.len - colon - 1));
-        if (anvil_sv_eq_ascii_nocase(name, ANVIL_SV("x-amzn-errortype"))) {
-            snprintf(x->error_type, sizeof x->error_type, "%.*s", (int)value.len, value.ptr);
-        } else if (anvil_sv_eq_ascii_nocase(name, ANVIL_SV("x-amz-retry-after"))) {
-            uint64_t ms;
-            x->retry_after_ms = anvil_sv_parse_u64(value, INT64_MAX, &ms) == ANVIL_OK ? (int64_t)ms : -1;
-        } else if (anvil_sv_eq_ascii_nocase(name, ANVIL_SV("date"))) {
-            x->server_date_ms = anvil__http_date_ms(value);
-        } else if (anvil_sv_eq_ascii_nocase(name, ANVIL_SV("location"))) {
-            snprintf(x->location, sizeof x->location, "%.*s", (int)value.len, value.ptr);
-        }
+    if (anvil_sv_starts_with(line, ANVIL_SV("HTTP/"))) {
+        /* A status line starts a new header block (after a 100 Continue, say): only the last one counts. */
+        anvil_buf_clear(&x->header_bytes);
+        x->header_count = 0;
+        x->headers_cut = false;
+        x->retry_after_ms = -1;
+        x->server_date_ms = -1;
+        return size * n;
     }
+    size_t colon = anvil_sv_find_byte(line, 0, ':');
+    if (colon == SIZE_MAX || colon == 0) {
+        return size * n;
+    }
+    struct anvil_str_view name = anvil_sv_trim(anvil_sv_slice(line, 0, colon));
+    struct anvil_str_view value = anvil_sv_trim(anvil_sv_slice(line, colon + 1, line.len - colon - 1));
+    if (anvil_sv_eq_ascii_nocase(name, ANVIL_SV("x-amz-retry-after"))) {
+        uint64_t ms;
+        x->retry_after_ms = anvil_sv_parse_u64(value, INT64_MAX, &ms) == ANVIL_OK ? (int64_t)ms : -1;
+    } else if (anvil_sv_eq_ascii_nocase(name, ANVIL_SV("date"))) {
+        x->server_date_ms = anvil__http_date_ms(value);
+    }
+    if (memchr(name.ptr, '\0', name.len) || memchr(value.ptr, '\0', value.len)) {
+        return size * n; /* a NUL cannot be part of a header; such a line is dropped */
+    }
+    size_t len = x->header_bytes.len;
+    if (x->headers_cut || len + name.len + value.len + 2 > ANVIL__RESPONSE_HEADER_BYTES_MAX) {
+        x->headers_cut = true;
+        return size * n;
+    }
+    if (anvil_buf_append_sv(&x->header_bytes, name) != ANVIL_OK ||
+        anvil_buf_append_byte(&x->header_bytes, '\0') != ANVIL_OK ||
+        anvil_buf_append_sv(&x->header_bytes, value) != ANVIL_OK ||
+        anvil_buf_append_byte(&x->header_bytes, '\0') != ANVIL_OK) {
+        anvil_buf_truncate(&x->header_bytes, len);
+        x->headers_cut = true;
+        return size * n;
+    }
+    x->header_count++;
     return size * n;
+}
+
+int anvil__exchange_response(const struct anvil__exchange *x, long status, struct anvil_arena *arena,
+                             struct anvil__response *out) {
+    memset(out, 0, sizeof *out);
+    out->status = (int)status;
+    out->body = x->body.data ? x->body.data : "";
+    out->body_len = x->body.len;
+    if (!x->header_count) {
+        return ANVIL_OK;
+    }
+    struct anvil_http_header *headers =
+        anvil_arena_alloc(arena, x->header_count * sizeof *headers, _Alignof(struct anvil_http_header));
+    if (!headers) {
+        return ANVIL_ENOMEM;
+    }
+    const char *p = x->header_bytes.data;
+    for (size_t i = 0; i < x->header_count; i++) {
+        size_t name_len = strlen(p);
+        const char *value = p + name_len + 1;
+        size_t value_len = strlen(value);
+        headers[i] = (struct anvil_http_header){anvil_sv(p, name_len), anvil_sv(value, value_len)};
+        p = value + value_len + 1;
+    }
+    out->headers = headers;
+    out->header_count = x->header_count;
+    return ANVIL_OK;
 }
 
 /* Aborts the transfer at the deadline. */
@@ -52,50 +103,6 @@ static int s_on_progress(void *user_data, curl_off_t a, curl_off_t b, curl_off_t
         return 1;
     }
     return x->deadline_ms && anvil_env_now_ms(x->env) >= x->deadline_ms;
-}
-
-/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (H. Hinnant's days_from_civil). */
-static int64_t s_days_from_civil(int64_t y, unsigned m, unsigned d) {
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    unsigned yoe = (unsigned)(y - era * 400);
-    unsigned doy = (153 * (m + (m > 2 ? (unsigned)-3 : 9)) + 2) / 5 + d - 1;
-    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + (int64_t)doe - 719468;
-}
-
-/* A run of `n` digits at `p` as a number, or -1. */
-static int s_digits(const char *p, size_t n) {
-    int v = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] < '0' || p[i] > '9') {
-            return -1;
-        }
-        v = v * 10 + (p[i] - '0');
-    }
-    return v;
-}
-
-int64_t anvil__http_date_ms(struct anvil_str_view t) {
-    /* IMF-fixdate only (RFC 9110 5.6.7), which every AWS service sends: "Sun, 06 Nov 1994 08:49:37 GMT". */
-    static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
-    if (t.len != 29 || t.ptr[3] != ',' || t.ptr[4] != ' ' || t.ptr[7] != ' ' || t.ptr[11] != ' ' || t.ptr[16] != ' ' ||
-        t.ptr[19] != ':' || t.ptr[22] != ':' || memcmp(t.ptr + 25, " GMT", 4) != 0) {
-        return -1;
-    }
-    int day = s_digits(t.ptr + 5, 2), year = s_digits(t.ptr + 12, 4);
-    int hh = s_digits(t.ptr + 17, 2), mm = s_digits(t.ptr + 20, 2), ss = s_digits(t.ptr + 23, 2);
-    unsigned month = 0;
-    for (unsigned i = 0; i < 12; i++) {
-        if (memcmp(t.ptr + 8, months + 3 * i, 3) == 0) {
-            month = i + 1;
-        }
-    }
-    if (day < 1 || day > 31 || year < 1970 || hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 || ss > 60 || !month) {
-        return -1;
-    }
-    int64_t days = s_days_from_civil(year, month, (unsigned)day);
-    return ((days * 24 + hh) * 60 + mm) * 60000 + (int64_t)ss * 1000;
 }
 
 enum anvil_retry_io_error anvil__curl_io_error(CURLcode code) {
@@ -118,84 +125,165 @@ enum anvil_retry_io_error anvil__curl_io_error(CURLcode code) {
     }
 }
 
-int anvil__client_send(struct anvil_client *c, const struct anvil_shape *op, const struct anvil_buf *payload,
-                       const char *content_encoding, struct anvil__exchange *x, struct anvil__attempt *a) {
-    char target[256], content_type[64];
-    struct anvil_str_view svc = anvil_shape_name(c->service), name = anvil_shape_name(op);
-    snprintf(target, sizeof target, "%.*s.%.*s", (int)svc.len, svc.ptr, (int)name.len, name.ptr);
-    snprintf(content_type, sizeof content_type, "application/x-amz-json-%s",
-             c->protocol == ANVIL_PROTOCOL_AWS_JSON_1_0 ? "1.0" : "1.1");
-    struct anvil_sigv4_header headers[4] = {
-        {anvil_sv_from_cstr("Host"), anvil_sv_from_cstr(c->host)},
-        {anvil_sv_from_cstr("Content-Type"), anvil_sv_from_cstr(content_type)},
-        {anvil_sv_from_cstr("X-Amz-Target"), anvil_sv_from_cstr(target)},
-        {anvil_sv_from_cstr("Content-Encoding"), anvil_sv_from_cstr(content_encoding ? content_encoding : "")}};
-    struct anvil_sigv4_request req = {ANVIL_SV("POST"),
-                                      anvil_sv_from_cstr(c->path),
-                                      ANVIL_SV(""),
-                                      headers,
-                                      content_encoding ? 4u : 3u,
-                                      payload->data,
-                                      payload->len,
-                                      NULL};
+/* A header anvil may put on the wire as it is: no CR, LF or NUL anywhere (they would split the request). */
+static bool s_header_ok(struct anvil_str_view name, struct anvil_str_view value) {
+    for (size_t i = 0; i < value.len; i++) {
+        if (value.ptr[i] == '\r' || value.ptr[i] == '\n' || value.ptr[i] == '\0') {
+            return false;
+        }
+    }
+    for (size_t i = 0; i < name.len; i++) {
+        unsigned char ch = (unsigned char)name.ptr[i];
+        if (ch <= ' ' || ch >= 0x7f || ch == ':') {
+            return false;
+        }
+    }
+    return name.len > 0;
+}
+
+/* Appends "Name: value" to curl's list (an empty value as "Name;", which curl sends as an empty header). */
+static int s_curl_header(struct curl_slist **list, struct anvil_buf *line, struct anvil_str_view name,
+                         struct anvil_str_view value) {
+    anvil_buf_clear(line);
+    int rc = value.len ? anvil_buf_appendf(line, "%.*s: %.*s", (int)name.len, name.ptr, (int)value.len, value.ptr)
+                       : anvil_buf_appendf(line, "%.*s;", (int)name.len, name.ptr);
+    struct curl_slist *next = rc == ANVIL_OK ? curl_slist_append(*list, line->data) : NULL;
+    if (!next) {
+        return rc == ANVIL_OK ? ANVIL_ENOMEM : rc;
+    }
+    *list = next;
+    return ANVIL_OK;
+}
+
+/*
+ * The URL and what is signed: the endpoint's scheme and authority with
+ * the host prefix in front of the host, the endpoint's own path (without a
+ * trailing slash) before the request's target.
+ */
+static int s_url(const struct anvil_client *c, const struct anvil__request *req, struct anvil_buf *url,
+                 struct anvil_buf *host, struct anvil_str_view *path, struct anvil_str_view *query) {
+    const char *prefix = c->host_prefix_allowed ? req->host_prefix : "";
+    const char *authority = strstr(c->endpoint, "://") + 3;
+    struct anvil_str_view base = anvil_sv_from_cstr(c->path);
+    while (base.len && base.ptr[base.len - 1] == '/') {
+        base.len--;
+    }
+    struct anvil_str_view target = anvil_buf_view(&req->target);
+    int rc = anvil_buf_appendf(url, "%.*s%s%s", (int)(authority - c->endpoint), c->endpoint, prefix, authority);
+    size_t path_at = url->len;
+    if (rc == ANVIL_OK) {
+        rc = anvil_buf_append_sv(url, base);
+    }
+    if (rc == ANVIL_OK) {
+        rc = anvil_buf_append_sv(url, target.len ? target : ANVIL_SV("/"));
+    }
+    if (rc == ANVIL_OK) {
+        rc = anvil_buf_appendf(host, "%s%s", prefix, c->host);
+    }
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    struct anvil_str_view rest = anvil_sv(url->data + path_at, url->len - path_at);
+    size_t q = anvil_sv_find_byte(rest, 0, '?');
+    *path = q == SIZE_MAX ? rest : anvil_sv_slice(rest, 0, q);
+    *query = q == SIZE_MAX ? anvil_sv("", 0) : anvil_sv_slice(rest, q + 1, rest.len - q - 1);
+    return ANVIL_OK;
+}
+
+int anvil__client_send(struct anvil_client *c, const struct anvil__request *req, struct anvil__exchange *x,
+                       struct anvil__attempt *a) {
+    struct anvil_buf url, host;
+    anvil_buf_init(&url, c->allocator, 16384);
+    anvil_buf_init(&host, c->allocator, 1024);
+    struct anvil_str_view path, query;
+    int rc = s_url(c, req, &url, &host, &path, &query);
+    size_t n = req->header_count + 1;
+    struct anvil_sigv4_header *signed_headers =
+        rc == ANVIL_OK ? anvil_mem_calloc(c->allocator, n, sizeof *signed_headers) : NULL;
+    if (rc == ANVIL_OK && !signed_headers) {
+        rc = ANVIL_ENOMEM;
+    }
+    bool has_content_type = false;
+    if (rc == ANVIL_OK) {
+        signed_headers[0] = (struct anvil_sigv4_header){ANVIL_SV("Host"), anvil_buf_view(&host)};
+        for (size_t i = 0; i < req->header_count && rc == ANVIL_OK; i++) {
+            signed_headers[i + 1] = (struct anvil_sigv4_header){req->headers[i].name, req->headers[i].value};
+            has_content_type =
+                has_content_type || anvil_sv_eq_ascii_nocase(req->headers[i].name, ANVIL_SV("Content-Type"));
+            rc = s_header_ok(req->headers[i].name, req->headers[i].value) ? ANVIL_OK : ANVIL_EINVAL;
+        }
+    }
+    struct anvil_sigv4_request sreq = {
+        anvil_sv_from_cstr(req->method), path, query, signed_headers, n, req->body.data, req->body.len, NULL};
     struct anvil_sigv4_credentials cred = {anvil_sv_from_cstr(c->aws.access_key_id),
                                            anvil_sv_from_cstr(c->aws.secret_access_key),
                                            anvil_sv_from_cstr(c->aws.session_token)};
     struct anvil_sigv4_config cfg = {.region = anvil_sv_from_cstr(c->aws.region),
                                      .service = anvil_sv_from_cstr(c->signing_name),
-                                     .time_ms = anvil_env_wall_ms(c->options.env) + c->clock_offset_ms};
+                                     .time_ms = anvil_env_wall_ms(c->options.env) + c->clock_offset_ms,
+                                     .keep_path = c->s3_signing,
+                                     .sign_body = c->s3_signing};
     struct anvil_sigv4_result sig;
     anvil_sigv4_result_init(&sig, c->allocator);
-    int rc = anvil_sigv4_sign(&req, &cred, &cfg, &sig, NULL);
-    struct curl_slist *list = NULL;
     if (rc == ANVIL_OK) {
-        /* The Host signed is the Host sent (curl's own would drop a default port the URL names). */
-        const char *names[] = {"Host", "Content-Type", "X-Amz-Target", "X-Amz-Date", "Content-Encoding",
-                               "X-Amz-Security-Token", "Authorization",
-                               /* No "Expect: 100-continue" round trip. */
-                               "Expect"};
-        struct anvil_str_view values[] = {anvil_sv_from_cstr(c->host),
-                                          anvil_sv_from_cstr(content_type),
-                                          anvil_sv_from_cstr(target),
-                                          anvil_sv_from_cstr(sig.amz_date),
-                                          anvil_sv_from_cstr(content_encoding ? content_encoding : ""),
-                                          anvil_sv_from_cstr(c->aws.session_token),
-                                          anvil_buf_view(&sig.authorization),
-                                          anvil_sv("", 0)};
-        struct anvil_buf line;
-        anvil_buf_init(&line, c->allocator, 0);
-        for (size_t i = 0; i < sizeof names / sizeof names[0] && rc == ANVIL_OK; i++) {
-            if (values[i].len == 0 && strcmp(names[i], "Expect") != 0) {
-                continue;
-            }
-            anvil_buf_clear(&line);
-            rc = anvil_buf_appendf(&line, "%s:%s%.*s", names[i], values[i].len ? " " : "", (int)values[i].len,
-                                   values[i].ptr);
-            struct curl_slist *next = rc == ANVIL_OK ? curl_slist_append(list, line.data) : NULL;
-            rc = next ? ANVIL_OK : ANVIL_ENOMEM;
-            list = next ? next : list;
-        }
-        /* The secret token does not linger in freed memory. */
-        if (line.data) {
-            memset(line.data, 0, line.capacity);
-        }
-        anvil_buf_clean_up(&line);
+        rc = anvil_sigv4_sign(&sreq, &cred, &cfg, &sig, NULL);
     }
+    struct curl_slist *list = NULL;
+    struct anvil_buf line;
+    anvil_buf_init(&line, c->allocator, 0);
+    for (size_t i = 0; i < n && rc == ANVIL_OK; i++) {
+        /* The Host signed is the Host sent (curl's own would drop a default port the URL names). */
+        rc = s_curl_header(&list, &line, signed_headers[i].name, signed_headers[i].value);
+    }
+    struct anvil_str_view extra_names[] = {ANVIL_SV("X-Amz-Date"), ANVIL_SV("x-amz-content-sha256"),
+                                           ANVIL_SV("X-Amz-Security-Token"), ANVIL_SV("Authorization")};
+    struct anvil_str_view extra_values[] = {
+        anvil_sv_from_cstr(sig.amz_date), c->s3_signing ? anvil_sv_from_cstr(sig.payload_hash) : anvil_sv("", 0),
+        anvil_sv_from_cstr(c->aws.session_token), anvil_buf_view(&sig.authorization)};
+    for (size_t i = 0; i < ANVIL_ARRAY_LEN(extra_names) && rc == ANVIL_OK; i++) {
+        if (extra_values[i].len) {
+            rc = s_curl_header(&list, &line, extra_names[i], extra_values[i]);
+        }
+    }
+    /* No "Expect: 100-continue" round trip, and no Content-Type curl would make up for a POST without one. */
+    struct curl_slist *next = rc == ANVIL_OK ? curl_slist_append(list, "Expect:") : NULL;
+    list = next ? next : list;
+    if (rc == ANVIL_OK && next && !has_content_type) {
+        next = curl_slist_append(list, "Content-Type:");
+        list = next ? next : list;
+    }
+    rc = rc == ANVIL_OK && !next ? ANVIL_ENOMEM : rc;
+    /* The secret token does not linger in freed memory. */
+    if (line.data) {
+        OPENSSL_cleanse(line.data, line.capacity);
+    }
+    anvil_buf_clean_up(&line);
     anvil_sigv4_result_clean_up(&sig);
+    anvil_mem_release(c->allocator, signed_headers);
     if (rc != ANVIL_OK) {
         curl_slist_free_all(list);
+        anvil_buf_clean_up(&url);
+        anvil_buf_clean_up(&host);
         return rc;
     }
     CURL *h = c->curl;
     curl_easy_reset(h);
-    char url[800];
-    snprintf(url, sizeof url, "%s%s", c->endpoint, c->path);
-    curl_easy_setopt(h, CURLOPT_URL, url);
+    curl_easy_setopt(h, CURLOPT_URL, url.data);
     /* The path goes out as signed: curl must not remove dot segments from it. */
     curl_easy_setopt(h, CURLOPT_PATH_AS_IS, 1L);
-    curl_easy_setopt(h, CURLOPT_POST, 1L);
-    curl_easy_setopt(h, CURLOPT_POSTFIELDS, payload->data ? payload->data : "");
-    curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)payload->len);
+    if (strcmp(req->method, "GET") == 0) {
+        curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+    } else if (strcmp(req->method, "HEAD") == 0) {
+        curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+    } else {
+        /* POST, PUT, DELETE, PATCH: a body (maybe empty) sent as given, under the request's own method. */
+        curl_easy_setopt(h, CURLOPT_POST, 1L);
+        curl_easy_setopt(h, CURLOPT_POSTFIELDS, req->body.data ? req->body.data : "");
+        curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)req->body.len);
+        if (strcmp(req->method, "POST") != 0) {
+            curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, req->method);
+        }
+    }
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, list);
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, s_on_body);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, x);
@@ -238,60 +326,7 @@ int anvil__client_send(struct anvil_client *c, const struct anvil_shape *op, con
     a->status = 0;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &a->status);
     curl_slist_free_all(list);
+    anvil_buf_clean_up(&url);
+    anvil_buf_clean_up(&host);
     return ANVIL_OK;
 }
-
-/* The most kept of an answer's error code and message (a hostile server may send megabytes of either). */
-#define S_CODE_MAX 256
-#define S_MESSAGE_MAX 4096
-/* The most of a body that is not an error document quoted in the message. */
-#define S_BODY_QUOTE_MAX 200
-
-int anvil__client_error(struct anvil__exchange *x, long status, struct anvil_arena *arena,
-                        struct anvil_operation_error *e) {
-    memset(e, 0, sizeof *e);
-    e->http_status = (int)status;
-    struct anvil_json body;
-    int rc =
-        x->body.len ? anvil_json_parse_into(arena, NULL, x->body.data, x->body.len, NULL, &body, NULL) : ANVIL_ESYNTAX;
-    if (rc == ANVIL_ENOMEM) {
-        return rc;
-    }
-    const struct anvil_json *type = rc == ANVIL_OK ? anvil_json_object_get_cstr(&body, "__type") : NULL;
-    type = type ? type : rc == ANVIL_OK ? anvil_json_object_get_cstr(&body, "code") : NULL;
-    const struct anvil_json *message = rc == ANVIL_OK ? anvil_json_object_get_cstr(&body, "message") : NULL;
-    message = message ? message : rc == ANVIL_OK ? anvil_json_object_get_cstr(&body, "Message") : NULL;
-    struct anvil_str_view code =
-        anvil_json_is_string(type) ? anvil_json_string(type) : anvil_sv_from_cstr(x->error_type);
-    rc = anvil__text_keep(arena, anvil_error_code_normalize(code), S_CODE_MAX, &e->code);
-    if (rc == ANVIL_OK && anvil_json_is_string(message)) {
-        rc = anvil__text_keep(arena, anvil_json_string(message), S_MESSAGE_MAX, &e->message);
-    } else if (rc == ANVIL_OK) {
-        /* No error document: say what came, in words a person can act on, quoting a little of the body. */
-        struct anvil_buf said;
-        anvil_buf_init(&said, NULL, 0);
-        rc = anvil_buf_appendf(&said, "HTTP %ld", status);
-        if (rc == ANVIL_OK && status >= 300 && status < 400) {
-            rc = anvil_buf_append_cstr(&said, x->location[0] ? ", a redirect to " : ", a redirect");
-            if (rc == ANVIL_OK) {
-                rc = anvil_text_append_utf8(&said, anvil_sv_from_cstr(x->location), sizeof x->location);
-            }
-            if (rc == ANVIL_OK) {
-                rc = anvil_buf_append_cstr(&said, " (anvil does not follow redirects: are the region and the "
-                                                  "endpoint right?)");
-            }
-        } else if (rc == ANVIL_OK && x->body.len) {
-            rc = anvil_buf_append_cstr(&said, ": ");
-            if (rc == ANVIL_OK) {
-                rc = anvil_text_append_utf8(&said, anvil_buf_view(&x->body), S_BODY_QUOTE_MAX);
-            }
-        }
-        if (rc == ANVIL_OK) {
-            rc = anvil__text_keep(arena, anvil_buf_view(&said), S_MESSAGE_MAX, &e->message);
-        }
-        anvil_buf_clean_up(&said);
-    }
-    return rc;
-}
-
-/* Builds the request body once per call: the idempotency token filled, then compressed if the trait says so. */

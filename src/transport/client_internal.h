@@ -8,12 +8,13 @@
 #include "anvil/compress.h"
 #include "anvil/traits.h"
 #include "core/core_internal.h"
+#include "protocol/protocol_internal.h"
 
 struct anvil_client {
     struct anvil_allocator *allocator;
     const struct anvil_model *model;
     const struct anvil_shape *service;
-    enum anvil_protocol protocol;
+    const struct anvil__protocol *protocol;
     struct anvil_client_options options;
     struct anvil_aws_config aws;
     char endpoint[512];
@@ -21,6 +22,10 @@ struct anvil_client {
     char path[256];
     char host[256];
     char signing_name[64];
+    /* S3 signs the path as sent and the payload's hash in x-amz-content-sha256. */
+    bool s3_signing;
+    /* Whether a host prefix (`@endpoint`) may go in front of the host: not for IP addresses or localhost. */
+    bool host_prefix_allowed;
     /* The CA bundle to verify TLS with ("" = curl's default). */
     char ca_bundle[1024];
     struct anvil_retry_strategy *retry;
@@ -30,12 +35,17 @@ struct anvil_client {
     int64_t clock_offset_ms;
 };
 
-/* One libcurl transfer's state: the body, the headers anvil reads, the deadline. */
+/* The most response header bytes kept (names and values). */
+#define ANVIL__RESPONSE_HEADER_BYTES_MAX (256 * 1024)
+
+/* One libcurl transfer's state: the body, the headers, the deadline. */
 struct anvil__exchange {
     struct anvil_buf body;
-    char error_type[256];
-    /* A redirect's Location (as received: raw bytes). */
-    char location[512];
+    /* The last header block's lines, each "name\0value\0" (a new status line starts a new block). */
+    struct anvil_buf header_bytes;
+    size_t header_count;
+    /* The header block was cut at ANVIL__RESPONSE_HEADER_BYTES_MAX. */
+    bool headers_cut;
     int64_t retry_after_ms;
     uint64_t deadline_ms;
     /* This attempt's timeout is the deadline's (a timeout then is a cancellation). */
@@ -60,16 +70,13 @@ struct anvil__attempt {
 /* Calls the client's debug callback with one formatted line (never a secret). */
 void anvil__client_debug(const struct anvil_client *c, const char *fmt, ...) ANVIL_PRINTF(2, 3);
 
-/* Signs and sends one request of `op` with `payload`; curl's result in `a`. ANVIL_OK or ANVIL_ENOMEM. */
-int anvil__client_send(struct anvil_client *c, const struct anvil_shape *op, const struct anvil_buf *payload,
-                       const char *content_encoding, struct anvil__exchange *x, struct anvil__attempt *a);
+/* Signs and sends `req`; curl's result in `a`. ANVIL_OK, ANVIL_ENOMEM, ANVIL_ELIMIT (a URL too long). */
+int anvil__client_send(struct anvil_client *c, const struct anvil__request *req, struct anvil__exchange *x,
+                       struct anvil__attempt *a);
 
-/* The error of a non-2xx answer: code from `__type` (or `code`), else X-Amzn-ErrorType; the message. */
-int anvil__client_error(struct anvil__exchange *x, long status, struct anvil_arena *arena,
-                        struct anvil_operation_error *e);
-
-/* An HTTP date ("Sun, 06 Nov 1994 08:49:37 GMT") in ms since the epoch, or -1 when it is not one. */
-int64_t anvil__http_date_ms(struct anvil_str_view text);
+/* The exchange's headers as an array in `arena` (the response a protocol reads). ANVIL_ENOMEM. */
+int anvil__exchange_response(const struct anvil__exchange *x, long status, struct anvil_arena *arena,
+                             struct anvil__response *out);
 
 /* How a failed transfer counts for retries. */
 enum anvil_retry_io_error anvil__curl_io_error(CURLcode code);

@@ -29,10 +29,11 @@ for path in sys.argv[1:]:
 PY
 }
 
-# The path as given, dot segments and all, is what goes out and what is signed.
+# The endpoint's path as given, dot segments and all, then the operation's target ("/" for awsJson, as
+# Smithy's HostWithPath cases have it), is what goes out and what is signed.
 "$anvil" call --model "$model" DescribeTable --endpoint-url "http://127.0.0.1:$port/a/../b/./c" \
   --input '{"TableName":"orders"}' > /dev/null 2> "$work/err" || fail "dot segments: $(cat "$work/err")"
-grep -q "^# host DescribeTable 127.0.0.1:$port /a/../b/./c\$" "$work/log" || fail "the path was not sent as given"
+grep -q "^# host DescribeTable 127.0.0.1:$port /a/../b/./c/\$" "$work/log" || fail "the path was not sent as given"
 echo "ok: a path with dot segments is sent as given and the signature matches"
 
 # A default port named in the endpoint: the Host sent and signed has none (port 80 needs root).
