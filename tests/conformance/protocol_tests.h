@@ -1,0 +1,36 @@
+/* One Smithy protocol test case run through anvil's protocols (protocol_tests.c walks them). */
+#ifndef ANVIL_TEST_PROTOCOL_TESTS_H
+#define ANVIL_TEST_PROTOCOL_TESTS_H
+
+#include "anvil/anvil.h"
+#include "protocol/protocol_internal.h"
+
+struct ptc_case {
+    const struct anvil_model *model;
+    const struct anvil_shape *service;
+    const struct anvil_shape *operation;
+    /* The error structure of an error's response case; NULL for an operation's case. */
+    const struct anvil_shape *error;
+    const struct anvil__protocol *protocol;
+    /* The case as the trait holds it (id, params, headers, body, ...). */
+    const struct anvil_json *test;
+    /* On failure, also show the whole request or reply. */
+    bool verbose;
+};
+
+/*
+ * `params` as anvil's data model for values of `shape` (NULL = as they
+ * are): blobs, written as text in the tests, become base64; documents stay
+ * as they are; everything else (timestamps as epoch numbers, "NaN" and
+ * "Infinity" strings of floats) is already anvil's. Built in `arena`.
+ */
+int ptc_params(struct anvil_arena *arena, const struct anvil_shape *shape, const struct anvil_json *params,
+               struct anvil_json *out);
+
+/* Runs an httpRequestTests case; false with the differences in `why`. */
+bool ptc_run_request(const struct ptc_case *c, struct anvil_buf *why);
+
+/* Runs an httpResponseTests case; false with the differences in `why`. */
+bool ptc_run_response(const struct ptc_case *c, struct anvil_buf *why);
+
+#endif
