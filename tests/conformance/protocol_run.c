@@ -69,6 +69,9 @@ static int s_params_at(struct anvil_json_builder *b, const struct anvil_shape *s
             if (type == ANVIL_SHAPE_MAP) {
                 t = s_target(shape, "value");
             } else if (type == ANVIL_SHAPE_STRUCTURE || type == ANVIL_SHAPE_UNION) {
+                if (anvil_json_is_null(&m->value)) {
+                    continue; /* a member set to null is a member not set (a sparse map's null is a value) */
+                }
                 t = s_target(shape, key.ptr);
             }
             rc = anvil_json_builder_key(b, key.ptr, key.len);

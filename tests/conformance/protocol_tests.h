@@ -25,8 +25,9 @@ struct ptc_case {
 
 /*
  * `params` as anvil's data model for values of `shape` (NULL = as they
- * are): blobs, written as text in the tests, become base64; documents stay
- * as they are; everything else (timestamps as epoch numbers, "NaN" and
+ * are): blobs, written as text in the tests, become base64; a structure
+ * member set to null is left out (not set; nulls in sparse lists and maps
+ * stay); documents stay as they are; everything else (timestamps as epoch numbers, "NaN" and
  * "Infinity" strings of floats) is already anvil's. Built in `arena`.
  */
 int ptc_params(struct anvil_arena *arena, const struct anvil_shape *shape, const struct anvil_json *params,
