@@ -78,8 +78,10 @@ set(ANVIL_BEHAVIOR_SOURCES
 
 set(ANVIL_PROTOCOL_SOURCES
   src/protocol/aws_json.c
+  src/protocol/http_bind.c
   src/protocol/json_codec.c
   src/protocol/protocol.c
+  src/protocol/rest_json.c
   src/protocol/timestamp.c
   src/protocol/value_stack.c)
 

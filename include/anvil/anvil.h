@@ -10,6 +10,7 @@
 
 #include "anvil/allocator.h"
 #include "anvil/arena.h"
+#include "anvil/base64.h"
 #include "anvil/buffer.h"
 #include "anvil/client.h"
 #include "anvil/common.h"

@@ -2,8 +2,8 @@
 #define ANVIL_CLIENT_H
 
 /**
- * An operation client for the AWS JSON protocols (awsJson1_0, awsJson1_1),
- * driven by a Smithy model: libcurl over HTTPS (or HTTP to a local
+ * An operation client for the AWS protocols (awsJson1_0, awsJson1_1,
+ * restJson1, awsQuery, ec2Query, restXml), driven by a Smithy model: libcurl over HTTPS (or HTTP to a local
  * emulator), SigV4, credentials and region found the way AWS tools find
  * them, every call through a retry strategy, idempotency tokens filled and
  * request compression applied. docs/client.md.
@@ -141,6 +141,19 @@ ANVIL_API const struct anvil_shape *anvil_client_operation(const struct anvil_cl
 ANVIL_API int anvil_client_call(struct anvil_client *client, const struct anvil_shape *operation,
                                 const struct anvil_json *input, uint64_t deadline_ms, struct anvil_arena *arena,
                                 struct anvil_operation_reply *reply);
+
+/**
+ * The request one call of `operation` with `input` sends first,
+ * serialised by the service's protocol and signed, without sending it (what
+ * `anvil call --dry-run` prints): method, full URL, target, every header
+ * (Host, X-Amz-Date, Authorization and X-Amz-Security-Token included) and
+ * the body, all copied into `arena`. An idempotency token the input lacks
+ * is filled as a call would. ANVIL_EINVAL with `diag` naming the member
+ * for an input the protocol cannot send; ANVIL_ENOMEM. Not thread-safe.
+ */
+ANVIL_API int anvil_client_prepare(struct anvil_client *client, const struct anvil_shape *operation,
+                                   const struct anvil_json *input, struct anvil_arena *arena,
+                                   struct anvil_http_request *out, struct anvil_diag *diag);
 
 /** What anvil_client_operation_call() needs (user data of an anvil_operation_fn). */
 struct anvil_client_operation {

@@ -6,13 +6,13 @@
  * wrong rather than sent mangled.
  */
 
-#include "anvil/buffer.h"
+#include "anvil/base64.h"
 #include "anvil/status.h"
 #include "core/core_internal.h"
 
 static const char s_alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-int anvil__base64_encode(struct anvil_buf *out, const void *bytes, size_t len) {
+int anvil_base64_encode(struct anvil_buf *out, const void *bytes, size_t len) {
     const unsigned char *in = bytes;
     size_t need;
     if (anvil__size_mul((len + 2) / 3, 4, &need)) {
@@ -56,7 +56,7 @@ static int s_value(unsigned char c) {
     return c == '+' ? 62 : c == '/' ? 63 : -1;
 }
 
-int anvil__base64_decode(struct anvil_buf *out, struct anvil_str_view text) {
+int anvil_base64_decode(struct anvil_buf *out, struct anvil_str_view text) {
     if (text.len % 4 != 0) {
         return ANVIL_EVALUE;
     }

@@ -68,18 +68,6 @@ size_t anvil__utf8_sequence(const unsigned char *p, const unsigned char *end);
 struct anvil_allocator;
 struct anvil_arena;
 
-struct anvil_buf;
-
-/* Appends `len` bytes as base64 (RFC 4648, padded). ANVIL_ENOMEM, ANVIL_ELIMIT. */
-int anvil__base64_encode(struct anvil_buf *out, const void *bytes, size_t len);
-
-/*
- * Appends the bytes `text` encodes in base64 (padded, standard alphabet, no
- * white space, no stray bits). ANVIL_EVALUE when it is not such text (the
- * buffer may then hold part of it), ANVIL_ENOMEM, ANVIL_ELIMIT.
- */
-int anvil__base64_decode(struct anvil_buf *out, struct anvil_str_view text);
-
 /* Copies at most `max` bytes of `text` into `arena` as valid UTF-8 (anvil_text_append_utf8()); ANVIL_ENOMEM. */
 int anvil__text_keep(struct anvil_arena *arena, struct anvil_str_view text, size_t max, struct anvil_str_view *out);
 

@@ -310,8 +310,9 @@ static const struct anvil_member *s_member_of(const struct s_dec *d, const struc
     return NULL;
 }
 
-static int s_decode_struct(struct s_dec *d, const struct anvil_shape *shape, const struct anvil_json *v,
-                           anvil__member_filter_fn *keep, struct anvil_json *out) {
+/* Pushes the members of `v` (an object of `shape`) onto the value stack. */
+static int s_decode_members(struct s_dec *d, const struct anvil_shape *shape, const struct anvil_json *v,
+                            anvil__member_filter_fn *keep) {
     if (!anvil_json_is_object(v)) {
         return s_dec_fail(d, "expected an object", v);
     }
@@ -336,9 +337,15 @@ static int s_decode_struct(struct s_dec *d, const struct anvil_shape *shape, con
     }
     if (rc != ANVIL_OK) {
         d->values->member_count = base;
-        return rc;
     }
-    return anvil__values_object(d->values, base, out);
+    return rc;
+}
+
+static int s_decode_struct(struct s_dec *d, const struct anvil_shape *shape, const struct anvil_json *v,
+                           anvil__member_filter_fn *keep, struct anvil_json *out) {
+    size_t base = d->values->member_count;
+    int rc = s_decode_members(d, shape, v, keep);
+    return rc == ANVIL_OK ? anvil__values_object(d->values, base, out) : rc;
 }
 
 static int s_decode_list(struct s_dec *d, const struct anvil_shape *shape, const struct anvil_json *v,
@@ -466,9 +473,28 @@ static int s_decode(struct s_dec *d, const struct anvil_member *m, const struct 
 int anvil__json_decode(const struct anvil__json_codec *codec, const struct anvil_shape *shape,
                        const struct anvil_json *wire, anvil__member_filter_fn *keep, struct anvil__values *values,
                        struct anvil_json *out, struct anvil_buf *why) {
+    size_t base = values->member_count;
+    int rc = anvil__json_decode_members(codec, shape, wire, keep, values, why);
+    return rc == ANVIL_OK ? anvil__values_object(values, base, out) : rc;
+}
+
+int anvil__json_decode_members(const struct anvil__json_codec *codec, const struct anvil_shape *shape,
+                               const struct anvil_json *wire, anvil__member_filter_fn *keep,
+                               struct anvil__values *values, struct anvil_buf *why) {
     struct s_dec d = {codec, values, why, {0}, 0};
     anvil_buf_init(&d.path, NULL, 4096);
-    int rc = s_decode_struct(&d, shape, wire, keep, out);
+    int rc = s_decode_members(&d, shape, wire, keep);
+    anvil_buf_clean_up(&d.path);
+    return rc;
+}
+
+int anvil__json_decode_value(const struct anvil__json_codec *codec, const struct anvil_member *member,
+                             const struct anvil_json *wire, struct anvil__values *values, struct anvil_json *out,
+                             struct anvil_buf *why) {
+    struct s_dec d = {codec, values, why, {0}, 0};
+    anvil_buf_init(&d.path, NULL, 4096);
+    s_path(&d.path, "%.*s", (int)member->name.len, member->name.ptr);
+    int rc = s_decode(&d, member, member->target, wire, out);
     anvil_buf_clean_up(&d.path);
     return rc;
 }

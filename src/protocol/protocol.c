@@ -24,6 +24,7 @@
 static const struct anvil__protocol *const s_protocols[] = {
     &anvil__aws_json_1_0,
     &anvil__aws_json_1_1,
+    &anvil__rest_json_1,
 };
 
 const struct anvil__protocol *anvil__protocol_get(enum anvil_protocol id) {
@@ -192,11 +193,59 @@ static int s_content_md5(const struct anvil_shape *op, struct anvil__request *re
     }
     struct anvil_buf b64;
     anvil_buf_init(&b64, NULL, 0);
-    int rc = anvil__base64_encode(&b64, digest, n);
+    int rc = anvil_base64_encode(&b64, digest, n);
     if (rc == ANVIL_OK) {
         rc = anvil__request_set_header(req, ANVIL_SV("Content-MD5"), anvil_buf_view(&b64));
     }
     anvil_buf_clean_up(&b64);
+    return rc;
+}
+
+/*
+ * `@endpoint(hostPrefix)`: "{label}." parts filled from @hostLabel members,
+ * each a valid piece of a host name, so a value cannot steer the request
+ * to another host.
+ */
+static int s_host_prefix(const struct anvil_shape *op, const struct anvil_json *input, struct anvil__request *req,
+                         struct anvil_diag *diag) {
+    struct anvil_str_view prefix =
+        anvil_json_string(anvil_json_object_get_cstr(anvil_shape_trait(op, "smithy.api#endpoint"), "hostPrefix"));
+    struct anvil_buf out;
+    anvil_buf_init(&out, NULL, ANVIL__HOST_PREFIX_MAX);
+    int rc = ANVIL_OK;
+    for (size_t i = 0; i < prefix.len && rc == ANVIL_OK;) {
+        if (prefix.ptr[i] != '{') {
+            rc = anvil_buf_append_byte(&out, prefix.ptr[i++]);
+            continue;
+        }
+        size_t close = anvil_sv_find_byte(prefix, i, '}');
+        struct anvil_str_view name = anvil_sv_slice(prefix, i + 1, (close == SIZE_MAX ? prefix.len : close) - i - 1);
+        const struct anvil_json *v = anvil_json_object_get(input, name.ptr, name.len);
+        struct anvil_str_view label = anvil_json_string(v);
+        bool ok = label.len > 0 && label.len <= 63;
+        for (size_t k = 0; ok && k < label.len; k++) {
+            char c = label.ptr[k];
+            ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
+        }
+        if (!ok) {
+            rc = anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0,
+                                "`%.*s`: goes in front of the host name, so it must be 1 to 63 letters, digits, "
+                                "'-' or '.'",
+                                (int)name.len, name.ptr);
+            break;
+        }
+        rc = anvil_buf_append_sv(&out, label);
+        i = close == SIZE_MAX ? prefix.len : close + 1;
+    }
+    if (rc == ANVIL_OK && out.len) {
+        memcpy(req->host_prefix, out.data, out.len);
+        req->host_prefix[out.len] = '\0';
+    }
+    if (rc == ANVIL_ELIMIT) {
+        rc = anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "the host prefix is longer than %d bytes",
+                            ANVIL__HOST_PREFIX_MAX);
+    }
+    anvil_buf_clean_up(&out);
     return rc;
 }
 
@@ -212,6 +261,9 @@ int anvil__request_build(const struct anvil__protocol *protocol, const struct an
     int rc = anvil_idempotency_fill(op, filled, ctx->env, req->arena, &filled, &token);
     if (rc == ANVIL_OK) {
         rc = protocol->serialize(ctx, op, filled, req, diag);
+    }
+    if (rc == ANVIL_OK) {
+        rc = s_host_prefix(op, filled, req, diag);
     }
     if (rc == ANVIL_OK) {
         rc = s_compress(ctx, op, req, diag);

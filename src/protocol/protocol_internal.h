@@ -13,6 +13,7 @@
 #ifndef ANVIL_PROTOCOL_INTERNAL_H
 #define ANVIL_PROTOCOL_INTERNAL_H
 
+#include "anvil/base64.h"
 #include "anvil/buffer.h"
 #include "anvil/compress.h"
 #include "anvil/diag.h"
@@ -217,6 +218,67 @@ int anvil__values_array(struct anvil__values *v, size_t base, struct anvil_json 
 /* A string value copied into the arena: ANVIL_EVALUE when `s` is not UTF-8. */
 int anvil__values_string(struct anvil__values *v, struct anvil_str_view s, struct anvil_json *out);
 
+/*
+ * Text (a header, an XML element's content) as the data-model value of
+ * `member`'s target: strings checked as UTF-8, booleans, integers,
+ * floats ("NaN", "Infinity" and "-Infinity" kept as strings), timestamps
+ * in the member's @timestampFormat else `ts_default` (else any format),
+ * blobs as their base64 text. ANVIL_EVALUE when the text is not one.
+ */
+int anvil__text_value(struct anvil__values *values, const struct anvil_member *member, struct anvil_str_view text,
+                      enum anvil__ts_format ts_default, struct anvil_json *out);
+
+/* ---- HTTP bindings (http_bind.c): restJson1 and restXml ---- */
+
+/* Whether a member goes in the body (it has no HTTP binding trait). */
+bool anvil__http_unbound(const struct anvil_member *m);
+
+/* The member of `shape` with @httpPayload, or NULL. */
+const struct anvil_member *anvil__http_payload_member(const struct anvil_shape *shape);
+
+/* Whether `shape` has a member that goes in the body. */
+bool anvil__http_has_body_members(const struct anvil_shape *shape);
+
+/* Percent-encodes `s`, keeping RFC 3986's unreserved characters (and '/' when `keep_slash`). */
+int anvil__percent_encode(struct anvil_buf *out, struct anvil_str_view s, bool keep_slash);
+
+/*
+ * A scalar of `member`'s target as text for a label, a query value or a
+ * header (timestamps in the member's format, else `ts_default`). ANVIL_EINVAL
+ * with `*why` for a value of the wrong type.
+ */
+int anvil__scalar_text(const struct anvil_member *member, const struct anvil_json *v, enum anvil__ts_format ts_default,
+                       struct anvil_buf *out, const char **why);
+
+/*
+ * The request line and headers of a REST protocol from `@http` and the
+ * input's bound members: method; target with labels (percent-encoded,
+ * greedy ones keeping '/'), the URI's literal query, @httpQuery and then
+ * @httpQueryParams (an @httpQuery of the same name wins); @httpPrefixHeaders
+ * and then @httpHeader. ANVIL_EINVAL naming the member for a missing or
+ * empty label or a value of the wrong type; ANVIL_EMODEL for an operation
+ * without @http.
+ */
+int anvil__http_bind_request(const struct anvil_shape *op, const struct anvil_json *input, struct anvil__request *req,
+                             struct anvil_diag *diag);
+
+/*
+ * Pushes the members of `shape` bound to the response onto `values`:
+ * @httpHeader (lists split on commas outside quotes, http-date lists on
+ * every second comma), @httpPrefixHeaders, @httpResponseCode. ANVIL_ESYNTAX
+ * with `why` for a header that is not its member's type.
+ */
+int anvil__http_bind_response(const struct anvil_shape *shape, const struct anvil__response *res,
+                              struct anvil__values *values, struct anvil_buf *why);
+
+/* A blob or string @httpPayload as the body's bytes (a blob's base64 decoded). ANVIL_EINVAL naming the member. */
+int anvil__rest_payload_raw(const struct anvil_member *payload, const struct anvil_json *v, struct anvil__request *req,
+                            struct anvil_diag *diag);
+
+/* A blob or string @httpPayload from the body (a blob as base64). ANVIL_EVALUE for a string that is not UTF-8. */
+int anvil__rest_payload_value(const struct anvil_member *payload, const struct anvil__response *res,
+                              struct anvil__values *values, struct anvil_json *out);
+
 /* ---- JSON bodies (json_codec.c): awsJson1_0/1_1 and restJson1 ---- */
 
 /* Which members of a structure go in the body (restJson1: those not bound to the HTTP message). */
@@ -251,6 +313,16 @@ int anvil__json_encode(const struct anvil__json_codec *codec, const struct anvil
 int anvil__json_decode(const struct anvil__json_codec *codec, const struct anvil_shape *shape,
                        const struct anvil_json *wire, anvil__member_filter_fn *keep, struct anvil__values *values,
                        struct anvil_json *out, struct anvil_buf *why);
+
+/* anvil__json_decode() that pushes the members onto `values` instead of making the object. */
+int anvil__json_decode_members(const struct anvil__json_codec *codec, const struct anvil_shape *shape,
+                               const struct anvil_json *wire, anvil__member_filter_fn *keep,
+                               struct anvil__values *values, struct anvil_buf *why);
+
+/* One value of `member`'s target (a payload, say), read as anvil__json_decode() reads members. */
+int anvil__json_decode_value(const struct anvil__json_codec *codec, const struct anvil_member *member,
+                             const struct anvil_json *wire, struct anvil__values *values, struct anvil_json *out,
+                             struct anvil_buf *why);
 
 /* A response body as JSON (an empty body is null). ANVIL_ESYNTAX with the reason in `why`; ANVIL_ENOMEM. */
 int anvil__json_parse_body(struct anvil_arena *arena, const struct anvil__response *res, struct anvil_json *out,

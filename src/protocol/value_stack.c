@@ -80,3 +80,106 @@ int anvil__values_string(struct anvil__values *v, struct anvil_str_view s, struc
     }
     return anvil__json_string_value(v->arena, s.ptr ? s.ptr : "", s.len, out);
 }
+
+/* An integer in decimal ("-12"), nothing else. */
+static bool s_int(struct anvil_str_view t, int64_t *out) {
+    size_t i = t.len && (t.ptr[0] == '-' || t.ptr[0] == '+');
+    if (i == t.len) {
+        return false;
+    }
+    uint64_t v = 0;
+    for (; i < t.len; i++) {
+        if (t.ptr[i] < '0' || t.ptr[i] > '9' || v > (UINT64_MAX - 9) / 10) {
+            return false;
+        }
+        v = v * 10 + (uint64_t)(t.ptr[i] - '0');
+    }
+    bool negative = t.ptr[0] == '-';
+    if (v > (negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX)) {
+        return false;
+    }
+    *out = negative ? (int64_t)(0 - v) : (int64_t)v;
+    return true;
+}
+
+/* A decimal number as JSON writes them, a leading '+' allowed: "1.5", "-2e10". */
+static bool s_number_text(struct anvil_str_view t) {
+    size_t i = t.len && (t.ptr[0] == '-' || t.ptr[0] == '+');
+    size_t digits = 0;
+    for (; i < t.len && t.ptr[i] >= '0' && t.ptr[i] <= '9'; i++) {
+        digits++;
+    }
+    if (i < t.len && t.ptr[i] == '.') {
+        for (i++; i < t.len && t.ptr[i] >= '0' && t.ptr[i] <= '9'; i++) {
+            digits++;
+        }
+    }
+    if (digits && i < t.len && (t.ptr[i] == 'e' || t.ptr[i] == 'E')) {
+        i++;
+        i += i < t.len && (t.ptr[i] == '-' || t.ptr[i] == '+');
+        size_t exp = i;
+        for (; i < t.len && t.ptr[i] >= '0' && t.ptr[i] <= '9'; i++) {
+        }
+        digits = i > exp ? digits : 0;
+    }
+    return digits && i == t.len;
+}
+
+int anvil__text_value(struct anvil__values *v, const struct anvil_member *m, struct anvil_str_view text,
+                      enum anvil__ts_format ts_default, struct anvil_json *out) {
+    enum anvil_shape_type t = m && m->target ? anvil_shape_type(m->target) : ANVIL_SHAPE_STRING;
+    switch (t) {
+    case ANVIL_SHAPE_BOOLEAN:
+        if (!anvil_sv_eq_cstr(text, "true") && !anvil_sv_eq_cstr(text, "false")) {
+            return ANVIL_EVALUE;
+        }
+        *out = anvil_json_make_bool(text.ptr[0] == 't');
+        return ANVIL_OK;
+    case ANVIL_SHAPE_BYTE:
+    case ANVIL_SHAPE_SHORT:
+    case ANVIL_SHAPE_INTEGER:
+    case ANVIL_SHAPE_LONG:
+    case ANVIL_SHAPE_INT_ENUM: {
+        int64_t i;
+        if (!s_int(text, &i)) {
+            return ANVIL_EVALUE;
+        }
+        *out = anvil_json_make_int(i);
+        return ANVIL_OK;
+    }
+    case ANVIL_SHAPE_FLOAT:
+    case ANVIL_SHAPE_DOUBLE:
+    case ANVIL_SHAPE_BIG_INTEGER:
+    case ANVIL_SHAPE_BIG_DECIMAL: {
+        if (anvil_sv_eq_cstr(text, "NaN") || anvil_sv_eq_cstr(text, "Infinity") ||
+            anvil_sv_eq_cstr(text, "-Infinity")) {
+            return t == ANVIL_SHAPE_FLOAT || t == ANVIL_SHAPE_DOUBLE ? anvil__values_string(v, text, out)
+                                                                     : ANVIL_EVALUE;
+        }
+        int64_t i;
+        if (s_int(text, &i)) {
+            *out = anvil_json_make_int(i);
+            return ANVIL_OK;
+        }
+        double d;
+        if (!s_number_text(text) || anvil__json_strtod(v->allocator, text.ptr[0] == '+' ? text.ptr + 1 : text.ptr,
+                                                       text.len - (text.ptr[0] == '+'), &d) != ANVIL_OK) {
+            return ANVIL_EVALUE;
+        }
+        return anvil_json_make_double_checked(d, out);
+    }
+    case ANVIL_SHAPE_TIMESTAMP: {
+        int64_t ms;
+        if (anvil__timestamp_parse(text, anvil__timestamp_format_of(m, ts_default), &ms) != ANVIL_OK &&
+            anvil__timestamp_parse_any(text, &ms) != ANVIL_OK) {
+            return ANVIL_EVALUE;
+        }
+        *out = anvil__timestamp_json(ms);
+        return ANVIL_OK;
+    }
+    case ANVIL_SHAPE_BLOB:
+        return anvil__base64_valid(text) ? anvil__values_string(v, text, out) : ANVIL_EVALUE;
+    default:
+        return anvil__values_string(v, text, out);
+    }
+}

@@ -322,3 +322,64 @@ int anvil_client_operation_call(void *user_data, const struct anvil_json *input,
     const struct anvil_client_operation *o = user_data;
     return s_call(o->client, o->operation, input, deadline_ms, o->waiter, arena, reply);
 }
+
+static int s_keep(struct anvil_arena *arena, struct anvil_str_view in, struct anvil_str_view *out) {
+    char *copy = anvil_arena_strndup(arena, in.ptr ? in.ptr : "", in.len);
+    *out = copy ? anvil_sv(copy, in.len) : anvil_sv("", 0);
+    return copy ? ANVIL_OK : ANVIL_ENOMEM;
+}
+
+int anvil_client_prepare(struct anvil_client *c, const struct anvil_shape *op, const struct anvil_json *input,
+                         struct anvil_arena *arena, struct anvil_http_request *out, struct anvil_diag *diag) {
+    if (!c || !op || !arena || !out) {
+        return ANVIL_EINVAL;
+    }
+    memset(out, 0, sizeof *out);
+    struct anvil__request req;
+    anvil__request_init(&req, c->allocator, arena);
+    struct anvil__protocol_context ctx = {c->model, c->service, c->allocator, c->options.env, &c->compression};
+    int rc = anvil__request_build(c->protocol, &ctx, op, input, &req, diag);
+    struct anvil__prepared p;
+    if (rc == ANVIL_OK) {
+        rc = anvil__client_prepare(c, &req, &p);
+        if (rc == ANVIL_EINVAL) {
+            anvil_diag_set(diag, rc, 0, 0, 0, "a header of the request holds CR, LF or NUL");
+        }
+    }
+    if (rc == ANVIL_OK) {
+        struct anvil_http_header *headers = p.header_count ? anvil_arena_alloc(arena, p.header_count * sizeof *headers,
+                                                                               _Alignof(struct anvil_http_header))
+                                                           : NULL;
+        rc = headers || !p.header_count ? ANVIL_OK : ANVIL_ENOMEM;
+        for (size_t i = 0; i < p.header_count && rc == ANVIL_OK; i++) {
+            rc = s_keep(arena, p.headers[i].name, &headers[i].name);
+            rc = rc == ANVIL_OK ? s_keep(arena, p.headers[i].value, &headers[i].value) : rc;
+        }
+        struct anvil_str_view url = anvil_buf_view(&p.url);
+        const char *authority = memchr(url.ptr, ':', url.len);
+        const char *slash = authority && authority + 3 <= url.ptr + url.len
+                                ? memchr(authority + 3, '/', (size_t)(url.ptr + url.len - authority - 3))
+                                : NULL;
+        rc = rc == ANVIL_OK ? s_keep(arena, url, &out->url) : rc;
+        rc = rc == ANVIL_OK ? s_keep(arena, anvil_sv_from_cstr(req.method), &out->method) : rc;
+        if (rc == ANVIL_OK && slash) {
+            out->target = anvil_sv(out->url.ptr + (slash - url.ptr), (size_t)(url.ptr + url.len - slash));
+        }
+        uint8_t *body = req.body.len ? anvil_arena_alloc(arena, req.body.len, 1) : NULL;
+        if (rc == ANVIL_OK && req.body.len && !body) {
+            rc = ANVIL_ENOMEM;
+        }
+        if (rc == ANVIL_OK) {
+            if (body) {
+                memcpy(body, req.body.data, req.body.len);
+            }
+            out->headers = headers;
+            out->header_count = p.header_count;
+            out->body = body;
+            out->body_len = req.body.len;
+        }
+        anvil__prepared_clean_up(&p);
+    }
+    anvil__request_clean_up(&req);
+    return rc;
+}

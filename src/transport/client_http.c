@@ -141,20 +141,6 @@ static bool s_header_ok(struct anvil_str_view name, struct anvil_str_view value)
     return name.len > 0;
 }
 
-/* Appends "Name: value" to curl's list (an empty value as "Name;", which curl sends as an empty header). */
-static int s_curl_header(struct curl_slist **list, struct anvil_buf *line, struct anvil_str_view name,
-                         struct anvil_str_view value) {
-    anvil_buf_clear(line);
-    int rc = value.len ? anvil_buf_appendf(line, "%.*s: %.*s", (int)name.len, name.ptr, (int)value.len, value.ptr)
-                       : anvil_buf_appendf(line, "%.*s;", (int)name.len, name.ptr);
-    struct curl_slist *next = rc == ANVIL_OK ? curl_slist_append(*list, line->data) : NULL;
-    if (!next) {
-        return rc == ANVIL_OK ? ANVIL_ENOMEM : rc;
-    }
-    *list = next;
-    return ANVIL_OK;
-}
-
 /*
  * The URL and what is signed: the endpoint's scheme and authority with
  * the host prefix in front of the host, the endpoint's own path (without a
@@ -190,26 +176,67 @@ static int s_url(const struct anvil_client *c, const struct anvil__request *req,
     return ANVIL_OK;
 }
 
-int anvil__client_send(struct anvil_client *c, const struct anvil__request *req, struct anvil__exchange *x,
-                       struct anvil__attempt *a) {
-    struct anvil_buf url, host;
-    anvil_buf_init(&url, c->allocator, 16384);
+/* Adds a header to the prepared request: name and value kept in its own buffer (offsets until the end). */
+static int s_prepared_add(struct anvil__prepared *p, struct anvil_str_view name, struct anvil_str_view value) {
+    if (p->header_count == p->header_capacity) {
+        int rc = anvil__mem_grow(p->allocator, (void **)&p->headers, &p->header_capacity, sizeof *p->headers,
+                                 p->header_count + 1);
+        if (rc != ANVIL_OK) {
+            return rc;
+        }
+    }
+    /* Offsets now, pointers once every string is in (the buffer may move as it grows). */
+    size_t name_at = p->strings.len;
+    int rc = anvil_buf_append_sv(&p->strings, name);
+    rc = rc == ANVIL_OK ? anvil_buf_append_byte(&p->strings, '\0') : rc;
+    size_t value_at = p->strings.len;
+    rc = rc == ANVIL_OK ? anvil_buf_append_sv(&p->strings, value) : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_append_byte(&p->strings, '\0') : rc;
+    if (rc == ANVIL_OK) {
+        struct anvil_http_header *h = &p->headers[p->header_count++];
+        h->name.ptr = (const char *)name_at;
+        h->name.len = name.len;
+        h->value.ptr = (const char *)value_at;
+        h->value.len = value.len;
+    }
+    return rc;
+}
+
+void anvil__prepared_clean_up(struct anvil__prepared *p) {
+    /* The session token and the signature do not linger in freed memory. */
+    if (p->strings.data) {
+        OPENSSL_cleanse(p->strings.data, p->strings.capacity);
+    }
+    anvil_buf_clean_up(&p->strings);
+    anvil_buf_clean_up(&p->url);
+    anvil_mem_release(p->allocator, p->headers);
+    memset(p, 0, sizeof *p);
+}
+
+int anvil__client_prepare(struct anvil_client *c, const struct anvil__request *req, struct anvil__prepared *p) {
+    memset(p, 0, sizeof *p);
+    p->allocator = c->allocator;
+    p->method = req->method;
+    p->body = req->body.data ? req->body.data : "";
+    p->body_len = req->body.len;
+    anvil_buf_init(&p->url, c->allocator, 16384);
+    anvil_buf_init(&p->strings, c->allocator, 0);
+    struct anvil_buf host;
     anvil_buf_init(&host, c->allocator, 1024);
     struct anvil_str_view path, query;
-    int rc = s_url(c, req, &url, &host, &path, &query);
+    int rc = s_url(c, req, &p->url, &host, &path, &query);
     size_t n = req->header_count + 1;
     struct anvil_sigv4_header *signed_headers =
         rc == ANVIL_OK ? anvil_mem_calloc(c->allocator, n, sizeof *signed_headers) : NULL;
     if (rc == ANVIL_OK && !signed_headers) {
         rc = ANVIL_ENOMEM;
     }
-    bool has_content_type = false;
     if (rc == ANVIL_OK) {
         signed_headers[0] = (struct anvil_sigv4_header){ANVIL_SV("Host"), anvil_buf_view(&host)};
         for (size_t i = 0; i < req->header_count && rc == ANVIL_OK; i++) {
             signed_headers[i + 1] = (struct anvil_sigv4_header){req->headers[i].name, req->headers[i].value};
-            has_content_type =
-                has_content_type || anvil_sv_eq_ascii_nocase(req->headers[i].name, ANVIL_SV("Content-Type"));
+            p->has_content_type =
+                p->has_content_type || anvil_sv_eq_ascii_nocase(req->headers[i].name, ANVIL_SV("Content-Type"));
             rc = s_header_ok(req->headers[i].name, req->headers[i].value) ? ANVIL_OK : ANVIL_EINVAL;
         }
     }
@@ -228,12 +255,9 @@ int anvil__client_send(struct anvil_client *c, const struct anvil__request *req,
     if (rc == ANVIL_OK) {
         rc = anvil_sigv4_sign(&sreq, &cred, &cfg, &sig, NULL);
     }
-    struct curl_slist *list = NULL;
-    struct anvil_buf line;
-    anvil_buf_init(&line, c->allocator, 0);
+    /* The Host signed is the Host sent (curl's own would drop a default port the URL names). */
     for (size_t i = 0; i < n && rc == ANVIL_OK; i++) {
-        /* The Host signed is the Host sent (curl's own would drop a default port the URL names). */
-        rc = s_curl_header(&list, &line, signed_headers[i].name, signed_headers[i].value);
+        rc = s_prepared_add(p, signed_headers[i].name, signed_headers[i].value);
     }
     struct anvil_str_view extra_names[] = {ANVIL_SV("X-Amz-Date"), ANVIL_SV("x-amz-content-sha256"),
                                            ANVIL_SV("X-Amz-Security-Token"), ANVIL_SV("Authorization")};
@@ -242,33 +266,70 @@ int anvil__client_send(struct anvil_client *c, const struct anvil__request *req,
         anvil_sv_from_cstr(c->aws.session_token), anvil_buf_view(&sig.authorization)};
     for (size_t i = 0; i < ANVIL_ARRAY_LEN(extra_names) && rc == ANVIL_OK; i++) {
         if (extra_values[i].len) {
-            rc = s_curl_header(&list, &line, extra_names[i], extra_values[i]);
+            rc = s_prepared_add(p, extra_names[i], extra_values[i]);
         }
+    }
+    for (size_t i = 0; i < p->header_count && rc == ANVIL_OK; i++) {
+        struct anvil_http_header *h = &p->headers[i];
+        h->name.ptr = p->strings.data + (size_t)h->name.ptr;
+        h->value.ptr = p->strings.data + (size_t)h->value.ptr;
+    }
+    anvil_sigv4_result_clean_up(&sig);
+    anvil_mem_release(c->allocator, signed_headers);
+    anvil_buf_clean_up(&host);
+    if (rc != ANVIL_OK) {
+        anvil__prepared_clean_up(p);
+    }
+    return rc;
+}
+
+/* Appends "Name: value" to curl's list (an empty value as "Name;", which curl sends as an empty header). */
+static int s_curl_header(struct curl_slist **list, struct anvil_buf *line, struct anvil_str_view name,
+                         struct anvil_str_view value) {
+    anvil_buf_clear(line);
+    int rc = value.len ? anvil_buf_appendf(line, "%.*s: %.*s", (int)name.len, name.ptr, (int)value.len, value.ptr)
+                       : anvil_buf_appendf(line, "%.*s;", (int)name.len, name.ptr);
+    struct curl_slist *next = rc == ANVIL_OK ? curl_slist_append(*list, line->data) : NULL;
+    if (!next) {
+        return rc == ANVIL_OK ? ANVIL_ENOMEM : rc;
+    }
+    *list = next;
+    return ANVIL_OK;
+}
+
+int anvil__client_send(struct anvil_client *c, const struct anvil__request *req, struct anvil__exchange *x,
+                       struct anvil__attempt *a) {
+    struct anvil__prepared p;
+    int rc = anvil__client_prepare(c, req, &p);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    struct curl_slist *list = NULL;
+    struct anvil_buf line;
+    anvil_buf_init(&line, c->allocator, 0);
+    for (size_t i = 0; i < p.header_count && rc == ANVIL_OK; i++) {
+        rc = s_curl_header(&list, &line, p.headers[i].name, p.headers[i].value);
     }
     /* No "Expect: 100-continue" round trip, and no Content-Type curl would make up for a POST without one. */
     struct curl_slist *next = rc == ANVIL_OK ? curl_slist_append(list, "Expect:") : NULL;
     list = next ? next : list;
-    if (rc == ANVIL_OK && next && !has_content_type) {
+    if (rc == ANVIL_OK && next && !p.has_content_type) {
         next = curl_slist_append(list, "Content-Type:");
         list = next ? next : list;
     }
     rc = rc == ANVIL_OK && !next ? ANVIL_ENOMEM : rc;
-    /* The secret token does not linger in freed memory. */
     if (line.data) {
         OPENSSL_cleanse(line.data, line.capacity);
     }
     anvil_buf_clean_up(&line);
-    anvil_sigv4_result_clean_up(&sig);
-    anvil_mem_release(c->allocator, signed_headers);
     if (rc != ANVIL_OK) {
         curl_slist_free_all(list);
-        anvil_buf_clean_up(&url);
-        anvil_buf_clean_up(&host);
+        anvil__prepared_clean_up(&p);
         return rc;
     }
     CURL *h = c->curl;
     curl_easy_reset(h);
-    curl_easy_setopt(h, CURLOPT_URL, url.data);
+    curl_easy_setopt(h, CURLOPT_URL, p.url.data);
     /* The path goes out as signed: curl must not remove dot segments from it. */
     curl_easy_setopt(h, CURLOPT_PATH_AS_IS, 1L);
     if (strcmp(req->method, "GET") == 0) {
@@ -326,7 +387,6 @@ int anvil__client_send(struct anvil_client *c, const struct anvil__request *req,
     a->status = 0;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &a->status);
     curl_slist_free_all(list);
-    anvil_buf_clean_up(&url);
-    anvil_buf_clean_up(&host);
+    anvil__prepared_clean_up(&p);
     return ANVIL_OK;
 }

@@ -70,6 +70,29 @@ struct anvil__attempt {
 /* Calls the client's debug callback with one formatted line (never a secret). */
 void anvil__client_debug(const struct anvil_client *c, const char *fmt, ...) ANVIL_PRINTF(2, 3);
 
+/* A request ready to go: URL, every header (signature included), body (borrowed from the request). */
+struct anvil__prepared {
+    struct anvil_allocator *allocator;
+    const char *method;
+    struct anvil_buf url;
+    struct anvil_http_header *headers;
+    size_t header_count, header_capacity;
+    /* The headers' names and values (wiped when cleaned up: the session token is among them). */
+    struct anvil_buf strings;
+    const char *body;
+    size_t body_len;
+    bool has_content_type;
+};
+
+/*
+ * Signs `req` for the client's endpoint: the URL (host prefix, endpoint
+ * path, target) and the headers to send (Host, the protocol's, X-Amz-Date,
+ * x-amz-content-sha256 for S3, X-Amz-Security-Token, Authorization).
+ * ANVIL_EINVAL for a header that cannot be sent (CR, LF or NUL in it).
+ */
+int anvil__client_prepare(struct anvil_client *c, const struct anvil__request *req, struct anvil__prepared *p);
+void anvil__prepared_clean_up(struct anvil__prepared *p);
+
 /* Signs and sends `req`; curl's result in `a`. ANVIL_OK, ANVIL_ENOMEM, ANVIL_ELIMIT (a URL too long). */
 int anvil__client_send(struct anvil_client *c, const struct anvil__request *req, struct anvil__exchange *x,
                        struct anvil__attempt *a);

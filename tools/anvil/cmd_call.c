@@ -1,22 +1,79 @@
-/* anvil call: one operation over HTTP (AWS JSON protocols), its output printed as JSON. */
+/*
+ * anvil call: one operation over HTTP in the service's protocol, its output
+ * printed as JSON; with --dry-run, the signed request it would send.
+ */
 
 #include <string.h>
 
 #include "cli.h"
 
-enum { OPT_INPUT = 'i' };
+enum { OPT_INPUT = 'i', OPT_DRY_RUN = 1000 };
 
 struct s_args {
     struct cli_exec_args exec;
     const char *input;
+    bool dry_run;
 };
 
 static int s_option(void *ctx, int id, const char *value) {
     struct s_args *a = ctx;
     if (id == OPT_INPUT) {
         a->input = value;
+    } else if (id == OPT_DRY_RUN) {
+        a->dry_run = true;
     }
     return CLI_EXIT_OK;
+}
+
+/*
+ * {"method": ..., "url": ..., "headers": {name: value, ...}, "body": ...}:
+ * the body as text when it is UTF-8, else as "body_base64".
+ */
+static int s_write_request(const struct anvil_http_request *r, struct anvil_buf *out) {
+    int rc = anvil_buf_append_cstr(out, "{\n  \"method\": ");
+    rc = rc == ANVIL_OK ? anvil_json_write_string(r->method, 0, out) : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, ",\n  \"url\": ") : rc;
+    rc = rc == ANVIL_OK ? anvil_json_write_string(r->url, 0, out) : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, ",\n  \"headers\": {") : rc;
+    for (size_t i = 0; i < r->header_count && rc == ANVIL_OK; i++) {
+        rc = anvil_buf_append_cstr(out, i ? ",\n    " : "\n    ");
+        rc = rc == ANVIL_OK ? anvil_json_write_string(r->headers[i].name, 0, out) : rc;
+        rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, ": ") : rc;
+        rc = rc == ANVIL_OK ? anvil_json_write_string(r->headers[i].value, 0, out) : rc;
+    }
+    rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, r->header_count ? "\n  }" : "}") : rc;
+    struct anvil_str_view body = anvil_sv((const char *)r->body, r->body_len);
+    struct anvil_json text;
+    struct anvil_arena *arena = NULL;
+    bool utf8 = rc == ANVIL_OK && anvil_arena_new(NULL, NULL, &arena) == ANVIL_OK &&
+                anvil_json_new_string(arena, body.ptr ? body.ptr : "", body.len, &text) == ANVIL_OK;
+    anvil_arena_destroy(arena);
+    if (rc == ANVIL_OK && utf8) {
+        rc = anvil_buf_append_cstr(out, ",\n  \"body\": ");
+        rc = rc == ANVIL_OK ? anvil_json_write_string(body, 0, out) : rc;
+    } else if (rc == ANVIL_OK) {
+        rc = anvil_buf_append_cstr(out, ",\n  \"body_base64\": \"");
+        rc = rc == ANVIL_OK ? anvil_base64_encode(out, r->body, r->body_len) : rc;
+        rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '"') : rc;
+    }
+    return rc == ANVIL_OK ? anvil_buf_append_cstr(out, "\n}\n") : rc;
+}
+
+/* --dry-run: the request, serialised and signed, printed instead of sent. */
+static int s_dry_run(struct anvil_client *client, const struct anvil_shape *op, const struct anvil_json *input,
+                     struct anvil_arena *arena, struct anvil_buf *out) {
+    struct anvil_http_request request;
+    struct anvil_diag diag;
+    anvil_diag_clear(&diag);
+    int rc = anvil_client_prepare(client, op, input, arena, &request, &diag);
+    if (rc == ANVIL_EINVAL) {
+        cli_error_text("call: the input cannot be sent: ", anvil_sv_from_cstr(diag.message));
+        return CLI_EXIT_DATA;
+    }
+    if (rc == ANVIL_OK) {
+        rc = s_write_request(&request, out);
+    }
+    return rc == ANVIL_OK ? cli_write_output(out->data, out->len) : cli_exit_for_status(rc);
 }
 
 int cli_cmd_call(int argc, char **argv) {
@@ -24,6 +81,7 @@ int cli_cmd_call(int argc, char **argv) {
         CLI_OPTION_HELP,
         {"model", 'm', CLI_ARG_REQUIRED, CLI_OPT_MODEL},
         {"input", 'i', CLI_ARG_REQUIRED, OPT_INPUT},
+        {"dry-run", 0, CLI_ARG_NONE, OPT_DRY_RUN},
         CLI_HTTP_OPTIONS,
         {NULL, 0, CLI_ARG_NONE, 0},
     };
@@ -58,6 +116,10 @@ int cli_cmd_call(int argc, char **argv) {
         code = CLI_EXIT_INTERNAL;
         goto done;
     }
+    if (a.dry_run) {
+        code = s_dry_run(client, op, anvil_json_doc_root(input), arena, &out);
+        goto done;
+    }
     struct anvil_operation_reply reply;
     struct cli_signals signals;
     cli_signals_catch(&signals);
@@ -70,6 +132,10 @@ int cli_cmd_call(int argc, char **argv) {
     } else if (rc == ANVIL_ECANCELED) {
         cli_error("call: interrupted");
         code = cli_exit_for_cancel();
+    } else if (rc == ANVIL_EINVAL) {
+        /* An input the protocol cannot send (a member of the wrong type, a missing label): the caller's data. */
+        cli_error_text("call: the input cannot be sent: ", reply.error.message);
+        code = CLI_EXIT_DATA;
     } else {
         anvil_buf_clear(&out);
         if (cli_describe_failure(rc, &reply, &out) == ANVIL_OK) {
