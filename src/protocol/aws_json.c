@@ -161,10 +161,12 @@ static int s_parse(const struct anvil__protocol_context *ctx, const struct anvil
         }
     } else {
         const struct anvil_shape *shape = anvil__json_error(ctx, op, res, &body, arena, reply, &rc);
-        if (rc == ANVIL_OK && shape && error_data && anvil_json_is_object(&body)) {
+        static const struct anvil_json no_members = {ANVIL_JSON_OBJECT, {0}};
+        if (rc == ANVIL_OK && shape && error_data) {
             /* The modelled error's members; a body that does not fit the shape leaves them out. */
             anvil_buf_clear(&why);
-            if (anvil__json_decode(&codec, shape, &body, NULL, &values, error_data, &why) == ANVIL_ENOMEM) {
+            const struct anvil_json *members = anvil_json_is_object(&body) ? &body : &no_members;
+            if (anvil__json_decode(&codec, shape, members, NULL, &values, error_data, &why) == ANVIL_ENOMEM) {
                 rc = ANVIL_ENOMEM;
             }
         }

@@ -12,18 +12,34 @@
 #include "protocol/protocol_internal.h"
 #include "json/json_internal.h"
 
-static const char *const s_binding_traits[] = {
-    "smithy.api#httpLabel",         "smithy.api#httpQuery",   "smithy.api#httpQueryParams",  "smithy.api#httpHeader",
-    "smithy.api#httpPrefixHeaders", "smithy.api#httpPayload", "smithy.api#httpResponseCode",
+/* The traits that take a member out of a request's body, and out of a response's (labels and query do not exist there).
+ */
+static const char *const s_request_bindings[] = {
+    "smithy.api#httpLabel",  "smithy.api#httpQuery",         "smithy.api#httpQueryParams",
+    "smithy.api#httpHeader", "smithy.api#httpPrefixHeaders", "smithy.api#httpPayload",
+};
+static const char *const s_response_bindings[] = {
+    "smithy.api#httpHeader",
+    "smithy.api#httpPrefixHeaders",
+    "smithy.api#httpPayload",
+    "smithy.api#httpResponseCode",
 };
 
-bool anvil__http_unbound(const struct anvil_member *m) {
-    for (size_t i = 0; i < ANVIL_ARRAY_LEN(s_binding_traits); i++) {
-        if (anvil__member_trait(m, s_binding_traits[i])) {
-            return false;
+static bool s_has_any(const struct anvil_member *m, const char *const *traits, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (anvil__member_trait(m, traits[i])) {
+            return true;
         }
     }
-    return true;
+    return false;
+}
+
+bool anvil__http_unbound(const struct anvil_member *m) {
+    return !s_has_any(m, s_request_bindings, ANVIL_ARRAY_LEN(s_request_bindings));
+}
+
+bool anvil__http_unbound_response(const struct anvil_member *m) {
+    return !s_has_any(m, s_response_bindings, ANVIL_ARRAY_LEN(s_response_bindings));
 }
 
 const struct anvil_member *anvil__http_payload_member(const struct anvil_shape *shape) {

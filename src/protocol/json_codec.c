@@ -88,14 +88,37 @@ static int s_enc_fail(struct s_enc *e, const char *what, const struct anvil_json
 static int s_encode(struct s_enc *e, const struct anvil_member *m, const struct anvil_shape *shape,
                     const struct anvil_json *v);
 
+/* Writes one member ("name":value), with a comma before all but the first. */
+static int s_encode_member(struct s_enc *e, const struct anvil_member *m, const struct anvil_json *v, size_t *written) {
+    size_t path_len = e->path.len;
+    s_path(&e->path, "%s%.*s", e->path.len ? "." : "", (int)m->name.len, m->name.ptr);
+    int rc = (*written)++ ? anvil_buf_append_byte(e->out, ',') : ANVIL_OK;
+    if (rc == ANVIL_OK) {
+        rc = anvil_json_write_string(s_wire_name(e->codec, m), 0, e->out);
+    }
+    if (rc == ANVIL_OK) {
+        rc = anvil_buf_append_byte(e->out, ':');
+    }
+    if (rc == ANVIL_OK) {
+        rc = s_encode(e, m, m->target, v);
+    }
+    anvil_buf_truncate(&e->path, path_len);
+    return rc;
+}
+
+/*
+ * A structure or union. Below the top level, a member the caller left out
+ * that has a @default (and no @clientOptional) is written with it, as
+ * Smithy's clients do; the input structure itself is sent as given.
+ */
 static int s_encode_struct(struct s_enc *e, const struct anvil_shape *shape, const struct anvil_json *v,
-                           anvil__member_filter_fn *keep) {
+                           anvil__member_filter_fn *keep, bool top) {
     bool is_union = anvil_shape_type(shape) == ANVIL_SHAPE_UNION;
     if (!anvil_json_is_object(v)) {
         return s_enc_fail(e, is_union ? "expected an object with one member (a union)" : "expected an object", v);
     }
     int rc = anvil_buf_append_byte(e->out, '{');
-    size_t written = 0, path_len = e->path.len;
+    size_t written = 0;
     for (size_t i = 0; rc == ANVIL_OK && i < anvil_json_len(v); i++) {
         const struct anvil_json_member *jm = anvil_json_object_at(v, i);
         struct anvil_str_view key = anvil_json_member_key(jm);
@@ -106,27 +129,20 @@ static int s_encode_struct(struct s_enc *e, const struct anvil_shape *shape, con
                                   e->path.len ? e->path.data : "", e->path.len ? "." : "", (int)key.len, key.ptr,
                                   (int)name.len, name.ptr, (int)key.len, key.ptr);
         }
-        if (anvil_json_is_null(&jm->value) || (keep && !keep(m))) {
-            continue;
+        if (!anvil_json_is_null(&jm->value) && (!keep || keep(m))) {
+            rc = s_encode_member(e, m, &jm->value, &written);
         }
-        s_path(&e->path, "%s%.*s", e->path.len ? "." : "", (int)key.len, key.ptr);
-        if (written++) {
-            rc = anvil_buf_append_byte(e->out, ',');
-        }
-        if (rc == ANVIL_OK) {
-            rc = anvil_json_write_string(s_wire_name(e->codec, m), 0, e->out);
-        }
-        if (rc == ANVIL_OK) {
-            rc = anvil_buf_append_byte(e->out, ':');
-        }
-        if (rc == ANVIL_OK) {
-            rc = s_encode(e, m, m->target, &jm->value);
-        }
-        anvil_buf_truncate(&e->path, path_len);
     }
     if (rc == ANVIL_OK && is_union && written != 1) {
         return anvil_diag_set(e->diag, ANVIL_EINVAL, 0, 0, 0, "`%s`: a union takes exactly one member, not %zu",
                               e->path.len ? e->path.data : "input", written);
+    }
+    for (size_t i = 0; rc == ANVIL_OK && !top && !is_union && i < anvil_shape_member_count(shape); i++) {
+        const struct anvil_member *m = anvil_shape_member_at(shape, i);
+        const struct anvil_json *def = anvil__member_default(m);
+        if (def && anvil_json_is_null(anvil_json_object_get(v, m->name.ptr, m->name.len))) {
+            rc = s_encode_member(e, m, def, &written);
+        }
     }
     return rc == ANVIL_OK ? anvil_buf_append_byte(e->out, '}') : rc;
 }
@@ -209,7 +225,7 @@ static int s_encode(struct s_enc *e, const struct anvil_member *m, const struct 
     switch (t) {
     case ANVIL_SHAPE_STRUCTURE:
     case ANVIL_SHAPE_UNION:
-        rc = s_encode_struct(e, shape, v, NULL);
+        rc = s_encode_struct(e, shape, v, NULL, false);
         break;
     case ANVIL_SHAPE_LIST:
     case ANVIL_SHAPE_SET:
@@ -264,7 +280,7 @@ int anvil__json_encode(const struct anvil__json_codec *codec, const struct anvil
     } else if (!value || anvil_json_is_null(value)) {
         rc = anvil_buf_append_cstr(out, "{}");
     } else {
-        rc = s_encode_struct(&e, shape, value, keep);
+        rc = s_encode_struct(&e, shape, value, keep, true);
     }
     anvil_buf_clean_up(&e.path);
     return rc;
@@ -345,6 +361,9 @@ static int s_decode_struct(struct s_dec *d, const struct anvil_shape *shape, con
                            anvil__member_filter_fn *keep, struct anvil_json *out) {
     size_t base = d->values->member_count;
     int rc = s_decode_members(d, shape, v, keep);
+    if (rc == ANVIL_OK) {
+        rc = anvil__values_fill_defaults(d->values, shape, base);
+    }
     return rc == ANVIL_OK ? anvil__values_object(d->values, base, out) : rc;
 }
 
@@ -475,6 +494,9 @@ int anvil__json_decode(const struct anvil__json_codec *codec, const struct anvil
                        struct anvil_json *out, struct anvil_buf *why) {
     size_t base = values->member_count;
     int rc = anvil__json_decode_members(codec, shape, wire, keep, values, why);
+    if (rc == ANVIL_OK) {
+        rc = anvil__values_fill_defaults(values, shape, base);
+    }
     return rc == ANVIL_OK ? anvil__values_object(values, base, out) : rc;
 }
 

@@ -202,6 +202,11 @@ struct anvil__values {
     size_t member_count, member_capacity;
     struct anvil_json *items;
     size_t item_count, item_capacity;
+    /* Which structures have members with defaults or @required (anvil__values_fill_defaults). */
+    struct {
+        const struct anvil_shape *shape;
+        bool needs;
+    } fill_cache[64];
 };
 
 void anvil__values_init(struct anvil__values *v, struct anvil_allocator *allocator, struct anvil_arena *arena);
@@ -215,6 +220,16 @@ int anvil__values_object(struct anvil__values *v, size_t base, struct anvil_json
 int anvil__values_item(struct anvil__values *v, struct anvil_json value);
 /* The items pushed since `base` as an array; pops them. */
 int anvil__values_array(struct anvil__values *v, size_t base, struct anvil_json *out);
+/* A member's @default when a client applies it (set, not null, no @clientOptional), else NULL. */
+const struct anvil_json *anvil__member_default(const struct anvil_member *m);
+
+/*
+ * Completes a structure being read (its members pushed since `base`) as
+ * Smithy's clients do: a member the response left out gets its @default,
+ * or, when it is @required, its type's zero value ("" false 0 [] {}).
+ */
+int anvil__values_fill_defaults(struct anvil__values *v, const struct anvil_shape *shape, size_t base);
+
 /* A string value copied into the arena: ANVIL_EVALUE when `s` is not UTF-8. */
 int anvil__values_string(struct anvil__values *v, struct anvil_str_view s, struct anvil_json *out);
 
@@ -230,8 +245,11 @@ int anvil__text_value(struct anvil__values *values, const struct anvil_member *m
 
 /* ---- HTTP bindings (http_bind.c): restJson1 and restXml ---- */
 
-/* Whether a member goes in the body (it has no HTTP binding trait). */
+/* Whether a member of an input goes in the body (it has no HTTP binding trait). */
 bool anvil__http_unbound(const struct anvil_member *m);
+
+/* Whether a member of an output or error comes from the body (@httpLabel and @httpQuery mean nothing there). */
+bool anvil__http_unbound_response(const struct anvil_member *m);
 
 /* The member of `shape` with @httpPayload, or NULL. */
 const struct anvil_member *anvil__http_payload_member(const struct anvil_shape *shape);

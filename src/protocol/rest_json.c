@@ -66,12 +66,11 @@ static int s_serialize(const struct anvil__protocol_context *ctx, const struct a
         const struct anvil_json *v = anvil_json_object_get(input, payload->name.ptr, payload->name.len);
         enum anvil_shape_type t = anvil_shape_type(payload->target);
         bool structured = t == ANVIL_SHAPE_STRUCTURE || t == ANVIL_SHAPE_UNION || t == ANVIL_SHAPE_DOCUMENT;
-        if (anvil_json_is_null(v) && !structured) {
-            return ANVIL_OK; /* no blob or string: no body, no Content-Type */
+        if (anvil_json_is_null(v) && t != ANVIL_SHAPE_STRUCTURE) {
+            return ANVIL_OK; /* nothing to send: no body, no Content-Type (an unset structure is `{}`) */
         }
         if (t == ANVIL_SHAPE_DOCUMENT) {
-            rc = anvil_json_write(anvil_json_is_null(v) ? &(struct anvil_json){ANVIL_JSON_OBJECT, {0}} : v, 0,
-                                  &req->body);
+            rc = anvil_json_write(v, 0, &req->body);
         } else if (structured) {
             rc = anvil__json_encode(&s_codec, payload->target, v, NULL, &req->body, diag);
         } else {
@@ -137,7 +136,10 @@ static int s_read_members(const struct anvil_shape *shape, const struct anvil__r
             rc = anvil__values_member_named(values, payload->name, v);
         }
     } else if (rc == ANVIL_OK && !payload && anvil_json_is_object(body)) {
-        rc = anvil__json_decode_members(&s_codec, shape, body, anvil__http_unbound, values, why);
+        rc = anvil__json_decode_members(&s_codec, shape, body, anvil__http_unbound_response, values, why);
+    }
+    if (rc == ANVIL_OK) {
+        rc = anvil__values_fill_defaults(values, shape, base);
     }
     if (rc != ANVIL_OK) {
         values->member_count = base;

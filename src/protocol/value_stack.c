@@ -183,3 +183,102 @@ int anvil__text_value(struct anvil__values *v, const struct anvil_member *m, str
         return anvil__values_string(v, text, out);
     }
 }
+
+const struct anvil_json *anvil__member_default(const struct anvil_member *m) {
+    const struct anvil_json *def = anvil_json_object_get_cstr(&m->traits, "smithy.api#default");
+    if (!def || anvil_json_is_null(def) || anvil_json_object_get_cstr(&m->traits, "smithy.api#clientOptional")) {
+        return NULL;
+    }
+    return def;
+}
+
+/* A member's value when the response left it out: its default, else (when @required) its type's zero value. */
+static int s_fill_value(struct anvil__values *v, const struct anvil_member *m, struct anvil_json *out, bool *has) {
+    enum anvil_shape_type t = m->target ? anvil_shape_type(m->target) : ANVIL_SHAPE_DOCUMENT;
+    const struct anvil_json *def = anvil__member_default(m);
+    *has = true;
+    if (m->target && anvil_shape_is_streaming(m->target)) {
+        /* A stream's default is an empty stream, not a value: an absent body stays absent. */
+        *has = false;
+        return ANVIL_OK;
+    }
+    if (def && t == ANVIL_SHAPE_TIMESTAMP) {
+        int64_t ms;
+        if (anvil__timestamp_from_json(def, &ms) != ANVIL_OK) {
+            *has = false;
+            return ANVIL_OK;
+        }
+        *out = anvil__timestamp_json(ms);
+        return ANVIL_OK;
+    }
+    if (def) {
+        return anvil_json_copy(v->arena, def, out);
+    }
+    if (!anvil_json_object_get_cstr(&m->traits, "smithy.api#required")) {
+        *has = false;
+        return ANVIL_OK;
+    }
+    /* Error correction (Smithy's "zero values"): the member is required, so a client shows one. */
+    switch (t) {
+    case ANVIL_SHAPE_STRING:
+    case ANVIL_SHAPE_ENUM:
+    case ANVIL_SHAPE_BLOB:
+        return anvil__values_string(v, anvil_sv("", 0), out);
+    case ANVIL_SHAPE_BOOLEAN:
+        *out = anvil_json_make_bool(false);
+        return ANVIL_OK;
+    case ANVIL_SHAPE_LIST:
+    case ANVIL_SHAPE_SET:
+        return anvil__values_array(v, v->item_count, out);
+    case ANVIL_SHAPE_MAP:
+    case ANVIL_SHAPE_STRUCTURE:
+        return anvil__values_object(v, v->member_count, out);
+    case ANVIL_SHAPE_UNION:
+    case ANVIL_SHAPE_DOCUMENT:
+        *has = false;
+        return ANVIL_OK;
+    default: /* numbers, intEnum, timestamp (the epoch) */
+        *out = anvil_json_make_int(0);
+        return ANVIL_OK;
+    }
+}
+
+/* Whether `shape` has a member a response may leave out that the data model still shows (memoised per shape). */
+static bool s_needs_fill(struct anvil__values *v, const struct anvil_shape *shape) {
+    size_t slot = ((uintptr_t)shape >> 4) % ANVIL_ARRAY_LEN(v->fill_cache);
+    if (v->fill_cache[slot].shape == shape) {
+        return v->fill_cache[slot].needs;
+    }
+    bool needs = false;
+    for (size_t i = 0; !needs && i < anvil_shape_member_count(shape); i++) {
+        const struct anvil_member *m = anvil_shape_member_at(shape, i);
+        needs = anvil__member_default(m) || anvil_json_object_get_cstr(&m->traits, "smithy.api#required");
+    }
+    v->fill_cache[slot].shape = shape;
+    v->fill_cache[slot].needs = needs;
+    return needs;
+}
+
+int anvil__values_fill_defaults(struct anvil__values *v, const struct anvil_shape *shape, size_t base) {
+    if (!shape || anvil_shape_type(shape) != ANVIL_SHAPE_STRUCTURE || !s_needs_fill(v, shape)) {
+        return ANVIL_OK;
+    }
+    size_t pushed = v->member_count;
+    int rc = ANVIL_OK;
+    for (size_t i = 0; i < anvil_shape_member_count(shape) && rc == ANVIL_OK; i++) {
+        const struct anvil_member *m = anvil_shape_member_at(shape, i);
+        bool present = false;
+        for (size_t k = base; k < pushed && !present; k++) {
+            present = anvil__sv_same(anvil_json_member_key(&v->members[k]), m->name);
+        }
+        struct anvil_json value;
+        bool has = false;
+        if (!present) {
+            rc = s_fill_value(v, m, &value, &has);
+        }
+        if (rc == ANVIL_OK && has) {
+            rc = anvil__values_member_named(v, m->name, value);
+        }
+    }
+    return rc;
+}
