@@ -25,6 +25,7 @@ set(ANVIL_JSON_SOURCES
 
 set(ANVIL_XML_SOURCES
   src/xml/xml_reader.c
+  src/xml/xml_scan.c
   src/xml/xml_tree.c
   src/xml/xml_write.c)
 

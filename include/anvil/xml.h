@@ -21,9 +21,13 @@
  * as XML says (CR LF and a lone CR become LF); a CR written `&#xD;` stays.
  * Text is never trimmed.
  *
+ * Attribute values are normalised as XML says for attributes without a DTD:
+ * each tab, LF, CR and CR LF written literally becomes one space, while
+ * `&#x9;`, `&#xA;` and `&#xD;` stay what they name.
+ *
  * Namespaces are not resolved: `xmlns` and `xmlns:p` stay attributes, and
  * names keep their prefix, with the part after the colon available as the
- * local name.
+ * local name (anvil_xml_local()).
  */
 
 #include "anvil/arena.h"
@@ -67,7 +71,7 @@ enum anvil_xml_event_type {
 struct anvil_xml_attribute {
     /** The name as written, prefix included ("xmlns:xsi", "xsi:type"). */
     struct anvil_str_view name;
-    /** The value, entities decoded. */
+    /** The value, references decoded and literal white space normalised (see above). */
     struct anvil_str_view value;
 };
 
@@ -90,8 +94,9 @@ struct anvil_xml_event {
  * A reader over one document (opaque). Strings in events borrow from the
  * input when they need no decoding, and are decoded into the reader's
  * scratch memory otherwise, so they are valid until the next call of
- * anvil_xml_reader_next() (the input must outlive the reader). Not
- * thread-safe; one reader per thread.
+ * anvil_xml_reader_next() (the input must outlive the reader). Names always
+ * borrow from the input; a TEXT event is never empty. Not thread-safe; one
+ * reader per thread.
  */
 struct anvil_xml_reader;
 
@@ -123,13 +128,14 @@ ANVIL_API int anvil_xml_reader_next(struct anvil_xml_reader *reader, struct anvi
  * An element of a parsed document. Children are the element's child
  * elements in document order (a linked list); `text` is all the character
  * data directly inside the element, concatenated (for a leaf, its whole
- * value; white space kept). Strings live in the tree's arena, or borrow
- * from the input (see anvil_xml_parse()).
+ * value; white space kept; an empty view, never NULL, when there is none).
+ * Strings live in the tree's arena, or borrow from the input (see
+ * anvil_xml_parse()); those copied into the arena are also NUL-terminated.
  */
 struct anvil_xml_node {
     /** The name as written ("soap:Envelope", "Item"). */
     struct anvil_str_view name;
-    /** The name after its prefix ("Envelope", "Item"). */
+    /** The name after its prefix ("Envelope", "Item"): anvil_xml_local() of `name`. */
     struct anvil_str_view local;
     struct anvil_str_view text;
     const struct anvil_xml_attribute *attributes;
@@ -153,49 +159,78 @@ enum anvil_xml_parse_flags {
  * Parses a whole document into a tree in `arena` and stores its root
  * element in `*root`. Temporary memory comes from `allocator` (NULL =
  * default) and is freed before returning. Same errors as the reader (diag
- * says where); on error `*root` is NULL and the arena may hold unreachable
- * bytes. Thread-safe (no shared state).
+ * says where; for a document longer than max_document_bytes it has no
+ * position), and ANVIL_ELIMIT when the arena's byte limit is reached;
+ * ANVIL_EINVAL for a NULL `arena` or `root`, NULL `text` with len > 0, or
+ * an unknown flag. On error `*root` is NULL and the arena may hold
+ * unreachable bytes. Thread-safe (no shared state).
  */
 ANVIL_API int anvil_xml_parse(struct anvil_arena *arena, struct anvil_allocator *allocator, const char *text,
                               size_t len, const struct anvil_xml_options *options, unsigned flags,
                               const struct anvil_xml_node **root, struct anvil_diag *diag);
 
+/**
+ * The part of an element or attribute name after its prefix: what follows
+ * the first ':' that has bytes on both sides ("soap:Envelope" gives
+ * "Envelope"), else the whole name. A view into `name`. Thread-safe.
+ */
+ANVIL_API struct anvil_str_view anvil_xml_local(struct anvil_str_view name);
+
 /** The first child element of `node` whose local name is `local`, or NULL. NULL `node` gives NULL. */
 ANVIL_API const struct anvil_xml_node *anvil_xml_child(const struct anvil_xml_node *node, struct anvil_str_view local);
 
-/** The value of the attribute named `name` exactly as written (prefix included), or NULL. */
+/** The value of the attribute named `name` exactly as written (prefix included), or NULL (also for a NULL `node`). */
 ANVIL_API const struct anvil_str_view *anvil_xml_attribute(const struct anvil_xml_node *node,
                                                            struct anvil_str_view name);
 
 /* ---- writing ---- */
 
-/** Appends `text` escaped as character data (`&` `<` `>`, and CR as `&#xD;`). */
+/**
+ * Appends `text` escaped as character data: `&` `<` `>` as entities, and CR,
+ * the other control characters but tab and LF, U+FFFE and U+FFFF as
+ * character references (`&#xD;`, `&#x1;`), so the reader gives back exactly
+ * `text`. ANVIL_EINVAL when `text` holds what XML cannot carry at all
+ * (U+0000, invalid UTF-8) or `out` is NULL; the buffer's ANVIL_ELIMIT and
+ * ANVIL_ENOMEM. On error nothing is appended.
+ */
 ANVIL_API int anvil_xml_write_text(struct anvil_buf *out, struct anvil_str_view text);
 
-/** Appends `value` escaped for a double-quoted attribute (`&` `<` `>` `"`, and tab, LF, CR as references). */
+/**
+ * Appends `value` escaped for a double-quoted attribute: as
+ * anvil_xml_write_text(), plus `"` as `&quot;` and tab and LF as references
+ * (the reader turns literal ones into spaces). Same errors.
+ */
 ANVIL_API int anvil_xml_write_attribute_value(struct anvil_buf *out, struct anvil_str_view value);
 
 /**
  * A writer of one element tree into a buffer (opaque): start tags stay open
- * until their first child or text, so an element with neither is written
- * `<a/>`. Errors are sticky: check anvil_xml_writer_finish(). Names are
- * written as given (the caller passes valid names); text and attribute
- * values are escaped. Not thread-safe.
+ * until their first child or non-empty text, so an element with neither is
+ * written `<a/>`. No declaration and no white space are added. Errors are
+ * sticky: every call after the first error returns it and writes nothing,
+ * and anvil_xml_writer_finish() reports it. Names are written as given (the
+ * caller passes valid names); text and attribute values are escaped. Not
+ * thread-safe.
  */
 struct anvil_xml_writer;
 
-/** A writer appending to `out` (borrowed; it must outlive the writer). ANVIL_ENOMEM. */
+/** A writer appending to `out` (borrowed; it must outlive the writer). ANVIL_ENOMEM; ANVIL_EINVAL for NULL arguments.
+ */
 ANVIL_API int anvil_xml_writer_new(struct anvil_allocator *allocator, struct anvil_buf *out,
                                    struct anvil_xml_writer **writer);
+/** Starts an element (the name is copied). ANVIL_EINVAL for an empty name or a second root element. */
 ANVIL_API int anvil_xml_writer_start(struct anvil_xml_writer *writer, struct anvil_str_view name);
 /** An attribute of the element just started (ANVIL_EINVAL when its start tag is no longer open). */
 ANVIL_API int anvil_xml_writer_attribute(struct anvil_xml_writer *writer, struct anvil_str_view name,
                                          struct anvil_str_view value);
+/** Character data in the open element (ANVIL_EINVAL outside any element, or for text anvil_xml_write_text() refuses).
+ */
 ANVIL_API int anvil_xml_writer_text(struct anvil_xml_writer *writer, struct anvil_str_view text);
+/** Ends the innermost open element (ANVIL_EINVAL when none is open). */
 ANVIL_API int anvil_xml_writer_end(struct anvil_xml_writer *writer);
 /**
  * Closes what is still open and returns the first error of any call, else
- * ANVIL_OK. The writer may be used again for another tree after it.
+ * ANVIL_OK (also when nothing was written). The writer is then reset and
+ * may be used again for another tree.
  */
 ANVIL_API int anvil_xml_writer_finish(struct anvil_xml_writer *writer);
 /** Frees the writer (never the buffer). NULL is ignored. */
