@@ -82,9 +82,12 @@ set(ANVIL_PROTOCOL_SOURCES
   src/protocol/http_bind.c
   src/protocol/json_codec.c
   src/protocol/protocol.c
+  src/protocol/query.c
   src/protocol/rest_json.c
+  src/protocol/rest_xml.c
   src/protocol/timestamp.c
-  src/protocol/value_stack.c)
+  src/protocol/value_stack.c
+  src/protocol/xml_codec.c)
 
 set(ANVIL_TRANSPORT_SOURCES
   src/transport/aws_config.c

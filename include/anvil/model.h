@@ -220,6 +220,18 @@ ANVIL_API const struct anvil_member *anvil_shape_member(const struct anvil_shape
 /** anvil_shape_member() with a name of `name.len` bytes (need not be NUL-terminated). */
 ANVIL_API const struct anvil_member *anvil_shape_member_sv(const struct anvil_shape *shape, struct anvil_str_view name);
 
+/**
+ * A property of a service, resource or operation as its JSON AST writes it
+ * (`version` and `rename` of a service, `identifiers` of a resource, ...),
+ * or NULL when the shape has none. Lives as long as the model. Thread-safe.
+ */
+ANVIL_API const struct anvil_json *anvil_shape_property(const struct anvil_model *model,
+                                                        const struct anvil_shape *shape, const char *name);
+
+/** A service's `version` ("2010-05-15"), empty when it has none. */
+ANVIL_API struct anvil_str_view anvil_service_version(const struct anvil_model *model,
+                                                      const struct anvil_shape *service);
+
 /** An operation's input and output shapes (smithy.api#Unit when not modelled); NULL for other shapes. */
 ANVIL_API const struct anvil_shape *anvil_operation_input(const struct anvil_shape *operation);
 ANVIL_API const struct anvil_shape *anvil_operation_output(const struct anvil_shape *operation);

@@ -228,6 +228,34 @@ const struct anvil_member *anvil_shape_member_sv(const struct anvil_shape *shape
     return anvil__shape_member_sv(shape, name);
 }
 
+const struct anvil_json *anvil_shape_property(const struct anvil_model *model, const struct anvil_shape *shape,
+                                              const char *name) {
+    if (!shape || !name) {
+        return NULL;
+    }
+    if (shape->ast) {
+        return anvil_json_object_get_cstr(shape->ast, name);
+    }
+    /* An assembled model keeps the properties of the shapes that have some, by shape index. */
+    size_t lo = 0, hi = model ? model->written_count : 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (model->written[mid].index == shape->index) {
+            return anvil_json_object_get_cstr(&model->written[mid].props, name);
+        }
+        if (model->written[mid].index < shape->index) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return NULL;
+}
+
+struct anvil_str_view anvil_service_version(const struct anvil_model *model, const struct anvil_shape *service) {
+    return anvil_json_string(anvil_shape_property(model, service, "version"));
+}
+
 const struct anvil_shape *anvil_operation_input(const struct anvil_shape *operation) {
     return operation->type == ANVIL_SHAPE_OPERATION ? operation->input : NULL;
 }

@@ -611,8 +611,9 @@ int anvil__http_bind_response(const struct anvil_shape *shape, const struct anvi
             rc = s_header_member(values, m, anvil_buf_view(&joined), &v, why);
             has = true;
         } else if (anvil__member_trait(m, "smithy.api#httpPrefixHeaders")) {
+            /* An empty map when no header has the prefix (Smithy's HttpPrefixHeadersAreNotPresent). */
             rc = s_prefix_headers(values, m, res, &v, why);
-            has = rc != ANVIL_OK || anvil_json_len(&v) > 0;
+            has = true;
         } else if (anvil__member_trait(m, "smithy.api#httpResponseCode")) {
             v = anvil_json_make_int(res->status);
             has = true;

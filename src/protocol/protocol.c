@@ -22,9 +22,8 @@
 #define S_BODY_QUOTE_MAX 200
 
 static const struct anvil__protocol *const s_protocols[] = {
-    &anvil__aws_json_1_0,
-    &anvil__aws_json_1_1,
-    &anvil__rest_json_1,
+    &anvil__aws_json_1_0, &anvil__aws_json_1_1, &anvil__rest_json_1,
+    &anvil__aws_query,    &anvil__ec2_query,    &anvil__rest_xml,
 };
 
 const struct anvil__protocol *anvil__protocol_get(enum anvil_protocol id) {

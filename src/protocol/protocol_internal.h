@@ -21,6 +21,7 @@
 #include "anvil/model.h"
 #include "anvil/operation.h"
 #include "anvil/traits.h"
+#include "anvil/xml.h"
 #include "core/core_internal.h"
 
 /* Most headers one request may carry (bound members and prefix-header maps included). */
@@ -362,6 +363,58 @@ const struct anvil_shape *anvil__json_error(const struct anvil__protocol_context
 
 /* Whether `s` is base64 text (padded, standard alphabet). */
 bool anvil__base64_valid(struct anvil_str_view s);
+
+/* ---- XML bodies (xml_codec.c): restXml, and the responses of awsQuery and ec2Query ---- */
+
+/* The element name of a member: its @xmlName, else its name. */
+struct anvil_str_view anvil__xml_member_name(const struct anvil_member *m);
+
+/*
+ * Writes `value` (the data model) of structure `shape` as an XML document
+ * whose root element is `root`, with an xmlns from `ns` (an @xmlNamespace
+ * value, may be NULL); members filtered by `keep` (NULL = all). Errors as
+ * anvil__json_encode().
+ */
+int anvil__xml_encode(const struct anvil_shape *shape, struct anvil_str_view root, const struct anvil_json *ns,
+                      const struct anvil_json *value, anvil__member_filter_fn *keep, struct anvil_buf *out,
+                      struct anvil_diag *diag);
+
+/* Whether `input` sets a member that goes in the body (or one `shape` does not have). */
+bool anvil__xml_has_body_values(const struct anvil_shape *shape, const struct anvil_json *input);
+
+/* A structure or union @httpPayload as its document (root: the member's @xmlName, the target's, or its name). */
+int anvil__xml_encode_payload(const struct anvil_member *payload, const struct anvil_json *value, struct anvil_buf *out,
+                              struct anvil_diag *diag);
+
+/* A response body as an XML tree in `arena` (borrowing from the body). ANVIL_ESYNTAX with `why`. */
+int anvil__xml_parse_body(struct anvil_arena *arena, struct anvil_allocator *allocator,
+                          const struct anvil__response *res, const struct anvil_xml_node **root, struct anvil_buf *why);
+
+/*
+ * Pushes the members of structure `shape` read from element `node` onto
+ * `values` (attributes, child elements by local name, flattened lists and
+ * maps gathered); elements the shape does not know are skipped. No
+ * defaults are filled (the caller does, once every member is in).
+ * ANVIL_ESYNTAX with `why` naming the member for text of the wrong type.
+ */
+int anvil__xml_decode_members(const struct anvil_shape *shape, const struct anvil_xml_node *node,
+                              struct anvil__values *values, struct anvil_buf *why);
+
+/* One element as the value of `member`'s target. */
+int anvil__xml_decode_value(const struct anvil_member *member, const struct anvil_xml_node *node,
+                            struct anvil__values *values, struct anvil_json *out, struct anvil_buf *why);
+
+/*
+ * The error of an XML protocol's response (awsQuery's `<ErrorResponse>`,
+ * ec2Query's `<Response><Errors>`, restXml's either or a bare `<Error>`):
+ * code and message into `reply`, the request id, and the modelled error's
+ * members (read from `<Error>`) into `*error_data`. Returns ANVIL_ESERVICE,
+ * or ANVIL_ENOMEM.
+ */
+int anvil__xml_error(const struct anvil__protocol_context *ctx, const struct anvil_shape *op,
+                     const struct anvil__response *res, const struct anvil_xml_node *root, bool query_codes,
+                     struct anvil_arena *arena, struct anvil_operation_reply *reply, struct anvil__values *values,
+                     struct anvil_json *error_data, struct anvil_buf *why);
 
 /* ---- the protocols ---- */
 

@@ -1,0 +1,492 @@
+/*
+ * XML bodies, driven by the shapes: restXml requests written from the data
+ * model, and restXml, awsQuery and ec2Query responses read into it. The
+ * rules are Smithy's XML bindings: elements named by @xmlName (else the
+ * member name), @xmlAttribute members on their containing element, lists
+ * wrapped in `<member>` (or the list member's @xmlName) unless
+ * @xmlFlattened, maps as `<entry><key/><value/></entry>` (flattened: the
+ * member's name repeated), @xmlNamespace as an xmlns attribute. Reading
+ * matches local names, ignores what the shape does not know, and never
+ * checks the root element's name (S3 answers with roots its model does not
+ * name).
+ */
+
+#include <string.h>
+
+#include "protocol/protocol_internal.h"
+
+static bool s_is_flattened(const struct anvil_member *m) {
+    return anvil__member_trait(m, "smithy.api#xmlFlattened") != NULL;
+}
+
+struct anvil_str_view anvil__xml_member_name(const struct anvil_member *m) {
+    struct anvil_str_view name = anvil__member_trait_string(m, "smithy.api#xmlName");
+    return name.len ? name : m->name;
+}
+
+/* The local part of a name that may carry a prefix ("xsi:type" -> "type"). */
+static struct anvil_str_view s_local(struct anvil_str_view name) {
+    size_t colon = anvil_sv_find_byte(name, 0, ':');
+    return colon == SIZE_MAX ? name : anvil_sv_slice(name, colon + 1, name.len - colon - 1);
+}
+
+/* ---- writing ---- */
+
+struct s_enc {
+    struct anvil_xml_writer *w;
+    struct anvil_diag *diag;
+    struct anvil_buf text;
+    struct anvil_buf path;
+    size_t depth;
+};
+
+static int s_enc_fail(struct s_enc *e, const char *what) {
+    return anvil_diag_set(e->diag, ANVIL_EINVAL, 0, 0, 0, "`%s`: %s", e->path.len ? e->path.data : "input", what);
+}
+
+static void s_path_push(struct anvil_buf *path, struct anvil_str_view name, size_t index) {
+    size_t len = path->len;
+    int rc = index == SIZE_MAX ? anvil_buf_appendf(path, "%s%.*s", len ? "." : "", (int)name.len, name.ptr)
+                               : anvil_buf_appendf(path, "[%zu]", index);
+    if (rc != ANVIL_OK) {
+        anvil_buf_truncate(path, len);
+    }
+}
+
+/* An xmlns attribute for an @xmlNamespace value ({uri, prefix?}). */
+static int s_namespace(struct s_enc *e, const struct anvil_json *ns) {
+    if (!ns) {
+        return ANVIL_OK;
+    }
+    struct anvil_str_view uri = anvil_json_string(anvil_json_object_get_cstr(ns, "uri"));
+    struct anvil_str_view prefix = anvil_json_string(anvil_json_object_get_cstr(ns, "prefix"));
+    struct anvil_buf name;
+    anvil_buf_init(&name, NULL, 0);
+    int rc = anvil_buf_append_cstr(&name, "xmlns");
+    if (rc == ANVIL_OK && prefix.len) {
+        rc = anvil_buf_appendf(&name, ":%.*s", (int)prefix.len, prefix.ptr);
+    }
+    if (rc == ANVIL_OK) {
+        rc = anvil_xml_writer_attribute(e->w, anvil_buf_view(&name), uri);
+    }
+    anvil_buf_clean_up(&name);
+    return rc;
+}
+
+static int s_encode_value(struct s_enc *e, const struct anvil_member *m, const struct anvil_json *v);
+
+/* The attributes (@xmlAttribute members) of a structure's element, then its member elements. */
+static int s_encode_members(struct s_enc *e, const struct anvil_shape *shape, const struct anvil_json *v,
+                            anvil__member_filter_fn *keep) {
+    if (!anvil_json_is_object(v)) {
+        return s_enc_fail(e, "expected an object");
+    }
+    for (size_t i = 0; i < anvil_json_len(v); i++) {
+        struct anvil_str_view key = anvil_json_member_key(anvil_json_object_at(v, i));
+        if (!anvil_shape_member_sv(shape, key)) {
+            struct anvil_str_view name = anvil_shape_name(shape);
+            return anvil_diag_set(e->diag, ANVIL_EINVAL, 0, 0, 0, "`%s%s%.*s`: %.*s has no member `%.*s`",
+                                  e->path.len ? e->path.data : "", e->path.len ? "." : "", (int)key.len, key.ptr,
+                                  (int)name.len, name.ptr, (int)key.len, key.ptr);
+        }
+    }
+    int rc = ANVIL_OK;
+    size_t n = anvil_shape_member_count(shape);
+    for (int pass = 0; pass < 2 && rc == ANVIL_OK; pass++) {
+        for (size_t i = 0; i < n && rc == ANVIL_OK; i++) {
+            const struct anvil_member *m = anvil_shape_member_at(shape, i);
+            bool attribute = anvil__member_trait(m, "smithy.api#xmlAttribute") != NULL;
+            const struct anvil_json *x = anvil_json_object_get(v, m->name.ptr, m->name.len);
+            if ((pass == 0) != attribute || anvil_json_is_null(x) || (keep && !keep(m))) {
+                continue;
+            }
+            size_t path_len = e->path.len;
+            s_path_push(&e->path, m->name, SIZE_MAX);
+            if (attribute) {
+                const char *why = "";
+                anvil_buf_clear(&e->text);
+                rc = anvil__scalar_text(m, x, ANVIL__TS_DATE_TIME, &e->text, &why);
+                rc = rc == ANVIL_EINVAL ? s_enc_fail(e, why) : rc;
+                if (rc == ANVIL_OK) {
+                    rc = anvil_xml_writer_attribute(e->w, anvil__xml_member_name(m), anvil_buf_view(&e->text));
+                }
+            } else {
+                rc = s_encode_value(e, m, x);
+            }
+            anvil_buf_truncate(&e->path, path_len);
+        }
+    }
+    return rc;
+}
+
+/* One element named `name` holding `v` of `m`'s target (a list's or map's items are elements of their own). */
+static int s_encode_element(struct s_enc *e, struct anvil_str_view name, const struct anvil_member *m,
+                            const struct anvil_json *v);
+
+static int s_encode_list_items(struct s_enc *e, const struct anvil_member *m, const struct anvil_json *v,
+                               struct anvil_str_view item_name) {
+    if (!anvil_json_is_array(v)) {
+        return s_enc_fail(e, "expected an array");
+    }
+    const struct anvil_member *item = anvil_shape_member(m->target, "member");
+    int rc = ANVIL_OK;
+    for (size_t i = 0; i < anvil_json_len(v) && rc == ANVIL_OK; i++) {
+        size_t path_len = e->path.len;
+        s_path_push(&e->path, anvil_sv("", 0), i);
+        rc = s_encode_element(e, item_name, item, anvil_json_array_at(v, i));
+        anvil_buf_truncate(&e->path, path_len);
+    }
+    return rc;
+}
+
+static int s_encode_map_entries(struct s_enc *e, const struct anvil_member *m, const struct anvil_json *v,
+                                struct anvil_str_view entry_name) {
+    if (!anvil_json_is_object(v)) {
+        return s_enc_fail(e, "expected an object (a map)");
+    }
+    const struct anvil_member *key = anvil_shape_member(m->target, "key");
+    const struct anvil_member *value = anvil_shape_member(m->target, "value");
+    struct anvil_str_view key_name = key ? anvil__xml_member_name(key) : ANVIL_SV("key");
+    struct anvil_str_view value_name = value ? anvil__xml_member_name(value) : ANVIL_SV("value");
+    int rc = ANVIL_OK;
+    for (size_t i = 0; i < anvil_json_len(v) && rc == ANVIL_OK; i++) {
+        const struct anvil_json_member *jm = anvil_json_object_at(v, i);
+        rc = anvil_xml_writer_start(e->w, entry_name);
+        /* The key is a string: its bytes go out as its text. */
+        if (rc == ANVIL_OK) {
+            rc = anvil_xml_writer_start(e->w, key_name);
+            rc = rc == ANVIL_OK && key ? s_namespace(e, anvil__member_trait(key, "smithy.api#xmlNamespace")) : rc;
+            rc = rc == ANVIL_OK ? anvil_xml_writer_text(e->w, anvil_json_member_key(jm)) : rc;
+            rc = rc == ANVIL_OK ? anvil_xml_writer_end(e->w) : rc;
+        }
+        if (rc == ANVIL_OK) {
+            size_t path_len = e->path.len;
+            s_path_push(&e->path, anvil_json_member_key(jm), SIZE_MAX);
+            rc = s_encode_element(e, value_name, value, &jm->value);
+            anvil_buf_truncate(&e->path, path_len);
+        }
+        rc = rc == ANVIL_OK ? anvil_xml_writer_end(e->w) : rc;
+    }
+    return rc;
+}
+
+static int s_encode_element(struct s_enc *e, struct anvil_str_view name, const struct anvil_member *m,
+                            const struct anvil_json *v) {
+    if (++e->depth > ANVIL__VALUE_MAX_DEPTH) {
+        return anvil_diag_set(e->diag, ANVIL_ELIMIT, 0, 0, 0, "`%s`: the input nests deeper than %d levels",
+                              e->path.len ? e->path.data : "input", ANVIL__VALUE_MAX_DEPTH);
+    }
+    int rc = anvil_xml_writer_start(e->w, name);
+    if (rc == ANVIL_OK) {
+        rc = s_namespace(e, anvil__member_trait(m, "smithy.api#xmlNamespace"));
+    }
+    enum anvil_shape_type t = m && m->target ? anvil_shape_type(m->target) : ANVIL_SHAPE_STRING;
+    if (rc != ANVIL_OK) {
+        /* the writer's error */
+    } else if (anvil_json_is_null(v)) {
+        /* a null in a sparse list or map: an empty element */
+    } else if (t == ANVIL_SHAPE_STRUCTURE || t == ANVIL_SHAPE_UNION) {
+        rc = s_encode_members(e, m->target, v, NULL);
+    } else if (t == ANVIL_SHAPE_LIST || t == ANVIL_SHAPE_SET) {
+        const struct anvil_member *item = anvil_shape_member(m->target, "member");
+        rc = s_encode_list_items(e, m, v, item ? anvil__xml_member_name(item) : ANVIL_SV("member"));
+    } else if (t == ANVIL_SHAPE_MAP) {
+        rc = s_encode_map_entries(e, m, v, ANVIL_SV("entry"));
+    } else {
+        const char *why = "";
+        anvil_buf_clear(&e->text);
+        rc = anvil__scalar_text(m, v, ANVIL__TS_DATE_TIME, &e->text, &why);
+        rc = rc == ANVIL_EINVAL ? s_enc_fail(e, why) : rc;
+        if (rc == ANVIL_OK) {
+            rc = anvil_xml_writer_text(e->w, anvil_buf_view(&e->text));
+        }
+    }
+    rc = rc == ANVIL_OK ? anvil_xml_writer_end(e->w) : rc;
+    e->depth--;
+    return rc;
+}
+
+/* A member's value: its element, or for a flattened list or map, one element per item named as the member. */
+static int s_encode_value(struct s_enc *e, const struct anvil_member *m, const struct anvil_json *v) {
+    enum anvil_shape_type t = m->target ? anvil_shape_type(m->target) : ANVIL_SHAPE_STRING;
+    struct anvil_str_view name = anvil__xml_member_name(m);
+    if (s_is_flattened(m) && (t == ANVIL_SHAPE_LIST || t == ANVIL_SHAPE_SET)) {
+        return s_encode_list_items(e, m, v, name);
+    }
+    if (s_is_flattened(m) && t == ANVIL_SHAPE_MAP) {
+        return s_encode_map_entries(e, m, v, name);
+    }
+    return s_encode_element(e, name, m, v);
+}
+
+int anvil__xml_encode(const struct anvil_shape *shape, struct anvil_str_view root, const struct anvil_json *ns,
+                      const struct anvil_json *value, anvil__member_filter_fn *keep, struct anvil_buf *out,
+                      struct anvil_diag *diag) {
+    struct s_enc e = {NULL, diag, {0}, {0}, 0};
+    int rc = anvil_xml_writer_new(NULL, out, &e.w);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    anvil_buf_init(&e.text, NULL, 0);
+    anvil_buf_init(&e.path, NULL, 4096);
+    rc = anvil_xml_writer_start(e.w, root);
+    if (rc == ANVIL_OK) {
+        rc = s_namespace(&e, ns);
+    }
+    if (rc == ANVIL_OK && value && !anvil_json_is_null(value)) {
+        rc = s_encode_members(&e, shape, value, keep);
+    }
+    rc = rc == ANVIL_OK ? anvil_xml_writer_end(e.w) : rc;
+    int finish = anvil_xml_writer_finish(e.w);
+    rc = rc == ANVIL_OK ? finish : rc;
+    anvil_xml_writer_destroy(e.w);
+    anvil_buf_clean_up(&e.text);
+    anvil_buf_clean_up(&e.path);
+    return rc;
+}
+
+bool anvil__xml_has_body_values(const struct anvil_shape *shape, const struct anvil_json *input) {
+    for (size_t i = 0; i < anvil_json_len(input); i++) {
+        const struct anvil_json_member *jm = anvil_json_object_at(input, i);
+        const struct anvil_member *m = anvil_shape_member_sv(shape, anvil_json_member_key(jm));
+        if (!m || (!anvil_json_is_null(&jm->value) && anvil__http_unbound(m))) {
+            return true; /* an unknown member too: the writer names it */
+        }
+    }
+    return false;
+}
+
+int anvil__xml_encode_payload(const struct anvil_member *payload, const struct anvil_json *value, struct anvil_buf *out,
+                              struct anvil_diag *diag) {
+    struct anvil_str_view name = anvil__member_trait_string(payload, "smithy.api#xmlName");
+    if (!name.len) {
+        name = anvil_json_string(anvil_shape_trait(payload->target, "smithy.api#xmlName"));
+    }
+    if (!name.len) {
+        name = anvil_shape_name(payload->target);
+    }
+    const struct anvil_json *ns = anvil__member_trait(payload, "smithy.api#xmlNamespace");
+    if (!ns) {
+        ns = anvil_shape_trait(payload->target, "smithy.api#xmlNamespace");
+    }
+    return anvil__xml_encode(payload->target, name, ns, value, NULL, out, diag);
+}
+
+/* ---- reading ---- */
+
+struct s_dec {
+    struct anvil__values *values;
+    struct anvil_buf *why;
+    struct anvil_buf path;
+    size_t depth;
+};
+
+static int s_dec_fail(struct s_dec *d, const struct anvil_xml_node *node, const char *what) {
+    if (d->why && !d->why->len) {
+        anvil_buf_appendf(d->why, "`%s` (the element at byte %zu): %s", d->path.len ? d->path.data : "output",
+                          node ? node->offset : 0, what);
+    }
+    return ANVIL_ESYNTAX;
+}
+
+static int s_decode_node(struct s_dec *d, const struct anvil_member *m, const struct anvil_xml_node *node,
+                         struct anvil_json *out);
+
+/* The member of `shape` a child element names: by @xmlName, else by member name (attributes excluded). */
+static const struct anvil_member *s_member_of(const struct anvil_shape *shape, struct anvil_str_view local) {
+    const struct anvil_member *m = anvil_shape_member_sv(shape, local);
+    if (m && !anvil__member_trait(m, "smithy.api#xmlName") && !anvil__member_trait(m, "smithy.api#xmlAttribute")) {
+        return m;
+    }
+    for (size_t i = 0; i < anvil_shape_member_count(shape); i++) {
+        const struct anvil_member *c = anvil_shape_member_at(shape, i);
+        if (!anvil__member_trait(c, "smithy.api#xmlAttribute") &&
+            anvil_sv_eq(s_local(anvil__xml_member_name(c)), local)) {
+            return c;
+        }
+    }
+    return NULL;
+}
+
+/* The items of a flattened list (every child named as the member), or its wrapped list's children. */
+static int s_decode_list(struct s_dec *d, const struct anvil_member *m, const struct anvil_xml_node *first,
+                         struct anvil_str_view flattened_name, struct anvil_json *out) {
+    const struct anvil_member *item = anvil_shape_member(m->target, "member");
+    size_t base = d->values->item_count, path_len = d->path.len, index = 0;
+    int rc = ANVIL_OK;
+    for (const struct anvil_xml_node *c = first; c && rc == ANVIL_OK; c = c->next_sibling) {
+        if (flattened_name.len && !anvil_sv_eq(c->local, flattened_name)) {
+            continue;
+        }
+        struct anvil_json v;
+        s_path_push(&d->path, anvil_sv("", 0), index++);
+        rc = s_decode_node(d, item, c, &v);
+        anvil_buf_truncate(&d->path, path_len);
+        if (rc == ANVIL_OK) {
+            rc = anvil__values_item(d->values, v);
+        }
+    }
+    if (rc != ANVIL_OK) {
+        d->values->item_count = base;
+        return rc;
+    }
+    return anvil__values_array(d->values, base, out);
+}
+
+/* A map's entries: `<entry>` children of the member's element, or (flattened) every child named as the member. */
+static int s_decode_map(struct s_dec *d, const struct anvil_member *m, const struct anvil_xml_node *first,
+                        struct anvil_str_view entry_name, struct anvil_json *out) {
+    const struct anvil_member *key = anvil_shape_member(m->target, "key");
+    const struct anvil_member *value = anvil_shape_member(m->target, "value");
+    struct anvil_str_view key_name = s_local(key ? anvil__xml_member_name(key) : ANVIL_SV("key"));
+    struct anvil_str_view value_name = s_local(value ? anvil__xml_member_name(value) : ANVIL_SV("value"));
+    size_t base = d->values->member_count, path_len = d->path.len;
+    int rc = ANVIL_OK;
+    for (const struct anvil_xml_node *c = first; c && rc == ANVIL_OK; c = c->next_sibling) {
+        if (!anvil_sv_eq(c->local, entry_name)) {
+            continue;
+        }
+        const struct anvil_xml_node *k = anvil_xml_child(c, key_name);
+        const struct anvil_xml_node *v = anvil_xml_child(c, value_name);
+        if (!k) {
+            rc = s_dec_fail(d, c, "a map entry without its key");
+            break;
+        }
+        struct anvil_json val = anvil_json_make_null();
+        s_path_push(&d->path, k->text, SIZE_MAX);
+        if (v) {
+            rc = s_decode_node(d, value, v, &val);
+        }
+        anvil_buf_truncate(&d->path, path_len);
+        if (rc == ANVIL_OK && !anvil__utf8_valid(k->text.ptr ? k->text.ptr : "", k->text.len)) {
+            rc = s_dec_fail(d, k, "a map key that is not UTF-8");
+        }
+        if (rc == ANVIL_OK) {
+            rc = anvil__values_member_named(d->values, k->text, val);
+        }
+    }
+    if (rc != ANVIL_OK) {
+        d->values->member_count = base;
+        return rc;
+    }
+    return anvil__values_object(d->values, base, out);
+}
+
+/* Whether a flattened list or map member was seen among the children already (its items were all read then). */
+static bool s_seen_before(const struct anvil_xml_node *first, const struct anvil_xml_node *c) {
+    for (const struct anvil_xml_node *p = first; p && p != c; p = p->next_sibling) {
+        if (anvil_sv_eq(p->local, c->local)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static int s_decode_members(struct s_dec *d, const struct anvil_shape *shape, const struct anvil_xml_node *node) {
+    size_t base = d->values->member_count, path_len = d->path.len;
+    int rc = ANVIL_OK;
+    /* Attributes first: @xmlAttribute members read from this element. */
+    for (size_t i = 0; i < anvil_shape_member_count(shape) && rc == ANVIL_OK; i++) {
+        const struct anvil_member *m = anvil_shape_member_at(shape, i);
+        if (!anvil__member_trait(m, "smithy.api#xmlAttribute")) {
+            continue;
+        }
+        const struct anvil_str_view *text = anvil_xml_attribute(node, anvil__xml_member_name(m));
+        if (text) {
+            struct anvil_json v;
+            rc = anvil__text_value(d->values, m, *text, ANVIL__TS_DATE_TIME, &v);
+            rc = rc == ANVIL_EVALUE ? s_dec_fail(d, node, "an attribute that is not its member's type") : rc;
+            if (rc == ANVIL_OK) {
+                rc = anvil__values_member_named(d->values, m->name, v);
+            }
+        }
+    }
+    for (const struct anvil_xml_node *c = node->first_child; c && rc == ANVIL_OK; c = c->next_sibling) {
+        const struct anvil_member *m = s_member_of(shape, c->local);
+        if (!m) {
+            continue; /* an element the model does not know: skipped with everything in it */
+        }
+        enum anvil_shape_type t = m->target ? anvil_shape_type(m->target) : ANVIL_SHAPE_STRING;
+        bool flat = s_is_flattened(m) && (t == ANVIL_SHAPE_LIST || t == ANVIL_SHAPE_SET || t == ANVIL_SHAPE_MAP);
+        if (flat && s_seen_before(node->first_child, c)) {
+            continue;
+        }
+        struct anvil_json v;
+        s_path_push(&d->path, m->name, SIZE_MAX);
+        if (flat && t == ANVIL_SHAPE_MAP) {
+            rc = s_decode_map(d, m, c, c->local, &v);
+        } else if (flat) {
+            rc = s_decode_list(d, m, c, c->local, &v);
+        } else {
+            rc = s_decode_node(d, m, c, &v);
+        }
+        anvil_buf_truncate(&d->path, path_len);
+        if (rc == ANVIL_OK) {
+            rc = anvil__values_member_named(d->values, m->name, v);
+        }
+    }
+    if (rc != ANVIL_OK) {
+        d->values->member_count = base;
+    }
+    return rc;
+}
+
+static int s_decode_node(struct s_dec *d, const struct anvil_member *m, const struct anvil_xml_node *node,
+                         struct anvil_json *out) {
+    if (++d->depth > ANVIL__VALUE_MAX_DEPTH) {
+        return s_dec_fail(d, node, "nested too deep");
+    }
+    enum anvil_shape_type t = m && m->target ? anvil_shape_type(m->target) : ANVIL_SHAPE_STRING;
+    int rc;
+    if (t == ANVIL_SHAPE_STRUCTURE || t == ANVIL_SHAPE_UNION) {
+        size_t base = d->values->member_count;
+        rc = s_decode_members(d, m->target, node);
+        if (rc == ANVIL_OK) {
+            rc = anvil__values_fill_defaults(d->values, m->target, base);
+        }
+        rc = rc == ANVIL_OK ? anvil__values_object(d->values, base, out) : rc;
+    } else if (t == ANVIL_SHAPE_LIST || t == ANVIL_SHAPE_SET) {
+        rc = s_decode_list(d, m, node->first_child, anvil_sv("", 0), out);
+    } else if (t == ANVIL_SHAPE_MAP) {
+        rc = s_decode_map(d, m, node->first_child, ANVIL_SV("entry"), out);
+    } else {
+        rc = anvil__text_value(d->values, m, node->text, ANVIL__TS_DATE_TIME, out);
+        if (rc == ANVIL_EVALUE) {
+            rc = s_dec_fail(d, node,
+                            t == ANVIL_SHAPE_STRING ? "text that is not UTF-8" : "text that is not its member's type");
+        }
+    }
+    d->depth--;
+    return rc;
+}
+
+int anvil__xml_decode_members(const struct anvil_shape *shape, const struct anvil_xml_node *node,
+                              struct anvil__values *values, struct anvil_buf *why) {
+    struct s_dec d = {values, why, {0}, 0};
+    anvil_buf_init(&d.path, NULL, 4096);
+    int rc = s_decode_members(&d, shape, node);
+    anvil_buf_clean_up(&d.path);
+    return rc;
+}
+
+int anvil__xml_decode_value(const struct anvil_member *member, const struct anvil_xml_node *node,
+                            struct anvil__values *values, struct anvil_json *out, struct anvil_buf *why) {
+    struct s_dec d = {values, why, {0}, 0};
+    anvil_buf_init(&d.path, NULL, 4096);
+    s_path_push(&d.path, member->name, SIZE_MAX);
+    int rc = s_decode_node(&d, member, node, out);
+    anvil_buf_clean_up(&d.path);
+    return rc;
+}
+
+int anvil__xml_parse_body(struct anvil_arena *arena, struct anvil_allocator *allocator,
+                          const struct anvil__response *res, const struct anvil_xml_node **root,
+                          struct anvil_buf *why) {
+    struct anvil_diag diag;
+    anvil_diag_clear(&diag);
+    int rc = anvil_xml_parse(arena, allocator, res->body, res->body_len, NULL, ANVIL_XML_BORROW_INPUT, root, &diag);
+    if (rc == ANVIL_ESYNTAX || rc == ANVIL_ELIMIT) {
+        anvil_buf_appendf(why, "the response body is not XML (%zu:%zu: %s)", diag.line, diag.column, diag.message);
+    }
+    return rc;
+}
