@@ -79,6 +79,7 @@ set(ANVIL_BEHAVIOR_SOURCES
 
 set(ANVIL_PROTOCOL_SOURCES
   src/protocol/aws_json.c
+  src/protocol/customize.c
   src/protocol/http_bind.c
   src/protocol/json_codec.c
   src/protocol/protocol.c

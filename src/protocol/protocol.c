@@ -257,12 +257,18 @@ int anvil__request_build(const struct anvil__protocol *protocol, const struct an
     }
     const struct anvil_json *filled = anvil_json_is_object(input) ? input : NULL;
     bool token = false;
-    int rc = anvil_idempotency_fill(op, filled, ctx->env, req->arena, &filled, &token);
+    int rc = anvil__customize_input(ctx, op, filled, req->arena, &filled);
+    if (rc == ANVIL_OK) {
+        rc = anvil_idempotency_fill(op, filled, ctx->env, req->arena, &filled, &token);
+    }
     if (rc == ANVIL_OK) {
         rc = protocol->serialize(ctx, op, filled, req, diag);
     }
     if (rc == ANVIL_OK) {
         rc = s_host_prefix(op, filled, req, diag);
+    }
+    if (rc == ANVIL_OK) {
+        rc = anvil__customize_request(ctx, op, filled, req, diag);
     }
     if (rc == ANVIL_OK) {
         rc = s_compress(ctx, op, req, diag);

@@ -47,6 +47,8 @@ struct anvil__request {
     size_t header_count;
     size_t header_capacity;
     char host_prefix[ANVIL__HOST_PREFIX_MAX + 1];
+    /* A URL that replaces the client's endpoint for this request (Machine Learning's Predict), or NULL. */
+    const char *endpoint;
     struct anvil_arena *arena;
 };
 
@@ -110,8 +112,9 @@ const struct anvil__protocol *anvil__protocol_of(const struct anvil_shape *servi
 /*
  * The whole request of one logical call, what every retry sends again: the
  * idempotency token filled (from ctx->env), the protocol's serialisation,
- * Content-MD5 for `@httpChecksumRequired`, then request compression
- * (`@requestCompression`, ctx->compression). Errors as serialize.
+ * the host prefix (`@endpoint`), the service's customizations, request
+ * compression (`@requestCompression`, ctx->compression), then Content-MD5
+ * for `@httpChecksumRequired`. Errors as serialize.
  */
 int anvil__request_build(const struct anvil__protocol *protocol, const struct anvil__protocol_context *ctx,
                          const struct anvil_shape *operation, const struct anvil_json *input,
@@ -415,6 +418,16 @@ int anvil__xml_error(const struct anvil__protocol_context *ctx, const struct anv
                      const struct anvil__response *res, const struct anvil_xml_node *root, bool query_codes,
                      struct anvil_arena *arena, struct anvil_operation_reply *reply, struct anvil__values *values,
                      struct anvil_json *error_data, struct anvil_buf *why);
+
+/* ---- service customizations (customize.c) ---- */
+
+/* The input as the service needs it before serialisation (Glacier's "-" account id): `*out` is `input` or a copy. */
+int anvil__customize_input(const struct anvil__protocol_context *ctx, const struct anvil_shape *op,
+                           const struct anvil_json *input, struct anvil_arena *arena, const struct anvil_json **out);
+
+/* What the service adds to a serialised request (Glacier's headers, API Gateway's Accept, ML's endpoint). */
+int anvil__customize_request(const struct anvil__protocol_context *ctx, const struct anvil_shape *op,
+                             const struct anvil_json *input, struct anvil__request *req, struct anvil_diag *diag);
 
 /* ---- the protocols ---- */
 

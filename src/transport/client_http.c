@@ -149,13 +149,27 @@ static bool s_header_ok(struct anvil_str_view name, struct anvil_str_view value)
 static int s_url(const struct anvil_client *c, const struct anvil__request *req, struct anvil_buf *url,
                  struct anvil_buf *host, struct anvil_str_view *path, struct anvil_str_view *query) {
     const char *prefix = c->host_prefix_allowed ? req->host_prefix : "";
-    const char *authority = strstr(c->endpoint, "://") + 3;
+    const char *endpoint = c->endpoint;
+    const char *authority = strstr(endpoint, "://") + 3;
     struct anvil_str_view base = anvil_sv_from_cstr(c->path);
+    struct anvil_str_view host_name = anvil_sv_from_cstr(c->host);
+    char override[1100];
+    if (req->endpoint) {
+        /* The request names its own endpoint (checked as an http(s) URL when it was built). */
+        snprintf(override, sizeof override, "%s", req->endpoint);
+        endpoint = override;
+        authority = strstr(endpoint, "://") + 3;
+        size_t n = strcspn(authority, "/?#");
+        host_name = anvil_sv(authority, n);
+        base = anvil_sv(authority + n, strcspn(authority + n, "?#"));
+        override[authority + n - override] = '\0';
+        prefix = "";
+    }
     while (base.len && base.ptr[base.len - 1] == '/') {
         base.len--;
     }
     struct anvil_str_view target = anvil_buf_view(&req->target);
-    int rc = anvil_buf_appendf(url, "%.*s%s%s", (int)(authority - c->endpoint), c->endpoint, prefix, authority);
+    int rc = anvil_buf_appendf(url, "%.*s%s%s", (int)(authority - endpoint), endpoint, prefix, authority);
     size_t path_at = url->len;
     if (rc == ANVIL_OK) {
         rc = anvil_buf_append_sv(url, base);
@@ -164,7 +178,7 @@ static int s_url(const struct anvil_client *c, const struct anvil__request *req,
         rc = anvil_buf_append_sv(url, target.len ? target : ANVIL_SV("/"));
     }
     if (rc == ANVIL_OK) {
-        rc = anvil_buf_appendf(host, "%s%s", prefix, c->host);
+        rc = anvil_buf_appendf(host, "%s%.*s", prefix, (int)host_name.len, host_name.ptr);
     }
     if (rc != ANVIL_OK) {
         return rc;
