@@ -7,12 +7,14 @@
  * it in an arena, and a writer. docs/xml.md has the rules.
  *
  * What is accepted is well-formed XML 1.0 in UTF-8 (an optional byte order
- * mark, an optional `<?xml ...?>` declaration naming UTF-8 or no encoding):
+ * mark, then an optional `<?xml ...?>` declaration at the very start, of
+ * version 1.x, naming UTF-8, US-ASCII (then checked) or no encoding):
  * elements, attributes in single or double quotes, character data, CDATA
  * sections, comments and processing instructions (skipped), the five
  * predefined entities and decimal/hex character references. A character
  * reference may name any character but U+0000 and surrogates (S3 sends
- * `&#x1;` in keys). A DOCTYPE is an error (no DTD support at all, so no
+ * `&#x1;` in keys); written literally, U+FFFE and U+FFFF are refused like
+ * the control characters. A DOCTYPE is an error (no DTD support at all, so no
  * entity expansion of any kind); so is any other entity, a mismatched or
  * missing end tag, an attribute without quotes, a duplicate attribute,
  * `<` inside an attribute value, a literal control character other than
@@ -84,7 +86,11 @@ struct anvil_xml_event {
     /** START: the attributes in document order. */
     const struct anvil_xml_attribute *attributes;
     size_t attribute_count;
-    /** Byte offset in the input where the event starts ('<' of a tag, the first byte of text). */
+    /**
+     * Byte offset in the input where the event starts: the '<' of its tag
+     * (for the END of `<a/>`, the same tag's), the first byte of text, the
+     * '<' of a CDATA section; the input's length for EOF.
+     */
     size_t offset;
     /** Depth of the element (START and END), or of the element holding the text; 1 for the root. */
     size_t depth;
@@ -114,10 +120,11 @@ ANVIL_API void anvil_xml_reader_destroy(struct anvil_xml_reader *reader);
 
 /**
  * The next event. ANVIL_OK; ANVIL_ESYNTAX for input that is not
- * well-formed (diag names the line, column and what was expected);
- * ANVIL_ELIMIT when a limit is crossed; ANVIL_ENOMEM. After an error every
- * later call returns the same code. After ANVIL_XML_EOF every later call
- * gives ANVIL_XML_EOF again.
+ * well-formed (diag names the line, column and what was expected and
+ * found); ANVIL_ELIMIT when a limit is crossed; ANVIL_ENOMEM; ANVIL_EINVAL
+ * for a NULL reader or event. `diag` may be NULL. After an error every
+ * later call returns the same code and fills `diag` the same way. After
+ * ANVIL_XML_EOF every later call gives ANVIL_XML_EOF again.
  */
 ANVIL_API int anvil_xml_reader_next(struct anvil_xml_reader *reader, struct anvil_xml_event *event,
                                     struct anvil_diag *diag);

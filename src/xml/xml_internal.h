@@ -19,6 +19,16 @@ static inline struct anvil_str_view anvil__xml_sv(const void *ptr, size_t len) {
     return v;
 }
 
+/* anvil_xml_local(), inline for the tree's hot path. */
+static inline struct anvil_str_view anvil__xml_local(struct anvil_str_view name) {
+    for (size_t i = 1; i + 1 < name.len; i++) {
+        if (name.ptr[i] == ':') {
+            return anvil__xml_sv(name.ptr + i + 1, name.len - i - 1);
+        }
+    }
+    return name;
+}
+
 /* ---- byte classes (xml_scan.c) ---- */
 
 /* ASCII bytes that may start a name: letters, '_' and ':'. */

@@ -368,7 +368,6 @@ static const unsigned char *s_attribute(struct anvil_xml_reader *r, const unsign
                             anvil__xml_shown(element.ptr, element.len, shown));
         return NULL;
     }
-    anvil__xml_shown((const char *)name, (size_t)(p - name), attr);
     if (count >= r->max_attributes) {
         anvil__xml_fail(r, ANVIL_ELIMIT, name, "<%s> has more than %zu attributes (max_attributes)",
                         anvil__xml_shown(element.ptr, element.len, shown), r->max_attributes);
@@ -377,13 +376,15 @@ static const unsigned char *s_attribute(struct anvil_xml_reader *r, const unsign
     struct anvil_str_view attr_name = anvil__xml_sv(name, (size_t)(p - name));
     p = anvil__xml_skip_space(p, end);
     if (p == end || *p != '=') {
-        anvil__xml_expected(r, p, "'=' after attribute '%s' in <%s>", attr,
+        anvil__xml_expected(r, p, "'=' after attribute '%s' in <%s>",
+                            anvil__xml_shown(attr_name.ptr, attr_name.len, attr),
                             anvil__xml_shown(element.ptr, element.len, shown));
         return NULL;
     }
     p = anvil__xml_skip_space(p + 1, end);
     if (p == end || (*p != '"' && *p != '\'')) {
-        anvil__xml_expected(r, p, "a value in quotes for attribute '%s' in <%s>", attr,
+        anvil__xml_expected(r, p, "a value in quotes for attribute '%s' in <%s>",
+                            anvil__xml_shown(attr_name.ptr, attr_name.len, attr),
                             anvil__xml_shown(element.ptr, element.len, shown));
         return NULL;
     }
@@ -395,7 +396,8 @@ static const unsigned char *s_attribute(struct anvil_xml_reader *r, const unsign
             p++;
         }
         if (p == end) {
-            anvil__xml_expected(r, p, "the closing %c of attribute '%s' (its value starts at %s)", quote, attr,
+            anvil__xml_expected(r, p, "the closing %c of attribute '%s' (its value starts at %s)", quote,
+                                anvil__xml_shown(attr_name.ptr, attr_name.len, attr),
                                 s_where(r, start, where, sizeof(where)));
             return NULL;
         }
@@ -428,7 +430,8 @@ static const unsigned char *s_attribute(struct anvil_xml_reader *r, const unsign
             run = p;
         } else if (c == '<') {
             anvil__xml_fail(r, ANVIL_ESYNTAX, p, "'<' is not allowed in an attribute value (attribute '%s' of <%s>)",
-                            attr, anvil__xml_shown(element.ptr, element.len, shown));
+                            anvil__xml_shown(attr_name.ptr, attr_name.len, attr),
+                            anvil__xml_shown(element.ptr, element.len, shown));
             return NULL;
         } else {
             size_t n = c >= 0x80 ? anvil__xml_char_len(p, end) : 0;

@@ -35,19 +35,44 @@ struct s_builder {
     size_t depth, frame_cap;
     struct anvil_str_view *runs;
     size_t run_len, run_cap;
+    /* Bytes of the runs waiting to be joined, and the arena's use at the start: for the block hint. */
+    size_t run_bytes;
+    size_t used_at_start;
     const struct anvil_xml_node *root;
 };
 
 struct anvil_str_view anvil_xml_local(struct anvil_str_view name) {
-    for (size_t i = 1; i + 1 < name.len; i++) {
-        if (name.ptr[i] == ':') {
-            return anvil__xml_sv(name.ptr + i + 1, name.len - i - 1);
-        }
-    }
-    return name;
+    return anvil__xml_local(name);
 }
 
 /* ---- building ---- */
+
+/*
+ * The arena asks this when a block is full: the rest of the document will
+ * probably need what the part already read needed per input byte (so a
+ * 10 MB response takes one block sized for it instead of doubling blocks
+ * with up to half of the last one unused).
+ */
+static size_t s_block_hint(void *ctx) {
+    const struct s_builder *b = ctx;
+    size_t len = (size_t)(b->reader.end - b->reader.begin), progress = (size_t)(b->reader.p - b->reader.begin);
+    if (progress < 4096 || progress >= len) {
+        return 0;
+    }
+    double used = (double)(anvil_arena_bytes_used(b->arena) - b->used_at_start) + (double)b->run_bytes;
+    double total = used / (double)progress * (double)len;
+    double remaining = (total - used) * 1.05 + 16384.0;
+    double most = (double)ANVIL_ARENA_MAX_BLOCK_SIZE * 16;
+    /* Never past the arena's byte limit: a guess must not turn a document that fits into ELIMIT. */
+    const struct anvil_arena *arena = b->arena;
+    size_t header = sizeof(struct anvil__arena_block) + 64;
+    if (arena->max_bytes - arena->reserved < header + 16384) {
+        return 0;
+    }
+    double room = (double)(arena->max_bytes - arena->reserved - header);
+    most = room < most ? room : most;
+    return remaining < most ? (size_t)remaining : (size_t)most;
+}
 
 static int s_fail_memory(struct s_builder *b, size_t offset) {
     const unsigned char *at = b->reader.begin + offset;
@@ -86,7 +111,7 @@ static int s_start(struct s_builder *b, const struct anvil_xml_event *ev) {
     if (!s_place(b, &node->name)) {
         return s_fail_memory(b, ev->offset);
     }
-    node->local = anvil_xml_local(node->name);
+    node->local = anvil__xml_local(node->name);
     node->text = anvil__xml_sv(s_no_text, 0);
     node->attributes = NULL;
     node->attribute_count = ev->attribute_count;
@@ -140,6 +165,7 @@ static int s_text(struct s_builder *b, const struct anvil_xml_event *ev) {
         return anvil__xml_nomem(&b->reader, b->reader.begin + ev->offset);
     }
     b->runs[b->run_len++] = text;
+    b->run_bytes += text.len;
     return ANVIL_OK;
 }
 
@@ -168,6 +194,9 @@ static int s_end(struct s_builder *b, const struct anvil_xml_event *ev) {
         }
         *at = '\0';
         frame->node->text = anvil__xml_sv(joined, total);
+    }
+    for (size_t i = first; i < b->run_len; i++) {
+        b->run_bytes -= b->runs[i].len;
     }
     b->run_len = first;
     return ANVIL_OK;
@@ -223,7 +252,18 @@ int anvil_xml_parse(struct anvil_arena *arena, struct anvil_allocator *allocator
     }
     b.arena = arena;
     b.copy = (flags & ANVIL_XML_COPY_INPUT) != 0;
+    b.used_at_start = anvil_arena_bytes_used(arena);
+    /* Only an arena without a hint of its own gets this one, for the time of the parse. */
+    bool hinted = !arena->hint;
+    if (hinted) {
+        arena->hint = s_block_hint;
+        arena->hint_ctx = &b;
+    }
     rc = s_build(&b, diag);
+    if (hinted) {
+        arena->hint = NULL;
+        arena->hint_ctx = NULL;
+    }
     if (rc == ANVIL_OK) {
         *root = b.root;
     }

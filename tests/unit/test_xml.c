@@ -870,6 +870,32 @@ done:
     anvil_arena_destroy(arena);
 }
 
+/* The arena's block sizing guesses from what the document needed so far: a guess never crosses the arena's limit. */
+TEST(xml_arena_sizing_stays_within_a_limit_that_fits) {
+    struct anvil_arena *arena = NULL;
+    struct anvil_buf buf;
+    anvil_buf_init(&buf, t->alloc, 0);
+    const struct anvil_xml_node *root = NULL;
+    struct anvil_diag diag;
+    CHECK_OK(anvil_buf_append_cstr(&buf, "<r>"));
+    for (int i = 0; i < 4000; i++) {
+        CHECK_OK(anvil_buf_appendf(&buf, "\n  <item n=\"%d\"><k>key &amp; %d</k><v>value</v></item>", i, i));
+    }
+    CHECK_OK(anvil_buf_append_cstr(&buf, "\n</r>\n"));
+    CHECK_OK(anvil_arena_new(t->alloc, NULL, &arena));
+    CHECK_OK(anvil_xml_parse(arena, t->alloc, buf.data, buf.len, NULL, 0, &root, &diag));
+    size_t used = anvil_arena_bytes_used(arena);
+    CHECK(anvil_arena_bytes_reserved(arena) < used + used / 4 + 65536); /* one block sized for the rest, not doubling */
+    anvil_arena_destroy(arena);
+    arena = NULL;
+    CHECK_OK(anvil_arena_new(t->alloc, &(struct anvil_arena_options){.max_bytes = used + used / 50 + 16384}, &arena));
+    CHECK_OK(anvil_xml_parse(arena, t->alloc, buf.data, buf.len, NULL, 0, &root, &diag));
+    CHECK_EQ_U64(root->child_count, 4000);
+done:
+    anvil_buf_clean_up(&buf);
+    anvil_arena_destroy(arena);
+}
+
 TEST(xml_huge_single_text_node) {
     /* 16 MiB of text in one element: borrowed whole, then decoded whole when it starts and ends with a reference. */
     const size_t n = (size_t)16 << 20;
