@@ -50,7 +50,7 @@ const char *ptc_media_name(enum ptc_media media);
 bool ptc_json_values(const struct anvil_json *expected, const struct anvil_json *actual, const char *path,
                      struct anvil_buf *why);
 
-/* Two bodies by media type (an XML body when the XML reader is there; see protocol_compare.c). */
+/* Two bodies by media type. */
 bool ptc_body(enum ptc_media media, struct anvil_str_view expected, struct anvil_str_view actual,
               struct anvil_buf *why);
 

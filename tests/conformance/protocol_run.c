@@ -191,8 +191,8 @@ static void s_context(const struct ptc_case *c, struct anvil__protocol_context *
 static void s_request_dump(struct anvil_buf *why, const struct anvil__request *req) {
     struct anvil_str_view target = anvil_buf_view(&req->target), body = anvil_buf_view(&req->body);
     s_problem(why);
-    anvil_buf_appendf(why, "request: %s %.*s (host prefix \"%s\")", req->method ? req->method : "(none)",
-                      (int)target.len, target.ptr, req->host_prefix);
+    anvil_buf_appendf(why, "request: %s %.*s (host prefix \"%s\", endpoint %s)", req->method ? req->method : "(none)",
+                      (int)target.len, target.ptr, req->host_prefix, req->endpoint ? req->endpoint : "the client's");
     for (size_t i = 0; i < req->header_count; i++) {
         s_problem(why);
         anvil_buf_appendf(why, "  %.*s: ", (int)req->headers[i].name.len, req->headers[i].name.ptr);
@@ -279,8 +279,9 @@ bool ptc_run_request(struct ptc_case *c, struct anvil_buf *why) {
                           req.method ? req.method : "(none)");
     }
 
+    /* The endpoint: the case's host, or the one the request names for itself (Machine Learning's Predict). */
     struct anvil_str_view host, base;
-    s_split_host(anvil_json_string(s_get(t, "host")), &host, &base);
+    s_split_host(req.endpoint ? anvil_sv_from_cstr(req.endpoint) : anvil_json_string(s_get(t, "host")), &host, &base);
     struct anvil_str_view target = anvil_buf_view(&req.target);
     struct anvil_str_view bucket = s_s3_virtual_bucket(c);
     c->host_left_to_endpoint_rules = bucket.len > 0;
