@@ -195,8 +195,8 @@ static bool s_lists_error(const struct anvil_shape *owner, const struct anvil_sh
 /*
  * The service (and operation) a case of `shape` runs against: for an
  * operation, a service whose closure holds it; for an error, an operation
- * listing it, else any operation of a service listing it. A service with
- * the case's protocol trait is preferred.
+ * listing it, else any operation of a service listing it, else of a service
+ * of its namespace. A service with the case's protocol trait is preferred.
  */
 static bool s_find_binding(const struct anvil_shape *shape, const struct s_protocol *p, struct s_binding *out) {
     bool error = anvil_shape_type(shape) != ANVIL_SHAPE_OPERATION;
@@ -218,6 +218,17 @@ static bool s_find_binding(const struct anvil_shape *shape, const struct s_proto
                 *out = *b;
                 return true;
             }
+        }
+    }
+    /* An error no operation or service lists: any operation of a service of its namespace speaking the protocol. */
+    struct anvil_str_view id = anvil_shape_id(shape);
+    size_t ns = anvil_sv_find_byte(id, 0, '#');
+    for (size_t i = 0; error && ns != SIZE_MAX && i < s_binding_count; i++) {
+        const struct s_binding *b = &s_bindings[i];
+        struct anvil_str_view sid = anvil_shape_id(b->service);
+        if (anvil_shape_trait(b->service, p->trait) && sid.len > ns && memcmp(sid.ptr, id.ptr, ns + 1) == 0) {
+            *out = *b;
+            return true;
         }
     }
     return false;
