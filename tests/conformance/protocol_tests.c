@@ -96,7 +96,7 @@ struct s_protocol {
     const struct anvil__protocol *protocol;
     struct s_counts kinds[2];
     /* Skipped and failed cases, one line each; ids of S3 cases whose host was left to the endpoint rules. */
-    struct anvil_buf skips, fails, hosts;
+    struct anvil_buf skips, fails;
 };
 
 #define S_MAX_PROTOCOLS 16
@@ -129,7 +129,6 @@ static struct s_protocol *s_protocol_for(struct anvil_str_view trait) {
     }
     anvil_buf_init(&p->skips, NULL, 0);
     anvil_buf_init(&p->fails, NULL, 0);
-    anvil_buf_init(&p->hosts, NULL, 0);
     return p;
 }
 
@@ -313,7 +312,14 @@ static void s_case(struct s_run *run, const struct anvil_shape *shape, int kind,
     struct anvil_buf why;
     anvil_buf_init(&why, NULL, 0);
     bool ok = kind == 0 ? ptc_run_request(&tc, &why) : ptc_run_response(&tc, &why);
-    if (ok) {
+    if (ok && tc.host_left_to_endpoint_rules) {
+        /* Only the protocol's half was checked: the host is the endpoint rules' (issue 17), so not a pass yet. */
+        n->skipped++;
+        s_line(&p->skips, "skipped", kind, id,
+               anvil_sv_from_cstr("S3 addressing the bucket by host: the resolved host comes from S3's endpoint "
+                                  "rules, which anvil does not run yet; the path (bucket segment dropped), query, "
+                                  "headers and body were checked and match"));
+    } else if (ok) {
         n->passed++;
         if (run->verbose) {
             printf("    ok %s %.*s\n", s_kind_names[kind], (int)id.len, id.ptr);
@@ -330,9 +336,6 @@ static void s_case(struct s_run *run, const struct anvil_shape *shape, int kind,
     } else {
         n->failed++;
         s_line(&p->fails, "FAIL", kind, id, anvil_buf_view(&why));
-    }
-    if (tc.host_left_to_endpoint_rules) {
-        anvil_buf_appendf(&p->hosts, "%s%.*s", anvil_buf_view(&p->hosts).len ? ", " : "", (int)id.len, id.ptr);
     }
     anvil_buf_clean_up(&why);
 }
@@ -468,13 +471,6 @@ static int s_report(const struct s_run *run) {
             }
         }
         struct anvil_str_view skips = anvil_buf_view(&p->skips), fails = anvil_buf_view(&p->fails);
-        struct anvil_str_view hosts = anvil_buf_view(&p->hosts);
-        if (hosts.len) {
-            printf(
-                "    note: S3 addressing the bucket by host: the bucket's path segment dropped, the resolved host left "
-                "to S3's endpoint rules (not checked): %.*s\n",
-                (int)hosts.len, hosts.ptr);
-        }
         fwrite(skips.ptr, 1, skips.len, stdout);
         fwrite(fails.ptr, 1, fails.len, stdout);
         if (q->failed + r->failed > 0) {
@@ -522,7 +518,6 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < s_protocol_count; i++) {
         anvil_buf_clean_up(&s_protocols[i].skips);
         anvil_buf_clean_up(&s_protocols[i].fails);
-        anvil_buf_clean_up(&s_protocols[i].hosts);
     }
     free(s_bindings);
     anvil_model_destroy(model);
