@@ -274,11 +274,110 @@ int anvil__xml_encode_payload(const struct anvil_member *payload, const struct a
 
 /* ---- reading ---- */
 
+/*
+ * Which member an element names, per structure: by @xmlName, else by member
+ * name (attributes excluded). EC2's members are all renamed (InstanceId is
+ * <instanceId>), so the names are indexed once per shape and response in
+ * one table keyed by (shape, name), rather than every member's traits read
+ * for every element.
+ */
+struct s_name_entry {
+    const struct anvil_shape *shape;
+    struct anvil_str_view name; /* empty: the shape's marker, "indexed" */
+    const struct anvil_member *member;
+    uint32_t hash;
+};
+
+struct s_names {
+    struct anvil_allocator *allocator;
+    struct s_name_entry *slots;
+    size_t count, capacity;
+    bool failed;
+};
+
+static uint32_t s_name_hash(const struct anvil_shape *shape, struct anvil_str_view name) {
+    uint64_t h = (uint64_t)(uintptr_t)shape * UINT64_C(0x9E3779B97F4A7C15);
+    for (size_t i = 0; i < name.len; i++) {
+        h = (h ^ (unsigned char)name.ptr[i]) * UINT64_C(0x100000001B3);
+    }
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+static struct s_name_entry *s_names_slot(struct s_names *t, const struct anvil_shape *shape, struct anvil_str_view name,
+                                         uint32_t hash) {
+    size_t mask = t->capacity - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+        struct s_name_entry *e = &t->slots[i];
+        if (!e->shape || (e->shape == shape && e->hash == hash && anvil__sv_same(e->name, name))) {
+            return e;
+        }
+    }
+}
+
+static bool s_names_put(struct s_names *t, const struct anvil_shape *shape, struct anvil_str_view name,
+                        const struct anvil_member *member) {
+    if ((t->count + 1) * 2 > t->capacity) {
+        size_t capacity = t->capacity ? t->capacity * 2 : 256;
+        struct s_name_entry *old = t->slots;
+        size_t old_capacity = t->capacity;
+        t->slots = anvil_mem_calloc(t->allocator, capacity, sizeof *t->slots);
+        if (!t->slots) {
+            t->slots = old;
+            return false;
+        }
+        t->capacity = capacity;
+        for (size_t i = 0; i < old_capacity; i++) {
+            if (old[i].shape) {
+                *s_names_slot(t, old[i].shape, old[i].name, old[i].hash) = old[i];
+            }
+        }
+        anvil_mem_release(t->allocator, old);
+    }
+    uint32_t hash = s_name_hash(shape, name);
+    struct s_name_entry *e = s_names_slot(t, shape, name, hash);
+    if (!e->shape) {
+        *e = (struct s_name_entry){shape, name, member, hash};
+        t->count++;
+    }
+    return true;
+}
+
+/* The member an element of `shape` named `local` stands for, or NULL. */
+static const struct anvil_member *s_member_of(struct s_names *t, const struct anvil_shape *shape,
+                                              struct anvil_str_view local) {
+    if (t->failed || !t->capacity ||
+        !s_names_slot(t, shape, anvil_sv("", 0), s_name_hash(shape, anvil_sv("", 0)))->shape) {
+        /* First element of this shape: index its members' element names (the first of a name wins). */
+        bool ok = !t->failed && s_names_put(t, shape, anvil_sv("", 0), NULL);
+        for (size_t i = 0; ok && i < anvil_shape_member_count(shape); i++) {
+            const struct anvil_member *c = anvil_shape_member_at(shape, i);
+            if (!anvil__member_trait(c, "smithy.api#xmlAttribute")) {
+                ok = s_names_put(t, shape, s_local(anvil__xml_member_name(c)), c);
+            }
+        }
+        t->failed = !ok;
+    }
+    if (t->failed) {
+        /* Out of memory for the index: look the slow way. */
+        for (size_t i = 0; i < anvil_shape_member_count(shape); i++) {
+            const struct anvil_member *c = anvil_shape_member_at(shape, i);
+            if (!anvil__member_trait(c, "smithy.api#xmlAttribute") &&
+                anvil_sv_eq(s_local(anvil__xml_member_name(c)), local)) {
+                return c;
+            }
+        }
+        return NULL;
+    }
+    const struct s_name_entry *e = s_names_slot(t, shape, local, s_name_hash(shape, local));
+    return e->shape && local.len ? e->member : NULL;
+}
+
 struct s_dec {
     struct anvil__values *values;
     struct anvil_buf *why;
     struct anvil_buf path;
     size_t depth;
+    struct s_names names;
 };
 
 static int s_dec_fail(struct s_dec *d, const struct anvil_xml_node *node, const char *what) {
@@ -291,22 +390,6 @@ static int s_dec_fail(struct s_dec *d, const struct anvil_xml_node *node, const 
 
 static int s_decode_node(struct s_dec *d, const struct anvil_member *m, const struct anvil_xml_node *node,
                          struct anvil_json *out);
-
-/* The member of `shape` a child element names: by @xmlName, else by member name (attributes excluded). */
-static const struct anvil_member *s_member_of(const struct anvil_shape *shape, struct anvil_str_view local) {
-    const struct anvil_member *m = anvil_shape_member_sv(shape, local);
-    if (m && !anvil__member_trait(m, "smithy.api#xmlName") && !anvil__member_trait(m, "smithy.api#xmlAttribute")) {
-        return m;
-    }
-    for (size_t i = 0; i < anvil_shape_member_count(shape); i++) {
-        const struct anvil_member *c = anvil_shape_member_at(shape, i);
-        if (!anvil__member_trait(c, "smithy.api#xmlAttribute") &&
-            anvil_sv_eq(s_local(anvil__xml_member_name(c)), local)) {
-            return c;
-        }
-    }
-    return NULL;
-}
 
 /* The items of a flattened list (every child named as the member), or its wrapped list's children. */
 static int s_decode_list(struct s_dec *d, const struct anvil_member *m, const struct anvil_xml_node *first,
@@ -402,7 +485,7 @@ static int s_decode_members(struct s_dec *d, const struct anvil_shape *shape, co
         }
     }
     for (const struct anvil_xml_node *c = node->first_child; c && rc == ANVIL_OK; c = c->next_sibling) {
-        const struct anvil_member *m = s_member_of(shape, c->local);
+        const struct anvil_member *m = s_member_of(&d->names, shape, c->local);
         if (!m) {
             continue; /* an element the model does not know: skipped with everything in it */
         }
@@ -462,20 +545,22 @@ static int s_decode_node(struct s_dec *d, const struct anvil_member *m, const st
 
 int anvil__xml_decode_members(const struct anvil_shape *shape, const struct anvil_xml_node *node,
                               struct anvil__values *values, struct anvil_buf *why) {
-    struct s_dec d = {values, why, {0}, 0};
+    struct s_dec d = {values, why, {0}, 0, {values->allocator, NULL, 0, 0, false}};
     anvil_buf_init(&d.path, NULL, 4096);
     int rc = s_decode_members(&d, shape, node);
     anvil_buf_clean_up(&d.path);
+    anvil_mem_release(values->allocator, d.names.slots);
     return rc;
 }
 
 int anvil__xml_decode_value(const struct anvil_member *member, const struct anvil_xml_node *node,
                             struct anvil__values *values, struct anvil_json *out, struct anvil_buf *why) {
-    struct s_dec d = {values, why, {0}, 0};
+    struct s_dec d = {values, why, {0}, 0, {values->allocator, NULL, 0, 0, false}};
     anvil_buf_init(&d.path, NULL, 4096);
     s_path_push(&d.path, member->name, SIZE_MAX);
     int rc = s_decode_node(&d, member, node, out);
     anvil_buf_clean_up(&d.path);
+    anvil_mem_release(values->allocator, d.names.slots);
     return rc;
 }
 
