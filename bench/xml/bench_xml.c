@@ -9,8 +9,9 @@
  * engine (the heap note in bench/json/bench_json.c: a peer's frees must not
  * be paid by the next engine); a run is ROUNDS rounds and keeps each
  * engine's median; anvil's speed-up over each peer is reported as
- * min-median-max over RUNS runs, with MB/s. A benchmark, not a test: it
- * reads the real clock.
+ * min-median-max over RUNS runs, with MB/s, and the peak heap of one more
+ * parse per input byte (through each library's allocator hooks). A
+ * benchmark, not a test: it reads the real clock.
  *
  * --smoke: a small document, one untimed parse per engine, checking that all
  * three count the same elements and text bytes.
@@ -26,6 +27,7 @@
 #include <string.h>
 
 #include "anvil/anvil.h"
+#include "bench_heap.h"
 #include "bench_stats.h"
 #include "gen_describe_instances.h"
 
@@ -35,16 +37,48 @@ struct s_count {
     size_t text_bytes;
 };
 
+/* Heap accounting for the peers' hooks (a block allocated before the hooks were set may be freed through them). */
+static void s_heap_free(void *p) {
+    if (p) {
+        size_t n = malloc_usable_size(p);
+        bench_heap_live = n > bench_heap_live ? 0 : bench_heap_live - n;
+        free(p);
+    }
+}
+
+static void *s_heap_realloc(void *p, size_t n) {
+    size_t before = p ? malloc_usable_size(p) : 0;
+    void *q = realloc(p, n);
+    if (q) {
+        bench_heap_live = (before > bench_heap_live ? 0 : bench_heap_live - before) + malloc_usable_size(q);
+        bench_heap_grew();
+    }
+    return q;
+}
+
+static char *s_heap_strdup(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *copy = bench_heap_malloc(n);
+    if (copy) {
+        memcpy(copy, s, n);
+    }
+    return copy;
+}
+
+/* Set while an engine parses for the peak-heap figure. */
+static bool s_counting;
+
 /* ---- anvil ---- */
 
 static int s_anvil(const char *text, size_t len, struct s_count *count) {
+    struct anvil_allocator *allocator = s_counting ? &bench_heap_allocator : NULL;
     struct anvil_arena *arena = NULL;
-    if (anvil_arena_new(NULL, NULL, &arena) != ANVIL_OK) {
+    if (anvil_arena_new(allocator, NULL, &arena) != ANVIL_OK) {
         return 1;
     }
     const struct anvil_xml_node *root = NULL;
     struct anvil_diag diag;
-    int rc = anvil_xml_parse(arena, NULL, text, len, NULL, ANVIL_XML_BORROW_INPUT, &root, &diag);
+    int rc = anvil_xml_parse(arena, allocator, text, len, NULL, ANVIL_XML_BORROW_INPUT, &root, &diag);
     if (rc != ANVIL_OK) {
         fprintf(stderr, "anvil: %zu:%zu: %s\n", diag.line, diag.column, diag.message);
     } else if (count) {
@@ -100,7 +134,8 @@ static void XMLCALL s_expat_text(void *user, const XML_Char *s, int len) {
 
 static int s_expat(const char *text, size_t len, struct s_count *count) {
     struct s_count local = {0, 0};
-    XML_Parser parser = XML_ParserCreate(NULL);
+    XML_Memory_Handling_Suite counted = {bench_heap_malloc, s_heap_realloc, s_heap_free};
+    XML_Parser parser = s_counting ? XML_ParserCreate_MM(NULL, &counted, NULL) : XML_ParserCreate(NULL);
     if (!parser) {
         return 1;
     }
@@ -142,15 +177,26 @@ static void s_libxml2_count(const xmlNode *root, struct s_count *count) {
 }
 
 static int s_libxml2(const char *text, size_t len, struct s_count *count) {
+    xmlFreeFunc free_fn;
+    xmlMallocFunc malloc_fn;
+    xmlReallocFunc realloc_fn;
+    xmlStrdupFunc strdup_fn;
+    if (s_counting) {
+        xmlMemGet(&free_fn, &malloc_fn, &realloc_fn, &strdup_fn);
+        xmlMemSetup(s_heap_free, bench_heap_malloc, s_heap_realloc, s_heap_strdup);
+    }
     xmlDoc *doc = xmlReadMemory(text, (int)len, NULL, NULL, XML_PARSE_NONET);
+    if (doc && count) {
+        s_libxml2_count(xmlDocGetRootElement(doc), count);
+    }
+    xmlFreeDoc(doc);
+    if (s_counting) {
+        xmlMemSetup(free_fn, malloc_fn, realloc_fn, strdup_fn);
+    }
     if (!doc) {
         fprintf(stderr, "libxml2: %s\n", xmlGetLastError() ? xmlGetLastError()->message : "parse failed");
         return 1;
     }
-    if (count) {
-        s_libxml2_count(xmlDocGetRootElement(doc), count);
-    }
-    xmlFreeDoc(doc);
     return 0;
 }
 
@@ -242,7 +288,15 @@ int main(int argc, char **argv) {
             medians[e][run] = bench_median(times[e], (size_t)rounds);
         }
     }
-    printf("%-16s %10s %9s %18s\n", "engine", "median ms", "MB/s", "anvil faster");
+    double peak[S_ENGINES];
+    for (size_t e = 0; e < S_ENGINES; e++) {
+        bench_heap_reset();
+        s_counting = true;
+        failed |= s_engines[e].parse(doc.data, doc.len, NULL);
+        s_counting = false;
+        peak[e] = (double)bench_heap_peak / (double)doc.len;
+    }
+    printf("%-16s %10s %9s %11s %18s\n", "engine", "median ms", "MB/s", "peak/input", "anvil faster");
     for (size_t e = 0; e < S_ENGINES; e++) {
         double copy[S_MAX_RUNS], ratio[S_MAX_RUNS], speed[S_MAX_RUNS];
         for (int run = 0; run < runs; run++) {
@@ -256,8 +310,8 @@ int main(int argc, char **argv) {
         if (e > 0) {
             bench_range_text(bench_range_of(ratio, (size_t)runs), range, sizeof range);
         }
-        printf("%-16s %10.2f %9.0f %18s   (MB/s %.0f-%.0f-%.0f)\n", s_engines[e].name, ms, mbs.median, range, mbs.min,
-               mbs.median, mbs.max);
+        printf("%-16s %10.2f %9.0f %10.2fx %18s   (MB/s %.0f-%.0f-%.0f)\n", s_engines[e].name, ms, mbs.median, peak[e],
+               range, mbs.min, mbs.median, mbs.max);
     }
     printf("\nratios are min-median-max over %d runs, each run the median of %d rounds\n", runs, rounds);
     free(doc.data);

@@ -86,7 +86,7 @@ static int s_comment(struct anvil_xml_reader *r, const unsigned char *lt) {
             return anvil__xml_bad_char(r, p, "a comment");
         }
         if (end - p < 3) {
-            char where[48];
+            char where[64];
             return anvil__xml_expected(r, end, "'-->' to close the comment started at %s",
                                        s_where(r, lt, where, sizeof(where)));
         }
@@ -131,7 +131,7 @@ static int s_pi(struct anvil_xml_reader *r, const unsigned char *lt) {
             return anvil__xml_bad_char(r, p, "a processing instruction");
         }
         if (end - p < 2) {
-            char where[48];
+            char where[64];
             return anvil__xml_expected(r, end, "'?>' to close the processing instruction started at %s",
                                        s_where(r, lt, where, sizeof(where)));
         }
@@ -308,7 +308,7 @@ static int s_cdata(struct anvil_xml_reader *r, const unsigned char *lt, struct a
             return anvil__xml_bad_char(r, p, "a CDATA section");
         }
         if (end - p < 3) {
-            char where[48];
+            char where[64];
             return anvil__xml_expected(r, end, "']]>' to close the CDATA section started at %s",
                                        s_where(r, lt, where, sizeof(where)));
         }
@@ -361,7 +361,7 @@ static int s_reserve_attributes(struct anvil_xml_reader *r, size_t need) {
 static const unsigned char *s_attribute(struct anvil_xml_reader *r, const unsigned char *lt,
                                         struct anvil_str_view element, const unsigned char *p, size_t count) {
     const unsigned char *end = r->end, *name = p;
-    char shown[ANVIL__XML_SHOWN], attr[ANVIL__XML_SHOWN], where[48];
+    char shown[ANVIL__XML_SHOWN], attr[ANVIL__XML_SHOWN], where[64];
     p = anvil__xml_name_end(p, end);
     if (p == name) {
         anvil__xml_expected(r, p, "an attribute name, '>' or '/>' in <%s>",
@@ -469,7 +469,7 @@ static uint32_t s_hash(struct anvil_str_view s) {
 }
 
 static int s_duplicate(struct anvil_xml_reader *r, struct anvil_str_view element, size_t first, size_t second) {
-    char shown[ANVIL__XML_SHOWN], attr[ANVIL__XML_SHOWN], where[48];
+    char shown[ANVIL__XML_SHOWN], attr[ANVIL__XML_SHOWN], where[64];
     const struct anvil_xml_attribute *a = &r->attrs[second];
     return anvil__xml_fail(
         r, ANVIL_ESYNTAX, r->begin + r->attr_extra[second].offset, "duplicate attribute '%s' in <%s> (first at %s)",
@@ -547,7 +547,7 @@ static int s_start_tag(struct anvil_xml_reader *r, struct anvil_xml_event *ev) {
                                        anvil__xml_shown(element.ptr, element.len, shown));
         }
         if (p == end) {
-            char where[48];
+            char where[64];
             return anvil__xml_expected(r, p, "'>' to close <%s> (started at %s)",
                                        anvil__xml_shown(element.ptr, element.len, shown),
                                        s_where(r, lt, where, sizeof(where)));
@@ -609,7 +609,7 @@ static int s_end_tag(struct anvil_xml_reader *r, struct anvil_xml_event *ev) {
             return anvil__xml_expected(r, p, "an element name after '</'");
         }
         if ((size_t)(p - name) != open->len || memcmp(name, open->name, open->len) != 0) {
-            char shown[ANVIL__XML_SHOWN], open_shown[ANVIL__XML_SHOWN], where[48];
+            char shown[ANVIL__XML_SHOWN], open_shown[ANVIL__XML_SHOWN], where[64];
             return anvil__xml_fail(r, ANVIL_ESYNTAX, lt, "mismatched end tag </%s>: <%s> is open (opened at %s)",
                                    anvil__xml_shown((const char *)name, (size_t)(p - name), shown),
                                    anvil__xml_shown(open->name, open->len, open_shown),
@@ -639,7 +639,7 @@ static int s_content(struct anvil_xml_reader *r, struct anvil_xml_event *ev) {
         const unsigned char *p = r->p;
         if (ANVIL_UNLIKELY(p == end)) {
             const struct anvil__xml_open *open = &r->open[r->depth - 1];
-            char shown[ANVIL__XML_SHOWN], where[48];
+            char shown[ANVIL__XML_SHOWN], where[64];
             anvil__xml_shown(open->name, open->len, shown);
             return anvil__xml_expected(r, p, "'</%s>' to close <%s> (opened at %s)", shown, shown,
                                        s_where(r, r->begin + open->offset, where, sizeof(where)));
