@@ -214,9 +214,9 @@ ANVIL_API int anvil_xml_write_attribute_value(struct anvil_buf *out, struct anvi
  * until their first child or non-empty text, so an element with neither is
  * written `<a/>`. No declaration and no white space are added. Errors are
  * sticky: every call after the first error returns it and writes nothing,
- * and anvil_xml_writer_finish() reports it. Names are written as given (the
- * caller passes valid names); text and attribute values are escaped. Not
- * thread-safe.
+ * and anvil_xml_writer_finish() reports it. Names are written as given,
+ * prefix and all, once checked to be XML names; text and attribute values
+ * are escaped. Not thread-safe.
  */
 struct anvil_xml_writer;
 
@@ -224,9 +224,13 @@ struct anvil_xml_writer;
  */
 ANVIL_API int anvil_xml_writer_new(struct anvil_allocator *allocator, struct anvil_buf *out,
                                    struct anvil_xml_writer **writer);
-/** Starts an element (the name is copied). ANVIL_EINVAL for an empty name or a second root element. */
+/** Starts an element (the name is copied). ANVIL_EINVAL for what is not an XML name, or a second root element. */
 ANVIL_API int anvil_xml_writer_start(struct anvil_xml_writer *writer, struct anvil_str_view name);
-/** An attribute of the element just started (ANVIL_EINVAL when its start tag is no longer open). */
+/**
+ * An attribute of the element just started (ANVIL_EINVAL when its start tag
+ * is no longer open, or for a name that is not an XML name). Duplicate
+ * names are the caller's to avoid.
+ */
 ANVIL_API int anvil_xml_writer_attribute(struct anvil_xml_writer *writer, struct anvil_str_view name,
                                          struct anvil_str_view value);
 /** Character data in the open element (ANVIL_EINVAL outside any element, or for text anvil_xml_write_text() refuses).

@@ -146,6 +146,12 @@ void anvil_xml_writer_destroy(struct anvil_xml_writer *writer) {
     }
 }
 
+/* True when `name` is an XML Name, so that what is written parses. */
+static bool s_name_ok(struct anvil_str_view name) {
+    const unsigned char *p = (const unsigned char *)name.ptr;
+    return name.len > 0 && p && anvil__xml_name_end(p, p + name.len) == p + name.len;
+}
+
 /* Records the first error; every call after it returns it. */
 static int s_set(struct anvil_xml_writer *w, int rc) {
     if (rc != ANVIL_OK && w->error == ANVIL_OK) {
@@ -171,8 +177,8 @@ int anvil_xml_writer_start(struct anvil_xml_writer *writer, struct anvil_str_vie
     if (w->error) {
         return w->error;
     }
-    if (name.len == 0 || !name.ptr || (w->depth == 0 && w->closed)) {
-        return s_set(w, ANVIL_EINVAL); /* no name, or a second root */
+    if (!s_name_ok(name) || (w->depth == 0 && w->closed)) {
+        return s_set(w, ANVIL_EINVAL); /* not a name, or a second root */
     }
     size_t need;
     if (anvil__size_add(w->names_len, name.len, &need) ||
@@ -203,7 +209,7 @@ int anvil_xml_writer_attribute(struct anvil_xml_writer *writer, struct anvil_str
     if (w->error) {
         return w->error;
     }
-    if (!w->tag_open || name.len == 0 || !name.ptr) {
+    if (!w->tag_open || !s_name_ok(name)) {
         return s_set(w, ANVIL_EINVAL);
     }
     int rc = anvil_buf_append_byte(w->out, ' ');

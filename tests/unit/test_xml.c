@@ -12,6 +12,12 @@
 
 /* ---- helpers ---- */
 
+/* A view that may be NULL with a length, which anvil_sv() would not make. */
+static struct anvil_str_view s_raw_view(const char *ptr, size_t len) {
+    struct anvil_str_view v = {ptr, len};
+    return v;
+}
+
 #define S_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A helper that checks for itself: it has reported any failure; false means stop (also on an injected failure). */
@@ -1135,6 +1141,22 @@ TEST(xml_writer_errors_are_sticky) {
     CHECK_OK(anvil_xml_writer_start(w, ANVIL_SV("a")));
     CHECK_STATUS(anvil_xml_writer_text(w, ANVIL_SV("\0")), ANVIL_EINVAL);
     CHECK_STATUS(anvil_xml_writer_finish(w), ANVIL_EINVAL);
+    /* Names that are not XML names would write text that does not parse. */
+    static const char *const bad_names[] = {"1a", "a b", "a>", "-x", "a\"", "\xc3\x97", "\xff"};
+    for (size_t i = 0; i < S_COUNT(bad_names); i++) {
+        CHECK_STATUS(anvil_xml_writer_start(w, anvil_sv_from_cstr(bad_names[i])), ANVIL_EINVAL);
+        CHECK_STATUS(anvil_xml_writer_finish(w), ANVIL_EINVAL);
+        CHECK_OK(anvil_xml_writer_start(w, ANVIL_SV("a")));
+        CHECK_STATUS(anvil_xml_writer_attribute(w, anvil_sv_from_cstr(bad_names[i]), ANVIL_SV("v")), ANVIL_EINVAL);
+        CHECK_STATUS(anvil_xml_writer_finish(w), ANVIL_EINVAL);
+    }
+    CHECK_STATUS(anvil_xml_writer_start(w, s_raw_view(NULL, 1)), ANVIL_EINVAL);
+    CHECK_STATUS(anvil_xml_writer_finish(w), ANVIL_EINVAL);
+    anvil_buf_clear(&buf);
+    CHECK_OK(anvil_xml_writer_start(w, ANVIL_SV("p:caf\xc3\xa9_1.-")));
+    CHECK_OK(anvil_xml_writer_attribute(w, ANVIL_SV("xmlns:p"), ANVIL_SV("u")));
+    CHECK_OK(anvil_xml_writer_finish(w));
+    CHECK_STR_EQ(buf.data, "<p:caf\xc3\xa9_1.- xmlns:p=\"u\"/>");
     CHECK_STATUS(anvil_xml_writer_start(NULL, ANVIL_SV("a")), ANVIL_EINVAL);
     CHECK_STATUS(anvil_xml_writer_attribute(NULL, ANVIL_SV("a"), ANVIL_SV("b")), ANVIL_EINVAL);
     CHECK_STATUS(anvil_xml_writer_text(NULL, ANVIL_SV("a")), ANVIL_EINVAL);
