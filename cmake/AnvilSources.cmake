@@ -87,6 +87,7 @@ set(ANVIL_PROTOCOL_SOURCES
   src/protocol/rest_json.c
   src/protocol/rest_xml.c
   src/protocol/timestamp.c
+  src/protocol/trait.c
   src/protocol/value_stack.c
   src/protocol/xml_codec.c)
 

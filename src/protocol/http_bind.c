@@ -14,20 +14,20 @@
 
 /* The traits that take a member out of a request's body, and out of a response's (labels and query do not exist there).
  */
-static const char *const s_request_bindings[] = {
-    "smithy.api#httpLabel",  "smithy.api#httpQuery",         "smithy.api#httpQueryParams",
-    "smithy.api#httpHeader", "smithy.api#httpPrefixHeaders", "smithy.api#httpPayload",
+static struct anvil__trait_id *const s_request_bindings[] = {
+    &anvil__t_http_label,  &anvil__t_http_query,          &anvil__t_http_query_params,
+    &anvil__t_http_header, &anvil__t_http_prefix_headers, &anvil__t_http_payload,
 };
-static const char *const s_response_bindings[] = {
-    "smithy.api#httpHeader",
-    "smithy.api#httpPrefixHeaders",
-    "smithy.api#httpPayload",
-    "smithy.api#httpResponseCode",
+static struct anvil__trait_id *const s_response_bindings[] = {
+    &anvil__t_http_header,
+    &anvil__t_http_prefix_headers,
+    &anvil__t_http_payload,
+    &anvil__t_http_response_code,
 };
 
-static bool s_has_any(const struct anvil_member *m, const char *const *traits, size_t n) {
+static bool s_has_any(const struct anvil_member *m, struct anvil__trait_id *const *traits, size_t n) {
     for (size_t i = 0; i < n; i++) {
-        if (anvil__member_trait(m, traits[i])) {
+        if (anvil__trait(&m->traits, traits[i])) {
             return true;
         }
     }

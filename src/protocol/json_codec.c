@@ -8,7 +8,6 @@
  */
 
 #include <math.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include "protocol/protocol_internal.h"
@@ -53,20 +52,9 @@ static bool s_integral(const struct anvil_json *v) {
 }
 
 static struct anvil_str_view s_wire_name(const struct anvil__json_codec *codec, const struct anvil_member *m) {
-    struct anvil_str_view renamed = codec->json_name ? anvil__member_trait_string(m, "smithy.api#jsonName") : m->name;
+    struct anvil_str_view renamed =
+        codec->json_name ? anvil_json_string(anvil__trait(&m->traits, &anvil__t_json_name)) : m->name;
     return renamed.len ? renamed : m->name;
-}
-
-/* Extends a path kept for messages; a path too long to keep is cut, never an error of the call. */
-static void s_path(struct anvil_buf *path, const char *fmt, ...) ANVIL_PRINTF(2, 3);
-static void s_path(struct anvil_buf *path, const char *fmt, ...) {
-    va_list args;
-    va_start(args, fmt);
-    size_t len = path->len;
-    if (anvil_buf_vappendf(path, fmt, args) != ANVIL_OK) {
-        anvil_buf_truncate(path, len);
-    }
-    va_end(args);
 }
 
 /* ---- writing ---- */
@@ -76,13 +64,15 @@ struct s_enc {
     struct anvil_buf *out;
     struct anvil_diag *diag;
     /* Where the writer is, for messages: "Foo.Bar[2]". */
-    struct anvil_buf path;
+    struct anvil__path path;
     size_t depth;
 };
 
 static int s_enc_fail(struct s_enc *e, const char *what, const struct anvil_json *v) {
-    return anvil_diag_set(e->diag, ANVIL_EINVAL, 0, 0, 0, "`%s`: %s, not %s", e->path.len ? e->path.data : "input",
-                          what, anvil_json_type_name(anvil_json_type(v)));
+    char path[160];
+    return anvil_diag_set(e->diag, ANVIL_EINVAL, 0, 0, 0, "`%s`: %s, not %s",
+                          anvil__path_text(&e->path, "input", path, sizeof path), what,
+                          anvil_json_type_name(anvil_json_type(v)));
 }
 
 static int s_encode(struct s_enc *e, const struct anvil_member *m, const struct anvil_shape *shape,
@@ -90,8 +80,7 @@ static int s_encode(struct s_enc *e, const struct anvil_member *m, const struct 
 
 /* Writes one member ("name":value), with a comma before all but the first. */
 static int s_encode_member(struct s_enc *e, const struct anvil_member *m, const struct anvil_json *v, size_t *written) {
-    size_t path_len = e->path.len;
-    s_path(&e->path, "%s%.*s", e->path.len ? "." : "", (int)m->name.len, m->name.ptr);
+    anvil__path_push(&e->path, ANVIL__PATH_MEMBER, m->name, 0);
     int rc = (*written)++ ? anvil_buf_append_byte(e->out, ',') : ANVIL_OK;
     if (rc == ANVIL_OK) {
         rc = anvil_json_write_string(s_wire_name(e->codec, m), 0, e->out);
@@ -102,7 +91,7 @@ static int s_encode_member(struct s_enc *e, const struct anvil_member *m, const 
     if (rc == ANVIL_OK) {
         rc = s_encode(e, m, m->target, v);
     }
-    anvil_buf_truncate(&e->path, path_len);
+    anvil__path_pop(&e->path);
     return rc;
 }
 
@@ -125,17 +114,22 @@ static int s_encode_struct(struct s_enc *e, const struct anvil_shape *shape, con
         const struct anvil_member *m = anvil_shape_member_sv(shape, key);
         if (!m) {
             struct anvil_str_view name = anvil_shape_name(shape);
-            return anvil_diag_set(e->diag, ANVIL_EINVAL, 0, 0, 0, "`%s%s%.*s`: %.*s has no member `%.*s`",
-                                  e->path.len ? e->path.data : "", e->path.len ? "." : "", (int)key.len, key.ptr,
-                                  (int)name.len, name.ptr, (int)key.len, key.ptr);
+            char path[160];
+            anvil__path_push(&e->path, ANVIL__PATH_MEMBER, key, 0);
+            rc = anvil_diag_set(e->diag, ANVIL_EINVAL, 0, 0, 0, "`%s`: %.*s has no member `%.*s`",
+                                anvil__path_text(&e->path, "input", path, sizeof path), (int)name.len, name.ptr,
+                                (int)key.len, key.ptr);
+            anvil__path_pop(&e->path);
+            return rc;
         }
         if (!anvil_json_is_null(&jm->value) && (!keep || keep(m))) {
             rc = s_encode_member(e, m, &jm->value, &written);
         }
     }
     if (rc == ANVIL_OK && is_union && written != 1) {
+        char path[160];
         return anvil_diag_set(e->diag, ANVIL_EINVAL, 0, 0, 0, "`%s`: a union takes exactly one member, not %zu",
-                              e->path.len ? e->path.data : "input", written);
+                              anvil__path_text(&e->path, "input", path, sizeof path), written);
     }
     for (size_t i = 0; rc == ANVIL_OK && !top && !is_union && i < anvil_shape_member_count(shape); i++) {
         const struct anvil_member *m = anvil_shape_member_at(shape, i);
@@ -153,10 +147,9 @@ static int s_encode_list(struct s_enc *e, const struct anvil_shape *shape, const
     }
     const struct anvil_member *item = anvil_shape_member(shape, "member");
     int rc = anvil_buf_append_byte(e->out, '[');
-    size_t path_len = e->path.len;
     for (size_t i = 0; rc == ANVIL_OK && i < anvil_json_len(v); i++) {
         const struct anvil_json *x = anvil_json_array_at(v, i);
-        s_path(&e->path, "[%zu]", i);
+        anvil__path_push(&e->path, ANVIL__PATH_INDEX, anvil_sv("", 0), i);
         if (i) {
             rc = anvil_buf_append_byte(e->out, ',');
         }
@@ -164,7 +157,7 @@ static int s_encode_list(struct s_enc *e, const struct anvil_shape *shape, const
             rc = anvil_json_is_null(x) ? anvil_buf_append_cstr(e->out, "null")
                                        : s_encode(e, item, item ? item->target : NULL, x);
         }
-        anvil_buf_truncate(&e->path, path_len);
+        anvil__path_pop(&e->path);
     }
     return rc == ANVIL_OK ? anvil_buf_append_byte(e->out, ']') : rc;
 }
@@ -175,11 +168,10 @@ static int s_encode_map(struct s_enc *e, const struct anvil_shape *shape, const 
     }
     const struct anvil_member *value = anvil_shape_member(shape, "value");
     int rc = anvil_buf_append_byte(e->out, '{');
-    size_t path_len = e->path.len;
     for (size_t i = 0; rc == ANVIL_OK && i < anvil_json_len(v); i++) {
         const struct anvil_json_member *jm = anvil_json_object_at(v, i);
         struct anvil_str_view key = anvil_json_member_key(jm);
-        s_path(&e->path, "{%.*s}", (int)key.len, key.ptr);
+        anvil__path_push(&e->path, ANVIL__PATH_KEY, key, 0);
         if (i) {
             rc = anvil_buf_append_byte(e->out, ',');
         }
@@ -193,7 +185,7 @@ static int s_encode_map(struct s_enc *e, const struct anvil_shape *shape, const 
             rc = anvil_json_is_null(&jm->value) ? anvil_buf_append_cstr(e->out, "null")
                                                 : s_encode(e, value, value ? value->target : NULL, &jm->value);
         }
-        anvil_buf_truncate(&e->path, path_len);
+        anvil__path_pop(&e->path);
     }
     return rc == ANVIL_OK ? anvil_buf_append_byte(e->out, '}') : rc;
 }
@@ -217,8 +209,9 @@ static int s_encode(struct s_enc *e, const struct anvil_member *m, const struct 
         return anvil_json_write(v, 0, e->out);
     }
     if (++e->depth > ANVIL__VALUE_MAX_DEPTH) {
+        char path[160];
         return anvil_diag_set(e->diag, ANVIL_ELIMIT, 0, 0, 0, "`%s`: the input nests deeper than %d levels",
-                              e->path.data ? e->path.data : "input", ANVIL__VALUE_MAX_DEPTH);
+                              anvil__path_text(&e->path, "input", path, sizeof path), ANVIL__VALUE_MAX_DEPTH);
     }
     int rc;
     enum anvil_shape_type t = anvil_shape_type(shape);
@@ -270,8 +263,12 @@ static int s_encode(struct s_enc *e, const struct anvil_member *m, const struct 
 int anvil__json_encode(const struct anvil__json_codec *codec, const struct anvil_shape *shape,
                        const struct anvil_json *value, anvil__member_filter_fn *keep, struct anvil_buf *out,
                        struct anvil_diag *diag) {
-    struct s_enc e = {codec, out, diag, {0}, 0};
-    anvil_buf_init(&e.path, NULL, 4096);
+    struct s_enc e;
+    e.codec = codec;
+    e.out = out;
+    e.diag = diag;
+    e.path.depth = 0;
+    e.depth = 0;
     int rc;
     if (!shape) {
         /* An operation without input: `{}`, unless members were given for it. */
@@ -282,7 +279,6 @@ int anvil__json_encode(const struct anvil__json_codec *codec, const struct anvil
     } else {
         rc = s_encode_struct(&e, shape, value, keep, true);
     }
-    anvil_buf_clean_up(&e.path);
     return rc;
 }
 
@@ -292,13 +288,14 @@ struct s_dec {
     const struct anvil__json_codec *codec;
     struct anvil__values *values;
     struct anvil_buf *why;
-    struct anvil_buf path;
+    struct anvil__path path;
     size_t depth;
 };
 
 static int s_dec_fail(struct s_dec *d, const char *what, const struct anvil_json *v) {
     if (d->why && !d->why->len) {
-        anvil_buf_appendf(d->why, "`%s`: %s, not %s", d->path.len ? d->path.data : "output", what,
+        char path[160];
+        anvil_buf_appendf(d->why, "`%s`: %s, not %s", anvil__path_text(&d->path, "output", path, sizeof path), what,
                           anvil_json_type_name(anvil_json_type(v)));
     }
     return ANVIL_ESYNTAX;
@@ -319,7 +316,7 @@ static const struct anvil_member *s_member_of(const struct s_dec *d, const struc
     }
     for (size_t i = 0; i < anvil_shape_member_count(shape); i++) {
         const struct anvil_member *c = anvil_shape_member_at(shape, i);
-        if (anvil_sv_eq(anvil__member_trait_string(c, "smithy.api#jsonName"), key)) {
+        if (anvil_sv_eq(anvil_json_string(anvil__trait(&c->traits, &anvil__t_json_name)), key)) {
             return c;
         }
     }
@@ -332,7 +329,7 @@ static int s_decode_members(struct s_dec *d, const struct anvil_shape *shape, co
     if (!anvil_json_is_object(v)) {
         return s_dec_fail(d, "expected an object", v);
     }
-    size_t base = d->values->member_count, path_len = d->path.len;
+    size_t base = d->values->member_count;
     int rc = ANVIL_OK;
     for (size_t i = 0; rc == ANVIL_OK && i < anvil_json_len(v); i++) {
         const struct anvil_json_member *jm = anvil_json_object_at(v, i);
@@ -340,10 +337,10 @@ static int s_decode_members(struct s_dec *d, const struct anvil_shape *shape, co
         if (!m || anvil_json_is_null(&jm->value) || (keep && !keep(m))) {
             continue;
         }
-        s_path(&d->path, "%s%.*s", d->path.len ? "." : "", (int)m->name.len, m->name.ptr);
+        anvil__path_push(&d->path, ANVIL__PATH_MEMBER, m->name, 0);
         struct anvil_json value;
         rc = s_decode(d, m, m->target, &jm->value, &value);
-        anvil_buf_truncate(&d->path, path_len);
+        anvil__path_pop(&d->path);
         if (rc == ANVIL_OK) {
             /* The wire's key record serves when it is the member's name. */
             rc = anvil_sv_eq(anvil_json_member_key(jm), m->name)
@@ -373,8 +370,8 @@ static int s_decode_list(struct s_dec *d, const struct anvil_shape *shape, const
         return s_dec_fail(d, "expected an array", v);
     }
     const struct anvil_member *item = anvil_shape_member(shape, "member");
-    bool sparse = anvil_shape_trait(shape, "smithy.api#sparse") != NULL;
-    size_t base = d->values->item_count, path_len = d->path.len;
+    bool sparse = anvil__trait(anvil_shape_traits(shape), &anvil__t_sparse) != NULL;
+    size_t base = d->values->item_count;
     int rc = ANVIL_OK;
     for (size_t i = 0; rc == ANVIL_OK && i < anvil_json_len(v); i++) {
         const struct anvil_json *x = anvil_json_array_at(v, i);
@@ -382,11 +379,11 @@ static int s_decode_list(struct s_dec *d, const struct anvil_shape *shape, const
         if (anvil_json_is_null(x) && !sparse) {
             continue;
         }
-        s_path(&d->path, "[%zu]", i);
+        anvil__path_push(&d->path, ANVIL__PATH_INDEX, anvil_sv("", 0), i);
         if (!anvil_json_is_null(x)) {
             rc = s_decode(d, item, item ? item->target : NULL, x, &value);
         }
-        anvil_buf_truncate(&d->path, path_len);
+        anvil__path_pop(&d->path);
         if (rc == ANVIL_OK) {
             rc = anvil__values_item(d->values, value);
         }
@@ -404,8 +401,8 @@ static int s_decode_map(struct s_dec *d, const struct anvil_shape *shape, const 
         return s_dec_fail(d, "expected an object (a map)", v);
     }
     const struct anvil_member *value_member = anvil_shape_member(shape, "value");
-    bool sparse = anvil_shape_trait(shape, "smithy.api#sparse") != NULL;
-    size_t base = d->values->member_count, path_len = d->path.len;
+    bool sparse = anvil__trait(anvil_shape_traits(shape), &anvil__t_sparse) != NULL;
+    size_t base = d->values->member_count;
     int rc = ANVIL_OK;
     for (size_t i = 0; rc == ANVIL_OK && i < anvil_json_len(v); i++) {
         const struct anvil_json_member *jm = anvil_json_object_at(v, i);
@@ -414,11 +411,11 @@ static int s_decode_map(struct s_dec *d, const struct anvil_shape *shape, const 
             continue;
         }
         struct anvil_str_view key = anvil_json_member_key(jm);
-        s_path(&d->path, "{%.*s}", (int)key.len, key.ptr);
+        anvil__path_push(&d->path, ANVIL__PATH_KEY, key, 0);
         if (!anvil_json_is_null(&jm->value)) {
             rc = s_decode(d, value_member, value_member ? value_member->target : NULL, &jm->value, &value);
         }
-        anvil_buf_truncate(&d->path, path_len);
+        anvil__path_pop(&d->path);
         if (rc == ANVIL_OK) {
             rc = anvil__values_member(d->values, jm->key, value);
         }
@@ -503,20 +500,24 @@ int anvil__json_decode(const struct anvil__json_codec *codec, const struct anvil
 int anvil__json_decode_members(const struct anvil__json_codec *codec, const struct anvil_shape *shape,
                                const struct anvil_json *wire, anvil__member_filter_fn *keep,
                                struct anvil__values *values, struct anvil_buf *why) {
-    struct s_dec d = {codec, values, why, {0}, 0};
-    anvil_buf_init(&d.path, NULL, 4096);
-    int rc = s_decode_members(&d, shape, wire, keep);
-    anvil_buf_clean_up(&d.path);
-    return rc;
+    struct s_dec d;
+    d.codec = codec;
+    d.values = values;
+    d.why = why;
+    d.path.depth = 0;
+    d.depth = 0;
+    return s_decode_members(&d, shape, wire, keep);
 }
 
 int anvil__json_decode_value(const struct anvil__json_codec *codec, const struct anvil_member *member,
                              const struct anvil_json *wire, struct anvil__values *values, struct anvil_json *out,
                              struct anvil_buf *why) {
-    struct s_dec d = {codec, values, why, {0}, 0};
-    anvil_buf_init(&d.path, NULL, 4096);
-    s_path(&d.path, "%.*s", (int)member->name.len, member->name.ptr);
-    int rc = s_decode(&d, member, member->target, wire, out);
-    anvil_buf_clean_up(&d.path);
-    return rc;
+    struct s_dec d;
+    d.codec = codec;
+    d.values = values;
+    d.why = why;
+    d.path.depth = 0;
+    d.depth = 0;
+    anvil__path_push(&d.path, ANVIL__PATH_MEMBER, member->name, 0);
+    return s_decode(&d, member, member->target, wire, out);
 }

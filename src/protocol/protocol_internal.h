@@ -23,6 +23,7 @@
 #include "anvil/traits.h"
 #include "anvil/xml.h"
 #include "core/core_internal.h"
+#include <stdatomic.h>
 
 /* Most headers one request may carry (bound members and prefix-header maps included). */
 #define ANVIL__REQUEST_MAX_HEADERS 512
@@ -166,6 +167,58 @@ const struct anvil_shape *anvil__error_shape(const struct anvil__protocol_contex
 /* Keeps the code and message of an error in `arena` (capped, valid UTF-8), the code normalised. */
 int anvil__reply_error(struct anvil_arena *arena, struct anvil_str_view code, struct anvil_str_view message,
                        int http_status, struct anvil_operation_reply *reply);
+
+/* ---- traits looked up often: their key's hash computed once (trait.c) ---- */
+
+struct anvil__trait_id {
+    const char *name;
+    size_t len;
+    _Atomic uint32_t hash; /* 0 until first use */
+};
+
+#define ANVIL__TRAIT_ID(id)                                                                                            \
+    { id, sizeof(id) - 1, 0 }
+
+/* The value of trait `id` in `traits` (a shape's or member's traits object), or NULL. */
+const struct anvil_json *anvil__trait(const struct anvil_json *traits, struct anvil__trait_id *id);
+
+extern struct anvil__trait_id anvil__t_xml_name, anvil__t_xml_attribute, anvil__t_xml_flattened, anvil__t_xml_namespace,
+    anvil__t_json_name, anvil__t_timestamp_format, anvil__t_sparse, anvil__t_default, anvil__t_client_optional,
+    anvil__t_required, anvil__t_streaming, anvil__t_media_type, anvil__t_http_header, anvil__t_http_prefix_headers,
+    anvil__t_http_payload, anvil__t_http_response_code, anvil__t_http_label, anvil__t_http_query,
+    anvil__t_http_query_params;
+
+/* ---- where a codec is in a value, for messages (pushed and popped, formatted only on failure) ---- */
+
+enum anvil__path_kind { ANVIL__PATH_MEMBER, ANVIL__PATH_INDEX, ANVIL__PATH_KEY };
+
+#define ANVIL__PATH_MAX 600
+
+struct anvil__path {
+    size_t depth;
+    struct {
+        struct anvil_str_view name;
+        size_t index;
+        enum anvil__path_kind kind;
+    } seg[ANVIL__PATH_MAX];
+};
+
+static inline void anvil__path_push(struct anvil__path *p, enum anvil__path_kind kind, struct anvil_str_view name,
+                                    size_t index) {
+    if (p->depth < ANVIL__PATH_MAX) {
+        p->seg[p->depth].kind = kind;
+        p->seg[p->depth].name = name;
+        p->seg[p->depth].index = index;
+    }
+    p->depth++;
+}
+
+static inline void anvil__path_pop(struct anvil__path *p) {
+    p->depth--;
+}
+
+/* The path as text ("Foo.Bar[2]{key}"), or `fallback` when empty; cut to fit `size` (at least 1). */
+const char *anvil__path_text(const struct anvil__path *p, const char *fallback, char *out, size_t size);
 
 /* ---- timestamps (timestamp.c) ---- */
 

@@ -255,9 +255,9 @@ int anvil__timestamp_write(struct anvil_buf *out, int64_t ms, enum anvil__ts_for
 }
 
 enum anvil__ts_format anvil__timestamp_format_of(const struct anvil_member *m, enum anvil__ts_format fallback) {
-    const struct anvil_json *v = anvil__member_trait(m, "smithy.api#timestampFormat");
+    const struct anvil_json *v = m ? anvil__trait(&m->traits, &anvil__t_timestamp_format) : NULL;
     if (!v && m && m->target) {
-        v = anvil_shape_trait(m->target, "smithy.api#timestampFormat");
+        v = anvil__trait(anvil_shape_traits(m->target), &anvil__t_timestamp_format);
     }
     struct anvil_str_view f = anvil_json_string(v);
     if (anvil_sv_eq_cstr(f, "date-time")) {

@@ -185,8 +185,8 @@ int anvil__text_value(struct anvil__values *v, const struct anvil_member *m, str
 }
 
 const struct anvil_json *anvil__member_default(const struct anvil_member *m) {
-    const struct anvil_json *def = anvil_json_object_get_cstr(&m->traits, "smithy.api#default");
-    if (!def || anvil_json_is_null(def) || anvil_json_object_get_cstr(&m->traits, "smithy.api#clientOptional")) {
+    const struct anvil_json *def = anvil__trait(&m->traits, &anvil__t_default);
+    if (!def || anvil_json_is_null(def) || anvil__trait(&m->traits, &anvil__t_client_optional)) {
         return NULL;
     }
     return def;
@@ -214,7 +214,7 @@ static int s_fill_value(struct anvil__values *v, const struct anvil_member *m, s
     if (def) {
         return anvil_json_copy(v->arena, def, out);
     }
-    if (!anvil_json_object_get_cstr(&m->traits, "smithy.api#required")) {
+    if (!anvil__trait(&m->traits, &anvil__t_required)) {
         *has = false;
         return ANVIL_OK;
     }
@@ -252,7 +252,7 @@ static bool s_needs_fill(struct anvil__values *v, const struct anvil_shape *shap
     bool needs = false;
     for (size_t i = 0; !needs && i < anvil_shape_member_count(shape); i++) {
         const struct anvil_member *m = anvil_shape_member_at(shape, i);
-        needs = anvil__member_default(m) || anvil_json_object_get_cstr(&m->traits, "smithy.api#required");
+        needs = anvil__member_default(m) || anvil__trait(&m->traits, &anvil__t_required);
     }
     v->fill_cache[slot].shape = shape;
     v->fill_cache[slot].needs = needs;

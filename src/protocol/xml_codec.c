@@ -16,11 +16,11 @@
 #include "protocol/protocol_internal.h"
 
 static bool s_is_flattened(const struct anvil_member *m) {
-    return anvil__member_trait(m, "smithy.api#xmlFlattened") != NULL;
+    return anvil__trait(&m->traits, &anvil__t_xml_flattened) != NULL;
 }
 
 struct anvil_str_view anvil__xml_member_name(const struct anvil_member *m) {
-    struct anvil_str_view name = anvil__member_trait_string(m, "smithy.api#xmlName");
+    struct anvil_str_view name = anvil_json_string(anvil__trait(&m->traits, &anvil__t_xml_name));
     return name.len ? name : m->name;
 }
 
@@ -36,21 +36,14 @@ struct s_enc {
     struct anvil_xml_writer *w;
     struct anvil_diag *diag;
     struct anvil_buf text;
-    struct anvil_buf path;
+    struct anvil__path path;
     size_t depth;
 };
 
 static int s_enc_fail(struct s_enc *e, const char *what) {
-    return anvil_diag_set(e->diag, ANVIL_EINVAL, 0, 0, 0, "`%s`: %s", e->path.len ? e->path.data : "input", what);
-}
-
-static void s_path_push(struct anvil_buf *path, struct anvil_str_view name, size_t index) {
-    size_t len = path->len;
-    int rc = index == SIZE_MAX ? anvil_buf_appendf(path, "%s%.*s", len ? "." : "", (int)name.len, name.ptr)
-                               : anvil_buf_appendf(path, "[%zu]", index);
-    if (rc != ANVIL_OK) {
-        anvil_buf_truncate(path, len);
-    }
+    char path[160];
+    return anvil_diag_set(e->diag, ANVIL_EINVAL, 0, 0, 0, "`%s`: %s",
+                          anvil__path_text(&e->path, "input", path, sizeof path), what);
 }
 
 /* An xmlns attribute for an @xmlNamespace value ({uri, prefix?}). */
@@ -85,9 +78,13 @@ static int s_encode_members(struct s_enc *e, const struct anvil_shape *shape, co
         struct anvil_str_view key = anvil_json_member_key(anvil_json_object_at(v, i));
         if (!anvil_shape_member_sv(shape, key)) {
             struct anvil_str_view name = anvil_shape_name(shape);
-            return anvil_diag_set(e->diag, ANVIL_EINVAL, 0, 0, 0, "`%s%s%.*s`: %.*s has no member `%.*s`",
-                                  e->path.len ? e->path.data : "", e->path.len ? "." : "", (int)key.len, key.ptr,
-                                  (int)name.len, name.ptr, (int)key.len, key.ptr);
+            char path[160];
+            anvil__path_push(&e->path, ANVIL__PATH_MEMBER, key, 0);
+            int rc = anvil_diag_set(e->diag, ANVIL_EINVAL, 0, 0, 0, "`%s`: %.*s has no member `%.*s`",
+                                    anvil__path_text(&e->path, "input", path, sizeof path), (int)name.len, name.ptr,
+                                    (int)key.len, key.ptr);
+            anvil__path_pop(&e->path);
+            return rc;
         }
     }
     int rc = ANVIL_OK;
@@ -95,13 +92,12 @@ static int s_encode_members(struct s_enc *e, const struct anvil_shape *shape, co
     for (int pass = 0; pass < 2 && rc == ANVIL_OK; pass++) {
         for (size_t i = 0; i < n && rc == ANVIL_OK; i++) {
             const struct anvil_member *m = anvil_shape_member_at(shape, i);
-            bool attribute = anvil__member_trait(m, "smithy.api#xmlAttribute") != NULL;
+            bool attribute = anvil__trait(&m->traits, &anvil__t_xml_attribute) != NULL;
             const struct anvil_json *x = anvil_json_object_get(v, m->name.ptr, m->name.len);
             if ((pass == 0) != attribute || anvil_json_is_null(x) || (keep && !keep(m))) {
                 continue;
             }
-            size_t path_len = e->path.len;
-            s_path_push(&e->path, m->name, SIZE_MAX);
+            anvil__path_push(&e->path, ANVIL__PATH_MEMBER, m->name, 0);
             if (attribute) {
                 const char *why = "";
                 anvil_buf_clear(&e->text);
@@ -113,7 +109,7 @@ static int s_encode_members(struct s_enc *e, const struct anvil_shape *shape, co
             } else {
                 rc = s_encode_value(e, m, x);
             }
-            anvil_buf_truncate(&e->path, path_len);
+            anvil__path_pop(&e->path);
         }
     }
     return rc;
@@ -131,10 +127,9 @@ static int s_encode_list_items(struct s_enc *e, const struct anvil_member *m, co
     const struct anvil_member *item = anvil_shape_member(m->target, "member");
     int rc = ANVIL_OK;
     for (size_t i = 0; i < anvil_json_len(v) && rc == ANVIL_OK; i++) {
-        size_t path_len = e->path.len;
-        s_path_push(&e->path, anvil_sv("", 0), i);
+        anvil__path_push(&e->path, ANVIL__PATH_INDEX, anvil_sv("", 0), i);
         rc = s_encode_element(e, item_name, item, anvil_json_array_at(v, i));
-        anvil_buf_truncate(&e->path, path_len);
+        anvil__path_pop(&e->path);
     }
     return rc;
 }
@@ -160,10 +155,9 @@ static int s_encode_map_entries(struct s_enc *e, const struct anvil_member *m, c
             rc = rc == ANVIL_OK ? anvil_xml_writer_end(e->w) : rc;
         }
         if (rc == ANVIL_OK) {
-            size_t path_len = e->path.len;
-            s_path_push(&e->path, anvil_json_member_key(jm), SIZE_MAX);
+            anvil__path_push(&e->path, ANVIL__PATH_KEY, anvil_json_member_key(jm), 0);
             rc = s_encode_element(e, value_name, value, &jm->value);
-            anvil_buf_truncate(&e->path, path_len);
+            anvil__path_pop(&e->path);
         }
         rc = rc == ANVIL_OK ? anvil_xml_writer_end(e->w) : rc;
     }
@@ -173,12 +167,13 @@ static int s_encode_map_entries(struct s_enc *e, const struct anvil_member *m, c
 static int s_encode_element(struct s_enc *e, struct anvil_str_view name, const struct anvil_member *m,
                             const struct anvil_json *v) {
     if (++e->depth > ANVIL__VALUE_MAX_DEPTH) {
+        char path[160];
         return anvil_diag_set(e->diag, ANVIL_ELIMIT, 0, 0, 0, "`%s`: the input nests deeper than %d levels",
-                              e->path.len ? e->path.data : "input", ANVIL__VALUE_MAX_DEPTH);
+                              anvil__path_text(&e->path, "input", path, sizeof path), ANVIL__VALUE_MAX_DEPTH);
     }
     int rc = anvil_xml_writer_start(e->w, name);
     if (rc == ANVIL_OK) {
-        rc = s_namespace(e, anvil__member_trait(m, "smithy.api#xmlNamespace"));
+        rc = s_namespace(e, anvil__trait(m ? &m->traits : NULL, &anvil__t_xml_namespace));
     }
     enum anvil_shape_type t = m && m->target ? anvil_shape_type(m->target) : ANVIL_SHAPE_STRING;
     if (rc != ANVIL_OK) {
@@ -222,13 +217,15 @@ static int s_encode_value(struct s_enc *e, const struct anvil_member *m, const s
 int anvil__xml_encode(const struct anvil_shape *shape, struct anvil_str_view root, const struct anvil_json *ns,
                       const struct anvil_json *value, anvil__member_filter_fn *keep, struct anvil_buf *out,
                       struct anvil_diag *diag) {
-    struct s_enc e = {NULL, diag, {0}, {0}, 0};
+    struct s_enc e;
+    e.diag = diag;
+    e.path.depth = 0;
+    e.depth = 0;
     int rc = anvil_xml_writer_new(NULL, out, &e.w);
     if (rc != ANVIL_OK) {
         return rc;
     }
     anvil_buf_init(&e.text, NULL, 0);
-    anvil_buf_init(&e.path, NULL, 4096);
     rc = anvil_xml_writer_start(e.w, root);
     if (rc == ANVIL_OK) {
         rc = s_namespace(&e, ns);
@@ -241,7 +238,6 @@ int anvil__xml_encode(const struct anvil_shape *shape, struct anvil_str_view roo
     rc = rc == ANVIL_OK ? finish : rc;
     anvil_xml_writer_destroy(e.w);
     anvil_buf_clean_up(&e.text);
-    anvil_buf_clean_up(&e.path);
     return rc;
 }
 
@@ -277,15 +273,21 @@ int anvil__xml_encode_payload(const struct anvil_member *payload, const struct a
 /*
  * Which member an element names, per structure: by @xmlName, else by member
  * name (attributes excluded). EC2's members are all renamed (InstanceId is
- * <instanceId>), so the names are indexed once per shape and response in
- * one table keyed by (shape, name), rather than every member's traits read
- * for every element.
+ * <instanceId>), so each structure met is indexed once per response in one
+ * table keyed by (shape, name), with what reading a member needs at hand
+ * (its key record, type, flattening), instead of every member's traits
+ * read for every element.
  */
 struct s_name_entry {
     const struct anvil_shape *shape;
-    struct anvil_str_view name; /* empty: the shape's marker, "indexed" */
+    /* Empty for the shape's own entry, which says it is indexed and whether it has attribute members. */
+    struct anvil_str_view name;
     const struct anvil_member *member;
+    const struct anvil_json_key *key;
     uint32_t hash;
+    enum anvil_shape_type type;
+    bool flattened;
+    bool has_attributes;
 };
 
 struct s_names {
@@ -314,8 +316,9 @@ static struct s_name_entry *s_names_slot(struct s_names *t, const struct anvil_s
     }
 }
 
-static bool s_names_put(struct s_names *t, const struct anvil_shape *shape, struct anvil_str_view name,
-                        const struct anvil_member *member) {
+/* Adds an entry (the first of a name wins); NULL when memory ran out. */
+static struct s_name_entry *s_names_put(struct s_names *t, const struct anvil_shape *shape,
+                                        struct anvil_str_view name) {
     if ((t->count + 1) * 2 > t->capacity) {
         size_t capacity = t->capacity ? t->capacity * 2 : 256;
         struct s_name_entry *old = t->slots;
@@ -323,7 +326,7 @@ static bool s_names_put(struct s_names *t, const struct anvil_shape *shape, stru
         t->slots = anvil_mem_calloc(t->allocator, capacity, sizeof *t->slots);
         if (!t->slots) {
             t->slots = old;
-            return false;
+            return NULL;
         }
         t->capacity = capacity;
         for (size_t i = 0; i < old_capacity; i++) {
@@ -336,54 +339,61 @@ static bool s_names_put(struct s_names *t, const struct anvil_shape *shape, stru
     uint32_t hash = s_name_hash(shape, name);
     struct s_name_entry *e = s_names_slot(t, shape, name, hash);
     if (!e->shape) {
-        *e = (struct s_name_entry){shape, name, member, hash};
+        *e = (struct s_name_entry){shape, name, NULL, NULL, hash, ANVIL_SHAPE_STRING, false, false};
         t->count++;
     }
-    return true;
-}
-
-/* The member an element of `shape` named `local` stands for, or NULL. */
-static const struct anvil_member *s_member_of(struct s_names *t, const struct anvil_shape *shape,
-                                              struct anvil_str_view local) {
-    if (t->failed || !t->capacity ||
-        !s_names_slot(t, shape, anvil_sv("", 0), s_name_hash(shape, anvil_sv("", 0)))->shape) {
-        /* First element of this shape: index its members' element names (the first of a name wins). */
-        bool ok = !t->failed && s_names_put(t, shape, anvil_sv("", 0), NULL);
-        for (size_t i = 0; ok && i < anvil_shape_member_count(shape); i++) {
-            const struct anvil_member *c = anvil_shape_member_at(shape, i);
-            if (!anvil__member_trait(c, "smithy.api#xmlAttribute")) {
-                ok = s_names_put(t, shape, s_local(anvil__xml_member_name(c)), c);
-            }
-        }
-        t->failed = !ok;
-    }
-    if (t->failed) {
-        /* Out of memory for the index: look the slow way. */
-        for (size_t i = 0; i < anvil_shape_member_count(shape); i++) {
-            const struct anvil_member *c = anvil_shape_member_at(shape, i);
-            if (!anvil__member_trait(c, "smithy.api#xmlAttribute") &&
-                anvil_sv_eq(s_local(anvil__xml_member_name(c)), local)) {
-                return c;
-            }
-        }
-        return NULL;
-    }
-    const struct s_name_entry *e = s_names_slot(t, shape, local, s_name_hash(shape, local));
-    return e->shape && local.len ? e->member : NULL;
+    return e;
 }
 
 struct s_dec {
     struct anvil__values *values;
     struct anvil_buf *why;
-    struct anvil_buf path;
+    struct anvil__path path;
     size_t depth;
     struct s_names names;
 };
 
+/* Indexes the members of `shape` (once per response); its own entry, or NULL when memory ran out. */
+static const struct s_name_entry *s_shape_entry(struct s_dec *d, const struct anvil_shape *shape) {
+    struct s_names *t = &d->names;
+    uint32_t hash = s_name_hash(shape, anvil_sv("", 0));
+    if (t->capacity) {
+        const struct s_name_entry *e = s_names_slot(t, shape, anvil_sv("", 0), hash);
+        if (e->shape) {
+            return e;
+        }
+    }
+    bool attributes = false;
+    for (size_t i = 0; i < anvil_shape_member_count(shape); i++) {
+        const struct anvil_member *c = anvil_shape_member_at(shape, i);
+        if (anvil__trait(&c->traits, &anvil__t_xml_attribute)) {
+            attributes = true;
+            continue;
+        }
+        struct s_name_entry *e = s_names_put(t, shape, s_local(anvil__xml_member_name(c)));
+        if (!e || (!e->member && anvil__values_key(d->values, c->name, &e->key) != ANVIL_OK)) {
+            return NULL;
+        }
+        if (!e->member) {
+            e->member = c;
+            e->type = c->target ? anvil_shape_type(c->target) : ANVIL_SHAPE_STRING;
+            e->flattened = anvil__trait(&c->traits, &anvil__t_xml_flattened) &&
+                           (e->type == ANVIL_SHAPE_LIST || e->type == ANVIL_SHAPE_SET || e->type == ANVIL_SHAPE_MAP);
+        }
+    }
+    /* Last, so that a shape whose indexing failed half-way is indexed again next time. */
+    struct s_name_entry *own = s_names_put(t, shape, anvil_sv("", 0));
+    if (own) {
+        own->has_attributes = attributes;
+    }
+    return own;
+}
+
 static int s_dec_fail(struct s_dec *d, const struct anvil_xml_node *node, const char *what) {
     if (d->why && !d->why->len) {
-        anvil_buf_appendf(d->why, "`%s` (the element at byte %zu): %s", d->path.len ? d->path.data : "output",
-                          node ? node->offset : 0, what);
+        char path[160];
+        anvil_buf_appendf(d->why, "`%s` (the element at byte %zu): %s",
+                          anvil__path_text(&d->path, "output", path, sizeof path), node ? node->offset : 0, what);
     }
     return ANVIL_ESYNTAX;
 }
@@ -395,16 +405,16 @@ static int s_decode_node(struct s_dec *d, const struct anvil_member *m, const st
 static int s_decode_list(struct s_dec *d, const struct anvil_member *m, const struct anvil_xml_node *first,
                          struct anvil_str_view flattened_name, struct anvil_json *out) {
     const struct anvil_member *item = anvil_shape_member(m->target, "member");
-    size_t base = d->values->item_count, path_len = d->path.len, index = 0;
+    size_t base = d->values->item_count, index = 0;
     int rc = ANVIL_OK;
     for (const struct anvil_xml_node *c = first; c && rc == ANVIL_OK; c = c->next_sibling) {
         if (flattened_name.len && !anvil_sv_eq(c->local, flattened_name)) {
             continue;
         }
         struct anvil_json v;
-        s_path_push(&d->path, anvil_sv("", 0), index++);
+        anvil__path_push(&d->path, ANVIL__PATH_INDEX, anvil_sv("", 0), index++);
         rc = s_decode_node(d, item, c, &v);
-        anvil_buf_truncate(&d->path, path_len);
+        anvil__path_pop(&d->path);
         if (rc == ANVIL_OK) {
             rc = anvil__values_item(d->values, v);
         }
@@ -423,7 +433,7 @@ static int s_decode_map(struct s_dec *d, const struct anvil_member *m, const str
     const struct anvil_member *value = anvil_shape_member(m->target, "value");
     struct anvil_str_view key_name = s_local(key ? anvil__xml_member_name(key) : ANVIL_SV("key"));
     struct anvil_str_view value_name = s_local(value ? anvil__xml_member_name(value) : ANVIL_SV("value"));
-    size_t base = d->values->member_count, path_len = d->path.len;
+    size_t base = d->values->member_count;
     int rc = ANVIL_OK;
     for (const struct anvil_xml_node *c = first; c && rc == ANVIL_OK; c = c->next_sibling) {
         if (!anvil_sv_eq(c->local, entry_name)) {
@@ -436,11 +446,11 @@ static int s_decode_map(struct s_dec *d, const struct anvil_member *m, const str
             break;
         }
         struct anvil_json val = anvil_json_make_null();
-        s_path_push(&d->path, k->text, SIZE_MAX);
+        anvil__path_push(&d->path, ANVIL__PATH_KEY, k->text, 0);
         if (v) {
             rc = s_decode_node(d, value, v, &val);
         }
-        anvil_buf_truncate(&d->path, path_len);
+        anvil__path_pop(&d->path);
         if (rc == ANVIL_OK && !anvil__utf8_valid(k->text.ptr ? k->text.ptr : "", k->text.len)) {
             rc = s_dec_fail(d, k, "a map key that is not UTF-8");
         }
@@ -465,16 +475,14 @@ static bool s_seen_before(const struct anvil_xml_node *first, const struct anvil
     return false;
 }
 
-static int s_decode_members(struct s_dec *d, const struct anvil_shape *shape, const struct anvil_xml_node *node) {
-    size_t base = d->values->member_count, path_len = d->path.len;
+/* The @xmlAttribute members of `shape`, read from the element's attributes. */
+static int s_decode_attributes(struct s_dec *d, const struct anvil_shape *shape, const struct anvil_xml_node *node) {
     int rc = ANVIL_OK;
-    /* Attributes first: @xmlAttribute members read from this element. */
     for (size_t i = 0; i < anvil_shape_member_count(shape) && rc == ANVIL_OK; i++) {
         const struct anvil_member *m = anvil_shape_member_at(shape, i);
-        if (!anvil__member_trait(m, "smithy.api#xmlAttribute")) {
-            continue;
-        }
-        const struct anvil_str_view *text = anvil_xml_attribute(node, anvil__xml_member_name(m));
+        const struct anvil_str_view *text = anvil__trait(&m->traits, &anvil__t_xml_attribute)
+                                                ? anvil_xml_attribute(node, anvil__xml_member_name(m))
+                                                : NULL;
         if (text) {
             struct anvil_json v;
             rc = anvil__text_value(d->values, m, *text, ANVIL__TS_DATE_TIME, &v);
@@ -484,28 +492,38 @@ static int s_decode_members(struct s_dec *d, const struct anvil_shape *shape, co
             }
         }
     }
+    return rc;
+}
+
+static int s_decode_members(struct s_dec *d, const struct anvil_shape *shape, const struct anvil_xml_node *node) {
+    size_t base = d->values->member_count;
+    const struct s_name_entry *own = s_shape_entry(d, shape);
+    if (!own) {
+        return ANVIL_ENOMEM;
+    }
+    int rc = own->has_attributes ? s_decode_attributes(d, shape, node) : ANVIL_OK;
     for (const struct anvil_xml_node *c = node->first_child; c && rc == ANVIL_OK; c = c->next_sibling) {
-        const struct anvil_member *m = s_member_of(&d->names, shape, c->local);
-        if (!m) {
+        const struct s_name_entry *e =
+            c->local.len ? s_names_slot(&d->names, shape, c->local, s_name_hash(shape, c->local)) : NULL;
+        if (!e || !e->shape) {
             continue; /* an element the model does not know: skipped with everything in it */
         }
-        enum anvil_shape_type t = m->target ? anvil_shape_type(m->target) : ANVIL_SHAPE_STRING;
-        bool flat = s_is_flattened(m) && (t == ANVIL_SHAPE_LIST || t == ANVIL_SHAPE_SET || t == ANVIL_SHAPE_MAP);
-        if (flat && s_seen_before(node->first_child, c)) {
+        if (e->flattened && s_seen_before(node->first_child, c)) {
             continue;
         }
+        const struct anvil_member *m = e->member;
         struct anvil_json v;
-        s_path_push(&d->path, m->name, SIZE_MAX);
-        if (flat && t == ANVIL_SHAPE_MAP) {
+        anvil__path_push(&d->path, ANVIL__PATH_MEMBER, m->name, 0);
+        if (e->flattened && e->type == ANVIL_SHAPE_MAP) {
             rc = s_decode_map(d, m, c, c->local, &v);
-        } else if (flat) {
+        } else if (e->flattened) {
             rc = s_decode_list(d, m, c, c->local, &v);
         } else {
             rc = s_decode_node(d, m, c, &v);
         }
-        anvil_buf_truncate(&d->path, path_len);
+        anvil__path_pop(&d->path);
         if (rc == ANVIL_OK) {
-            rc = anvil__values_member_named(d->values, m->name, v);
+            rc = anvil__values_member(d->values, e->key, v);
         }
     }
     if (rc != ANVIL_OK) {
@@ -543,23 +561,29 @@ static int s_decode_node(struct s_dec *d, const struct anvil_member *m, const st
     return rc;
 }
 
+static void s_dec_init(struct s_dec *d, struct anvil__values *values, struct anvil_buf *why) {
+    d->values = values;
+    d->why = why;
+    d->path.depth = 0;
+    d->depth = 0;
+    d->names = (struct s_names){values->allocator, NULL, 0, 0, false};
+}
+
 int anvil__xml_decode_members(const struct anvil_shape *shape, const struct anvil_xml_node *node,
                               struct anvil__values *values, struct anvil_buf *why) {
-    struct s_dec d = {values, why, {0}, 0, {values->allocator, NULL, 0, 0, false}};
-    anvil_buf_init(&d.path, NULL, 4096);
+    struct s_dec d;
+    s_dec_init(&d, values, why);
     int rc = s_decode_members(&d, shape, node);
-    anvil_buf_clean_up(&d.path);
     anvil_mem_release(values->allocator, d.names.slots);
     return rc;
 }
 
 int anvil__xml_decode_value(const struct anvil_member *member, const struct anvil_xml_node *node,
                             struct anvil__values *values, struct anvil_json *out, struct anvil_buf *why) {
-    struct s_dec d = {values, why, {0}, 0, {values->allocator, NULL, 0, 0, false}};
-    anvil_buf_init(&d.path, NULL, 4096);
-    s_path_push(&d.path, member->name, SIZE_MAX);
+    struct s_dec d;
+    s_dec_init(&d, values, why);
+    anvil__path_push(&d.path, ANVIL__PATH_MEMBER, member->name, 0);
     int rc = s_decode_node(&d, member, node, out);
-    anvil_buf_clean_up(&d.path);
     anvil_mem_release(values->allocator, d.names.slots);
     return rc;
 }
