@@ -89,7 +89,7 @@ static int s_tree_hash(const char *body, size_t len, unsigned char out[32], stru
     int rc = ANVIL_OK;
     for (size_t i = 0; i < count && rc == ANVIL_OK; i++) {
         size_t at = i * chunk;
-        rc = s_sha256(body + at, len - at < chunk ? len - at : chunk, level[i]);
+        rc = s_sha256(len ? body + at : "", len - at < chunk ? len - at : chunk, level[i]);
     }
     while (count > 1 && rc == ANVIL_OK) {
         size_t next = 0;
