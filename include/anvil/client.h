@@ -109,6 +109,14 @@ struct anvil_client_options {
 struct anvil_client;
 
 /**
+ * The Smithy name of the protocol a client for `service` speaks
+ * ("awsJson1_0", "restJson1", "awsQuery", "ec2Query", "restXml", ...): the
+ * first of the service's protocol traits that anvil speaks, or NULL when it
+ * speaks none of them (or `service` is NULL). Static storage. Thread-safe.
+ */
+ANVIL_API const char *anvil_client_protocol(const struct anvil_shape *service);
+
+/**
  * A client for `service` (an absolute shape id, or NULL for the model's
  * only service). The model must outlive the client. ANVIL_EUNSUPPORTED for
  * a service that does not speak awsJson1_0 or awsJson1_1; ANVIL_ECONFIG for

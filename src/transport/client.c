@@ -284,6 +284,11 @@ static int s_ca_bundle(struct anvil_client *c, struct anvil_diag *diag) {
     return ANVIL_OK;
 }
 
+const char *anvil_client_protocol(const struct anvil_shape *service) {
+    const struct anvil__protocol *p = service ? anvil__protocol_of(service) : NULL;
+    return p ? p->name : NULL;
+}
+
 int anvil_client_new(struct anvil_allocator *allocator, const struct anvil_model *model, const char *service,
                      const struct anvil_client_options *options, struct anvil_client **out, struct anvil_diag *diag) {
     if (!out || !model) {

@@ -19,6 +19,8 @@
 
 struct s_counts {
     size_t models, shapes, services, operations, waiters, acceptors, paginated, expressions, built, paginators, failed;
+    /* Waiters whose service speaks a protocol anvil's client speaks (each model has one service). */
+    size_t callable;
     size_t protocols[7], sigv4, retryable, readonly, truncated;
 };
 
@@ -115,6 +117,13 @@ static void s_model(struct s_counts *c, const char *dir, const char *name) {
         c->failed++;
     }
     c->built += anvil_waiter_set_count(set);
+    for (size_t i = 0; i < anvil_model_shape_count(model); i++) {
+        const struct anvil_shape *s = anvil_model_shape_at(model, i);
+        if (anvil_shape_type(s) == ANVIL_SHAPE_SERVICE && anvil_client_protocol(s)) {
+            c->callable += anvil_waiter_set_count(set);
+            break;
+        }
+    }
     anvil_waiter_set_destroy(set);
     struct anvil_paginator_set *pages = NULL;
     if (anvil_paginator_set_from_model(NULL, model, &pages, &diag) != ANVIL_OK) {
@@ -166,6 +175,13 @@ int main(int argc, char **argv) {
     }
     if (c.built != c.waiters) {
         printf("FAIL: %zu waiters in the models but %zu descriptions built\n", c.waiters, c.built);
+        c.failed++;
+    }
+    printf("Smithy models: %zu of %zu waiters' operations can be called over HTTP (their service speaks a protocol "
+           "anvil speaks)\n",
+           c.callable, c.built);
+    if (c.callable != c.built) {
+        printf("FAIL: %zu waiters cannot be called\n", c.built - c.callable);
         c.failed++;
     }
     printf("%zu passed, %zu failed\n", c.models, c.failed);
