@@ -284,6 +284,14 @@ static int s_ca_bundle(struct anvil_client *c, struct anvil_diag *diag) {
     return ANVIL_OK;
 }
 
+void anvil__client_endpoint(const struct anvil_client *c, const struct anvil_shape *op, const struct anvil_json *input,
+                            struct anvil__endpoint *out) {
+    (void)op;
+    (void)input;
+    *out = (struct anvil__endpoint){
+        c->endpoint, c->path, c->host, c->signing_name, c->aws.region, c->s3_signing, c->host_prefix_allowed};
+}
+
 const char *anvil_client_protocol(const struct anvil_shape *service) {
     const struct anvil__protocol *p = service ? anvil__protocol_of(service) : NULL;
     return p ? p->name : NULL;

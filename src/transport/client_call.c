@@ -199,18 +199,20 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
         anvil__request_clean_up(&req);
         return rc;
     }
+    struct anvil__endpoint ep;
+    anvil__client_endpoint(c, op, input, &ep);
     bool idempotent = anvil_operation_is_retry_safe(op);
     struct anvil_aws_service aws;
     anvil_service_aws(c->service, &aws);
     char partition[192];
     snprintf(partition, sizeof partition, "%.*s-%s", (int)aws.endpoint_prefix.len, aws.endpoint_prefix.ptr,
-             c->aws.region);
+             ep.signing_region);
     /* An operation a waiter polls is called again by the waiter anyway: repeating it inside a poll is as safe. */
     idempotent = idempotent || waiter;
     struct s_policy policy = {c, waiter, ""};
     bool has_policy = waiter || c->options.retry_policy;
     struct anvil_retry_token token;
-    struct anvil_retry_call call = {partition, c->signing_name, false, idempotent, has_policy ? s_policy : NULL,
+    struct anvil_retry_call call = {partition, ep.signing_name, false, idempotent, has_policy ? s_policy : NULL,
                                     &policy,   deadline_ms};
     rc = anvil_retry_token_init(&token, c->retry, &call);
     struct anvil__exchange x;
@@ -256,7 +258,7 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
         x.retry_after_ms = -1;
         x.server_date_ms = -1;
         struct anvil__attempt a;
-        if ((rc = anvil__client_send(c, &req, &x, &a)) != ANVIL_OK) {
+        if ((rc = anvil__client_send(c, &ep, &req, &x, &a)) != ANVIL_OK) {
             break;
         }
         if (a.curl == CURLE_ABORTED_BY_CALLBACK && x.cancelled) {
@@ -341,7 +343,9 @@ int anvil_client_prepare(struct anvil_client *c, const struct anvil_shape *op, c
     int rc = anvil__request_build(c->protocol, &ctx, op, input, &req, diag);
     struct anvil__prepared p;
     if (rc == ANVIL_OK) {
-        rc = anvil__client_prepare(c, &req, &p);
+        struct anvil__endpoint ep;
+        anvil__client_endpoint(c, op, input, &ep);
+        rc = anvil__client_prepare(c, &ep, &req, &p);
         if (rc == ANVIL_EINVAL) {
             anvil_diag_set(diag, rc, 0, 0, 0, "a header of the request holds CR, LF or NUL");
         }

@@ -146,13 +146,13 @@ static bool s_header_ok(struct anvil_str_view name, struct anvil_str_view value)
  * the host prefix in front of the host, the endpoint's own path (without a
  * trailing slash) before the request's target.
  */
-static int s_url(const struct anvil_client *c, const struct anvil__request *req, struct anvil_buf *url,
+static int s_url(const struct anvil__endpoint *ep, const struct anvil__request *req, struct anvil_buf *url,
                  struct anvil_buf *host, struct anvil_str_view *path, struct anvil_str_view *query) {
-    const char *prefix = c->host_prefix_allowed ? req->host_prefix : "";
-    const char *endpoint = c->endpoint;
+    const char *prefix = ep->host_prefix_allowed ? req->host_prefix : "";
+    const char *endpoint = ep->base;
     const char *authority = strstr(endpoint, "://") + 3;
-    struct anvil_str_view base = anvil_sv_from_cstr(c->path);
-    struct anvil_str_view host_name = anvil_sv_from_cstr(c->host);
+    struct anvil_str_view base = anvil_sv_from_cstr(ep->path);
+    struct anvil_str_view host_name = anvil_sv_from_cstr(ep->host);
     char override[1100];
     if (req->endpoint) {
         /* The request names its own endpoint (checked as an http(s) URL when it was built). */
@@ -227,7 +227,8 @@ void anvil__prepared_clean_up(struct anvil__prepared *p) {
     memset(p, 0, sizeof *p);
 }
 
-int anvil__client_prepare(struct anvil_client *c, const struct anvil__request *req, struct anvil__prepared *p) {
+int anvil__client_prepare(struct anvil_client *c, const struct anvil__endpoint *ep, const struct anvil__request *req,
+                          struct anvil__prepared *p) {
     memset(p, 0, sizeof *p);
     p->allocator = c->allocator;
     p->method = req->method;
@@ -238,7 +239,7 @@ int anvil__client_prepare(struct anvil_client *c, const struct anvil__request *r
     struct anvil_buf host;
     anvil_buf_init(&host, c->allocator, 1024);
     struct anvil_str_view path, query;
-    int rc = s_url(c, req, &p->url, &host, &path, &query);
+    int rc = s_url(ep, req, &p->url, &host, &path, &query);
     size_t n = req->header_count + 1;
     struct anvil_sigv4_header *signed_headers =
         rc == ANVIL_OK ? anvil_mem_calloc(c->allocator, n, sizeof *signed_headers) : NULL;
@@ -259,11 +260,11 @@ int anvil__client_prepare(struct anvil_client *c, const struct anvil__request *r
     struct anvil_sigv4_credentials cred = {anvil_sv_from_cstr(c->aws.access_key_id),
                                            anvil_sv_from_cstr(c->aws.secret_access_key),
                                            anvil_sv_from_cstr(c->aws.session_token)};
-    struct anvil_sigv4_config cfg = {.region = anvil_sv_from_cstr(c->aws.region),
-                                     .service = anvil_sv_from_cstr(c->signing_name),
+    struct anvil_sigv4_config cfg = {.region = anvil_sv_from_cstr(ep->signing_region),
+                                     .service = anvil_sv_from_cstr(ep->signing_name),
                                      .time_ms = anvil_env_wall_ms(c->options.env) + c->clock_offset_ms,
-                                     .keep_path = c->s3_signing,
-                                     .sign_body = c->s3_signing};
+                                     .keep_path = ep->s3_signing,
+                                     .sign_body = ep->s3_signing};
     struct anvil_sigv4_result sig;
     anvil_sigv4_result_init(&sig, c->allocator);
     if (rc == ANVIL_OK) {
@@ -276,7 +277,7 @@ int anvil__client_prepare(struct anvil_client *c, const struct anvil__request *r
     struct anvil_str_view extra_names[] = {ANVIL_SV("X-Amz-Date"), ANVIL_SV("x-amz-content-sha256"),
                                            ANVIL_SV("X-Amz-Security-Token"), ANVIL_SV("Authorization")};
     struct anvil_str_view extra_values[] = {
-        anvil_sv_from_cstr(sig.amz_date), c->s3_signing ? anvil_sv_from_cstr(sig.payload_hash) : anvil_sv("", 0),
+        anvil_sv_from_cstr(sig.amz_date), ep->s3_signing ? anvil_sv_from_cstr(sig.payload_hash) : anvil_sv("", 0),
         anvil_sv_from_cstr(c->aws.session_token), anvil_buf_view(&sig.authorization)};
     for (size_t i = 0; i < ANVIL_ARRAY_LEN(extra_names) && rc == ANVIL_OK; i++) {
         if (extra_values[i].len) {
@@ -311,10 +312,10 @@ static int s_curl_header(struct curl_slist **list, struct anvil_buf *line, struc
     return ANVIL_OK;
 }
 
-int anvil__client_send(struct anvil_client *c, const struct anvil__request *req, struct anvil__exchange *x,
-                       struct anvil__attempt *a) {
+int anvil__client_send(struct anvil_client *c, const struct anvil__endpoint *ep, const struct anvil__request *req,
+                       struct anvil__exchange *x, struct anvil__attempt *a) {
     struct anvil__prepared p;
-    int rc = anvil__client_prepare(c, req, &p);
+    int rc = anvil__client_prepare(c, ep, req, &p);
     if (rc != ANVIL_OK) {
         return rc;
     }

@@ -70,6 +70,28 @@ struct anvil__attempt {
 /* Calls the client's debug callback with one formatted line (never a secret). */
 void anvil__client_debug(const struct anvil_client *c, const char *fmt, ...) ANVIL_PRINTF(2, 3);
 
+/*
+ * Where one call's requests go and how they are signed. Resolved once per
+ * call by anvil__client_endpoint(): today from the client's configured
+ * endpoint; the endpoint rules engine (issue 17) resolves it from the
+ * operation and the input here. Strings are the client's.
+ */
+struct anvil__endpoint {
+    /* scheme://authority, the endpoint's own path ("/" when none), and the Host header value. */
+    const char *base;
+    const char *path;
+    const char *host;
+    const char *signing_name;
+    const char *signing_region;
+    /* S3 signs the path as sent and the payload's hash in x-amz-content-sha256. */
+    bool s3_signing;
+    /* Whether a host prefix (`@endpoint`) may go in front of the host: not for IP addresses or localhost. */
+    bool host_prefix_allowed;
+};
+
+void anvil__client_endpoint(const struct anvil_client *c, const struct anvil_shape *op, const struct anvil_json *input,
+                            struct anvil__endpoint *out);
+
 /* A request ready to go: URL, every header (signature included), body (borrowed from the request). */
 struct anvil__prepared {
     struct anvil_allocator *allocator;
@@ -90,12 +112,13 @@ struct anvil__prepared {
  * x-amz-content-sha256 for S3, X-Amz-Security-Token, Authorization).
  * ANVIL_EINVAL for a header that cannot be sent (CR, LF or NUL in it).
  */
-int anvil__client_prepare(struct anvil_client *c, const struct anvil__request *req, struct anvil__prepared *p);
+int anvil__client_prepare(struct anvil_client *c, const struct anvil__endpoint *ep, const struct anvil__request *req,
+                          struct anvil__prepared *p);
 void anvil__prepared_clean_up(struct anvil__prepared *p);
 
 /* Signs and sends `req`; curl's result in `a`. ANVIL_OK, ANVIL_ENOMEM, ANVIL_ELIMIT (a URL too long). */
-int anvil__client_send(struct anvil_client *c, const struct anvil__request *req, struct anvil__exchange *x,
-                       struct anvil__attempt *a);
+int anvil__client_send(struct anvil_client *c, const struct anvil__endpoint *ep, const struct anvil__request *req,
+                       struct anvil__exchange *x, struct anvil__attempt *a);
 
 /* The exchange's headers as an array in `arena` (the response a protocol reads). ANVIL_ENOMEM. */
 int anvil__exchange_response(const struct anvil__exchange *x, long status, struct anvil_arena *arena,
