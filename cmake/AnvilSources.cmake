@@ -45,6 +45,9 @@ set(ANVIL_MODEL_SOURCES
   src/model/assemble_mixins.c
   src/model/assemble_model.c
   src/model/assemble_rules.c
+  src/model/botocore_model.c
+  src/model/botocore_operations.c
+  src/model/botocore_shapes.c
   src/model/idl_lex.c
   src/model/idl_parse.c
   src/model/idl_text.c

@@ -82,12 +82,27 @@ ANVIL_API int anvil_model_load(struct anvil_allocator *allocator, const char *te
 
 /** How a source is written. */
 enum anvil_model_format {
-    /** By the name's suffix (`.json`, `.smithy`), else JSON when the text starts with `{`, else IDL. */
+    /**
+     * By the name's suffix (`.json`, `.smithy`), else JSON when the text
+     * starts with `{`, else IDL. JSON is a botocore service model when it
+     * is an object with no `smithy` key whose `metadata` says `protocol` or
+     * `protocols` (or that has both `operations` and `shapes`), else a
+     * Smithy JSON AST.
+     */
     ANVIL_MODEL_FORMAT_AUTO,
     /** A Smithy JSON AST. */
     ANVIL_MODEL_FORMAT_JSON,
     /** Smithy IDL (1.0, or 2.0 when it says `$version: "2"`). */
-    ANVIL_MODEL_FORMAT_IDL
+    ANVIL_MODEL_FORMAT_IDL,
+    /**
+     * A botocore service model (`service-2.json`, uncompressed): it becomes
+     * the model a Smithy JSON AST of the service would give, in namespace
+     * `com.amazonaws.<sdk id>` (docs/model.md has the mapping). Problems in
+     * it are ERROR events with event id `BotocoreModel` naming the shape
+     * and member; a document with no `metadata`, `operations` and `shapes`
+     * objects is ANVIL_EMODEL.
+     */
+    ANVIL_MODEL_FORMAT_BOTOCORE
 };
 
 /** One file of a model. The text need not be NUL-terminated. */

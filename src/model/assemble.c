@@ -29,6 +29,7 @@
 #include "core/arena_internal.h"
 #include "core/core_internal.h"
 #include "model/assemble_internal.h"
+#include "model/botocore_internal.h"
 #include "model/idl_internal.h"
 #include "model/model_internal.h"
 #include "model/validate_internal.h"
@@ -1065,7 +1066,7 @@ struct s_source {
 
 static bool s_is_json(const struct anvil_model_source *src) {
     if (src->format != ANVIL_MODEL_FORMAT_AUTO) {
-        return src->format == ANVIL_MODEL_FORMAT_JSON;
+        return src->format == ANVIL_MODEL_FORMAT_JSON || src->format == ANVIL_MODEL_FORMAT_BOTOCORE;
     }
     size_t n = src->name ? strlen(src->name) : 0;
     if (n >= 5 && strcmp(src->name + n - 5, ".json") == 0) {
@@ -1081,6 +1082,33 @@ static bool s_is_json(const struct anvil_model_source *src) {
         }
     }
     return false;
+}
+
+/*
+ * Whether a JSON source may be a botocore service model: declared one, or (AUTO) not starting with the
+ * `smithy` key Smithy writes first. Such a file is parsed on its own and converted (botocore_model.c), so its own tree
+ * does not stay in the model's arena; a Smithy AST that only looked like one is copied there.
+ */
+static bool s_maybe_botocore(const struct anvil_model_source *src) {
+    if (src->format != ANVIL_MODEL_FORMAT_AUTO) {
+        return src->format == ANVIL_MODEL_FORMAT_BOTOCORE;
+    }
+    size_t i = 0;
+    for (int brace = 0; i < src->len; i++) {
+        char c = src->text[i];
+        if (c == '{' && !brace) {
+            brace = 1;
+        } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+            break;
+        }
+    }
+    static const char smithy[] = "\"smithy\"";
+    return !(src->len - i >= sizeof(smithy) - 1 && memcmp(src->text + i, smithy, sizeof(smithy) - 1) == 0);
+}
+
+static void s_botocore_event(void *ctx, enum anvil_severity severity, struct anvil_str_view shape_id,
+                             const char *message) {
+    anvil__asm_event(ctx, severity, shape_id, "BotocoreModel", "%s", message);
 }
 
 /* A JSON AST file's shapes: a record each, made at once (its ids are absolute). */
@@ -1139,15 +1167,28 @@ static int s_read(struct anvil__asm *a, const struct anvil_model_source *src, st
         if (!root) {
             return anvil_diag_set(a->diag, ANVIL_ENOMEM, 0, 0, 0, "out of memory");
         }
-        /* The JSON parser sizes blocks from what it has read, when the arena has no rule of its own. */
-        anvil__arena_hint_fn *hint = a->arena->hint;
-        a->arena->hint = NULL;
-        rc = anvil_json_parse_into(a->arena, a->allocator, src->text, src->len, NULL, root, &d);
-        a->arena->hint = hint;
+        if (s_maybe_botocore(src)) {
+            struct anvil__botocore_convert cv = {a->allocator, a->arena, s_botocore_event, a, &d};
+            bool converted;
+            rc = anvil__botocore_parse(&cv, src->text, src->len, src->format == ANVIL_MODEL_FORMAT_BOTOCORE, root,
+                                       &converted);
+        } else {
+            /* The JSON parser sizes blocks from what it has read, when the arena has no rule of its own. */
+            anvil__arena_hint_fn *hint = a->arena->hint;
+            a->arena->hint = NULL;
+            rc = anvil_json_parse_into(a->arena, a->allocator, src->text, src->len, NULL, root, &d);
+            a->arena->hint = hint;
+        }
         if (rc == ANVIL_OK) {
             out->json = root;
             const struct anvil_json *smithy = anvil_json_object_get_cstr(root, "smithy");
             struct anvil_str_view v = anvil_json_string(smithy);
+            if (!smithy && src->format == ANVIL_MODEL_FORMAT_JSON && anvil__botocore_is_service(root)) {
+                return anvil_diag_set(a->diag, ANVIL_EMODEL, 0, 0, 0,
+                                      "%s: a botocore service model, given as a Smithy JSON AST "
+                                      "(ANVIL_MODEL_FORMAT_BOTOCORE or AUTO reads it)",
+                                      out->name);
+            }
             if (!anvil_json_is_object(root) || !anvil_json_is_string(smithy)) {
                 return anvil_diag_set(a->diag, ANVIL_EMODEL, 0, 0, 0,
                                       "%s: a Smithy JSON AST model must be an object whose `smithy` version is "

@@ -10,6 +10,7 @@
 
 #include "anvil/status.h"
 #include "core/core_internal.h"
+#include "model/botocore_internal.h"
 #include "model/idl_internal.h"
 #include "model/model_internal.h"
 
@@ -556,6 +557,10 @@ static int s_load(struct anvil__model_builder *ld, size_t max_shapes) {
     }
     const struct anvil_json *version = anvil_json_object_get_cstr(root, "smithy");
     struct anvil_str_view v = anvil_json_string(version);
+    if (!version && anvil__botocore_is_service(root)) {
+        return s_error(ld, ANVIL_EMODEL,
+                       "a botocore service model, not a Smithy JSON AST: anvil_model_assemble() reads it");
+    }
     if (!anvil_json_is_string(version) || !(anvil_sv_eq_cstr(v, "1.0") || anvil_sv_eq_cstr(v, "2.0") ||
                                             anvil_sv_eq_cstr(v, "1") || anvil_sv_eq_cstr(v, "2"))) {
         return s_error(ld, ANVIL_EMODEL, "the `smithy` version must be \"1.0\" or \"2.0\"");
