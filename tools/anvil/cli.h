@@ -136,10 +136,12 @@ enum cli_next cli_parser_next(struct cli_parser *parser, int *id, const char **v
 #define CLI_OPT_RETRY_ERROR 2007
 #define CLI_OPT_MAX_RESPONSE 2008
 #define CLI_OPT_CA_BUNDLE 2009
+#define CLI_OPT_SERVICE 2010
 
-/* The HTTP transport's options, for a command's option table. */
+/* The HTTP transport's options, for a command's option table; and --service, which every such command takes. */
 /* clang-format off */
 #define CLI_HTTP_OPTIONS \
+    {"service", 0, CLI_ARG_REQUIRED, CLI_OPT_SERVICE}, \
     {"endpoint-url", 0, CLI_ARG_REQUIRED, CLI_OPT_ENDPOINT}, \
     {"region", 0, CLI_ARG_REQUIRED, CLI_OPT_REGION}, \
     {"profile", 0, CLI_ARG_REQUIRED, CLI_OPT_PROFILE}, \
@@ -185,9 +187,31 @@ int cli_paths_add(struct cli_paths *paths, const char *command, const char *path
 int cli_parse_paths(int argc, char **argv, const struct cli_option *options, const char *command,
                     int (*on_option)(void *ctx, int id, const char *value), void *ctx, struct cli_paths *paths);
 
+/* A service's botocore files (cli_service_find); a file the service does not have is "". */
+struct cli_service_files {
+    char dir[4608]; /* SERVICE/API-VERSION */
+    char model[4864];
+    char waiters[4864];
+    char paginators[4864];
+};
+
+/*
+ * Finds the newest service-2.json[.gz] of service `name` (e.g. "ec2") where
+ * AWS tools keep botocore's data: each folder of ANVIL_MODEL_PATH, then
+ * AWS_DATA_PATH, ~/.aws/models, Debian's python3-botocore, aws-cli v2's
+ * installs and pip's (docs/cli.md), and its waiters-2 and paginators-1 beside
+ * it. CLI_EXIT_OK; CLI_EXIT_USAGE for a name that cannot be one;
+ * CLI_EXIT_CONFIG, after printing where it looked and any close name, when
+ * no folder has it.
+ */
+int cli_service_find(const char *command, const char *name, struct cli_service_files *out);
+
 struct cli_exec_args {
     struct cli_paths models; /* --model, any number of times: one model assembled from them all */
     const char *botocore, *name;
+    /* --service NAME: the files it found (models and botocore point into them). */
+    const char *service;
+    struct cli_service_files service_files;
     char **command;
     /* The HTTP transport, when there is no --exec. */
     const char *endpoint_url, *region, *profile, *retry_mode, *ca_bundle;
@@ -203,7 +227,7 @@ struct cli_exec_args {
 };
 
 /*
- * Parses `--model FILE | --botocore FILE`, one NAME, and either
+ * Parses `--model FILE | --botocore FILE | --service NAME`, one NAME, and either
  * `--exec CMD [ARG...]` (everything after --exec) or the HTTP options
  * (--endpoint-url, --region, --profile, --retry-mode, --retry-max-attempts,
  * --retry-max-time, --retry-error, --max-response-bytes, --ca-bundle,
@@ -259,8 +283,14 @@ int cli_input_read(const char *path, size_t max_bytes, struct cli_input *in);
 void cli_input_release(struct cli_input *in);
 
 /*
- * Reads `path` (a JSON AST file, a .smithy IDL file or a folder of them) and
- * loads the model. On CLI_EXIT_OK the
+ * cli_input_read() that inflates gzip data (a botocore `.json.gz`): at most
+ * `max_bytes` once inflated, else CLI_EXIT_DATA.
+ */
+int cli_input_read_data(const char *path, size_t max_bytes, struct cli_input *in);
+
+/*
+ * Reads `path` (a JSON AST file, a .smithy IDL file, a botocore
+ * service-2.json[.gz] or a folder of them) and loads the model. On CLI_EXIT_OK the
  * caller releases `*input` and destroys `*model`; otherwise the problem was
  * printed and nothing needs releasing.
  */
@@ -268,7 +298,9 @@ int cli_model_read(const char *path, bool allow_unresolved, struct cli_input *in
 
 /*
  * Like cli_model_read() for several paths, each a JSON AST file, a .smithy
- * file or a folder (its .smithy and .json files at any depth): one model
+ * file, a botocore service-2.json[.gz] or a folder (its .smithy and .json
+ * files and service-2.json.gz at any depth, botocore's other data files
+ * left out): one model
  * assembled from them all. `*input` keeps only the first path as its label.
  * DANGER events go to stderr; ERROR events are printed and give CLI_EXIT_DATA.
  */

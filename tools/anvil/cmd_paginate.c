@@ -96,7 +96,7 @@ static int s_load(const struct s_args *a, struct anvil_paginator_set **set, stru
     if (!a->exec.botocore) {
         rc = anvil_paginator_set_from_model(NULL, *model, set, &diag);
     } else {
-        int code = cli_input_read(a->exec.botocore, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
+        int code = cli_input_read_data(a->exec.botocore, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
         if (code != CLI_EXIT_OK) {
             return code;
         }

@@ -82,7 +82,7 @@ static int s_parse(int argc, char **argv, struct s_args *a) {
         CLI_HTTP_OPTIONS,
         {NULL, 0, CLI_ARG_NONE, 0},
     };
-    static const struct cli_exec_spec spec = {"wait", "WAITER", "waiters", options, false, s_option};
+    static const struct cli_exec_spec spec = {"wait", "WAITER", "waiters", options, true, s_option};
     int parsed = cli_parse_exec_command(argc, argv, &spec, a, &a->exec);
     if (parsed != CLI_EXIT_OK) {
         return parsed;
@@ -108,7 +108,7 @@ static int s_parse(int argc, char **argv, struct s_args *a) {
 
 /* ---- loading ---- */
 
-/* The waiters; with --model, the model too (the HTTP client needs it). */
+/* The waiters (the model's, or a botocore file's); with a model, the model too (the HTTP client needs it). */
 static int s_load_waiters(const struct s_args *a, struct anvil_waiter_set **set, struct anvil_model **model) {
     struct cli_input input;
     struct anvil_diag diag;
@@ -118,15 +118,17 @@ static int s_load_waiters(const struct s_args *a, struct anvil_waiter_set **set,
         if (code != CLI_EXIT_OK) {
             return code;
         }
-        int rc = anvil_waiter_set_from_model(NULL, *model, set, &diag);
+        int rc = a->exec.botocore ? ANVIL_OK : anvil_waiter_set_from_model(NULL, *model, set, &diag);
         cli_input_release(&input);
         if (rc != ANVIL_OK) {
             cli_error("%s: %s", a->exec.models.items[0], rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
             return cli_exit_for_status(rc);
         }
-        return CLI_EXIT_OK;
+        if (!a->exec.botocore) {
+            return CLI_EXIT_OK;
+        }
     }
-    int code = cli_input_read(a->exec.botocore, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
+    int code = cli_input_read_data(a->exec.botocore, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
     if (code != CLI_EXIT_OK) {
         return code;
     }
@@ -344,8 +346,12 @@ static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, cons
     struct anvil_wait_call call = {anvil_exec_operation, &exec, s_observe, &observer, env, NULL};
     struct anvil_client_operation http = {client, NULL, waiter};
     if (client) {
+        /* A Smithy waiter names its operation by id, a waiters-2 one by name. */
         struct anvil_str_view op = waiter->operation;
-        http.operation = anvil_model_find(model, op.ptr, op.len);
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)op.len, op.ptr);
+        http.operation = anvil_sv_find_byte(op, 0, '#') != SIZE_MAX ? anvil_model_find(model, op.ptr, op.len)
+                                                                    : anvil_client_operation(client, name);
         if (!http.operation) {
             cli_error("wait: the operation `%.*s` is not in the model", (int)op.len, op.ptr);
             return CLI_EXIT_DATA;

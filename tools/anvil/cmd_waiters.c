@@ -1,10 +1,11 @@
-/* anvil waiters: list the waiters a Smithy model defines, readably or as JSON. */
+/* anvil waiters: list the waiters a Smithy model or a botocore waiters-2.json defines, readably or as JSON. */
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-enum { OPT_OUTPUT = 'o', OPT_TAG = 't' };
+enum { OPT_OUTPUT = 'o', OPT_TAG = 't', OPT_BOTOCORE = 'b', OPT_SERVICE = 1000 };
 
 struct s_listing {
     struct anvil_buf *out;
@@ -201,53 +202,254 @@ static int s_list(const struct anvil_model *model, struct s_listing *l) {
     return l->rc;
 }
 
-/* --tag and --output as given. */
-struct s_format {
-    const char *tag;
-    bool json;
+/* ---- botocore's waiters-2.json ---- */
+
+/* A waiters-2 acceptor: matcher path/pathAll/pathAny (argument, expected), status, or error. */
+static int s_text_botocore_acceptor(struct anvil_buf *out, size_t index, const struct anvil_json *acceptor) {
+    struct anvil_str_view state = anvil_json_string(anvil_json_object_get_cstr(acceptor, "state"));
+    struct anvil_str_view matcher = anvil_json_string(anvil_json_object_get_cstr(acceptor, "matcher"));
+    const struct anvil_json *expected = anvil_json_object_get_cstr(acceptor, "expected");
+    int rc = anvil_buf_appendf(out, "      %zu. ", index + 1);
+    rc = rc == ANVIL_OK ? s_text(out, state) : rc;
+    for (size_t pad = state.len; rc == ANVIL_OK && pad < 8; pad++) {
+        rc = anvil_buf_append_byte(out, ' ');
+    }
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    if (anvil_sv_eq_cstr(matcher, "status")) {
+        rc = anvil_buf_appendf(out, "when the HTTP status is %lld", (long long)anvil_json_int(expected));
+    } else if (anvil_sv_eq_cstr(matcher, "error") && anvil_json_is_bool(expected)) {
+        rc = anvil_buf_append_cstr(out, anvil_json_bool(expected) ? "when the call fails with any error"
+                                                                  : "when the call succeeds");
+    } else if (anvil_sv_eq_cstr(matcher, "error")) {
+        rc = anvil_buf_append_cstr(out, "when the error is ");
+        rc = rc == ANVIL_OK ? s_text(out, anvil_json_string(expected)) : rc;
+    } else {
+        struct anvil_buf value;
+        anvil_buf_init(&value, NULL, 0);
+        rc = anvil_buf_append_cstr(out, "when ");
+        rc = rc == ANVIL_OK ? s_text(out, matcher) : rc;
+        rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, ' ') : rc;
+        rc = rc == ANVIL_OK ? s_text(out, anvil_json_string(anvil_json_object_get_cstr(acceptor, "argument"))) : rc;
+        rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, " == ") : rc;
+        rc = rc == ANVIL_OK ? anvil_json_write(expected, 0, &value) : rc;
+        rc = rc == ANVIL_OK ? s_text(out, anvil_buf_view(&value)) : rc;
+        anvil_buf_clean_up(&value);
+    }
+    return rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+}
+
+static int s_text_botocore_waiter(struct anvil_buf *out, struct anvil_str_view name, const struct anvil_json *waiter) {
+    int rc = anvil_buf_append_cstr(out, "    ");
+    rc = rc == ANVIL_OK ? s_text(out, name) : rc;
+    rc = rc == ANVIL_OK
+             ? anvil_buf_appendf(out, "  (delay %llds, at most %lld attempts)\n",
+                                 (long long)s_delay(waiter, "delay", 0), (long long)s_delay(waiter, "maxAttempts", 0))
+             : rc;
+    const struct anvil_json *doc = anvil_json_object_get_cstr(waiter, "description");
+    if (rc == ANVIL_OK && doc) {
+        rc = anvil_buf_append_cstr(out, "      ");
+        rc = rc == ANVIL_OK ? s_doc_line(out, anvil_json_string(doc)) : rc;
+        rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+    }
+    const struct anvil_json *acceptors = anvil_json_object_get_cstr(waiter, "acceptors");
+    for (size_t i = 0; rc == ANVIL_OK && i < anvil_json_len(acceptors); i++) {
+        rc = s_text_botocore_acceptor(out, i, anvil_json_array_at(acceptors, i));
+    }
+    return rc;
+}
+
+static int s_json_botocore_waiter(struct anvil_buf *out, struct anvil_str_view operation, struct anvil_str_view name,
+                                  const struct anvil_json *waiter, bool first) {
+    long long delay = (long long)s_delay(waiter, "delay", 0);
+    int rc = anvil_buf_append_cstr(out, first ? "\n  {\"operation\": " : ",\n  {\"operation\": ");
+    rc = rc == ANVIL_OK ? anvil_json_write_string(operation, 0, out) : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, ", \"waiter\": ") : rc;
+    rc = rc == ANVIL_OK ? anvil_json_write_string(name, 0, out) : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_appendf(out,
+                                            ", \"minDelay\": %lld, \"maxDelay\": %lld, \"maxAttempts\": %lld, "
+                                            "\"definition\": ",
+                                            delay, delay, (long long)s_delay(waiter, "maxAttempts", 0))
+                        : rc;
+    rc = rc == ANVIL_OK ? anvil_json_write(waiter, 0, out) : rc;
+    return rc == ANVIL_OK ? anvil_buf_append_byte(out, '}') : rc;
+}
+
+struct s_entry {
+    struct anvil_str_view operation;
+    size_t index;
 };
 
-static int s_on_option(void *ctx, int id, const char *value) {
-    struct s_format *format = ctx;
-    if (id == OPT_TAG) {
-        format->tag = value;
-    } else if (strcmp(value, "json") == 0 || strcmp(value, "text") == 0) {
-        format->json = strcmp(value, "json") == 0;
+static int s_compare_entries(const void *a, const void *b) {
+    const struct s_entry *x = a, *y = b;
+    size_t n = x->operation.len < y->operation.len ? x->operation.len : y->operation.len;
+    int c = memcmp(x->operation.ptr, y->operation.ptr, n);
+    if (c == 0 && x->operation.len != y->operation.len) {
+        c = x->operation.len < y->operation.len ? -1 : 1;
+    }
+    return c ? c : x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The waiters grouped by operation (operations sorted, waiters in file order). botocore waiters have no tags. */
+static int s_list_botocore(const struct anvil_json *root, struct s_listing *l) {
+    const struct anvil_json *waiters = anvil_json_object_get_cstr(root, "waiters");
+    size_t count = l->tag ? 0 : anvil_json_len(waiters);
+    struct s_entry *entries = count ? calloc(count, sizeof(*entries)) : NULL;
+    if (count && !entries) {
+        return ANVIL_ENOMEM;
+    }
+    for (size_t i = 0; i < count; i++) {
+        const struct anvil_json_member *w = anvil_json_object_at(waiters, i);
+        entries[i].operation = anvil_json_string(anvil_json_object_get_cstr(&w->value, "operation"));
+        entries[i].index = i;
+    }
+    if (count) {
+        qsort(entries, count, sizeof(*entries), s_compare_entries);
+    }
+    for (size_t i = 0; i < count && l->rc == ANVIL_OK; i++) {
+        const struct anvil_json_member *w = anvil_json_object_at(waiters, entries[i].index);
+        if (l->json) {
+            l->rc = s_json_botocore_waiter(l->out, entries[i].operation, anvil_json_member_key(w), &w->value, i == 0);
+        } else {
+            if (i == 0 || !anvil_sv_eq(entries[i].operation, entries[i - 1].operation)) {
+                l->rc = s_text(l->out, entries[i].operation);
+                l->rc = l->rc == ANVIL_OK ? anvil_buf_append_byte(l->out, '\n') : l->rc;
+            }
+            l->rc = l->rc == ANVIL_OK ? s_text_botocore_waiter(l->out, anvil_json_member_key(w), &w->value) : l->rc;
+        }
+        l->count++;
+    }
+    free(entries);
+    return l->rc;
+}
+
+/* A waiters-2.json (gzipped or not): checked as `anvil wait` would load it, then listed. */
+static int s_botocore(const char *path, struct s_listing *l) {
+    struct cli_input input;
+    int code = cli_input_read_data(path, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
+    if (code != CLI_EXIT_OK) {
+        return code;
+    }
+    struct anvil_waiter_set *set = NULL;
+    struct anvil_json_doc *doc = NULL;
+    struct anvil_diag diag;
+    anvil_diag_clear(&diag);
+    int rc = anvil_waiter_set_from_botocore(NULL, input.data, input.len, &set, &diag);
+    if (rc == ANVIL_OK) {
+        rc = anvil_json_parse(NULL, input.data, input.len, NULL, &doc, &diag);
+    }
+    if (rc == ANVIL_ESYNTAX) {
+        cli_report_diag(input.label, &diag);
+        code = cli_exit_for_status(rc);
+    } else if (rc != ANVIL_OK) {
+        cli_error("%s: %s", input.label, rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
+        code = cli_exit_for_status(rc);
     } else {
-        return cli_usage_error("waiters", "--output must be 'text' or 'json', not '%s'", value);
+        rc = l->json ? anvil_buf_append_byte(l->out, '[') : ANVIL_OK;
+        rc = rc == ANVIL_OK ? s_list_botocore(anvil_json_doc_root(doc), l) : rc;
+        if (rc == ANVIL_OK && l->json) {
+            rc = anvil_buf_append_cstr(l->out, l->count ? "\n]\n" : "]\n");
+        }
+        code = cli_finish_output(&input, rc, l->out);
+    }
+    anvil_json_doc_destroy(doc);
+    anvil_waiter_set_destroy(set);
+    cli_input_release(&input);
+    return code;
+}
+
+/* ---- the command ---- */
+
+struct s_args {
+    const char *tag, *botocore, *service;
+    bool json;
+    struct cli_paths files;
+};
+
+static int s_parse(int argc, char **argv, struct s_args *a) {
+    static const struct cli_option options[] = {
+        CLI_OPTION_HELP,
+        {"output", 'o', CLI_ARG_REQUIRED, OPT_OUTPUT},
+        {"tag", 't', CLI_ARG_REQUIRED, OPT_TAG},
+        {"botocore", 'b', CLI_ARG_REQUIRED, OPT_BOTOCORE},
+        {"service", 0, CLI_ARG_REQUIRED, OPT_SERVICE},
+        {NULL, 0, CLI_ARG_NONE, 0},
+    };
+    struct cli_parser parser;
+    cli_parser_init(&parser, argc, argv, options, "waiters");
+    int id;
+    const char *value;
+    enum cli_next next;
+    while ((next = cli_parser_next(&parser, &id, &value)) != CLI_NEXT_END) {
+        int code = CLI_EXIT_OK;
+        if (next == CLI_NEXT_ERROR) {
+            return CLI_EXIT_USAGE;
+        } else if (next == CLI_NEXT_OPERAND) {
+            code = cli_paths_add(&a->files, "waiters", value);
+        } else if (id == OPT_TAG) {
+            a->tag = value;
+        } else if (id == OPT_BOTOCORE) {
+            a->botocore = value;
+        } else if (id == OPT_SERVICE) {
+            a->service = value;
+        } else if (id == OPT_OUTPUT && (strcmp(value, "json") == 0 || strcmp(value, "text") == 0)) {
+            a->json = strcmp(value, "json") == 0;
+        } else if (id == OPT_OUTPUT) {
+            code = cli_usage_error("waiters", "--output must be 'text' or 'json', not '%s'", value);
+        }
+        if (code != CLI_EXIT_OK) {
+            return code;
+        }
+    }
+    if ((a->files.count > 0) + (a->botocore != NULL) + (a->service != NULL) != 1) {
+        return cli_usage_error("waiters", a->files.count || a->botocore || a->service
+                                              ? "give FILE|FOLDER..., --botocore FILE or --service NAME, not more "
+                                                "than one of them"
+                                              : "no FILE given");
     }
     return CLI_EXIT_OK;
 }
 
 int cli_cmd_waiters(int argc, char **argv) {
-    static const struct cli_option options[] = {
-        CLI_OPTION_HELP,
-        {"output", 'o', CLI_ARG_REQUIRED, OPT_OUTPUT},
-        {"tag", 't', CLI_ARG_REQUIRED, OPT_TAG},
-        {NULL, 0, CLI_ARG_NONE, 0},
-    };
-    struct cli_paths files;
-    struct s_format format = {NULL, false};
-    int code = cli_parse_paths(argc, argv, options, "waiters", s_on_option, &format, &files);
-    if (code != CLI_EXIT_OK) {
-        return code;
-    }
-    const char *tag = format.tag;
-    bool json = format.json;
-    struct cli_input input;
-    struct anvil_model *model = NULL;
-    code = cli_model_assemble(files.items, files.count, false, &input, &model);
+    struct s_args a;
+    memset(&a, 0, sizeof a);
+    int code = s_parse(argc, argv, &a);
     if (code != CLI_EXIT_OK) {
         return code;
     }
     struct anvil_buf out;
     anvil_buf_init(&out, NULL, 0);
-    struct s_listing listing = {&out, json, tag, 0, ANVIL_OK};
-    int rc = json ? anvil_buf_append_byte(&out, '[') : ANVIL_OK;
+    struct s_listing listing = {&out, a.json, a.tag, 0, ANVIL_OK};
+    if (a.botocore || a.service) {
+        struct cli_service_files *found = a.service ? malloc(sizeof(*found)) : NULL;
+        if (a.service && !found) {
+            cli_error("out of memory");
+            code = CLI_EXIT_INTERNAL;
+        } else if (a.service && (code = cli_service_find("waiters", a.service, found)) == CLI_EXIT_OK &&
+                   !found->waiters[0]) {
+            code = cli_usage_error("waiters", "the service '%s' has no waiters (no waiters-2.json in %s)", a.service,
+                                   found->dir);
+        }
+        if (code == CLI_EXIT_OK) {
+            code = s_botocore(a.service ? found->waiters : a.botocore, &listing);
+        }
+        free(found);
+        anvil_buf_clean_up(&out);
+        return code;
+    }
+    struct cli_input input;
+    struct anvil_model *model = NULL;
+    code = cli_model_assemble(a.files.items, a.files.count, false, &input, &model);
+    if (code != CLI_EXIT_OK) {
+        anvil_buf_clean_up(&out);
+        return code;
+    }
+    int rc = a.json ? anvil_buf_append_byte(&out, '[') : ANVIL_OK;
     if (rc == ANVIL_OK) {
         rc = s_list(model, &listing);
     }
-    if (rc == ANVIL_OK && json) {
+    if (rc == ANVIL_OK && a.json) {
         rc = anvil_buf_append_cstr(&out, listing.count ? "\n]\n" : "]\n");
     }
     code = cli_finish_output(&input, rc, &out);

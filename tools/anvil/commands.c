@@ -21,7 +21,7 @@
 
 const struct cli_command cli_commands[] = {
     {"call", "Call one operation of an AWS JSON service over HTTP",
-     "Usage: anvil call --model FILE OPERATION [--input JSON|@FILE] [HTTP OPTIONS]\n"
+     "Usage: anvil call (--model FILE | --service NAME) OPERATION [--input JSON|@FILE] [HTTP OPTIONS]\n"
      "\n"
      "Calls OPERATION of the model's service (awsJson1_0 or awsJson1_1) and prints its\n"
      "output as JSON. Requests are signed with SigV4 using the credentials and region\n"
@@ -35,8 +35,10 @@ const struct cli_command cli_commands[] = {
      "model or input.\n"
      "\n"
      "Options:\n"
-     "  -m, --model FILE            the Smithy model: JSON AST, .smithy or a folder;\n"
-     "                              repeat to assemble one model from several\n"
+     "  -m, --model FILE            the model: JSON AST, .smithy, botocore service-2.json\n"
+     "                              (.gz too) or a folder; repeat to assemble one model\n"
+     "      --service NAME          the newest botocore service-2.json of NAME (ec2, s3, ...)\n"
+     "                              from ANVIL_MODEL_PATH or where AWS tools keep it\n"
      "  -i, --input JSON            the operation's input, or @FILE (default {})\n"
      "\n" S_HTTP_HELP,
      cli_cmd_call},
@@ -61,7 +63,8 @@ const struct cli_command cli_commands[] = {
      "      --max-bytes N  largest input accepted in bytes (default 1 GiB)\n",
      cli_cmd_json},
     {"paginate", "Call a paginated operation page after page, printing pages or items",
-     "Usage: anvil paginate (--model FILE | --botocore FILE) OPERATION [--input JSON|@FILE]\n"
+     "Usage: anvil paginate (--model FILE | --botocore FILE | --service NAME) OPERATION\n"
+     "                      [--input JSON|@FILE]\n"
      "                      [--page-size N] [--max-items N] [--max-pages N] [--starting-token T]\n"
      "                      [--duplicates stop|error|continue] [--items]\n"
      "                      (--exec CMD [ARG...] | [HTTP OPTIONS])\n"
@@ -80,9 +83,11 @@ const struct cli_command cli_commands[] = {
      "error), 64 usage, 65 a bad model or input.\n"
      "\n"
      "Options:\n"
-     "  -m, --model FILE          the Smithy model: JSON AST, .smithy or a folder;\n"
-     "                            repeat to assemble one model from several\n"
-     "  -b, --botocore FILE       a botocore paginators-1.json\n"
+     "  -m, --model FILE          the model: JSON AST, .smithy, botocore service-2.json\n"
+     "                            (.gz too) or a folder; repeat to assemble one model\n"
+     "  -b, --botocore FILE       a botocore paginators-1.json (with --model over HTTP)\n"
+     "      --service NAME        the newest botocore data of NAME (ec2, s3, ...): its\n"
+     "                            paginators-1.json and, over HTTP, its service-2.json\n"
      "  -i, --input JSON          the operation's input, or @FILE (default {})\n"
      "      --page-size N         ask for N items a page\n"
      "      --max-items N         stop after N items (counted on the first items path)\n"
@@ -112,8 +117,10 @@ const struct cli_command cli_commands[] = {
     {"ast", "Assemble Smithy models (IDL or JSON AST, files or folders) and print the JSON AST",
      "Usage: anvil ast [--compact] FILE|FOLDER...\n"
      "\n"
-     "Reads every FILE (.smithy IDL 1.0 or 2.0, or .json JSON AST) and every .smithy\n"
-     "and .json file under each FOLDER, assembles them into one model as Smithy does\n"
+     "Reads every FILE (.smithy IDL 1.0 or 2.0, .json JSON AST, or a botocore\n"
+     "service-2.json, gzipped or not) and every .smithy and .json file and\n"
+     "service-2.json.gz under each FOLDER (botocore's waiters-2, paginators-1 and\n"
+     "other data files left out), assembles them into one model as Smithy does\n"
      "(relative ids resolved across files, apply, metadata and traits merged, IDL\n"
      "1.0 upgraded) and prints its JSON AST, like `smithy ast`. Syntax errors say\n"
      "FILE: Syntax error at line L, column C: ... and exit 65; a model with ERROR\n"
@@ -144,7 +151,8 @@ const struct cli_command cli_commands[] = {
     {"validate", "Validate Smithy models (JSON AST or IDL)",
      "Usage: anvil validate FILE...\n"
      "\n"
-     "Loads each Smithy model (JSON AST, .smithy IDL, or a folder) and prints its\n"
+     "Loads each model (JSON AST, .smithy IDL, botocore service-2.json, or a folder)\n"
+     "and prints its\n"
      "events, what assembly and the validators found, sorted, as\n"
      "[SEVERITY] shape-id: message | EventId (`-` when about no shape), with the\n"
      "ids, severities and messages Smithy uses. Exits 0 when no event is an ERROR, 1 when one is, and 65 when a\n"
@@ -155,13 +163,16 @@ const struct cli_command cli_commands[] = {
      "waiter-path return types; @requestCompression; @idempotencyToken placement.\n",
      cli_cmd_validate},
     {"wait", "Wait for a resource: poll an operation until a waiter's acceptor decides",
-     "Usage: anvil wait (--model FILE | --botocore FILE) WAITER --max-wait SECONDS\n"
+     "Usage: anvil wait (--model FILE | --botocore FILE | --service NAME) WAITER\n"
+     "                  --max-wait SECONDS\n"
      "                  [--min-delay S] [--max-delay S] [--max-attempts N] [--input JSON|@FILE]\n"
      "                  [--output text|json] [--progress auto|json|none]\n"
      "                  (--exec CMD [ARG...] | [HTTP OPTIONS])\n"
      "\n"
-     "Runs WAITER from a Smithy model (--model) or a botocore waiters-2.json\n"
-     "(--botocore): calls the operation at once, then again after each delay (the\n"
+     "Runs WAITER from a Smithy model (--model), a botocore waiters-2.json\n"
+     "(--botocore; over HTTP with --model for the service) or a service's botocore\n"
+     "data (--service ec2: its waiters-2.json, and its service-2.json over HTTP):\n"
+     "calls the operation at once, then again after each delay (the\n"
      "Smithy spec's exponential backoff with jitter), until an acceptor says success\n"
      "or failure, an error no acceptor expects arrives, or SECONDS pass (one last\n"
      "attempt is made at the deadline). The operation is CMD, run without a shell for\n"
@@ -172,12 +183,16 @@ const struct cli_command cli_commands[] = {
      "\n"
      "Exit status: 0 success, 1 a failure state, 2 timed out (or the attempt limit),\n"
      "3 an unexpected error, 64 usage, 65 bad model or input, 78 configuration\n"
-     "(no region or credentials, unknown profile), 130 SIGINT, 143 SIGTERM.\n"
+     "(no region or credentials, unknown profile, no such --service), 130 SIGINT,\n"
+     "143 SIGTERM.\n"
      "\n"
      "Options:\n"
-     "  -m, --model FILE      the Smithy model (JSON AST, .smithy, folder); repeat\n"
-     "                        to assemble one model from several\n"
+     "  -m, --model FILE      the model (JSON AST, .smithy, botocore service-2.json\n"
+     "                        [.gz], folder); repeat to assemble one model\n"
      "  -b, --botocore FILE   a botocore waiters-2.json that defines WAITER\n"
+     "      --service NAME    the newest botocore data of NAME (ec2, s3, ...) from\n"
+     "                        ANVIL_MODEL_PATH, ~/.aws/models, python3-botocore or\n"
+     "                        aws-cli v2's and pip's copies (docs/cli.md lists them)\n"
      "  -w, --max-wait S      the most time to wait, in seconds (required; e.g. 600 or 0.5)\n"
      "      --min-delay S     override the waiter's minimum delay (whole seconds)\n"
      "      --max-delay S     override the waiter's maximum delay (whole seconds)\n"
@@ -193,17 +208,22 @@ const struct cli_command cli_commands[] = {
      "the deadline. A deprecated waiter still runs, with a warning.\n"
      "\n" S_HTTP_HELP,
      cli_cmd_wait},
-    {"waiters", "List the waiters a Smithy model defines",
-     "Usage: anvil waiters [--output text|json] [--tag TAG] FILE|FOLDER...\n"
+    {"waiters", "List the waiters a Smithy model or botocore's data defines",
+     "Usage: anvil waiters [--output text|json] [--tag TAG]\n"
+     "                     (FILE|FOLDER... | --botocore FILE | --service NAME)\n"
      "\n"
      "Lists each operation's waiters in the Smithy model (JSON AST or .smithy files\n"
-     "and folders, assembled into one model): name, delays,\n"
+     "and folders, assembled into one model), in a botocore waiters-2.json\n"
+     "(--botocore) or in a service's botocore data (--service ec2): name, delays,\n"
      "documentation, tags, whether deprecated, and the acceptors in order, in\n"
      "readable text (the default) or as a JSON array with each waiter's definition.\n"
      "\n"
      "Options:\n"
      "  -o, --output FORMAT  text (default) or json\n"
-     "  -t, --tag TAG        only waiters carrying TAG\n",
+     "  -t, --tag TAG        only waiters carrying TAG (botocore waiters have none)\n"
+     "  -b, --botocore FILE  a botocore waiters-2.json (.gz too)\n"
+     "      --service NAME   the newest botocore waiters-2.json of NAME, found as\n"
+     "                       'anvil wait --service' finds it\n",
      cli_cmd_waiters},
     {"version", "Print anvil's version",
      "Usage: anvil version\n"

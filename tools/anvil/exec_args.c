@@ -1,9 +1,37 @@
-/* What `anvil wait` and `anvil paginate` share: their argument shape and "did you mean" over loaded names. */
+/*
+ * What `anvil wait`, `anvil paginate` and `anvil call` share: their argument shape (a model from --model, a
+ * botocore file from --botocore, or both from --service) and "did you mean" over loaded names.
+ */
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+
+/*
+ * --service NAME: the service's botocore files stand for --model (over HTTP) and --botocore (the waiters-2 or
+ * paginators-1 file the command needs).
+ */
+static int s_service(const struct cli_exec_spec *spec, struct cli_exec_args *out) {
+    struct cli_service_files *found = &out->service_files;
+    int code = cli_service_find(spec->command, out->service, found);
+    if (code != CLI_EXIT_OK) {
+        return code;
+    }
+    const char *data = strcmp(spec->plural, "waiters") == 0      ? found->waiters
+                       : strcmp(spec->plural, "paginators") == 0 ? found->paginators
+                                                                 : NULL;
+    if (data && !data[0]) {
+        return cli_usage_error(spec->command, "the service '%s' has no %s (no %s-%s.json in %s)", out->service,
+                               spec->plural, spec->plural, strcmp(spec->plural, "waiters") == 0 ? "2" : "1",
+                               found->dir);
+    }
+    out->botocore = data;
+    if (!out->command) {
+        out->models.items[out->models.count++] = found->model;
+    }
+    return CLI_EXIT_OK;
+}
 
 int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *spec, void *ctx,
                            struct cli_exec_args *out) {
@@ -34,6 +62,8 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
             }
         } else if (id == CLI_OPT_BOTOCORE) {
             out->botocore = value;
+        } else if (id == CLI_OPT_SERVICE) {
+            out->service = value;
         } else if (id == CLI_OPT_ENDPOINT) {
             out->endpoint_url = value;
         } else if (id == CLI_OPT_REGION) {
@@ -81,10 +111,14 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
             }
         }
     }
+    if (out->service && (out->models.count || out->botocore)) {
+        return cli_usage_error(spec->command, "--service takes the place of --model and --botocore");
+    }
     bool has_model = out->models.count > 0;
     bool both_ok = spec->botocore_with_model && !out->command && has_model && out->botocore;
-    if (!has_model == !out->botocore && !both_ok) {
-        return cli_usage_error(spec->command, "give the %s with exactly one of --model and --botocore", spec->plural);
+    if (!out->service && !has_model == !out->botocore && !both_ok) {
+        return cli_usage_error(spec->command, "give the %s with exactly one of --model, --botocore and --service",
+                               spec->plural);
     }
     if (!out->name) {
         return cli_usage_error(spec->command, "no %s given", spec->what);
@@ -94,6 +128,9 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
          out->retry_max_attempts || out->retry_max_total_ms || out->retry_error_count || out->max_response_bytes)) {
         return cli_usage_error(spec->command, "--exec and the HTTP options (--endpoint-url, --region, --profile, "
                                               "--retry-*, --max-response-bytes, --ca-bundle) do not mix");
+    }
+    if (out->service) {
+        return s_service(spec, out);
     }
     if (!out->command && !has_model) {
         return cli_usage_error(spec->command, "calling the service over HTTP needs --model (or give --exec CMD)");

@@ -1,8 +1,11 @@
 /*
  * Reading models for the CLI: `--model` names a JSON AST file, an IDL
- * (.smithy) file or a directory, whose .smithy and .json files (at any
+ * (.smithy) file, a botocore service-2.json (gzipped or not) or a
+ * directory, whose .smithy and .json files and service-2.json.gz (at any
  * depth, in name order) are assembled into one model, as Smithy's build
- * does with its sources. The prelude is built in.
+ * does with its sources. botocore's other data files in such a folder
+ * (waiters-2.json, paginators-1.json, ...) are not models and are left out.
+ * The prelude is built in.
  */
 
 #include <dirent.h>
@@ -10,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <zlib.h>
 
 #include "cli.h"
 
@@ -29,9 +33,103 @@ struct s_files {
     size_t seen; /* paths given to s_add, repeats included */
 };
 
+static bool s_ends_with(const char *name, const char *suffix) {
+    size_t n = strlen(name), k = strlen(suffix);
+    return n > k && strcmp(name + n - k, suffix) == 0;
+}
+
+/*
+ * Whether a folder walk takes the file: .smithy, .json and service-2.json.gz, but none of the files botocore
+ * keeps beside its service models (they describe a model; they are not one).
+ */
 static bool s_model_name(const char *name) {
-    size_t n = strlen(name);
-    return (n > 7 && strcmp(name + n - 7, ".smithy") == 0) || (n > 5 && strcmp(name + n - 5, ".json") == 0);
+    static const char *const companions[] = {"waiters-2",  "paginators-1",         "endpoint-rule-set-1",
+                                             "examples-1", "completions-1",        "endpoint-tests-1",
+                                             "smoke",      "service-2.sdk-extras", NULL};
+    for (size_t i = 0; companions[i]; i++) {
+        size_t k = strlen(companions[i]);
+        if (strncmp(name, companions[i], k) == 0 &&
+            (strcmp(name + k, ".json") == 0 || strcmp(name + k, ".json.gz") == 0)) {
+            return false;
+        }
+    }
+    return s_ends_with(name, ".smithy") || s_ends_with(name, ".json") || strcmp(name, "service-2.json.gz") == 0;
+}
+
+/* Inflates a gzip stream (one member or several) into `out`, at most `max_bytes`. */
+static int s_gunzip(const char *label, const unsigned char *data, size_t len, size_t max_bytes, struct anvil_buf *out) {
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit2(&z, 15 + 16) != Z_OK) {
+        cli_error("%s: out of memory inflating it", label);
+        return CLI_EXIT_INTERNAL;
+    }
+    int code = CLI_EXIT_OK;
+    size_t done = 0;
+    while (code == CLI_EXIT_OK) {
+        /* `out` may hold max_bytes + 1: one byte more than allowed says the data is too large. */
+        int rc = anvil_buf_reserve(out, 1 << 16);
+        if (rc == ANVIL_ELIMIT && out->max_len > out->len) {
+            rc = anvil_buf_reserve(out, out->max_len - out->len);
+        }
+        if (rc != ANVIL_OK || out->len > max_bytes) {
+            cli_error(rc == ANVIL_ENOMEM ? "%s: out of memory inflating it" : "%s: more than %zu bytes once inflated",
+                      label, max_bytes);
+            code = rc == ANVIL_ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_DATA;
+            break;
+        }
+        size_t in = len - done > UINT32_MAX ? UINT32_MAX : len - done;
+        size_t room = out->capacity - out->len - 1;
+        room = room > out->max_len - out->len ? out->max_len - out->len : room;
+        room = room > UINT32_MAX ? UINT32_MAX : room;
+        z.next_in = (unsigned char *)(uintptr_t)(data + done);
+        z.avail_in = (uInt)in;
+        z.next_out = (unsigned char *)out->data + out->len;
+        z.avail_out = (uInt)room;
+        int zrc = inflate(&z, Z_NO_FLUSH);
+        done += in - z.avail_in;
+        out->len += room - z.avail_out;
+        out->data[out->len] = '\0';
+        bool stuck = done == len && z.avail_out != 0; /* every byte read, room left, and no end */
+        if (zrc == Z_STREAM_END && done < len) {
+            inflateReset(&z); /* gzip files may hold several members, one after another */
+        } else if (zrc == Z_STREAM_END) {
+            break;
+        } else if ((zrc != Z_OK && zrc != Z_BUF_ERROR) || stuck) {
+            cli_error("%s: not a whole gzip file (%s)", label, zrc == Z_DATA_ERROR && z.msg ? z.msg : "truncated");
+            code = CLI_EXIT_DATA;
+        }
+    }
+    if (code == CLI_EXIT_OK && out->len > max_bytes) {
+        cli_error("%s: more than %zu bytes once inflated", label, max_bytes);
+        code = CLI_EXIT_DATA;
+    }
+    inflateEnd(&z);
+    return code;
+}
+
+int cli_input_read_data(const char *path, size_t max_bytes, struct cli_input *in) {
+    int code = cli_input_read(path, max_bytes, in);
+    if (code != CLI_EXIT_OK || in->len < 2 || (unsigned char)in->data[0] != 0x1f ||
+        (unsigned char)in->data[1] != 0x8b) {
+        return code;
+    }
+    struct cli_input inflated = *in;
+    inflated.mapping = NULL;
+    inflated.mapping_len = 0;
+    anvil_buf_init(&inflated.buf, NULL, max_bytes + 1);
+    code = s_gunzip(in->label, (const unsigned char *)in->data, in->len, max_bytes, &inflated.buf);
+    const char *label = in->label;
+    cli_input_release(in);
+    if (code != CLI_EXIT_OK) {
+        anvil_buf_clean_up(&inflated.buf);
+        return code;
+    }
+    *in = inflated;
+    in->label = label;
+    in->data = in->buf.data;
+    in->len = in->buf.len;
+    return CLI_EXIT_OK;
 }
 
 /* Adds `path` unless it names a file already there (a folder and a file in it, or one path twice): Smithy
@@ -158,7 +256,7 @@ int cli_model_assemble_events(const char *const *paths, size_t path_count, bool 
             size_t before = files.seen;
             code = s_walk(paths[i], 0, &files);
             if (code == CLI_EXIT_OK && files.seen == before) {
-                cli_error("%s: no .smithy or .json files in the folder", paths[i]);
+                cli_error("%s: no .smithy, .json or service-2.json.gz files in the folder", paths[i]);
                 code = CLI_EXIT_NO_INPUT;
             }
         } else {
@@ -173,7 +271,7 @@ int cli_model_assemble_events(const char *const *paths, size_t path_count, bool 
     }
     size_t read = 0;
     for (; code == CLI_EXIT_OK && read < files.count; read++) {
-        code = cli_input_read(files.paths[read], ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &inputs[read]);
+        code = cli_input_read_data(files.paths[read], ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &inputs[read]);
         if (code == CLI_EXIT_OK) {
             sources[read].name = inputs[read].label;
             sources[read].text = inputs[read].data;
