@@ -88,7 +88,10 @@ static int s_serialize(const struct anvil__protocol_context *ctx, const struct a
     if (rc == ANVIL_OK) {
         rc = anvil__json_encode(&codec, anvil_operation_input(op), input, NULL, &req->body, diag);
     }
-    struct anvil_str_view svc = anvil_shape_name(ctx->service), name = anvil_shape_name(op);
+    /* X-Amz-Target names the service by its shape, or by the prefix a botocore model gives (CloudTrail's is dotted). */
+    struct anvil_str_view svc = anvil_json_string(anvil_shape_trait(ctx->service, "anvil.botocore#targetPrefix"));
+    svc = svc.len ? svc : anvil_shape_name(ctx->service);
+    struct anvil_str_view name = anvil_shape_name(op);
     struct anvil_buf target;
     anvil_buf_init(&target, NULL, 0);
     if (rc == ANVIL_OK) {

@@ -20,16 +20,22 @@
     "      --debug                 log each attempt on standard error (never secrets)\n"
 
 const struct cli_command cli_commands[] = {
-    {"call", "Call one operation of an AWS JSON service over HTTP",
-     "Usage: anvil call (--model FILE | --service NAME) OPERATION [--input JSON|@FILE] [HTTP OPTIONS]\n"
+    {"call", "Call one operation of a service over HTTP in its AWS protocol",
+     "Usage: anvil call (--model FILE | --service NAME) OPERATION [--input JSON|@FILE] [--dry-run]\n"
+     "                  [HTTP OPTIONS]\n"
      "\n"
-     "Calls OPERATION of the model's service (awsJson1_0 or awsJson1_1) and prints its\n"
-     "output as JSON. Requests are signed with SigV4 using the credentials and region\n"
-     "AWS tools use (AWS_ACCESS_KEY_ID, AWS_PROFILE, ~/.aws/credentials and config,\n"
-     "AWS_REGION); the endpoint is https://{endpointPrefix}.{region}.amazonaws.com\n"
-     "unless --endpoint-url says otherwise. Every call goes through the retry strategy\n"
-     "(standard by default), with idempotency tokens filled and request compression\n"
-     "applied.\n"
+     "Calls OPERATION of the model's service in its protocol (awsJson1_0, awsJson1_1,\n"
+     "restJson1, awsQuery, ec2Query or restXml) and prints its output as JSON, in the\n"
+     "Smithy data model whatever the wire carries: members by name, timestamps as\n"
+     "epoch seconds, blobs as base64. The input is written the same way and checked\n"
+     "against its shape before anything is sent. Requests are signed with SigV4 using\n"
+     "the credentials and region AWS tools use (AWS_ACCESS_KEY_ID, AWS_PROFILE,\n"
+     "~/.aws/credentials and config, AWS_REGION); the endpoint is\n"
+     "https://{endpointPrefix}.{region}.amazonaws.com unless --endpoint-url says\n"
+     "otherwise. Every call goes through the retry strategy (standard by default),\n"
+     "with idempotency tokens filled and request compression applied. With\n"
+     "--dry-run, the signed request is printed as JSON (method, url, headers, body)\n"
+     "instead of sent.\n"
      "\n"
      "Exit status: 0 success, 3 the service or the transport failed, 64 usage, 65 bad\n"
      "model or input.\n"
@@ -40,6 +46,7 @@ const struct cli_command cli_commands[] = {
      "      --service NAME          the newest botocore service-2.json of NAME (ec2, s3, ...)\n"
      "                              from ANVIL_MODEL_PATH or where AWS tools keep it\n"
      "  -i, --input JSON            the operation's input, or @FILE (default {})\n"
+     "      --dry-run               print the signed request instead of sending it\n"
      "\n" S_HTTP_HELP,
      cli_cmd_call},
     {"help", "Show help for anvil or for one command",
