@@ -10,6 +10,7 @@
 #     unexpected error;
 #   EC2 InstanceRunning (ec2Query, botocore's ec2 model found by --service):
 #     pending -> running succeeds; InvalidInstanceID.NotFound is retried.
+# An input that does not fit its shape fails before the first request (exit 65).
 # Usage: waits.sh ANVIL TESTDATA_DIR [BOTOCORE_DATA_DIR]
 set -euo pipefail
 anvil=$1
@@ -26,6 +27,8 @@ JSON
 : > "$work/log"
 export AWS_ACCESS_KEY_ID=AKIDEXAMPLE AWS_SECRET_ACCESS_KEY=fake-secret AWS_REGION=us-east-1
 unset AWS_PROFILE AWS_SESSION_TOKEN
+# The delays between polls pass on a fake clock (a test build's hook; a release build really waits 1 s).
+export ANVIL_FAKE_TIME=1
 coproc SERVER { exec node "$servers/fake_aws.js" "$work/script.json" "$work/log"; }
 server_pid=$SERVER_PID
 trap 'kill "$server_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -84,4 +87,10 @@ if [[ -f $botocore/ec2/2016-11-15/service-2.json ]]; then
 else
   echo "skip: no botocore ec2 model at $botocore"
 fi
+set +e
+"$anvil" wait --model "$cfn" StackCreateComplete --input '{"StackNam":"web"}' "${http[@]}" > "$work/out.json" 2> "$work/err"
+code=$?
+set -e
+[[ $code == 65 ]] && grep -q 'has no member `StackNam`' "$work/err" || fail "bad input: exit $code, $(cat "$work/err")"
+echo "ok: a misspelt input member fails at once, naming it (exit 65)"
 echo "PASS waits end to end"

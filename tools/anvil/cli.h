@@ -346,6 +346,23 @@ void cli_report_diag(const char *label, const struct anvil_diag *diag);
  */
 int cli_describe_failure(int status, const struct anvil_operation_reply *reply, struct anvil_buf *out);
 
+/*
+ * The env every command runs on: the system's, or in test builds with
+ * ANVIL_FAKE_TIME=SEED one fake env (instant sleeps, a seeded random
+ * source, the wall clock starting at the real time) shared by the waiter
+ * and the client. One per process.
+ */
+const struct anvil_env *cli_env(void);
+
+/*
+ * Whether `input` can be sent to `operation` (serialised against its
+ * shape, without sending it): CLI_EXIT_OK, or CLI_EXIT_DATA after printing
+ * "COMMAND: the input cannot be sent: ..." naming the member. Waits and
+ * paginations check once before they start, so a typo fails at once.
+ */
+int cli_check_input(struct anvil_client *client, const struct anvil_shape *operation, const struct anvil_json *input,
+                    const char *command);
+
 /* The exit code for a library status (docs/cli.md). */
 int cli_exit_for_status(int status);
 

@@ -272,6 +272,17 @@ int cli_cmd_paginate(int argc, char **argv) {
             code = CLI_EXIT_DATA;
             goto done;
         }
+        if (client &&
+            (code = cli_check_input(client, operation, anvil_json_doc_root(input), "paginate")) != CLI_EXIT_OK) {
+            goto done;
+        }
+        if (a.items && p->item_count == 0) {
+            cli_error("paginate: --items: the paginator of `%.*s` names no items (Smithy's @paginated has no "
+                      "`items`); print pages, or give botocore's paginators-1.json (--botocore, --service)",
+                      (int)p->operation.len, p->operation.ptr);
+            code = CLI_EXIT_USAGE;
+            goto done;
+        }
         code = s_run(&a, p, anvil_json_doc_root(input), client, operation);
     }
 done:

@@ -317,25 +317,9 @@ static int s_outcome_text(const struct anvil_waiter *w, const struct anvil_wait_
 
 /* ---- the command ---- */
 
-static const struct anvil_env *s_env(struct anvil_fake_env *fake) {
-#if ANVIL_TEST_HOOKS
-    /* ANVIL_FAKE_TIME=SEED: a fake clock that sleeps instantly and a seeded random source (test builds only). */
-    const char *seed = getenv("ANVIL_FAKE_TIME");
-    uint64_t n;
-    if (seed && anvil_sv_parse_u64(anvil_sv_from_cstr(seed), UINT64_MAX, &n) == ANVIL_OK) {
-        anvil_fake_env_init(fake, 0, n);
-        return &fake->env;
-    }
-#else
-    (void)fake;
-#endif
-    return anvil_env_system();
-}
-
 static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, const struct anvil_json *input,
                  struct anvil_client *client, const struct anvil_model *model) {
-    struct anvil_fake_env fake;
-    const struct anvil_env *env = s_env(&fake);
+    const struct anvil_env *env = cli_env();
     struct s_observer observer = {PROGRESS_NONE, waiter, false};
     if (a->progress && strcmp(a->progress, "json") == 0) {
         observer.mode = PROGRESS_JSON;
@@ -355,6 +339,10 @@ static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, cons
         if (!http.operation) {
             cli_error("wait: the operation `%.*s` is not in the model", (int)op.len, op.ptr);
             return CLI_EXIT_DATA;
+        }
+        int checked = cli_check_input(client, http.operation, input, "wait");
+        if (checked != CLI_EXIT_OK) {
+            return checked;
         }
         call.operation = anvil_client_operation_call;
         call.operation_data = &http;

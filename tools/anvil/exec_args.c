@@ -216,6 +216,7 @@ int cli_http_client(const struct cli_exec_args *args, const struct anvil_model *
     o.max_response_bytes = (size_t)args->max_response_bytes;
     o.cancel = cancel;
     o.ca_bundle = args->ca_bundle;
+    o.env = cli_env();
     if (args->retry_error_count) {
         o.retry_policy = s_retry_errors;
         o.retry_policy_ctx = (void *)args;

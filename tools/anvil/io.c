@@ -283,3 +283,46 @@ int cli_describe_failure(int status, const struct anvil_operation_reply *reply, 
     }
     return rc;
 }
+
+const struct anvil_env *cli_env(void) {
+#if ANVIL_TEST_HOOKS
+    /*
+     * ANVIL_FAKE_TIME=SEED (test builds only): a fake clock that sleeps at
+     * once and a seeded random source, for waiters and clients alike; its
+     * wall clock starts at the real time, so that signatures stay valid.
+     */
+    static struct anvil_fake_env fake;
+    static bool made;
+    const char *seed = getenv("ANVIL_FAKE_TIME");
+    uint64_t n;
+    if (!made && seed && anvil_sv_parse_u64(anvil_sv_from_cstr(seed), UINT64_MAX, &n) == ANVIL_OK) {
+        anvil_fake_env_init(&fake, 0, n);
+        fake.wall_origin_ms = anvil_env_wall_ms(anvil_env_system());
+        made = true;
+    }
+    if (made) {
+        return &fake.env;
+    }
+#endif
+    return anvil_env_system();
+}
+
+int cli_check_input(struct anvil_client *client, const struct anvil_shape *operation, const struct anvil_json *input,
+                    const char *command) {
+    struct anvil_arena *arena = NULL;
+    if (anvil_arena_new(NULL, NULL, &arena) != ANVIL_OK) {
+        return CLI_EXIT_INTERNAL;
+    }
+    struct anvil_http_request request;
+    struct anvil_diag diag;
+    anvil_diag_clear(&diag);
+    int rc = anvil_client_prepare(client, operation, input, arena, &request, &diag);
+    anvil_arena_destroy(arena);
+    if (rc == ANVIL_EINVAL) {
+        char prefix[96];
+        snprintf(prefix, sizeof prefix, "%s: the input cannot be sent: ", command);
+        cli_error_text(prefix, anvil_sv_from_cstr(diag.message));
+        return CLI_EXIT_DATA;
+    }
+    return rc == ANVIL_OK ? CLI_EXIT_OK : cli_exit_for_status(rc);
+}
