@@ -107,9 +107,7 @@ static int s_serialize(const struct anvil__protocol_context *ctx, const struct a
         rc = anvil__request_set_header(req, ANVIL_SV("x-amzn-query-mode"), ANVIL_SV("true"));
     }
     if (rc == ANVIL_OK) {
-        char n[24];
-        snprintf(n, sizeof n, "%zu", req->body.len);
-        rc = anvil__request_set_header(req, ANVIL_SV("Content-Length"), anvil_sv_from_cstr(n));
+        rc = anvil__request_content_length(req);
     }
     anvil_buf_clean_up(&target);
     return rc;
@@ -125,12 +123,6 @@ static int s_serialize_1_1(const struct anvil__protocol_context *ctx, const stru
     return s_serialize(ctx, op, input, req, diag, "application/x-amz-json-1.1");
 }
 
-static int s_unreadable(struct anvil_arena *arena, struct anvil_buf *why, int status,
-                        struct anvil_operation_reply *reply) {
-    int rc = anvil__reply_error(arena, anvil_sv("", 0), anvil_buf_view(why), status, reply);
-    return rc == ANVIL_OK ? ANVIL_ESYNTAX : rc;
-}
-
 static int s_parse(const struct anvil__protocol_context *ctx, const struct anvil_shape *op,
                    const struct anvil__response *res, struct anvil_arena *arena, struct anvil_operation_reply *reply,
                    struct anvil_json *error_data) {
@@ -141,7 +133,7 @@ static int s_parse(const struct anvil__protocol_context *ctx, const struct anvil
     int rc = anvil__json_parse_body(arena, res, &body, &why);
     bool success = res->status >= 200 && res->status < 300;
     if (rc == ANVIL_ENOMEM || (rc != ANVIL_OK && success)) {
-        rc = rc == ANVIL_ENOMEM ? rc : s_unreadable(arena, &why, res->status, reply);
+        rc = rc == ANVIL_ENOMEM ? rc : anvil__reply_unreadable(arena, &why, res->status, reply);
         anvil_buf_clean_up(&why);
         return rc;
     }
@@ -160,7 +152,7 @@ static int s_parse(const struct anvil__protocol_context *ctx, const struct anvil
             reply->output = anvil_json_make_null();
         }
         if (rc == ANVIL_ESYNTAX) {
-            rc = s_unreadable(arena, &why, res->status, reply);
+            rc = anvil__reply_unreadable(arena, &why, res->status, reply);
         }
     } else {
         const struct anvil_shape *shape = anvil__json_error(ctx, op, res, &body, arena, reply, &rc);

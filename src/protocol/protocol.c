@@ -122,6 +122,11 @@ int anvil__request_set_header(struct anvil__request *req, struct anvil_str_view 
     return anvil__request_add_header(req, name, value);
 }
 
+int anvil__request_default_header(struct anvil__request *req, const char *name, struct anvil_str_view value) {
+    return anvil__request_header(req, name) ? ANVIL_OK
+                                            : anvil__request_add_header(req, anvil_sv_from_cstr(name), value);
+}
+
 const struct anvil_str_view *anvil__request_header(const struct anvil__request *req, const char *name) {
     for (size_t i = 0; i < req->header_count; i++) {
         if (anvil_sv_eq_ascii_nocase(req->headers[i].name, anvil_sv_from_cstr(name))) {
@@ -140,8 +145,7 @@ const struct anvil_http_header *anvil__response_header(const struct anvil__respo
     return NULL;
 }
 
-/* Sets Content-Length to the body's size. */
-static int s_content_length(struct anvil__request *req) {
+int anvil__request_content_length(struct anvil__request *req) {
     char n[24];
     snprintf(n, sizeof n, "%zu", req->body.len);
     return anvil__request_set_header(req, ANVIL_SV("Content-Length"), anvil_sv_from_cstr(n));
@@ -173,7 +177,7 @@ static int s_compress(const struct anvil__protocol_context *ctx, const struct an
             anvil_buf_clean_up(&gz);
         }
         if (rc == ANVIL_OK) {
-            rc = s_content_length(req);
+            rc = anvil__request_content_length(req);
         }
     }
     anvil_buf_clean_up(&header);
@@ -308,6 +312,12 @@ const struct anvil_shape *anvil__error_shape(const struct anvil__protocol_contex
                                              bool query_codes) {
     const struct anvil_shape *e = s_error_in(operation, code, query_codes);
     return e ? e : s_error_in(ctx->service, code, query_codes);
+}
+
+int anvil__reply_unreadable(struct anvil_arena *arena, const struct anvil_buf *why, int status,
+                            struct anvil_operation_reply *reply) {
+    int rc = anvil__reply_error(arena, anvil_sv("", 0), anvil_buf_view(why), status, reply);
+    return rc == ANVIL_OK ? ANVIL_ESYNTAX : rc;
 }
 
 int anvil__reply_error(struct anvil_arena *arena, struct anvil_str_view code, struct anvil_str_view message,

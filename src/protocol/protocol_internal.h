@@ -141,6 +141,12 @@ int anvil__request_add_header(struct anvil__request *req, struct anvil_str_view 
 /* Sets a header: replaces every header of that name (case-insensitive), else adds it. */
 int anvil__request_set_header(struct anvil__request *req, struct anvil_str_view name, struct anvil_str_view value);
 
+/* Adds a header unless the request has one of that name (a bound member's Content-Type wins). */
+int anvil__request_default_header(struct anvil__request *req, const char *name, struct anvil_str_view value);
+
+/* Sets Content-Length to the body's size. */
+int anvil__request_content_length(struct anvil__request *req);
+
 /* The value of the first header named `name` (case-insensitive), or NULL. */
 const struct anvil_str_view *anvil__request_header(const struct anvil__request *req, const char *name);
 
@@ -163,6 +169,10 @@ struct anvil_str_view anvil__member_trait_string(const struct anvil_member *m, c
 const struct anvil_shape *anvil__error_shape(const struct anvil__protocol_context *ctx,
                                              const struct anvil_shape *operation, struct anvil_str_view code,
                                              bool query_codes);
+
+/* A body the protocol could not read: the reason (`why`) as the reply's message; ANVIL_ESYNTAX (or ANVIL_ENOMEM). */
+int anvil__reply_unreadable(struct anvil_arena *arena, const struct anvil_buf *why, int status,
+                            struct anvil_operation_reply *reply);
 
 /* Keeps the code and message of an error in `arena` (capped, valid UTF-8), the code normalised. */
 int anvil__reply_error(struct anvil_arena *arena, struct anvil_str_view code, struct anvil_str_view message,

@@ -200,9 +200,7 @@ static int s_serialize(const struct anvil__protocol_context *ctx, const struct a
         rc = anvil__request_set_header(req, ANVIL_SV("Content-Type"), ANVIL_SV("application/x-www-form-urlencoded"));
     }
     if (rc == ANVIL_OK) {
-        char n[24];
-        snprintf(n, sizeof n, "%zu", req->body.len);
-        rc = anvil__request_set_header(req, ANVIL_SV("Content-Length"), anvil_sv_from_cstr(n));
+        rc = anvil__request_content_length(req);
     }
     return rc;
 }
@@ -298,12 +296,6 @@ int anvil__xml_error(const struct anvil__protocol_context *ctx, const struct anv
     return rc == ANVIL_OK ? ANVIL_ESERVICE : rc;
 }
 
-static int s_unreadable(struct anvil_arena *arena, struct anvil_buf *why, int status,
-                        struct anvil_operation_reply *reply) {
-    int rc = anvil__reply_error(arena, anvil_sv("", 0), anvil_buf_view(why), status, reply);
-    return rc == ANVIL_OK ? ANVIL_ESYNTAX : rc;
-}
-
 static int s_parse(const struct anvil__protocol_context *ctx, const struct anvil_shape *op,
                    const struct anvil__response *res, struct anvil_arena *arena, struct anvil_operation_reply *reply,
                    struct anvil_json *error_data, bool ec2) {
@@ -313,7 +305,7 @@ static int s_parse(const struct anvil__protocol_context *ctx, const struct anvil
     const struct anvil_xml_node *root = NULL;
     int rc = res->body_len ? anvil__xml_parse_body(arena, ctx->allocator, res, &root, &why) : ANVIL_OK;
     if (rc == ANVIL_ENOMEM || (rc != ANVIL_OK && success)) {
-        rc = rc == ANVIL_ENOMEM ? rc : s_unreadable(arena, &why, res->status, reply);
+        rc = rc == ANVIL_ENOMEM ? rc : anvil__reply_unreadable(arena, &why, res->status, reply);
         anvil_buf_clean_up(&why);
         return rc;
     }
@@ -330,7 +322,7 @@ static int s_parse(const struct anvil__protocol_context *ctx, const struct anvil
         rc = rc == ANVIL_OK && output ? anvil__values_fill_defaults(&values, output, base) : rc;
         rc = rc == ANVIL_OK ? anvil__values_object(&values, base, &reply->output) : rc;
         if (rc == ANVIL_ESYNTAX) {
-            rc = s_unreadable(arena, &why, res->status, reply);
+            rc = anvil__reply_unreadable(arena, &why, res->status, reply);
         }
         if (rc == ANVIL_OK) {
             const struct anvil_xml_node *metadata = anvil_xml_child(root, ANVIL_SV("ResponseMetadata"));

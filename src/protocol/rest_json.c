@@ -13,11 +13,6 @@
 
 static const struct anvil__json_codec s_codec = {true};
 
-static int s_set_default_header(struct anvil__request *req, const char *name, struct anvil_str_view value) {
-    return anvil__request_header(req, name) ? ANVIL_OK
-                                            : anvil__request_add_header(req, anvil_sv_from_cstr(name), value);
-}
-
 /* The Content-Type of a payload: its @mediaType, else by its type. */
 static struct anvil_str_view s_payload_type(const struct anvil_shape *target, const char *structured) {
     struct anvil_str_view media = anvil_json_string(anvil_shape_trait(target, "smithy.api#mediaType"));
@@ -77,18 +72,17 @@ static int s_serialize(const struct anvil__protocol_context *ctx, const struct a
             rc = anvil__rest_payload_raw(payload, v, req, diag);
         }
         if (rc == ANVIL_OK) {
-            rc = s_set_default_header(req, "Content-Type", s_payload_type(payload->target, "application/json"));
+            rc =
+                anvil__request_default_header(req, "Content-Type", s_payload_type(payload->target, "application/json"));
         }
     } else if (anvil__http_has_body_members(shape)) {
         rc = anvil__json_encode(&s_codec, shape, input, anvil__http_unbound, &req->body, diag);
         if (rc == ANVIL_OK) {
-            rc = s_set_default_header(req, "Content-Type", ANVIL_SV("application/json"));
+            rc = anvil__request_default_header(req, "Content-Type", ANVIL_SV("application/json"));
         }
     }
     if (rc == ANVIL_OK && req->body.len) {
-        char n[24];
-        snprintf(n, sizeof n, "%zu", req->body.len);
-        rc = anvil__request_set_header(req, ANVIL_SV("Content-Length"), anvil_sv_from_cstr(n));
+        rc = anvil__request_content_length(req);
     }
     return rc;
 }
@@ -163,10 +157,7 @@ static int s_parse(const struct anvil__protocol_context *ctx, const struct anvil
     struct anvil_json body = anvil_json_make_null();
     int rc = raw ? ANVIL_OK : anvil__json_parse_body(arena, res, &body, &why);
     if (rc == ANVIL_ENOMEM || (rc != ANVIL_OK && success)) {
-        if (rc != ANVIL_ENOMEM) {
-            rc = anvil__reply_error(arena, anvil_sv("", 0), anvil_buf_view(&why), res->status, reply);
-            rc = rc == ANVIL_OK ? ANVIL_ESYNTAX : rc;
-        }
+        rc = rc == ANVIL_ENOMEM ? rc : anvil__reply_unreadable(arena, &why, res->status, reply);
         anvil_buf_clean_up(&why);
         return rc;
     }
@@ -178,8 +169,7 @@ static int s_parse(const struct anvil__protocol_context *ctx, const struct anvil
     if (success) {
         rc = output ? s_read_members(output, res, &body, &values, &reply->output, &why) : ANVIL_OK;
         if (rc == ANVIL_ESYNTAX) {
-            rc = anvil__reply_error(arena, anvil_sv("", 0), anvil_buf_view(&why), res->status, reply);
-            rc = rc == ANVIL_OK ? ANVIL_ESYNTAX : rc;
+            rc = anvil__reply_unreadable(arena, &why, res->status, reply);
         }
     } else {
         rc = ANVIL_OK;

@@ -12,11 +12,6 @@
 
 #include "protocol/protocol_internal.h"
 
-static int s_set_default_header(struct anvil__request *req, const char *name, struct anvil_str_view value) {
-    return anvil__request_header(req, name) ? ANVIL_OK
-                                            : anvil__request_add_header(req, anvil_sv_from_cstr(name), value);
-}
-
 static bool s_structured(const struct anvil_shape *shape) {
     enum anvil_shape_type t = anvil_shape_type(shape);
     return t == ANVIL_SHAPE_STRUCTURE || t == ANVIL_SHAPE_UNION;
@@ -46,7 +41,7 @@ static int s_serialize(const struct anvil__protocol_context *ctx, const struct a
                                                                             : ANVIL_SV("text/plain");
         }
         if (rc == ANVIL_OK) {
-            rc = s_set_default_header(req, "Content-Type", media);
+            rc = anvil__request_default_header(req, "Content-Type", media);
         }
     } else if (anvil__http_has_body_members(shape) && input && anvil_json_len(input) &&
                anvil__xml_has_body_values(shape, input)) {
@@ -56,13 +51,11 @@ static int s_serialize(const struct anvil__protocol_context *ctx, const struct a
         rc = anvil__xml_encode(shape, root.len ? root : anvil_shape_name(shape), ns, input, anvil__http_unbound,
                                &req->body, diag);
         if (rc == ANVIL_OK) {
-            rc = s_set_default_header(req, "Content-Type", ANVIL_SV("application/xml"));
+            rc = anvil__request_default_header(req, "Content-Type", ANVIL_SV("application/xml"));
         }
     }
     if (rc == ANVIL_OK && req->body.len) {
-        char n[24];
-        snprintf(n, sizeof n, "%zu", req->body.len);
-        rc = anvil__request_set_header(req, ANVIL_SV("Content-Length"), anvil_sv_from_cstr(n));
+        rc = anvil__request_content_length(req);
     }
     return rc;
 }
@@ -170,12 +163,6 @@ static bool s_error_in_200(const struct anvil_shape *output, const struct anvil_
            !(output && anvil_shape_member_sv(output, ANVIL_SV("Error")));
 }
 
-static int s_unreadable(struct anvil_arena *arena, struct anvil_buf *why, int status,
-                        struct anvil_operation_reply *reply) {
-    int rc = anvil__reply_error(arena, anvil_sv("", 0), anvil_buf_view(why), status, reply);
-    return rc == ANVIL_OK ? ANVIL_ESYNTAX : rc;
-}
-
 static int s_parse(const struct anvil__protocol_context *ctx, const struct anvil_shape *op,
                    const struct anvil__response *res, struct anvil_arena *arena, struct anvil_operation_reply *reply,
                    struct anvil_json *error_data) {
@@ -188,7 +175,7 @@ static int s_parse(const struct anvil__protocol_context *ctx, const struct anvil
     const struct anvil_xml_node *root = NULL;
     int rc = !raw && res->body_len ? anvil__xml_parse_body(arena, ctx->allocator, res, &root, &why) : ANVIL_OK;
     if (rc == ANVIL_ENOMEM || (rc != ANVIL_OK && success)) {
-        rc = rc == ANVIL_ENOMEM ? rc : s_unreadable(arena, &why, res->status, reply);
+        rc = rc == ANVIL_ENOMEM ? rc : anvil__reply_unreadable(arena, &why, res->status, reply);
         anvil_buf_clean_up(&why);
         return rc;
     }
@@ -207,7 +194,7 @@ static int s_parse(const struct anvil__protocol_context *ctx, const struct anvil
             rc = output ? s_read_members(output, res, root, &values, &reply->output, &why) : ANVIL_OK;
         }
         if (rc == ANVIL_ESYNTAX) {
-            rc = s_unreadable(arena, &why, res->status, reply);
+            rc = anvil__reply_unreadable(arena, &why, res->status, reply);
         }
     } else {
         rc = anvil__xml_error(ctx, op, res, root, false, arena, reply, &values, error_data, &why);
