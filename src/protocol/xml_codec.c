@@ -511,19 +511,22 @@ static int s_decode_members(struct s_dec *d, const struct anvil_shape *shape, co
         if (e->flattened && s_seen_before(node->first_child, c)) {
             continue;
         }
+        /* Copied out: reading the value indexes more shapes, and the table may move. */
         const struct anvil_member *m = e->member;
+        const struct anvil_json_key *key = e->key;
+        bool flattened = e->flattened, map = e->type == ANVIL_SHAPE_MAP;
         struct anvil_json v;
         anvil__path_push(&d->path, ANVIL__PATH_MEMBER, m->name, 0);
-        if (e->flattened && e->type == ANVIL_SHAPE_MAP) {
+        if (flattened && map) {
             rc = s_decode_map(d, m, c, c->local, &v);
-        } else if (e->flattened) {
+        } else if (flattened) {
             rc = s_decode_list(d, m, c, c->local, &v);
         } else {
             rc = s_decode_node(d, m, c, &v);
         }
         anvil__path_pop(&d->path);
         if (rc == ANVIL_OK) {
-            rc = anvil__values_member(d->values, e->key, v);
+            rc = anvil__values_member(d->values, key, v);
         }
     }
     if (rc != ANVIL_OK) {
