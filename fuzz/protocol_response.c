@@ -172,6 +172,7 @@ static void s_request(struct anvil__protocol_context *ctx, const struct anvil__p
     struct anvil__request req;
     anvil__request_init(&req, NULL, arena);
     struct anvil_diag diag;
+    anvil_diag_clear(&diag);
     int rc = anvil__request_build(p, ctx, op, anvil_json_doc_root(doc), &req, &diag);
     s_check(rc == ANVIL_OK || rc == ANVIL_EINVAL || rc == ANVIL_ELIMIT, "a writer answered other than OK or EINVAL");
     for (size_t i = 0; rc == ANVIL_OK && i < req.header_count; i++) {

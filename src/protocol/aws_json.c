@@ -106,9 +106,6 @@ static int s_serialize(const struct anvil__protocol_context *ctx, const struct a
     if (rc == ANVIL_OK && anvil_shape_trait(ctx->service, "aws.protocols#awsQueryCompatible")) {
         rc = anvil__request_set_header(req, ANVIL_SV("x-amzn-query-mode"), ANVIL_SV("true"));
     }
-    if (rc == ANVIL_OK) {
-        rc = anvil__request_content_length(req);
-    }
     anvil_buf_clean_up(&target);
     return rc;
 }

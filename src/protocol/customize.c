@@ -145,12 +145,34 @@ static int s_predict_endpoint(const struct anvil_shape *op, const struct anvil_j
     if (!anvil_sv_eq_cstr(anvil_shape_name(op), "Predict") || !url.len) {
         return ANVIL_OK;
     }
-    bool scheme = anvil_sv_starts_with(url, ANVIL_SV("https://")) || anvil_sv_starts_with(url, ANVIL_SV("http://"));
-    for (size_t i = 0; scheme && i < url.len; i++) {
-        scheme = (unsigned char)url.ptr[i] > ' ' && (unsigned char)url.ptr[i] < 0x7f;
+    size_t at = anvil_sv_starts_with(url, ANVIL_SV("https://"))  ? 8
+                : anvil_sv_starts_with(url, ANVIL_SV("http://")) ? 7
+                                                                 : 0;
+    /* host[:port], then a path of printable bytes: no user information, no query, no fragment. */
+    size_t host = at;
+    while (at && host < url.len &&
+           ((url.ptr[host] >= 'a' && url.ptr[host] <= 'z') || (url.ptr[host] >= 'A' && url.ptr[host] <= 'Z') ||
+            (url.ptr[host] >= '0' && url.ptr[host] <= '9') || url.ptr[host] == '-' || url.ptr[host] == '.')) {
+        host++;
     }
-    if (!scheme || url.len > 1024) {
-        return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "`PredictEndpoint`: expected an http:// or https:// URL");
+    bool ok = at && host > at;
+    size_t i = host;
+    if (ok && i < url.len && url.ptr[i] == ':') {
+        unsigned long port = 0;
+        size_t digits = 0;
+        for (i++; i < url.len && url.ptr[i] >= '0' && url.ptr[i] <= '9' && digits < 6; i++, digits++) {
+            port = port * 10 + (unsigned long)(url.ptr[i] - '0');
+        }
+        ok = digits > 0 && port >= 1 && port <= 65535;
+    }
+    ok = ok && (i == url.len || url.ptr[i] == '/');
+    for (; ok && i < url.len; i++) {
+        unsigned char c = (unsigned char)url.ptr[i];
+        ok = c > ' ' && c < 0x7f && c != '?' && c != '#';
+    }
+    if (!ok || url.len > 1024) {
+        return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0,
+                              "`PredictEndpoint`: expected an http:// or https:// URL of a host[:port] and a path");
     }
     char *copy = anvil_arena_strndup(req->arena, url.ptr, url.len);
     if (!copy) {

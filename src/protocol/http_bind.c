@@ -6,6 +6,7 @@
  * (unbound members, or the `@httpPayload` member) is the protocol's.
  */
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -119,6 +120,16 @@ int anvil__scalar_text(const struct anvil_member *m, const struct anvil_json *v,
         if (anvil_json_is_int(v)) {
             return anvil_buf_appendf(out, "%lld", (long long)anvil_json_int(v));
         }
+        bool integer = t != ANVIL_SHAPE_FLOAT && t != ANVIL_SHAPE_DOUBLE && t != ANVIL_SHAPE_BIG_DECIMAL;
+        double d = anvil_json_double(v);
+        if (integer) {
+            /* An integer member as body members are checked: 1e2 is 100, 1.5 is refused. */
+            if (!(d == floor(d) && fabs(d) < 9.2e18)) {
+                *why = "expected an integer";
+                return ANVIL_EINVAL;
+            }
+            return anvil_buf_appendf(out, "%lld", (long long)d);
+        }
         char text[40];
         size_t n = anvil__json_format_double(anvil_json_double(v), text);
         /* "2.0" is "2" on the wire as every SDK writes it. */
@@ -190,20 +201,34 @@ static int s_path(struct s_req *r, struct anvil_str_view uri) {
     int rc = ANVIL_OK;
     size_t i = 0;
     while (i < uri.len && rc == ANVIL_OK) {
-        if (uri.ptr[i] == '?') {
+        unsigned char c = (unsigned char)uri.ptr[i];
+        if (c <= ' ' || c >= 0x7f || c == '#' || c == '}') {
+            /* The URI's own text goes into the request line as it is: it must be able to. */
+            return anvil_diag_set(r->diag, ANVIL_EMODEL, 0, 0, 0,
+                                  "the operation's URI has a byte a request line cannot hold (0x%02X at %zu)", c, i);
+        }
+        if (c == '?') {
             /* A literal query ("?list-type=2", "?tagging") goes out as written. */
+            for (size_t k = i; k < uri.len; k++) {
+                unsigned char q = (unsigned char)uri.ptr[k];
+                if (q <= ' ' || q >= 0x7f || q == '#' || q == '{' || q == '}') {
+                    return anvil_diag_set(r->diag, ANVIL_EMODEL, 0, 0, 0,
+                                          "the operation's URI has a query a request line cannot hold");
+                }
+            }
             rc = anvil_buf_append(&r->req->target, uri.ptr + i, uri.len - i);
             r->has_query = uri.len - i > 1;
             break;
         }
-        if (uri.ptr[i] != '{') {
+        if (c != '{') {
             rc = anvil_buf_append_byte(&r->req->target, uri.ptr[i++]);
             continue;
         }
         size_t close = anvil_sv_find_byte(uri, i, '}');
-        if (close == SIZE_MAX) {
-            return anvil_diag_set(r->diag, ANVIL_EMODEL, 0, 0, 0, "the operation's URI `%.*s` has an unclosed label",
-                                  (int)uri.len, uri.ptr);
+        size_t reopen = anvil_sv_find_byte(uri, i + 1, '{');
+        if (close == SIZE_MAX || (reopen != SIZE_MAX && reopen < close) || close == i + 1) {
+            return anvil_diag_set(r->diag, ANVIL_EMODEL, 0, 0, 0,
+                                  "the operation's URI has a label that is not `{name}`");
         }
         struct anvil_str_view name = anvil_sv_slice(uri, i + 1, close - i - 1);
         bool greedy = name.len && name.ptr[name.len - 1] == '+';
@@ -321,15 +346,16 @@ static int s_header_item(struct anvil_buf *out, struct anvil_str_view s, bool qu
     return rc == ANVIL_OK ? anvil_buf_append_byte(out, '"') : rc;
 }
 
-/* A header's value: a scalar, or a list joined with ", "; a @mediaType string as base64. */
-static int s_header_text(struct s_req *r, const struct anvil_member *m, const struct anvil_json *v) {
+/* A header's value: a scalar, or a list joined with ", "; a @mediaType string as base64. Messages name `named`. */
+static int s_header_text(struct s_req *r, const struct anvil_member *m, const struct anvil_json *v,
+                         const struct anvil_member *named) {
     anvil_buf_clear(&r->text);
     enum anvil_shape_type t = m->target ? anvil_shape_type(m->target) : ANVIL_SHAPE_STRING;
     const char *why = "";
     int rc = ANVIL_OK;
     if (t == ANVIL_SHAPE_LIST || t == ANVIL_SHAPE_SET) {
         if (!anvil_json_is_array(v)) {
-            return s_fail(r, m, "expected an array");
+            return s_fail(r, named, "expected an array");
         }
         const struct anvil_member *item = anvil_shape_member(m->target, "member");
         bool quote_ok = !item || !item->target || anvil_shape_type(item->target) != ANVIL_SHAPE_TIMESTAMP;
@@ -348,14 +374,14 @@ static int s_header_text(struct s_req *r, const struct anvil_member *m, const st
         anvil_buf_clean_up(&one);
     } else if (t == ANVIL_SHAPE_STRING && anvil_shape_trait(m->target, "smithy.api#mediaType")) {
         if (!anvil_json_is_string(v)) {
-            return s_fail(r, m, "expected a string");
+            return s_fail(r, named, "expected a string");
         }
         struct anvil_str_view s = anvil_json_string(v);
         rc = anvil_base64_encode(&r->text, s.ptr, s.len);
     } else {
         rc = anvil__scalar_text(m, v, ANVIL__TS_HTTP_DATE, &r->text, &why);
     }
-    return rc == ANVIL_EINVAL ? s_fail(r, m, why) : rc;
+    return rc == ANVIL_EINVAL ? s_fail(r, named, why) : rc;
 }
 
 /* Sets a bound header, refusing what would split the request (CR, LF, NUL) or is no header name. */
@@ -375,6 +401,16 @@ static int s_set_header(struct s_req *r, const struct anvil_member *m, struct an
         return anvil_diag_set(r->diag, ANVIL_EINVAL, 0, 0, 0, "`%.*s`: `%.*s` cannot be a header name",
                               (int)m->name.len, m->name.ptr, (int)(name.len > 64 ? 64 : name.len), name.ptr);
     }
+    /* The headers anvil sets itself (the host, the signature, the framing) are no input's to set. */
+    static const char *const own[] = {
+        "Host",   "Authorization", "X-Amz-Date", "X-Amz-Security-Token", "X-Amz-Content-Sha256", "Transfer-Encoding",
+        "Expect", "Connection"};
+    for (size_t i = 0; i < ANVIL_ARRAY_LEN(own); i++) {
+        if (anvil_sv_eq_ascii_nocase(name, anvil_sv_from_cstr(own[i]))) {
+            return anvil_diag_set(r->diag, ANVIL_EINVAL, 0, 0, 0, "`%.*s`: the header `%s` is anvil's own to set",
+                                  (int)m->name.len, m->name.ptr, own[i]);
+        }
+    }
     return anvil__request_set_header(r->req, name, value);
 }
 
@@ -388,6 +424,11 @@ static int s_headers(struct s_req *r) {
         const struct anvil_json *v = prefix ? s_value(r, m) : NULL;
         if (!v) {
             continue;
+        }
+        if (!m->target || anvil_shape_type(m->target) != ANVIL_SHAPE_MAP) {
+            return anvil_diag_set(r->diag, ANVIL_EMODEL, 0, 0, 0,
+                                  "`%.*s`: @httpPrefixHeaders on a member that is not a map", (int)m->name.len,
+                                  m->name.ptr);
         }
         if (!anvil_json_is_object(v)) {
             return s_fail(r, m, "expected an object (a map of headers)");
@@ -405,7 +446,7 @@ static int s_headers(struct s_req *r) {
                 rc = anvil_buf_append_sv(&name, anvil_json_member_key(jm));
             }
             if (rc == ANVIL_OK) {
-                rc = s_header_text(r, value ? value : m, &jm->value);
+                rc = s_header_text(r, value, &jm->value, m);
             }
             if (rc == ANVIL_OK) {
                 rc = s_set_header(r, m, anvil_buf_view(&name), anvil_buf_view(&r->text));
@@ -418,7 +459,7 @@ static int s_headers(struct s_req *r) {
         const struct anvil_json *name = anvil__member_trait(m, "smithy.api#httpHeader");
         const struct anvil_json *v = name ? s_value(r, m) : NULL;
         if (v) {
-            rc = s_header_text(r, m, v);
+            rc = s_header_text(r, m, v, m);
             if (rc == ANVIL_OK) {
                 rc = s_set_header(r, m, anvil_json_string(name), anvil_buf_view(&r->text));
             }
@@ -435,6 +476,16 @@ int anvil__http_bind_request(const struct anvil_shape *op, const struct anvil_js
     if (!method.len || !uri.len || uri.ptr[0] != '/') {
         struct anvil_str_view id = anvil_shape_id(op);
         return anvil_diag_set(diag, ANVIL_EMODEL, 0, 0, 0, "`%.*s` has no @http trait with a method and a URI",
+                              (int)id.len, id.ptr);
+    }
+    bool token = method.len <= 16;
+    for (size_t i = 0; token && i < method.len; i++) {
+        token = method.ptr[i] >= 'A' && method.ptr[i] <= 'Z';
+    }
+    if (!token) {
+        /* It goes into the request line: upper-case letters only, as every HTTP method is. */
+        struct anvil_str_view id = anvil_shape_id(op);
+        return anvil_diag_set(diag, ANVIL_EMODEL, 0, 0, 0, "`%.*s` has an @http method that is not an HTTP method",
                               (int)id.len, id.ptr);
     }
     char *m = anvil_arena_strndup(req->arena, method.ptr, method.len);
@@ -502,12 +553,16 @@ static int s_split_list(struct anvil_str_view value, bool http_dates, struct anv
     return rc;
 }
 
-/* One header item as the data model holds it, for member `m` (timestamps default to http-date). */
+/*
+ * One header item as the data model holds it, for member `m` (timestamps
+ * default to http-date). ANVIL_EVALUE when the text is not of its type.
+ */
 static int s_header_value(struct anvil__values *values, const struct anvil_member *m, struct anvil_str_view text,
-                          struct anvil_json *out, struct anvil_buf *why) {
+                          struct anvil_json *out) {
     enum anvil_shape_type t = m && m->target ? anvil_shape_type(m->target) : ANVIL_SHAPE_STRING;
     int rc = anvil__text_value(values, m, text, ANVIL__TS_HTTP_DATE, out);
-    if (rc == ANVIL_OK && t == ANVIL_SHAPE_STRING && anvil_shape_trait(m->target, "smithy.api#mediaType")) {
+    if (rc == ANVIL_OK && t == ANVIL_SHAPE_STRING &&
+        anvil__trait(anvil_shape_traits(m->target), &anvil__t_media_type)) {
         struct anvil_buf raw;
         anvil_buf_init(&raw, NULL, 0);
         rc = anvil_base64_decode(&raw, text);
@@ -516,20 +571,22 @@ static int s_header_value(struct anvil__values *values, const struct anvil_membe
         }
         anvil_buf_clean_up(&raw);
     }
-    if (rc == ANVIL_EVALUE || rc == ANVIL_ESYNTAX) {
-        anvil_buf_appendf(why, "the header of `%.*s` is not a %s", (int)m->name.len, m->name.ptr,
-                          anvil_shape_type_name(t));
-        return ANVIL_ESYNTAX;
-    }
     return rc;
 }
 
-/* A bound header as the member's value: a scalar, or a list split as it was joined. */
+static bool s_is_list(const struct anvil_member *m) {
+    enum anvil_shape_type t = m && m->target ? anvil_shape_type(m->target) : ANVIL_SHAPE_STRING;
+    return t == ANVIL_SHAPE_LIST || t == ANVIL_SHAPE_SET;
+}
+
+/*
+ * A bound header as the member's value: a scalar, or a list split as it
+ * was joined. ANVIL_EVALUE when it is not of the member's type.
+ */
 static int s_header_member(struct anvil__values *values, const struct anvil_member *m, struct anvil_str_view text,
-                           struct anvil_json *out, struct anvil_buf *why) {
-    enum anvil_shape_type t = m->target ? anvil_shape_type(m->target) : ANVIL_SHAPE_STRING;
-    if (t != ANVIL_SHAPE_LIST && t != ANVIL_SHAPE_SET) {
-        return s_header_value(values, m, text, out, why);
+                           struct anvil_json *out) {
+    if (!s_is_list(m)) {
+        return s_header_value(values, m, text, out);
     }
     const struct anvil_member *item = anvil_shape_member(m->target, "member");
     bool dates = item && item->target && anvil_shape_type(item->target) == ANVIL_SHAPE_TIMESTAMP &&
@@ -543,7 +600,7 @@ static int s_header_member(struct anvil__values *values, const struct anvil_memb
     for (size_t i = 0; i < count && rc == ANVIL_OK; i++) {
         struct anvil_json v;
         size_t len = strlen(p);
-        rc = s_header_value(values, item, anvil_sv(p, len), &v, why);
+        rc = s_header_value(values, item, anvil_sv(p, len), &v);
         if (rc == ANVIL_OK) {
             rc = anvil__values_item(values, v);
         }
@@ -557,11 +614,16 @@ static int s_header_member(struct anvil__values *values, const struct anvil_memb
     return anvil__values_array(values, base, out);
 }
 
-/* The value of every header named `name`, joined with ", " as RFC 9110 allows (one header holds them all). */
-static bool s_response_header(const struct anvil__response *res, struct anvil_str_view name, struct anvil_buf *joined) {
+/*
+ * The value of the header named `name`: for a list, every such header
+ * joined with ", " as RFC 9110 allows; for a scalar, the first (a repeated
+ * Content-Length is not "5, 5").
+ */
+static bool s_response_header(const struct anvil__response *res, struct anvil_str_view name, bool list,
+                              struct anvil_buf *joined) {
     bool found = false;
     anvil_buf_clear(joined);
-    for (size_t i = 0; i < res->header_count; i++) {
+    for (size_t i = 0; i < res->header_count && (list || !found); i++) {
         if (anvil_sv_eq_ascii_nocase(res->headers[i].name, name)) {
             if (found) {
                 anvil_buf_append_cstr(joined, ", ");
@@ -573,10 +635,11 @@ static bool s_response_header(const struct anvil__response *res, struct anvil_st
     return found;
 }
 
+/* The map of an @httpPrefixHeaders member; an entry whose value is not of the map's type is left out. */
 static int s_prefix_headers(struct anvil__values *values, const struct anvil_member *m,
-                            const struct anvil__response *res, struct anvil_json *out, struct anvil_buf *why) {
-    struct anvil_str_view prefix = anvil_json_string(anvil__member_trait(m, "smithy.api#httpPrefixHeaders"));
-    const struct anvil_member *value = m->target ? anvil_shape_member(m->target, "value") : NULL;
+                            const struct anvil__response *res, struct anvil_json *out) {
+    struct anvil_str_view prefix = anvil_json_string(anvil__trait(&m->traits, &anvil__t_http_prefix_headers));
+    const struct anvil_member *value = anvil_shape_member(m->target, "value");
     size_t base = values->member_count;
     int rc = ANVIL_OK;
     for (size_t i = 0; i < res->header_count && rc == ANVIL_OK; i++) {
@@ -585,10 +648,11 @@ static int s_prefix_headers(struct anvil__values *values, const struct anvil_mem
             continue;
         }
         struct anvil_json v;
-        rc = s_header_member(values, value, res->headers[i].value, &v, why);
+        rc = s_header_member(values, value, res->headers[i].value, &v);
         if (rc == ANVIL_OK) {
             rc = anvil__values_member_named(values, anvil_sv_slice(name, prefix.len, name.len - prefix.len), v);
         }
+        rc = rc == ANVIL_EVALUE ? ANVIL_OK : rc;
     }
     if (rc != ANVIL_OK) {
         values->member_count = base;
@@ -599,6 +663,7 @@ static int s_prefix_headers(struct anvil__values *values, const struct anvil_mem
 
 int anvil__http_bind_response(const struct anvil_shape *shape, const struct anvil__response *res,
                               struct anvil__values *values, struct anvil_buf *why) {
+    (void)why;
     struct anvil_buf joined;
     anvil_buf_init(&joined, NULL, 0);
     int rc = ANVIL_OK;
@@ -606,17 +671,27 @@ int anvil__http_bind_response(const struct anvil_shape *shape, const struct anvi
         const struct anvil_member *m = anvil_shape_member_at(shape, i);
         struct anvil_json v;
         bool has = false;
-        const struct anvil_json *header = anvil__member_trait(m, "smithy.api#httpHeader");
-        if (header && s_response_header(res, anvil_json_string(header), &joined)) {
-            rc = s_header_member(values, m, anvil_buf_view(&joined), &v, why);
+        const struct anvil_json *header = anvil__trait(&m->traits, &anvil__t_http_header);
+        bool map = m->target && anvil_shape_type(m->target) == ANVIL_SHAPE_MAP;
+        if (header && s_response_header(res, anvil_json_string(header), s_is_list(m), &joined)) {
+            rc = s_header_member(values, m, anvil_buf_view(&joined), &v);
             has = true;
-        } else if (anvil__member_trait(m, "smithy.api#httpPrefixHeaders")) {
+        } else if (map && anvil__trait(&m->traits, &anvil__t_http_prefix_headers)) {
             /* An empty map when no header has the prefix (Smithy's HttpPrefixHeadersAreNotPresent). */
-            rc = s_prefix_headers(values, m, res, &v, why);
+            rc = s_prefix_headers(values, m, res, &v);
             has = true;
-        } else if (anvil__member_trait(m, "smithy.api#httpResponseCode")) {
+        } else if (anvil__trait(&m->traits, &anvil__t_http_response_code)) {
             v = anvil_json_make_int(res->status);
             has = true;
+        }
+        if (rc == ANVIL_EVALUE) {
+            /*
+             * A header that is not of its member's type (S3's `Expires: 0`,
+             * a proxy's odd date) leaves the member out: the rest of the
+             * answer still counts, as the SDKs have come to treat it.
+             */
+            rc = ANVIL_OK;
+            has = false;
         }
         if (rc == ANVIL_OK && has) {
             rc = anvil__values_member_named(values, m->name, v);

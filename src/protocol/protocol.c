@@ -146,6 +146,17 @@ const struct anvil_http_header *anvil__response_header(const struct anvil__respo
 }
 
 int anvil__request_content_length(struct anvil__request *req) {
+    /* A GET or HEAD without a body says nothing of one; every other request says how long its body is. */
+    if (req->body.len == 0 && (strcmp(req->method, "GET") == 0 || strcmp(req->method, "HEAD") == 0)) {
+        size_t kept = 0;
+        for (size_t i = 0; i < req->header_count; i++) {
+            if (!anvil_sv_eq_ascii_nocase(req->headers[i].name, ANVIL_SV("Content-Length"))) {
+                req->headers[kept++] = req->headers[i];
+            }
+        }
+        req->header_count = kept;
+        return ANVIL_OK;
+    }
     char n[24];
     snprintf(n, sizeof n, "%zu", req->body.len);
     return anvil__request_set_header(req, ANVIL_SV("Content-Length"), anvil_sv_from_cstr(n));
@@ -176,9 +187,6 @@ static int s_compress(const struct anvil__protocol_context *ctx, const struct an
         } else {
             anvil_buf_clean_up(&gz);
         }
-        if (rc == ANVIL_OK) {
-            rc = anvil__request_content_length(req);
-        }
     }
     anvil_buf_clean_up(&header);
     return rc;
@@ -204,15 +212,32 @@ static int s_content_md5(const struct anvil_shape *op, struct anvil__request *re
     return rc;
 }
 
+/* Whether `s` is host-name text: letters, digits, '-' and '.', no empty label (no leading '.', no ".."). */
+static bool s_host_text(struct anvil_str_view s) {
+    for (size_t i = 0; i < s.len; i++) {
+        char c = s.ptr[i];
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+                  (c == '.' && i > 0 && s.ptr[i - 1] != '.');
+        if (!ok) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /*
- * `@endpoint(hostPrefix)`: "{label}." parts filled from @hostLabel members,
- * each a valid piece of a host name, so a value cannot steer the request
- * to another host.
+ * `@endpoint(hostPrefix)`: "{Label}." parts filled from @hostLabel
+ * members. The whole prefix, the model's text as well as the values, must
+ * be host-name labels ending in '.', so that neither the model nor an input
+ * can point a signed request at another host.
  */
 static int s_host_prefix(const struct anvil_shape *op, const struct anvil_json *input, struct anvil__request *req,
                          struct anvil_diag *diag) {
     struct anvil_str_view prefix =
         anvil_json_string(anvil_json_object_get_cstr(anvil_shape_trait(op, "smithy.api#endpoint"), "hostPrefix"));
+    if (!prefix.len) {
+        return ANVIL_OK;
+    }
     struct anvil_buf out;
     anvil_buf_init(&out, NULL, ANVIL__HOST_PREFIX_MAX);
     int rc = ANVIL_OK;
@@ -222,34 +247,62 @@ static int s_host_prefix(const struct anvil_shape *op, const struct anvil_json *
             continue;
         }
         size_t close = anvil_sv_find_byte(prefix, i, '}');
-        struct anvil_str_view name = anvil_sv_slice(prefix, i + 1, (close == SIZE_MAX ? prefix.len : close) - i - 1);
-        const struct anvil_json *v = anvil_json_object_get(input, name.ptr, name.len);
-        struct anvil_str_view label = anvil_json_string(v);
-        bool ok = label.len > 0 && label.len <= 63;
-        for (size_t k = 0; ok && k < label.len; k++) {
-            char c = label.ptr[k];
-            ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
+        if (close == SIZE_MAX || close == i + 1) {
+            rc = anvil_diag_set(diag, ANVIL_EMODEL, 0, 0, 0,
+                                "the operation's hostPrefix has a label that is not {name}");
+            break;
         }
-        if (!ok) {
+        struct anvil_str_view name = anvil_sv_slice(prefix, i + 1, close - i - 1);
+        struct anvil_str_view label = anvil_json_string(anvil_json_object_get(input, name.ptr, name.len));
+        if (!label.len || label.len > 63 || !s_host_text(label) || label.ptr[label.len - 1] == '.') {
             rc = anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0,
                                 "`%.*s`: goes in front of the host name, so it must be 1 to 63 letters, digits, "
-                                "'-' or '.'",
+                                "'-' or '.' (not at its end, and not two in a row)",
                                 (int)name.len, name.ptr);
             break;
         }
         rc = anvil_buf_append_sv(&out, label);
-        i = close == SIZE_MAX ? prefix.len : close + 1;
-    }
-    if (rc == ANVIL_OK && out.len) {
-        memcpy(req->host_prefix, out.data, out.len);
-        req->host_prefix[out.len] = '\0';
+        i = close + 1;
     }
     if (rc == ANVIL_ELIMIT) {
         rc = anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "the host prefix is longer than %d bytes",
                             ANVIL__HOST_PREFIX_MAX);
+    } else if (rc == ANVIL_OK && (!s_host_text(anvil_buf_view(&out)) || out.data[out.len - 1] != '.')) {
+        rc = anvil_diag_set(diag, ANVIL_EMODEL, 0, 0, 0,
+                            "the operation's hostPrefix is not host-name labels ending in '.'");
+    }
+    if (rc == ANVIL_OK) {
+        memcpy(req->host_prefix, out.data, out.len);
+        req->host_prefix[out.len] = '\0';
     }
     anvil_buf_clean_up(&out);
     return rc;
+}
+
+/*
+ * Every header can go on the wire as it is: a token for a name, no CR, LF
+ * or NUL in a value. Bound members were checked as they were set; this
+ * catches what a model put there (a @mediaType with a line break, say).
+ */
+static int s_headers_sendable(const struct anvil__request *req, struct anvil_diag *diag) {
+    for (size_t i = 0; i < req->header_count; i++) {
+        struct anvil_str_view name = req->headers[i].name, value = req->headers[i].value;
+        bool ok = name.len > 0;
+        for (size_t k = 0; ok && k < name.len; k++) {
+            unsigned char c = (unsigned char)name.ptr[k];
+            ok = c > ' ' && c < 0x7f && c != ':';
+        }
+        for (size_t k = 0; ok && k < value.len; k++) {
+            ok = value.ptr[k] != '\r' && value.ptr[k] != '\n' && value.ptr[k] != '\0';
+        }
+        if (!ok) {
+            return anvil_diag_set(diag, ANVIL_EMODEL, 0, 0, 0,
+                                  "the header `%.*s` cannot be sent: a name that is not a token, or CR, LF or NUL in "
+                                  "its value (from the model)",
+                                  (int)(name.len > 64 ? 64 : name.len), name.ptr);
+        }
+    }
+    return ANVIL_OK;
 }
 
 int anvil__request_build(const struct anvil__protocol *protocol, const struct anvil__protocol_context *ctx,
@@ -279,6 +332,18 @@ int anvil__request_build(const struct anvil__protocol *protocol, const struct an
     }
     if (rc == ANVIL_OK) {
         rc = s_content_md5(op, req);
+    }
+    if (rc == ANVIL_OK) {
+        /* Last: the body is what it will be, and a Content-Length a bound member gave cannot disagree with it. */
+        rc = anvil__request_content_length(req);
+    }
+    if (rc == ANVIL_OK) {
+        rc = s_headers_sendable(req, diag);
+    }
+    if (rc == ANVIL_ELIMIT && diag && diag->code != ANVIL_ELIMIT) {
+        anvil_diag_set(diag, rc, 0, 0, 0,
+                       "the request would be past a limit (more than %d headers, or a part too long)",
+                       ANVIL__REQUEST_MAX_HEADERS);
     }
     return rc;
 }

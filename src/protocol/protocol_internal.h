@@ -114,8 +114,9 @@ const struct anvil__protocol *anvil__protocol_of(const struct anvil_shape *servi
  * The whole request of one logical call, what every retry sends again: the
  * idempotency token filled (from ctx->env), the protocol's serialisation,
  * the host prefix (`@endpoint`), the service's customizations, request
- * compression (`@requestCompression`, ctx->compression), then Content-MD5
- * for `@httpChecksumRequired`. Errors as serialize.
+ * compression (`@requestCompression`, ctx->compression), Content-MD5 for
+ * `@httpChecksumRequired`, then Content-Length from the body as it is
+ * (whatever a bound member said). Errors as serialize.
  */
 int anvil__request_build(const struct anvil__protocol *protocol, const struct anvil__protocol_context *ctx,
                          const struct anvil_shape *operation, const struct anvil_json *input,
@@ -144,7 +145,7 @@ int anvil__request_set_header(struct anvil__request *req, struct anvil_str_view 
 /* Adds a header unless the request has one of that name (a bound member's Content-Type wins). */
 int anvil__request_default_header(struct anvil__request *req, const char *name, struct anvil_str_view value);
 
-/* Sets Content-Length to the body's size. */
+/* Sets Content-Length to the body's size (none for a GET or HEAD without a body). */
 int anvil__request_content_length(struct anvil__request *req);
 
 /* The value of the first header named `name` (case-insensitive), or NULL. */

@@ -199,9 +199,6 @@ static int s_serialize(const struct anvil__protocol_context *ctx, const struct a
     if (rc == ANVIL_OK) {
         rc = anvil__request_set_header(req, ANVIL_SV("Content-Type"), ANVIL_SV("application/x-www-form-urlencoded"));
     }
-    if (rc == ANVIL_OK) {
-        rc = anvil__request_content_length(req);
-    }
     return rc;
 }
 

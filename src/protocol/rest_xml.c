@@ -54,9 +54,6 @@ static int s_serialize(const struct anvil__protocol_context *ctx, const struct a
             rc = anvil__request_default_header(req, "Content-Type", ANVIL_SV("application/xml"));
         }
     }
-    if (rc == ANVIL_OK && req->body.len) {
-        rc = anvil__request_content_length(req);
-    }
     return rc;
 }
 

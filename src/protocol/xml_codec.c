@@ -46,6 +46,29 @@ static int s_enc_fail(struct s_enc *e, const char *what) {
                           anvil__path_text(&e->path, "input", path, sizeof path), what);
 }
 
+/* The writer's calls, saying what it refused (a name the model gave that is not an XML name, text XML cannot hold). */
+static int s_w_start(struct s_enc *e, struct anvil_str_view name) {
+    int rc = anvil_xml_writer_start(e->w, name);
+    if (rc == ANVIL_EINVAL) {
+        char path[160];
+        rc = anvil_diag_set(e->diag, ANVIL_EMODEL, 0, 0, 0, "`%s`: `%.*s` is not an XML name (from the model)",
+                            anvil__path_text(&e->path, "input", path, sizeof path),
+                            (int)(name.len > 64 ? 64 : name.len), name.ptr);
+    }
+    return rc;
+}
+
+static int s_w_text(struct s_enc *e, struct anvil_str_view text) {
+    int rc = anvil_xml_writer_text(e->w, text);
+    return rc == ANVIL_EINVAL ? s_enc_fail(e, "text XML cannot hold (U+0000, or bytes that are not UTF-8)") : rc;
+}
+
+static int s_w_attribute(struct s_enc *e, struct anvil_str_view name, struct anvil_str_view value) {
+    int rc = anvil_xml_writer_attribute(e->w, name, value);
+    return rc == ANVIL_EINVAL ? s_enc_fail(e, "an attribute XML cannot hold (its name, from the model, or its value)")
+                              : rc;
+}
+
 /* An xmlns attribute for an @xmlNamespace value ({uri, prefix?}). */
 static int s_namespace(struct s_enc *e, const struct anvil_json *ns) {
     if (!ns) {
@@ -60,7 +83,7 @@ static int s_namespace(struct s_enc *e, const struct anvil_json *ns) {
         rc = anvil_buf_appendf(&name, ":%.*s", (int)prefix.len, prefix.ptr);
     }
     if (rc == ANVIL_OK) {
-        rc = anvil_xml_writer_attribute(e->w, anvil_buf_view(&name), uri);
+        rc = s_w_attribute(e, anvil_buf_view(&name), uri);
     }
     anvil_buf_clean_up(&name);
     return rc;
@@ -104,7 +127,7 @@ static int s_encode_members(struct s_enc *e, const struct anvil_shape *shape, co
                 rc = anvil__scalar_text(m, x, ANVIL__TS_DATE_TIME, &e->text, &why);
                 rc = rc == ANVIL_EINVAL ? s_enc_fail(e, why) : rc;
                 if (rc == ANVIL_OK) {
-                    rc = anvil_xml_writer_attribute(e->w, anvil__xml_member_name(m), anvil_buf_view(&e->text));
+                    rc = s_w_attribute(e, anvil__xml_member_name(m), anvil_buf_view(&e->text));
                 }
             } else {
                 rc = s_encode_value(e, m, x);
@@ -146,12 +169,12 @@ static int s_encode_map_entries(struct s_enc *e, const struct anvil_member *m, c
     int rc = ANVIL_OK;
     for (size_t i = 0; i < anvil_json_len(v) && rc == ANVIL_OK; i++) {
         const struct anvil_json_member *jm = anvil_json_object_at(v, i);
-        rc = anvil_xml_writer_start(e->w, entry_name);
+        rc = s_w_start(e, entry_name);
         /* The key is a string: its bytes go out as its text. */
         if (rc == ANVIL_OK) {
-            rc = anvil_xml_writer_start(e->w, key_name);
+            rc = s_w_start(e, key_name);
             rc = rc == ANVIL_OK && key ? s_namespace(e, anvil__member_trait(key, "smithy.api#xmlNamespace")) : rc;
-            rc = rc == ANVIL_OK ? anvil_xml_writer_text(e->w, anvil_json_member_key(jm)) : rc;
+            rc = rc == ANVIL_OK ? s_w_text(e, anvil_json_member_key(jm)) : rc;
             rc = rc == ANVIL_OK ? anvil_xml_writer_end(e->w) : rc;
         }
         if (rc == ANVIL_OK) {
@@ -171,7 +194,7 @@ static int s_encode_element(struct s_enc *e, struct anvil_str_view name, const s
         return anvil_diag_set(e->diag, ANVIL_ELIMIT, 0, 0, 0, "`%s`: the input nests deeper than %d levels",
                               anvil__path_text(&e->path, "input", path, sizeof path), ANVIL__VALUE_MAX_DEPTH);
     }
-    int rc = anvil_xml_writer_start(e->w, name);
+    int rc = s_w_start(e, name);
     if (rc == ANVIL_OK) {
         rc = s_namespace(e, anvil__trait(m ? &m->traits : NULL, &anvil__t_xml_namespace));
     }
@@ -193,7 +216,7 @@ static int s_encode_element(struct s_enc *e, struct anvil_str_view name, const s
         rc = anvil__scalar_text(m, v, ANVIL__TS_DATE_TIME, &e->text, &why);
         rc = rc == ANVIL_EINVAL ? s_enc_fail(e, why) : rc;
         if (rc == ANVIL_OK) {
-            rc = anvil_xml_writer_text(e->w, anvil_buf_view(&e->text));
+            rc = s_w_text(e, anvil_buf_view(&e->text));
         }
     }
     rc = rc == ANVIL_OK ? anvil_xml_writer_end(e->w) : rc;
@@ -226,7 +249,7 @@ int anvil__xml_encode(const struct anvil_shape *shape, struct anvil_str_view roo
         return rc;
     }
     anvil_buf_init(&e.text, NULL, 0);
-    rc = anvil_xml_writer_start(e.w, root);
+    rc = s_w_start(&e, root);
     if (rc == ANVIL_OK) {
         rc = s_namespace(&e, ns);
     }
@@ -288,6 +311,8 @@ struct s_name_entry {
     enum anvil_shape_type type;
     bool flattened;
     bool has_attributes;
+    /* For a flattened member: the structure element whose items were last gathered (s_dec.element). */
+    uint64_t gathered_in;
 };
 
 struct s_names {
@@ -339,7 +364,7 @@ static struct s_name_entry *s_names_put(struct s_names *t, const struct anvil_sh
     uint32_t hash = s_name_hash(shape, name);
     struct s_name_entry *e = s_names_slot(t, shape, name, hash);
     if (!e->shape) {
-        *e = (struct s_name_entry){shape, name, NULL, NULL, hash, ANVIL_SHAPE_STRING, false, false};
+        *e = (struct s_name_entry){shape, name, NULL, NULL, hash, ANVIL_SHAPE_STRING, false, false, 0};
         t->count++;
     }
     return e;
@@ -351,6 +376,8 @@ struct s_dec {
     struct anvil__path path;
     size_t depth;
     struct s_names names;
+    /* Numbers the structure elements read, so a flattened member's items are gathered once per element. */
+    uint64_t element;
 };
 
 /* Indexes the members of `shape` (once per response); its own entry, or NULL when memory ran out. */
@@ -465,16 +492,6 @@ static int s_decode_map(struct s_dec *d, const struct anvil_member *m, const str
     return anvil__values_object(d->values, base, out);
 }
 
-/* Whether a flattened list or map member was seen among the children already (its items were all read then). */
-static bool s_seen_before(const struct anvil_xml_node *first, const struct anvil_xml_node *c) {
-    for (const struct anvil_xml_node *p = first; p && p != c; p = p->next_sibling) {
-        if (anvil_sv_eq(p->local, c->local)) {
-            return true;
-        }
-    }
-    return false;
-}
-
 /* The @xmlAttribute members of `shape`, read from the element's attributes. */
 static int s_decode_attributes(struct s_dec *d, const struct anvil_shape *shape, const struct anvil_xml_node *node) {
     int rc = ANVIL_OK;
@@ -502,14 +519,19 @@ static int s_decode_members(struct s_dec *d, const struct anvil_shape *shape, co
         return ANVIL_ENOMEM;
     }
     int rc = own->has_attributes ? s_decode_attributes(d, shape, node) : ANVIL_OK;
+    uint64_t element = ++d->element;
     for (const struct anvil_xml_node *c = node->first_child; c && rc == ANVIL_OK; c = c->next_sibling) {
-        const struct s_name_entry *e =
+        struct s_name_entry *e =
             c->local.len ? s_names_slot(&d->names, shape, c->local, s_name_hash(shape, c->local)) : NULL;
         if (!e || !e->shape) {
             continue; /* an element the model does not know: skipped with everything in it */
         }
-        if (e->flattened && s_seen_before(node->first_child, c)) {
-            continue;
+        if (e->flattened) {
+            /* Its first element gathers every item (wherever they stand among their siblings); the rest are done. */
+            if (e->gathered_in == element) {
+                continue;
+            }
+            e->gathered_in = element;
         }
         /* Copied out: reading the value indexes more shapes, and the table may move. */
         const struct anvil_member *m = e->member;
@@ -525,6 +547,10 @@ static int s_decode_members(struct s_dec *d, const struct anvil_shape *shape, co
             rc = s_decode_node(d, m, c, &v);
         }
         anvil__path_pop(&d->path);
+        if (flattened) {
+            /* A structure of the same shape inside may have marked the entry for itself: mark it again. */
+            s_names_slot(&d->names, shape, c->local, s_name_hash(shape, c->local))->gathered_in = element;
+        }
         if (rc == ANVIL_OK) {
             rc = anvil__values_member(d->values, key, v);
         }
@@ -570,6 +596,7 @@ static void s_dec_init(struct s_dec *d, struct anvil__values *values, struct anv
     d->path.depth = 0;
     d->depth = 0;
     d->names = (struct s_names){values->allocator, NULL, 0, 0, false};
+    d->element = 0;
 }
 
 int anvil__xml_decode_members(const struct anvil_shape *shape, const struct anvil_xml_node *node,
