@@ -348,6 +348,8 @@ int anvil_client_prepare(struct anvil_client *c, const struct anvil_shape *op, c
         rc = anvil__client_prepare(c, &ep, &req, &p);
         if (rc == ANVIL_EINVAL) {
             anvil_diag_set(diag, rc, 0, 0, 0, "a header of the request holds CR, LF or NUL");
+        } else if (rc == ANVIL_ELIMIT) {
+            anvil_diag_set(diag, rc, 0, 0, 0, "the request's URL would be longer than 16 KiB");
         }
     }
     if (rc == ANVIL_OK) {

@@ -155,14 +155,15 @@ static int s_url(const struct anvil__endpoint *ep, const struct anvil__request *
     struct anvil_str_view host_name = anvil_sv_from_cstr(ep->host);
     char override[1100];
     if (req->endpoint) {
-        /* The request names its own endpoint (checked as an http(s) URL when it was built). */
-        snprintf(override, sizeof override, "%s", req->endpoint);
+        /* The request names its own endpoint (checked as an http(s) URL of host[:port][/path] when built). */
+        const char *given = req->endpoint;
+        const char *given_authority = strstr(given, "://") + 3;
+        size_t n = strcspn(given_authority, "/?#");
+        snprintf(override, sizeof override, "%.*s", (int)(given_authority + n - given), given);
         endpoint = override;
-        authority = strstr(endpoint, "://") + 3;
-        size_t n = strcspn(authority, "/?#");
-        host_name = anvil_sv(authority, n);
-        base = anvil_sv(authority + n, strcspn(authority + n, "?#"));
-        override[authority + n - override] = '\0';
+        authority = override + (given_authority - given);
+        host_name = anvil_sv(given_authority, n);
+        base = anvil_sv(given_authority + n, strcspn(given_authority + n, "?#"));
         prefix = "";
     }
     while (base.len && base.ptr[base.len - 1] == '/') {
@@ -347,12 +348,16 @@ int anvil__client_send(struct anvil_client *c, const struct anvil__endpoint *ep,
     curl_easy_setopt(h, CURLOPT_URL, p.url.data);
     /* The path goes out as signed: curl must not remove dot segments from it. */
     curl_easy_setopt(h, CURLOPT_PATH_AS_IS, 1L);
-    if (strcmp(req->method, "GET") == 0) {
+    if (strcmp(req->method, "GET") == 0 && req->body.len == 0) {
         curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
     } else if (strcmp(req->method, "HEAD") == 0) {
         curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
     } else {
-        /* POST, PUT, DELETE, PATCH: a body (maybe empty) sent as given, under the request's own method. */
+        /*
+         * POST, PUT, DELETE, PATCH, and a GET with a body (a few services
+         * model one: sesv2 ListContacts): the body sent as given, under the
+         * request's own method.
+         */
         curl_easy_setopt(h, CURLOPT_POST, 1L);
         curl_easy_setopt(h, CURLOPT_POSTFIELDS, req->body.data ? req->body.data : "");
         curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)req->body.len);

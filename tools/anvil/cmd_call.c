@@ -116,6 +116,9 @@ int cli_cmd_call(int argc, char **argv) {
         code = CLI_EXIT_INTERNAL;
         goto done;
     }
+    if ((code = cli_check_input(client, op, anvil_json_doc_root(input), "call")) != CLI_EXIT_OK) {
+        goto done;
+    }
     if (a.dry_run) {
         code = s_dry_run(client, op, anvil_json_doc_root(input), arena, &out);
         goto done;

@@ -318,11 +318,13 @@ int cli_check_input(struct anvil_client *client, const struct anvil_shape *opera
     anvil_diag_clear(&diag);
     int rc = anvil_client_prepare(client, operation, input, arena, &request, &diag);
     anvil_arena_destroy(arena);
-    if (rc == ANVIL_EINVAL) {
-        char prefix[96];
-        snprintf(prefix, sizeof prefix, "%s: the input cannot be sent: ", command);
-        cli_error_text(prefix, anvil_sv_from_cstr(diag.message));
-        return CLI_EXIT_DATA;
+    if (rc == ANVIL_OK) {
+        return CLI_EXIT_OK;
     }
-    return rc == ANVIL_OK ? CLI_EXIT_OK : cli_exit_for_status(rc);
+    /* The input (EINVAL, ELIMIT) or the model (EMODEL) cannot make a request: the data's fault, said. */
+    char prefix[96];
+    snprintf(prefix, sizeof prefix, "%s: %s: ", command,
+             rc == ANVIL_EMODEL ? "the model cannot make this request" : "the input cannot be sent");
+    cli_error_text(prefix, anvil_sv_from_cstr(diag.message[0] ? diag.message : anvil_status_str(rc)));
+    return rc == ANVIL_EINVAL || rc == ANVIL_ELIMIT || rc == ANVIL_EMODEL ? CLI_EXIT_DATA : cli_exit_for_status(rc);
 }
