@@ -198,3 +198,136 @@ done:
     anvil_buf_clean_up(&idl);
     anvil_buf_clean_up(&body);
 }
+
+/* Builds the request of `op` (a shape name) in `idl` for `input` (JSON); the status, and the diag's message. */
+static int s_build(struct anvil_test *t, const char *idl, const char *op, const char *input, struct anvil_arena *arena,
+                   struct anvil__request *req, struct anvil_diag *diag, struct anvil_model **model) {
+    int rc = s_model(t, idl, model);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    struct anvil_json in;
+    rc = anvil_json_parse_into(arena, t->alloc, input, strlen(input), NULL, &in, NULL);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    struct anvil__protocol_context ctx = {*model, s_shape(*model, "S"), t->alloc, NULL, NULL};
+    anvil_diag_clear(diag);
+    return anvil__request_build(anvil__protocol_of(ctx.service), &ctx, s_shape(*model, op), &in, req, diag);
+}
+
+#define S_REST_JSON "$version: \"2\"\nnamespace t\nuse aws.protocols#restJson1\n"
+
+/* What a model says goes into the request line and the host is checked, not trusted. */
+TEST(protocol_model_text_is_checked) {
+    static const char *const models[] = {
+        S_REST_JSON "@restJson1 service S { version: \"1\", operations: [Op] }\n"
+                    "@http(method: \"PUT /x HTTP/1.1\\r\\nX: y\", uri: \"/\") operation Op {}\n",
+        S_REST_JSON "@restJson1 service S { version: \"1\", operations: [Op] }\n"
+                    "@endpoint(hostPrefix: \"127.0.0.1:1/\") @http(method: \"GET\", uri: \"/\") operation Op {}\n",
+        S_REST_JSON "@restJson1 service S { version: \"1\", operations: [Op] }\n"
+                    "@http(method: \"GET\", uri: \"/a/{Name\") operation Op { input := { @required @httpLabel Name: "
+                    "String } }\n",
+        S_REST_JSON "@restJson1 service S { version: \"1\", operations: [Op] }\n"
+                    "@http(method: \"GET\", uri: \"/a b\") operation Op {}\n",
+    };
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
+        struct anvil_model *model = NULL;
+        struct anvil_arena *arena = NULL;
+        struct anvil__request req;
+        struct anvil_diag diag;
+        CHECK_OK(anvil_arena_new(t->alloc, NULL, &arena));
+        anvil__request_init(&req, t->alloc, arena);
+        int rc = s_build(t, models[i], "Op", "{\"Name\": \"n\"}", arena, &req, &diag, &model);
+        anvil__request_clean_up(&req);
+        anvil_arena_destroy(arena);
+        anvil_model_destroy(model);
+        CHECK_STATUS(rc, ANVIL_EMODEL);
+        CHECK(diag.message[0] != '\0');
+    }
+done:;
+}
+
+/* An input cannot point the request at another host, set anvil's own headers, or lie about the body's length. */
+TEST(protocol_input_cannot_steer_the_request) {
+    static const char *const idl =
+        S_REST_JSON "@restJson1 service S { version: \"1\", operations: [Op] }\n"
+                    "@endpoint(hostPrefix: \"{Label}.\") @http(method: \"PUT\", uri: \"/\") operation Op { input := {\n"
+                    "  @required @hostLabel Label: String\n"
+                    "  @httpPrefixHeaders(\"\") Meta: Meta\n"
+                    "  @httpHeader(\"Content-Length\") Length: Long\n"
+                    "  Body: String\n"
+                    "} }\n"
+                    "map Meta { key: String, value: String }\n";
+    static const struct {
+        const char *input;
+        int status;
+    } cases[] = {
+        {"{\"Label\": \"a..b\"}", ANVIL_EINVAL},
+        {"{\"Label\": \"evil.com/\"}", ANVIL_EINVAL},
+        {"{\"Label\": \".a\"}", ANVIL_EINVAL},
+        {"{\"Label\": \"a\", \"Meta\": {\"Authorization\": \"x\"}}", ANVIL_EINVAL},
+        {"{\"Label\": \"a\", \"Meta\": {\"host\": \"evil.com\"}}", ANVIL_EINVAL},
+        {"{\"Label\": \"a\", \"Meta\": {\"x\": \"1\\r\\nInjected: yes\"}}", ANVIL_EINVAL},
+        {"{\"Label\": \"a\", \"Length\": 1000, \"Body\": \"abc\"}", ANVIL_OK},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct anvil_model *model = NULL;
+        struct anvil_arena *arena = NULL;
+        struct anvil__request req;
+        struct anvil_diag diag;
+        CHECK_OK(anvil_arena_new(t->alloc, NULL, &arena));
+        anvil__request_init(&req, t->alloc, arena);
+        int rc = s_build(t, idl, "Op", cases[i].input, arena, &req, &diag, &model);
+        bool honest = true;
+        if (rc == ANVIL_OK) {
+            /* The bound Content-Length (1000) gave way to the body's. */
+            const struct anvil_str_view *length = anvil__request_header(&req, "Content-Length");
+            char want[24];
+            snprintf(want, sizeof want, "%zu", req.body.len);
+            honest = length && anvil_sv_eq_cstr(*length, want) && !anvil_sv_eq_cstr(*length, "1000") &&
+                     strcmp(req.host_prefix, "a.") == 0;
+        }
+        anvil__request_clean_up(&req);
+        anvil_arena_destroy(arena);
+        anvil_model_destroy(model);
+        CHECK_STATUS(rc, cases[i].status);
+        CHECK(honest);
+    }
+done:;
+}
+
+/*
+ * A flattened list of a structure that holds the same flattened list: each
+ * element gathers its own items once, however they stand among their
+ * siblings; and a prefix-header binding on a member that is not a map
+ * (a hostile model) is left alone rather than read.
+ */
+TEST(protocol_xml_flattened_recursion) {
+    static const char *const idl =
+        "$version: \"2\"\nnamespace t\nuse aws.protocols#restXml\n"
+        "@restXml service S { version: \"1\", operations: [Op] }\n"
+        "@http(method: \"GET\", uri: \"/\") operation Op { output: Node }\n"
+        "structure Node { Name: String, @xmlFlattened Child: Nodes, @httpPrefixHeaders(\"x-p-\") Odd: String }\n"
+        "list Nodes { member: Node }\n";
+    static const char body[] = "<Node><Child><Name>a</Name><Child><Name>a1</Name></Child><X/><Child><Name>a2</Name>"
+                               "</Child></Child><Name>root</Name><Child><Name>b</Name></Child></Node>";
+    struct anvil_model *model = NULL;
+    struct anvil_arena *arena = NULL;
+    CHECK_OK(s_model(t, idl, &model));
+    CHECK_OK(anvil_arena_new(t->alloc, NULL, &arena));
+    struct anvil__protocol_context ctx = {model, s_shape(model, "S"), t->alloc, NULL, NULL};
+    static const struct anvil_http_header headers[] = {{ANVIL_SV("x-p-a"), ANVIL_SV("1")}};
+    struct anvil__response res = {200, headers, 1, body, sizeof body - 1};
+    struct anvil_operation_reply reply;
+    CHECK_OK(
+        anvil__response_read(anvil__protocol_of(ctx.service), &ctx, s_shape(model, "Op"), &res, arena, &reply, NULL));
+    const struct anvil_json *children = anvil_json_object_get_cstr(&reply.output, "Child");
+    CHECK_EQ_U64(anvil_json_len(children), 2);
+    CHECK_EQ_U64(anvil_json_len(anvil_json_object_get_cstr(anvil_json_array_at(children, 0), "Child")), 2);
+    CHECK_STR_EQ(anvil_json_string_ptr(anvil_json_object_get_cstr(anvil_json_array_at(children, 1), "Name")), "b");
+    CHECK(!anvil_json_object_get_cstr(&reply.output, "Odd"));
+done:
+    anvil_arena_destroy(arena);
+    anvil_model_destroy(model);
+}
