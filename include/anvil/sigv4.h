@@ -60,6 +60,12 @@ struct anvil_sigv4_config {
     enum anvil_sigv4_placement placement;
     /** Sign the path as sent, without removing "." and ".." segments and empty ones (S3 does this). */
     bool keep_path;
+    /**
+     * The path is URI-encoded once in the canonical request, not twice: the
+     * path as sent (already percent-encoded) is signed as it is. S3 signs
+     * this way (its endpoint rules' `disableDoubleEncoding`).
+     */
+    bool single_encode_path;
     /** Add and sign an `x-amz-content-sha256` header (header placement). */
     bool sign_body;
     /** Leave the session token out of the signature (it is still added to the request after signing). */

@@ -265,6 +265,7 @@ int anvil__client_prepare(struct anvil_client *c, const struct anvil__endpoint *
                                      .service = anvil_sv_from_cstr(ep->signing_name),
                                      .time_ms = anvil_env_wall_ms(c->options.env) + c->clock_offset_ms,
                                      .keep_path = ep->s3_signing,
+                                     .single_encode_path = ep->s3_signing,
                                      .sign_body = ep->s3_signing};
     struct anvil_sigv4_result sig;
     anvil_sigv4_result_init(&sig, c->allocator);

@@ -149,18 +149,34 @@ static int s_normalize_path(struct anvil_buf *out, struct anvil_str_view path) {
     return rc;
 }
 
-static int s_canonical_uri(struct anvil_buf *out, struct anvil_str_view path, bool keep, struct anvil_allocator *a) {
+/*
+ * The path once encoded: each byte that is not unreserved (or '/') as %XX,
+ * an escape already in the path kept as it is (its hex upper-cased).
+ */
+static int s_encode_once(struct anvil_buf *out, struct anvil_str_view path) {
+    struct anvil_buf decoded;
+    anvil_buf_init(&decoded, out->allocator, 0);
+    int rc = s_decode(&decoded, path);
+    if (rc == ANVIL_OK) {
+        rc = s_encode(out, anvil_buf_view(&decoded), true);
+    }
+    anvil_buf_clean_up(&decoded);
+    return rc;
+}
+
+static int s_canonical_uri(struct anvil_buf *out, struct anvil_str_view path, bool keep, bool once,
+                           struct anvil_allocator *a) {
     if (path.len == 0) {
         return anvil_buf_append_byte(out, '/');
     }
     if (keep) {
-        return s_encode(out, path, true);
+        return once ? s_encode_once(out, path) : s_encode(out, path, true);
     }
     struct anvil_buf normal;
     anvil_buf_init(&normal, a, 0);
     int rc = s_normalize_path(&normal, path);
     if (rc == ANVIL_OK) {
-        rc = s_encode(out, anvil_buf_view(&normal), true);
+        rc = once ? s_encode_once(out, anvil_buf_view(&normal)) : s_encode(out, anvil_buf_view(&normal), true);
     }
     anvil_buf_clean_up(&normal);
     return rc;
@@ -455,7 +471,7 @@ static int s_canonical_request(struct s_sign *s) {
         rc = anvil_buf_append_byte(c, '\n');
     }
     if (rc == ANVIL_OK) {
-        rc = s_canonical_uri(c, s->req->path, s->cfg->keep_path, s->allocator);
+        rc = s_canonical_uri(c, s->req->path, s->cfg->keep_path, s->cfg->single_encode_path, s->allocator);
     }
     if (rc == ANVIL_OK) {
         rc = anvil_buf_append_byte(c, '\n');

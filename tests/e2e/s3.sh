@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # anvil against s3rver (S3, restXml) on 127.0.0.1 with the real S3 Smithy
-# model, path-style against --endpoint-url; s3rver checks every SigV4
-# signature (S3's: the path as sent, x-amz-content-sha256). CreateBucket, then
+# model, path-style against --endpoint-url, through the fault proxy
+# (tests/servers/faults.js), which checks every SigV4 signature by S3's rules
+# (the path as sent, encoded once; x-amz-content-sha256): s3rver itself only
+# checks the access key. CreateBucket, then
 # `wait BucketExists`; PutObject, then `wait ObjectExists`; `wait
 # ObjectNotExists` on a missing key (S3's body-less 404 on HEAD, which the
 # waiter's errorType NotFound matches); GetObject's body back as base64;
@@ -18,12 +20,25 @@ work=$(mktemp -d)
 coproc SERVER { exec node --openssl-legacy-provider "$servers/start.js" s3rver; }
 server_pid=$SERVER_PID
 trap 'kill "$server_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
-read -r -t 20 word port <&"${SERVER[0]}"
+read -r -t 20 word s3port <&"${SERVER[0]}"
 [[ $word == PORT ]] || { echo "s3rver did not start"; exit 1; }
 export AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER AWS_REGION=us-east-1
 unset AWS_PROFILE AWS_SESSION_TOKEN
+# The proxy reads a FIFO this script holds open: it stops itself when the script ends.
+: > "$work/script"
+: > "$work/log"
+mkfifo "$work/proxy.in"
+exec {proxy_in}<>"$work/proxy.in"
+node "$servers/faults.js" "$s3port" "$work/script" "$work/log" < "$work/proxy.in" > "$work/proxy.out" &
+proxy_pid=$!
+trap 'kill "$server_pid" "$proxy_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 100); do
+  read -r word port < "$work/proxy.out" 2>/dev/null && [[ ${word:-} == PORT ]] && break
+  sleep 0.1
+done
+[[ ${word:-} == PORT ]] || { echo "the proxy did not start"; exit 1; }
 http=(--endpoint-url "http://127.0.0.1:$port")
-fail() { echo "FAIL: $*"; exit 1; }
+fail() { echo "FAIL: $*"; echo "--- proxy log"; cat "$work/log"; exit 1; }
 wait_for() { # WAITER INPUT: a wait that must succeed, its JSON outcome in $work/wait.json
   "$anvil" wait --model "$model" "$1" "${http[@]}" --input "$2" --max-wait 30 --output json > "$work/wait.json" \
     || fail "$1 $2: $(cat "$work/wait.json")"
@@ -78,4 +93,6 @@ if [[ -f $botocore ]]; then
   [[ $(wc -l < "$work/items.txt") == 7 ]] || fail "ListObjectsV2 items: $(cat "$work/items.txt")"
   echo "ok: ListObjectsV2 items through botocore's paginator (result_key Contents)"
 fi
+! grep -q "bad-signature" "$work/log" || fail "a request was signed over something else"
+echo "ok: every request's signature matched what arrived"
 echo "PASS s3 end to end"

@@ -1,8 +1,9 @@
 // SigV4 as a server checks it, from the request as it arrived: the test
 // servers (faults.js, fake_aws.js) answer a request signed over anything
 // other than what they received with 403. The secret is the environment's
-// AWS_SECRET_ACCESS_KEY. S3 signs its path as sent; every other service the
-// path with "." and ".." segments and empty ones removed.
+// AWS_SECRET_ACCESS_KEY. S3 signs its path as sent, URI-encoded once; every
+// other service the path with "." and ".." segments and empty ones removed,
+// encoded twice (the path as sent is encoded again).
 'use strict'
 const crypto = require('crypto')
 const secret = () => process.env.AWS_SECRET_ACCESS_KEY || ''
@@ -57,7 +58,9 @@ function checkSignature (req, body) {
   if (!names.includes('host')) return 'the Host header is not signed'
   const missing = names.filter((n) => !values[n])
   if (missing.length) return 'signed headers that did not arrive: ' + missing.join(', ')
-  const canonical = [req.method, encode(normalise(rawPath), true), query.map((kv) => kv.join('=')).join('&'),
+  // S3 signs its path as sent, encoded once; every other service normalised, encoded twice.
+  const path = service === 's3' ? encode(decode(rawPath), true) : encode(normalise(rawPath), true)
+  const canonical = [req.method, path, query.map((kv) => kv.join('=')).join('&'),
     names.map((n) => n + ':' + values[n].join(',') + '\n').join(''), signed, sha256(body)].join('\n')
   const scope = [date, region, service, 'aws4_request'].join('/')
   const toSign = ['AWS4-HMAC-SHA256', req.headers['x-amz-date'] || '', scope, sha256(canonical)].join('\n')
