@@ -38,6 +38,27 @@ struct anvil_aws_config {
     char max_attempts[16];
     /** The CA bundle to verify TLS with: AWS_CA_BUNDLE, else the profile's `ca_bundle` ("" = the system's). */
     char ca_bundle[1024];
+    /**
+     * The endpoint settings, as text ("" when unset): the environment's
+     * (AWS_USE_FIPS_ENDPOINT, AWS_USE_DUALSTACK_ENDPOINT,
+     * AWS_STS_REGIONAL_ENDPOINTS, AWS_S3_US_EAST_1_REGIONAL_ENDPOINT,
+     * AWS_S3_USE_ARN_REGION, AWS_S3_DISABLE_MULTIREGION_ACCESS_POINTS,
+     * AWS_ACCOUNT_ID, AWS_ACCOUNT_ID_ENDPOINT_MODE), else the profile's
+     * (use_fips_endpoint, use_dualstack_endpoint, sts_regional_endpoints,
+     * s3_use_arn_region, s3_disable_multiregion_access_points,
+     * aws_account_id, account_id_endpoint_mode, and under `s3 =`:
+     * addressing_style, use_accelerate_endpoint, us_east_1_regional_endpoint).
+     */
+    char use_fips_endpoint[8];
+    char use_dualstack_endpoint[8];
+    char sts_regional_endpoints[16];
+    char s3_us_east_1_regional_endpoint[16];
+    char s3_use_arn_region[8];
+    char s3_disable_multiregion_access_points[8];
+    char s3_addressing_style[16];
+    char s3_use_accelerate_endpoint[8];
+    char account_id[32];
+    char account_id_endpoint_mode[16];
     /** The profile looked at ("default" when none was named), and the two files looked in. */
     char profile[96];
     char credentials_path[1024];

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -37,12 +38,60 @@ static int s_copy(char *dst, size_t size, const char *src, const char *what, str
     return ANVIL_OK;
 }
 
-/* The keys wanted from one section of an INI file, and whether the section was there. */
+/*
+ * Checks an endpoint setting's value (named by its profile key) is one it
+ * may take; ANVIL_ECONFIG naming `where` when not. A flag is true or false
+ * in any case (as the AWS CLI reads it); the rest are their words.
+ */
+static int s_setting_check(const char *key, const char *value, const char *where, struct anvil_diag *diag) {
+    static const struct {
+        const char *key, *allowed[4];
+    } rules[] = {
+        {"use_fips_endpoint", {"true", "false"}},
+        {"use_dualstack_endpoint", {"true", "false"}},
+        {"s3_use_arn_region", {"true", "false"}},
+        {"s3_disable_multiregion_access_points", {"true", "false"}},
+        {"s3.use_accelerate_endpoint", {"true", "false"}},
+        {"sts_regional_endpoints", {"legacy", "regional"}},
+        {"s3.us_east_1_regional_endpoint", {"legacy", "regional"}},
+        {"s3.addressing_style", {"auto", "virtual", "path"}},
+        {"account_id_endpoint_mode", {"preferred", "disabled", "required"}},
+    };
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        if (strcmp(rules[i].key, key) != 0) {
+            continue;
+        }
+        for (size_t j = 0; j < 4 && rules[i].allowed[j]; j++) {
+            if (strcasecmp(value, rules[i].allowed[j]) == 0) {
+                return ANVIL_OK;
+            }
+        }
+        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s is \"%.40s\": it must be %s%s%s%s%s", where, value,
+                              rules[i].allowed[0], rules[i].allowed[2] ? ", " : " or ", rules[i].allowed[1],
+                              rules[i].allowed[2] ? " or " : "", rules[i].allowed[2] ? rules[i].allowed[2] : "");
+    }
+    /* The account id: what the rules put in a host name, so digits (an AWS account id is 12). */
+    for (const char *p = value; *p; p++) {
+        if (*p < '0' || *p > '9') {
+            return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s is not an account id (digits only)", where);
+        }
+    }
+    return ANVIL_OK;
+}
+
+/* The most keys wanted from one section. */
+#define S_INI_KEYS 16
+
+/*
+ * The keys wanted from one section of an INI file, and whether the section
+ * was there. A key under a nested value (`s3 =` and indented lines after
+ * it) is named "s3.addressing_style".
+ */
 struct s_ini_want {
     const char *section;
-    const char *keys[4];
-    char *outs[4];
-    size_t sizes[4];
+    const char *keys[S_INI_KEYS];
+    char *outs[S_INI_KEYS];
+    size_t sizes[S_INI_KEYS];
     bool found;
 };
 
@@ -85,6 +134,8 @@ static int s_ini(const char *path, struct s_ini_want *want, struct anvil_diag *d
     }
     size_t number = 0;
     bool in_section = false;
+    /* The key of a nested value ("s3" for `s3 =`), while its indented lines follow. */
+    char parent[64] = "";
     while (rc == ANVIL_OK && fgets(line, S_LINE_MAX, f)) {
         number++;
         size_t len = strlen(line);
@@ -97,6 +148,10 @@ static int s_ini(const char *path, struct s_ini_want *want, struct anvil_diag *d
         struct anvil_str_view l = anvil_sv_trim(anvil_sv(line, len));
         if (l.len == 0 || l.ptr[0] == '#' || l.ptr[0] == ';') {
             continue;
+        }
+        bool indented = line[0] == ' ' || line[0] == '\t';
+        if (!indented) {
+            parent[0] = '\0';
         }
         if (l.ptr[0] == '[') {
             if (l.ptr[l.len - 1] != ']') {
@@ -115,7 +170,18 @@ static int s_ini(const char *path, struct s_ini_want *want, struct anvil_diag *d
         }
         struct anvil_str_view key = anvil_sv_trim(anvil_sv_slice(l, 0, eq));
         struct anvil_str_view value = anvil_sv_trim(anvil_sv_slice(l, eq + 1, l.len - eq - 1));
-        for (size_t i = 0; i < 4 && want->keys[i]; i++) {
+        char nested[160];
+        if (!indented && value.len == 0 && key.len < sizeof parent) {
+            /* `s3 =`: the indented lines that follow are its keys. */
+            memcpy(parent, key.ptr, key.len);
+            parent[key.len] = '\0';
+            continue;
+        }
+        if (indented && parent[0]) {
+            snprintf(nested, sizeof nested, "%s.%.*s", parent, (int)(key.len > 64 ? 64 : key.len), key.ptr);
+            key = anvil_sv_from_cstr(nested);
+        }
+        for (size_t i = 0; i < S_INI_KEYS && want->keys[i]; i++) {
             if (!anvil_sv_eq_cstr(key, want->keys[i]) || want->outs[i][0]) {
                 continue;
             }
@@ -193,6 +259,10 @@ int anvil_aws_config_resolve(const char *profile, const char *region, anvil_clie
             {out->access_key_id, out->secret_access_key, out->session_token, NULL},
             {sizeof out->access_key_id, sizeof out->secret_access_key, sizeof out->session_token, 0},
             false};
+        /* The account id may stand with the keys (the credentials file's aws_account_id). */
+        creds.keys[3] = "aws_account_id";
+        creds.outs[3] = out->account_id;
+        creds.sizes[3] = sizeof out->account_id;
         rc = s_ini(credentials_path, &creds, diag);
         out->profile_found = creds.found;
         if (rc == ANVIL_OK && (!out->access_key_id[0] || !out->secret_access_key[0])) {
@@ -225,6 +295,39 @@ int anvil_aws_config_resolve(const char *profile, const char *region, anvil_clie
     if (rc == ANVIL_OK) {
         rc = s_copy(out->ca_bundle, sizeof out->ca_bundle, ca, "AWS_CA_BUNDLE", diag);
     }
+    /* The endpoint settings (the rules engine's built-ins): the environment's, then the profile's. */
+    struct s_setting {
+        const char *env, *key;
+        char *out;
+        size_t size;
+    } settings[] = {
+        {"AWS_USE_FIPS_ENDPOINT", "use_fips_endpoint", out->use_fips_endpoint, sizeof out->use_fips_endpoint},
+        {"AWS_USE_DUALSTACK_ENDPOINT", "use_dualstack_endpoint", out->use_dualstack_endpoint,
+         sizeof out->use_dualstack_endpoint},
+        {"AWS_STS_REGIONAL_ENDPOINTS", "sts_regional_endpoints", out->sts_regional_endpoints,
+         sizeof out->sts_regional_endpoints},
+        {"AWS_S3_US_EAST_1_REGIONAL_ENDPOINT", "s3.us_east_1_regional_endpoint", out->s3_us_east_1_regional_endpoint,
+         sizeof out->s3_us_east_1_regional_endpoint},
+        {"AWS_S3_USE_ARN_REGION", "s3_use_arn_region", out->s3_use_arn_region, sizeof out->s3_use_arn_region},
+        {"AWS_S3_DISABLE_MULTIREGION_ACCESS_POINTS", "s3_disable_multiregion_access_points",
+         out->s3_disable_multiregion_access_points, sizeof out->s3_disable_multiregion_access_points},
+        {NULL, "s3.addressing_style", out->s3_addressing_style, sizeof out->s3_addressing_style},
+        {NULL, "s3.use_accelerate_endpoint", out->s3_use_accelerate_endpoint, sizeof out->s3_use_accelerate_endpoint},
+        {"AWS_ACCOUNT_ID", "aws_account_id", out->account_id, sizeof out->account_id},
+        {"AWS_ACCOUNT_ID_ENDPOINT_MODE", "account_id_endpoint_mode", out->account_id_endpoint_mode,
+         sizeof out->account_id_endpoint_mode},
+    };
+    enum { S_SETTINGS = sizeof settings / sizeof settings[0] };
+    bool from_environment[S_SETTINGS] = {false};
+    for (size_t i = 0; i < S_SETTINGS && rc == ANVIL_OK; i++) {
+        const char *v = settings[i].env ? lookup(ctx, settings[i].env) : NULL;
+        if (v && *v) {
+            /* Set in the environment: it outranks the profile (and the credentials file's account id). */
+            rc = s_copy(settings[i].out, settings[i].size, v, settings[i].env, diag);
+            rc = rc == ANVIL_OK ? s_setting_check(settings[i].key, v, settings[i].env, diag) : rc;
+            from_environment[i] = true;
+        }
+    }
     if (rc == ANVIL_OK) {
         struct s_ini_want conf = {
             section,
@@ -232,8 +335,20 @@ int anvil_aws_config_resolve(const char *profile, const char *region, anvil_clie
             {out->region, out->retry_mode, out->max_attempts, out->ca_bundle},
             {sizeof out->region, sizeof out->retry_mode, sizeof out->max_attempts, sizeof out->ca_bundle},
             false};
+        for (size_t i = 0; i < S_SETTINGS; i++) {
+            conf.keys[4 + i] = settings[i].key;
+            conf.outs[4 + i] = settings[i].out;
+            conf.sizes[4 + i] = settings[i].size;
+        }
         rc = s_ini(config_path, &conf, diag);
         out->profile_found = out->profile_found || conf.found;
+    }
+    for (size_t i = 0; i < S_SETTINGS && rc == ANVIL_OK; i++) {
+        if (!from_environment[i] && settings[i].out[0]) {
+            char where[1200];
+            snprintf(where, sizeof where, "%s: [%s] %s", config_path, section, settings[i].key);
+            rc = s_setting_check(settings[i].key, settings[i].out, where, diag);
+        }
     }
     if (rc != ANVIL_OK) {
         /* No secret outlives a failure. */

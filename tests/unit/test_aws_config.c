@@ -304,3 +304,95 @@ TEST(aws_config_ca_bundle_from_environment_then_profile) {
 done:
     s_remove_home(&env);
 }
+
+TEST(aws_config_endpoint_settings_from_the_profile) {
+    struct s_env env = {{{"AWS_PROFILE", "edge"}}, ""};
+    CHECK(s_home(&env, "[edge]\naws_access_key_id = AKID\naws_secret_access_key = s\naws_account_id = 111122223333\n",
+                 "[profile edge]\n"
+                 "use_fips_endpoint = TRUE\n"
+                 "use_dualstack_endpoint = false\n"
+                 "sts_regional_endpoints = legacy\n"
+                 "s3 =\n"
+                 "  addressing_style = path\n"
+                 "\tuse_accelerate_endpoint = true\n"
+                 "  us_east_1_regional_endpoint = regional\n"
+                 "s3_use_arn_region = true\n"
+                 "s3_disable_multiregion_access_points = false\n"
+                 "account_id_endpoint_mode = required\n"));
+    struct anvil_aws_config c;
+    CHECK_OK(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, NULL));
+    CHECK_STR_EQ(c.use_fips_endpoint, "TRUE");
+    CHECK_STR_EQ(c.use_dualstack_endpoint, "false");
+    CHECK_STR_EQ(c.sts_regional_endpoints, "legacy");
+    CHECK_STR_EQ(c.s3_addressing_style, "path");
+    CHECK_STR_EQ(c.s3_use_accelerate_endpoint, "true");
+    CHECK_STR_EQ(c.s3_us_east_1_regional_endpoint, "regional");
+    CHECK_STR_EQ(c.s3_use_arn_region, "true");
+    CHECK_STR_EQ(c.s3_disable_multiregion_access_points, "false");
+    CHECK_STR_EQ(c.account_id, "111122223333");
+    CHECK_STR_EQ(c.account_id_endpoint_mode, "required");
+    /* The environment outranks the profile, and the credentials file's account id. */
+    env.pairs[1][0] = "AWS_USE_FIPS_ENDPOINT";
+    env.pairs[1][1] = "false";
+    env.pairs[2][0] = "AWS_ACCOUNT_ID";
+    env.pairs[2][1] = "444455556666";
+    env.pairs[3][0] = "AWS_S3_US_EAST_1_REGIONAL_ENDPOINT";
+    env.pairs[3][1] = "legacy";
+    CHECK_OK(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, NULL));
+    CHECK_STR_EQ(c.use_fips_endpoint, "false");
+    CHECK_STR_EQ(c.account_id, "444455556666");
+    CHECK_STR_EQ(c.s3_us_east_1_regional_endpoint, "legacy");
+    /* An empty variable is unset: the profile's value stands. */
+    env.pairs[1][1] = "";
+    CHECK_OK(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, NULL));
+    CHECK_STR_EQ(c.use_fips_endpoint, "TRUE");
+done:
+    s_remove_home(&env);
+}
+
+TEST(aws_config_nested_keys_end_at_the_next_unindented_line) {
+    struct s_env env = {{{NULL}}, ""};
+    /* addressing_style outside `s3 =` is not S3's; a nested key of another parent is not either. */
+    CHECK(s_home(&env, NULL,
+                 "[default]\n"
+                 "s3 =\n"
+                 "  use_accelerate_endpoint = true\n"
+                 "addressing_style = path\n"
+                 "dynamodb =\n"
+                 "  addressing_style = virtual\n"
+                 "  use_fips_endpoint = true\n"));
+    struct anvil_aws_config c;
+    CHECK_OK(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, NULL));
+    CHECK_STR_EQ(c.s3_use_accelerate_endpoint, "true");
+    CHECK_STR_EQ(c.s3_addressing_style, "");
+    CHECK_STR_EQ(c.use_fips_endpoint, "");
+done:
+    s_remove_home(&env);
+}
+
+TEST(aws_config_endpoint_settings_are_checked) {
+    struct s_env env = {{{"AWS_USE_DUALSTACK_ENDPOINT", "yes"}}, ""};
+    CHECK(s_home(&env, NULL, "[default]\nsts_regional_endpoints = global\n"));
+    struct anvil_aws_config c;
+    struct anvil_diag diag;
+    CHECK_STATUS(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, &diag), ANVIL_ECONFIG);
+    CHECK(strstr(diag.message, "AWS_USE_DUALSTACK_ENDPOINT") && strstr(diag.message, "true or false"));
+    env.pairs[0][1] = "true";
+    CHECK_STATUS(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, &diag), ANVIL_ECONFIG);
+    CHECK(strstr(diag.message, "sts_regional_endpoints") && strstr(diag.message, "legacy or regional") &&
+          strstr(diag.message, "/.aws/config"));
+    env.pairs[1][0] = "AWS_STS_REGIONAL_ENDPOINTS";
+    env.pairs[1][1] = "regional";
+    CHECK_OK(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, &diag));
+    env.pairs[2][0] = "AWS_ACCOUNT_ID";
+    env.pairs[2][1] = "1234.evil.example";
+    CHECK_STATUS(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, &diag), ANVIL_ECONFIG);
+    CHECK(strstr(diag.message, "AWS_ACCOUNT_ID is not an account id"));
+    env.pairs[2][1] = "123456789012";
+    env.pairs[3][0] = "AWS_ACCOUNT_ID_ENDPOINT_MODE";
+    env.pairs[3][1] = "sometimes";
+    CHECK_STATUS(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, &diag), ANVIL_ECONFIG);
+    CHECK(strstr(diag.message, "preferred, disabled or required"));
+done:
+    s_remove_home(&env);
+}
