@@ -47,7 +47,8 @@ struct anvil_aws_config {
      * (use_fips_endpoint, use_dualstack_endpoint, sts_regional_endpoints,
      * s3_use_arn_region, s3_disable_multiregion_access_points,
      * aws_account_id, account_id_endpoint_mode, and under `s3 =`:
-     * addressing_style, use_accelerate_endpoint, us_east_1_regional_endpoint).
+     * addressing_style, use_accelerate_endpoint, us_east_1_regional_endpoint,
+     * use_dualstack_endpoint, S3's alone).
      */
     char use_fips_endpoint[8];
     char use_dualstack_endpoint[8];
@@ -57,6 +58,7 @@ struct anvil_aws_config {
     char s3_disable_multiregion_access_points[8];
     char s3_addressing_style[16];
     char s3_use_accelerate_endpoint[8];
+    char s3_use_dualstack_endpoint[8];
     char account_id[32];
     char account_id_endpoint_mode[16];
     /** The profile looked at ("default" when none was named), and the two files looked in. */

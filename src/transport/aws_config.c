@@ -52,6 +52,7 @@ static int s_setting_check(const char *key, const char *value, const char *where
         {"s3_use_arn_region", {"true", "false"}},
         {"s3_disable_multiregion_access_points", {"true", "false"}},
         {"s3.use_accelerate_endpoint", {"true", "false"}},
+        {"s3.use_dualstack_endpoint", {"true", "false"}},
         {"sts_regional_endpoints", {"legacy", "regional"}},
         {"s3.us_east_1_regional_endpoint", {"legacy", "regional"}},
         {"s3.addressing_style", {"auto", "virtual", "path"}},
@@ -313,11 +314,13 @@ int anvil_aws_config_resolve(const char *profile, const char *region, anvil_clie
          out->s3_disable_multiregion_access_points, sizeof out->s3_disable_multiregion_access_points},
         {NULL, "s3.addressing_style", out->s3_addressing_style, sizeof out->s3_addressing_style},
         {NULL, "s3.use_accelerate_endpoint", out->s3_use_accelerate_endpoint, sizeof out->s3_use_accelerate_endpoint},
+        {NULL, "s3.use_dualstack_endpoint", out->s3_use_dualstack_endpoint, sizeof out->s3_use_dualstack_endpoint},
         {"AWS_ACCOUNT_ID", "aws_account_id", out->account_id, sizeof out->account_id},
         {"AWS_ACCOUNT_ID_ENDPOINT_MODE", "account_id_endpoint_mode", out->account_id_endpoint_mode,
          sizeof out->account_id_endpoint_mode},
     };
     enum { S_SETTINGS = sizeof settings / sizeof settings[0] };
+    _Static_assert(4 + S_SETTINGS < S_INI_KEYS, "the config file's keys (and a NULL) fit S_INI_KEYS");
     bool from_environment[S_SETTINGS] = {false};
     for (size_t i = 0; i < S_SETTINGS && rc == ANVIL_OK; i++) {
         const char *v = settings[i].env ? lookup(ctx, settings[i].env) : NULL;

@@ -316,6 +316,7 @@ TEST(aws_config_endpoint_settings_from_the_profile) {
                  "  addressing_style = path\n"
                  "\tuse_accelerate_endpoint = true\n"
                  "  us_east_1_regional_endpoint = regional\n"
+                 "  use_dualstack_endpoint = true\n"
                  "s3_use_arn_region = true\n"
                  "s3_disable_multiregion_access_points = false\n"
                  "account_id_endpoint_mode = required\n"));
@@ -327,6 +328,7 @@ TEST(aws_config_endpoint_settings_from_the_profile) {
     CHECK_STR_EQ(c.s3_addressing_style, "path");
     CHECK_STR_EQ(c.s3_use_accelerate_endpoint, "true");
     CHECK_STR_EQ(c.s3_us_east_1_regional_endpoint, "regional");
+    CHECK_STR_EQ(c.s3_use_dualstack_endpoint, "true");
     CHECK_STR_EQ(c.s3_use_arn_region, "true");
     CHECK_STR_EQ(c.s3_disable_multiregion_access_points, "false");
     CHECK_STR_EQ(c.account_id, "111122223333");
