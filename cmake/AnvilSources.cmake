@@ -80,6 +80,14 @@ set(ANVIL_BEHAVIOR_SOURCES
   src/behavior/waiter_match.c
   src/behavior/waiter_state.c)
 
+set(ANVIL_ENDPOINT_SOURCES
+  src/endpoint/bind.c
+  src/endpoint/functions.c
+  src/endpoint/partitions.c
+  src/endpoint/partitions_data.c
+  src/endpoint/rules_compile.c
+  src/endpoint/rules_resolve.c)
+
 set(ANVIL_PROTOCOL_SOURCES
   src/protocol/aws_json.c
   src/protocol/customize.c
@@ -104,7 +112,7 @@ set(ANVIL_TRANSPORT_SOURCES
   src/transport/sigv4.c)
 
 set(ANVIL_SOURCES ${ANVIL_CORE_SOURCES} ${ANVIL_JSON_SOURCES} ${ANVIL_XML_SOURCES} ${ANVIL_JMESPATH_SOURCES} ${ANVIL_MODEL_SOURCES}
-  ${ANVIL_BEHAVIOR_SOURCES} ${ANVIL_PROTOCOL_SOURCES} ${ANVIL_TRANSPORT_SOURCES})
+  ${ANVIL_BEHAVIOR_SOURCES} ${ANVIL_ENDPOINT_SOURCES} ${ANVIL_PROTOCOL_SOURCES} ${ANVIL_TRANSPORT_SOURCES})
 
 # Libraries the library links privately, and their pkg-config spelling.
 find_package(Threads REQUIRED)

@@ -16,6 +16,7 @@
 #include "anvil/common.h"
 #include "anvil/compress.h"
 #include "anvil/diag.h"
+#include "anvil/endpoint.h"
 #include "anvil/env.h"
 #include "anvil/exec.h"
 #include "anvil/idempotency.h"
