@@ -156,8 +156,8 @@ enum anvil__ep_op {
     ANVIL__EPO_BOOL,
     ANVIL__EPO_INT,
     ANVIL__EPO_LIST,
-    ANVIL__EPO_PARAM,
-    ANVIL__EPO_VAR,
+    /* A parameter or a variable: its slot in the resolution's values (parameters first, then variables). */
+    ANVIL__EPO_REF,
     ANVIL__EPO_TEMPLATE,
     /* The standard library. */
     ANVIL__EPO_IS_SET,
@@ -175,13 +175,23 @@ enum anvil__ep_op {
     /* The AWS library. */
     ANVIL__EPO_AWS_PARTITION,
     ANVIL__EPO_AWS_PARSE_ARN,
-    ANVIL__EPO_AWS_IS_VIRTUAL_HOSTABLE_S3_BUCKET
+    ANVIL__EPO_AWS_IS_VIRTUAL_HOSTABLE_S3_BUCKET,
+    /*
+     * The shapes most conditions take, fused so they are one step instead
+     * of three: isSet(ref), not(isSet(ref)), booleanEquals(ref, literal) and
+     * stringEquals(ref, literal), with a = the slot and x.b = the literal
+     * (a boolean, or a string id).
+     */
+    ANVIL__EPO_IS_SET_REF,
+    ANVIL__EPO_NOT_SET_REF,
+    ANVIL__EPO_BOOL_EQ_REF,
+    ANVIL__EPO_STR_EQ_REF
 };
 
 /*
  * One expression. `a` and `b` by op: STR a = string id; BOOL a = 0/1;
- * INT `i`; LIST a = first string id, argc = count; PARAM a = parameter;
- * VAR a = slot; TEMPLATE a = first part, argc = parts; GET_ATTR a = target
+ * INT `i`; LIST a = first string id, argc = count; REF a = slot;
+ * TEMPLATE a = first part, argc = parts; GET_ATTR a = target
  * expression, b = first step, argc = steps; a function a = first argument
  * (in `args`), argc = count.
  */
@@ -234,7 +244,7 @@ struct anvil__ep_tpart {
 
 struct anvil__ep_cond {
     uint32_t expr;
-    /* The variable slot `assign` names, or ANVIL__EP_NO_SLOT. */
+    /* The slot of the variable `assign` names (param_count + its depth in scope), or ANVIL__EP_NO_SLOT. */
     uint32_t slot;
 };
 

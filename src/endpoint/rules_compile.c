@@ -31,6 +31,9 @@ struct s_cx {
     struct anvil_allocator *alloc;
     struct anvil_diag *diag;
     size_t max_depth, max_nodes, nodes;
+    /* The rule set's version, 1.<minor>: features since 1.1 need minor >= 1. */
+    unsigned minor;
+    struct anvil_str_view version;
     /* Where we are, as "rules[3].conditions[1].argv[0]". */
     char path[384];
     size_t path_len;
@@ -247,9 +250,9 @@ static long s_param_lookup(const struct anvil_endpoint_rules *r, struct anvil_st
 static int s_ref(struct s_cx *cx, struct anvil_str_view name, uint32_t *out) {
     for (size_t i = cx->var_count; i > 0; i--) {
         if (anvil__sv_same(cx->vars[i - 1].name, name)) {
-            int rc = s_new_expr(cx, ANVIL__EPO_VAR, cx->vars[i - 1].type, out);
+            int rc = s_new_expr(cx, ANVIL__EPO_REF, cx->vars[i - 1].type, out);
             if (rc == ANVIL_OK) {
-                cx->r->exprs[*out].a = (uint32_t)(i - 1);
+                cx->r->exprs[*out].a = (uint32_t)(cx->r->param_count + i - 1);
             }
             return rc;
         }
@@ -258,7 +261,7 @@ static int s_ref(struct s_cx *cx, struct anvil_str_view name, uint32_t *out) {
     if (p < 0) {
         return s_fail(cx, ANVIL_EMODEL, "`%.*s` is not a parameter or a variable in scope", S_SHOW(name));
     }
-    int rc = s_new_expr(cx, ANVIL__EPO_PARAM, (uint8_t)s_param_type(cx->r->params[p].type), out);
+    int rc = s_new_expr(cx, ANVIL__EPO_REF, (uint8_t)s_param_type(cx->r->params[p].type), out);
     if (rc == ANVIL_OK) {
         cx->r->exprs[*out].a = (uint32_t)p;
     }
@@ -343,6 +346,11 @@ static int s_path(struct s_cx *cx, struct anvil_str_view path, uint32_t *first, 
             }
             idx.len--;
             bool negative = idx.ptr[0] == '-';
+            if (negative && cx->minor < 1) {
+                return s_fail(cx, ANVIL_EMODEL,
+                              "getAttr: a negative index needs rules engine version 1.1, but the rule set says %.*s",
+                              S_SHOW(cx->version));
+            }
             uint64_t value;
             if (anvil_sv_parse_u64(anvil_sv(idx.ptr + negative, idx.len - negative), INT32_MAX, &value) != ANVIL_OK) {
                 return s_fail(cx, ANVIL_EMODEL, "getAttr: `%.*s` is not an index", S_SHOW(part));
@@ -597,6 +605,50 @@ static const struct {
 
 static int s_expr(struct s_cx *cx, const struct anvil_json *v, size_t depth, uint32_t *out);
 
+/*
+ * Fuses the commonest condition shapes into one step: isSet(ref),
+ * not(isSet(ref)), booleanEquals(ref, literal) and stringEquals(ref,
+ * literal), either way round. The expressions they fold stay in the
+ * array, unused.
+ */
+static void s_fuse(struct s_cx *cx, uint32_t index) {
+    struct anvil__ep_expr *e = &cx->r->exprs[index];
+    const uint32_t *args = &cx->r->args[e->a];
+    const struct anvil__ep_expr *x = e->argc > 0 ? &cx->r->exprs[args[0]] : NULL;
+    const struct anvil__ep_expr *y = e->argc > 1 ? &cx->r->exprs[args[1]] : NULL;
+    switch (e->op) {
+    case ANVIL__EPO_IS_SET:
+        if (x->op == ANVIL__EPO_REF) {
+            e->op = ANVIL__EPO_IS_SET_REF;
+            e->a = x->a;
+        }
+        break;
+    case ANVIL__EPO_NOT:
+        if (x->op == ANVIL__EPO_IS_SET_REF) {
+            e->op = ANVIL__EPO_NOT_SET_REF;
+            e->a = x->a;
+        }
+        break;
+    case ANVIL__EPO_BOOLEAN_EQUALS:
+    case ANVIL__EPO_STRING_EQUALS: {
+        uint8_t lit = e->op == ANVIL__EPO_BOOLEAN_EQUALS ? ANVIL__EPO_BOOL : ANVIL__EPO_STR;
+        if (y->op == ANVIL__EPO_REF && x->op == lit) {
+            const struct anvil__ep_expr *t = x;
+            x = y;
+            y = t;
+        }
+        if (x->op == ANVIL__EPO_REF && y->op == lit) {
+            e->op = lit == ANVIL__EPO_BOOL ? ANVIL__EPO_BOOL_EQ_REF : ANVIL__EPO_STR_EQ_REF;
+            e->x.b = y->a;
+            e->a = x->a;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+}
+
 /* A function object {"fn", "argv"} (a condition's or an argument's). */
 static int s_function(struct s_cx *cx, const struct anvil_json *obj, size_t depth, uint32_t *out) {
     if (depth > cx->max_depth) {
@@ -632,6 +684,10 @@ static int s_function(struct s_cx *cx, const struct anvil_json *obj, size_t dept
         return s_fail(cx, ANVIL_ELIMIT, "`%s`: more than %u arguments", s_functions[f].name, (unsigned)UINT16_MAX);
     }
     uint8_t op = s_functions[f].op;
+    if ((op == ANVIL__EPO_COALESCE || op == ANVIL__EPO_ITE || op == ANVIL__EPO_SPLIT) && cx->minor < 1) {
+        return s_fail(cx, ANVIL_EMODEL, "`%s` needs rules engine version 1.1, but the rule set says %.*s",
+                      s_functions[f].name, S_SHOW(cx->version));
+    }
     size_t saved = s_push(cx, "argv[0]");
     int rc;
     if (op == ANVIL__EPO_GET_ATTR) {
@@ -689,6 +745,14 @@ static int s_function(struct s_cx *cx, const struct anvil_json *obj, size_t dept
     struct anvil__ep_expr *e = &cx->r->exprs[*out];
     e->a = first;
     e->argc = (uint16_t)argc;
+    s_fuse(cx, *out);
+    if (op == ANVIL__EPO_SPLIT) {
+        const struct anvil__ep_expr *delim = &cx->r->exprs[cx->r->args[first + 1]];
+        if (delim->op == ANVIL__EPO_STR && cx->r->strings[delim->a].len == 0) {
+            s_push(cx, "argv[1]");
+            return s_fail(cx, ANVIL_EMODEL, "`split`: the delimiter is empty");
+        }
+    }
     if (op == ANVIL__EPO_SPLIT || op == ANVIL__EPO_SUBSTRING) {
         /* Indexes and limits are literals: checked here rather than on every call. */
         for (size_t i = 1; i < argc; i++) {
@@ -971,7 +1035,7 @@ static int s_condition(struct s_cx *cx, const struct anvil_json *c, struct anvil
     if (rc != ANVIL_OK) {
         return rc;
     }
-    out->slot = (uint32_t)cx->var_count;
+    out->slot = (uint32_t)(cx->r->param_count + cx->var_count);
     cx->vars[cx->var_count].name = cx->r->strings[id];
     cx->vars[cx->var_count].type = cx->r->exprs[out->expr].type;
     cx->var_count++;
@@ -1073,7 +1137,7 @@ static int s_rules(struct s_cx *cx, const struct anvil_json *list, uint32_t pare
     size_t n = anvil_json_len(list);
     for (size_t i = 0; i < n; i++) {
         size_t saved = s_push(cx, "rules[%zu]", i);
-        uint32_t at;
+        uint32_t at = ANVIL__EP_NONE;
         int rc = s_rule(cx, anvil_json_array_at(list, i), parent, (uint32_t)i, depth, &at);
         if (rc != ANVIL_OK) {
             return rc;
@@ -1296,9 +1360,22 @@ static int s_compile(struct s_cx *cx, const struct anvil_json *rs) {
     }
     struct anvil_str_view ver = anvil_json_string(version);
     /* 1.0, 1.1, 1.3, ...: the 1.x line, whose features this engine has. */
-    if (!(ver.len >= 1 && ver.ptr[0] == '1' && (ver.len == 1 || ver.ptr[1] == '.'))) {
+    uint64_t minor = 0;
+    if (ver.len >= 3 && ver.ptr[1] == '.') {
+        /* "1.1", "1.10", "1.1.2": the number after the first dot. */
+        size_t end = 2;
+        while (end < ver.len && ver.ptr[end] >= '0' && ver.ptr[end] <= '9') {
+            end++;
+        }
+        if (end == 2 || anvil_sv_parse_u64(anvil_sv(ver.ptr + 2, end - 2), UINT32_MAX, &minor) != ANVIL_OK) {
+            minor = UINT64_MAX;
+        }
+    }
+    if (ver.len == 0 || ver.ptr[0] != '1' || (ver.len > 1 && ver.ptr[1] != '.') || minor == UINT64_MAX) {
         return s_fail(cx, ANVIL_EMODEL, "unsupported rules engine version `%.*s` (anvil supports 1.x)", S_SHOW(ver));
     }
+    cx->minor = (unsigned)minor;
+    cx->version = ver;
     const struct anvil_json *params = anvil_json_object_get_cstr(rs, "parameters");
     if (params && !anvil_json_is_object(params)) {
         return s_fail(cx, ANVIL_EMODEL, "`parameters` must be an object, not %s", s_json_kind(params));

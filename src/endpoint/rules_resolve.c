@@ -20,8 +20,8 @@
 
 struct s_run {
     const struct anvil_endpoint_rules *r;
-    const struct anvil__ep_value *params;
-    struct anvil__ep_value *vars;
+    /* Parameters, then variables (the slots REF expressions and assignments name). */
+    struct anvil__ep_value *vals;
     char *scratch;
     size_t top, cap;
     struct anvil_arena *arena;
@@ -46,6 +46,10 @@ static const char *const s_op_names[] = {
     [ANVIL__EPO_AWS_PARTITION] = "aws.partition",
     [ANVIL__EPO_AWS_PARSE_ARN] = "aws.parseArn",
     [ANVIL__EPO_AWS_IS_VIRTUAL_HOSTABLE_S3_BUCKET] = "aws.isVirtualHostableS3Bucket",
+    [ANVIL__EPO_IS_SET_REF] = "isSet",
+    [ANVIL__EPO_NOT_SET_REF] = "isSet",
+    [ANVIL__EPO_BOOL_EQ_REF] = "booleanEquals",
+    [ANVIL__EPO_STR_EQ_REF] = "stringEquals",
 };
 
 static const char *s_kind_name(uint32_t kind) {
@@ -147,7 +151,7 @@ static int s_render(struct s_run *run, const struct anvil__ep_expr *e, bool aren
     const struct anvil__ep_tpart *parts = &run->r->tparts[e->a];
     size_t total = 0;
     for (unsigned i = 0; i < e->argc; i++) {
-        struct anvil_str_view sv;
+        struct anvil_str_view sv = {NULL, 0};
         int rc = s_part(run, &parts[i], &sv);
         if (rc != ANVIL_OK) {
             return rc;
@@ -173,7 +177,7 @@ static int s_render(struct s_run *run, const struct anvil__ep_expr *e, bool aren
     }
     size_t at = 0;
     for (unsigned i = 0; i < e->argc; i++) {
-        struct anvil_str_view sv;
+        struct anvil_str_view sv = {NULL, 0};
         (void)s_part(run, &parts[i], &sv);
         memcpy(dest + at, sv.ptr, sv.len);
         at += sv.len;
@@ -427,6 +431,33 @@ static int s_parse_arn(struct s_run *run, const struct anvil__ep_expr *e, struct
     return ANVIL_OK;
 }
 
+/* The fused condition shapes (see s_fuse() in rules_compile.c): one slot read, no recursion. */
+static inline int s_fused(struct s_run *run, const struct anvil__ep_expr *e, struct anvil__ep_value *out) {
+    const struct anvil__ep_value *v = &run->vals[e->a];
+    switch (e->op) {
+    case ANVIL__EPO_IS_SET_REF:
+        s_set_bool(out, v->kind != ANVIL__EPV_NONE);
+        return ANVIL_OK;
+    case ANVIL__EPO_NOT_SET_REF:
+        s_set_bool(out, v->kind == ANVIL__EPV_NONE);
+        return ANVIL_OK;
+    case ANVIL__EPO_BOOL_EQ_REF:
+        if (ANVIL_UNLIKELY(v->kind != ANVIL__EPV_BOOL)) {
+            return s_bad_arg(run, e, 0, v, "a boolean");
+        }
+        s_set_bool(out, v->u.b == (e->x.b != 0));
+        return ANVIL_OK;
+    default: {
+        if (ANVIL_UNLIKELY(v->kind != ANVIL__EPV_STR)) {
+            return s_bad_arg(run, e, 0, v, "a string");
+        }
+        struct anvil_str_view lit = run->r->strings[e->x.b];
+        s_set_bool(out, v->len == lit.len && (lit.len == 0 || memcmp(v->u.s, lit.ptr, lit.len) == 0));
+        return ANVIL_OK;
+    }
+    }
+}
+
 static int s_eval(struct s_run *run, uint32_t index, struct anvil__ep_value *out) {
     const struct anvil_endpoint_rules *r = run->r;
     const struct anvil__ep_expr *e = &r->exprs[index];
@@ -451,12 +482,14 @@ static int s_eval(struct s_run *run, uint32_t index, struct anvil__ep_value *out
         out->len = e->argc;
         out->u.list = &r->strings[e->a];
         return ANVIL_OK;
-    case ANVIL__EPO_PARAM:
-        *out = run->params[e->a];
+    case ANVIL__EPO_REF:
+        *out = run->vals[e->a];
         return ANVIL_OK;
-    case ANVIL__EPO_VAR:
-        *out = run->vars[e->a];
-        return ANVIL_OK;
+    case ANVIL__EPO_IS_SET_REF:
+    case ANVIL__EPO_NOT_SET_REF:
+    case ANVIL__EPO_BOOL_EQ_REF:
+    case ANVIL__EPO_STR_EQ_REF:
+        return s_fused(run, e, out);
     case ANVIL__EPO_TEMPLATE: {
         struct anvil_str_view s;
         rc = s_render(run, e, false, &s);
@@ -766,7 +799,8 @@ static int s_rules(struct s_run *run, uint32_t first, struct anvil_endpoint *out
             run->rule = i;
             run->cond = c;
             struct anvil__ep_value v;
-            int rc = s_eval(run, cond->expr, &v);
+            const struct anvil__ep_expr *e = &r->exprs[cond->expr];
+            int rc = e->op >= ANVIL__EPO_IS_SET_REF ? s_fused(run, e, &v) : s_eval(run, cond->expr, &v);
             if (ANVIL_UNLIKELY(rc != ANVIL_OK)) {
                 return rc;
             }
@@ -775,7 +809,7 @@ static int s_rules(struct s_run *run, uint32_t first, struct anvil_endpoint *out
                 break;
             }
             if (cond->slot != ANVIL__EP_NO_SLOT) {
-                run->vars[cond->slot] = v;
+                run->vals[cond->slot] = v;
             }
         }
         if (!holds) {
@@ -869,7 +903,7 @@ static int s_resolve(const struct anvil_endpoint_rules *rules, const struct anvi
                      const struct anvil_json *object, struct anvil_arena *arena, struct anvil_endpoint *out,
                      struct anvil_diag *diag) {
     alignas(max_align_t) char scratch[ANVIL_ENDPOINT_SCRATCH_BYTES];
-    struct s_run run = {rules, NULL, NULL, scratch, 0, sizeof scratch, arena, diag, 0, ANVIL__EP_NONE};
+    struct s_run run = {rules, NULL, scratch, 0, sizeof scratch, arena, diag, 0, ANVIL__EP_NONE};
     size_t n = rules->param_count;
     size_t slots = n + rules->var_slots;
     struct anvil__ep_value *vals;
@@ -921,8 +955,7 @@ static int s_resolve(const struct anvil_endpoint_rules *rules, const struct anvi
             }
         }
     }
-    run.params = vals;
-    run.vars = vals + n;
+    run.vals = vals;
     if (rules->root == ANVIL__EP_NONE) {
         return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "no endpoint rule matched");
     }
