@@ -26,6 +26,18 @@ struct s_var {
     uint8_t type;
 };
 
+enum s_seg_kind { S_SEG_NAME = 0, S_SEG_RULES, S_SEG_CONDITIONS, S_SEG_ARGV, S_SEG_ITEM };
+
+struct s_seg {
+    uint8_t kind;
+    /* The index, or the name's length. */
+    size_t n;
+    const char *name;
+};
+
+/* Deepest position kept: trees, functions and properties at their caps, with room to spare. */
+#define S_MAX_SEGMENTS 4096
+
 struct s_cx {
     struct anvil_endpoint_rules *r;
     struct anvil_allocator *alloc;
@@ -34,9 +46,9 @@ struct s_cx {
     /* The rule set's version, 1.<minor>: features since 1.1 need minor >= 1. */
     unsigned minor;
     struct anvil_str_view version;
-    /* Where we are, as "rules[3].conditions[1].argv[0]". */
-    char path[384];
-    size_t path_len;
+    /* Where we are, as segments ("rules[3]", "conditions[1]", "argv[0]", "url"), rendered only for messages. */
+    struct s_seg *segs;
+    size_t seg_count;
     /* Variables in scope, innermost last; a variable's slot is its index here. */
     struct s_var vars[S_MAX_VARIABLES];
     size_t var_count;
@@ -49,6 +61,65 @@ struct s_cx {
 
 /* ---- errors and positions ---- */
 
+/* One segment as text into `out` (room `size`); returns its length. */
+static size_t s_seg_text(const struct s_seg *seg, bool first, char *out, size_t size) {
+    static const char *const names[] = {"", "rules", "conditions", "argv", ""};
+    const char *dot = first || seg->kind == S_SEG_ITEM ? "" : ".";
+    int n;
+    if (seg->kind == S_SEG_NAME) {
+        n = snprintf(out, size, "%s%.*s", dot, (int)(seg->n > 40 ? 40 : seg->n), seg->name);
+    } else {
+        n = snprintf(out, size, "%s%s[%zu]", dot, names[seg->kind], seg->n);
+    }
+    return n < 0 ? 0 : (size_t)n >= size ? size - 1 : (size_t)n;
+}
+
+/*
+ * The position as text: "rules[3].conditions[1].argv[0]". A deep one
+ * keeps its first two segments and as many of its last as fit, with
+ * "..." between, so a message still says where it ends.
+ */
+static void s_position(const struct s_cx *cx, char *out, size_t size) {
+    char seg[64];
+    size_t len = 0, n = cx->seg_count;
+    out[0] = '\0';
+    size_t full = 0;
+    for (size_t i = 0; i < n; i++) {
+        full += s_seg_text(&cx->segs[i], i == 0, seg, sizeof seg);
+    }
+    size_t head = n, tail_from = n;
+    if (full >= size) {
+        head = n < 2 ? n : 2;
+        size_t head_len = 0;
+        for (size_t i = 0; i < head; i++) {
+            head_len += s_seg_text(&cx->segs[i], i == 0, seg, sizeof seg);
+        }
+        if (head_len + 4 >= size) {
+            head = head_len = 0;
+        }
+        size_t room = size - 1 - head_len - 3;
+        size_t used = 0;
+        tail_from = n;
+        while (tail_from > head) {
+            size_t w = s_seg_text(&cx->segs[tail_from - 1], false, seg, sizeof seg);
+            if (used + w > room) {
+                break;
+            }
+            used += w;
+            tail_from--;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (i == head && tail_from > head) {
+            memcpy(out + len, "...", 4);
+            len += 3;
+            i = tail_from - 1;
+            continue;
+        }
+        len += s_seg_text(&cx->segs[i], i == 0 || (i == tail_from && tail_from > head), out + len, size - len);
+    }
+}
+
 ANVIL_PRINTF(3, 4)
 static int s_fail(struct s_cx *cx, int code, const char *fmt, ...) {
     char what[ANVIL_DIAG_MESSAGE_MAX];
@@ -56,42 +127,35 @@ static int s_fail(struct s_cx *cx, int code, const char *fmt, ...) {
     va_start(args, fmt);
     vsnprintf(what, sizeof what, fmt, args);
     va_end(args);
-    if (cx->path_len == 0) {
+    if (cx->seg_count == 0) {
         return anvil_diag_set(cx->diag, code, 0, 0, 0, "%s", what);
     }
-    return anvil_diag_set(cx->diag, code, 0, 0, 0, "%s: %s", cx->path, what);
+    /* The position takes what the message leaves of the diag, so both show. */
+    char where[ANVIL_DIAG_MESSAGE_MAX];
+    size_t room = ANVIL_DIAG_MESSAGE_MAX - 2 - strlen(what);
+    s_position(cx, where, room < 64 ? 64 : room);
+    return anvil_diag_set(cx->diag, code, 0, 0, 0, "%s: %s", where, what);
 }
 
-/* Appends a path segment ("rules[3]", "url", ...), returning the length to restore. */
-ANVIL_PRINTF(2, 3)
-static size_t s_push(struct s_cx *cx, const char *fmt, ...) {
-    size_t saved = cx->path_len;
-    if (cx->path_len + 1 >= sizeof cx->path) {
-        return saved;
-    }
-    char *at = cx->path + cx->path_len;
-    size_t room = sizeof cx->path - cx->path_len;
-    if (cx->path_len > 0 && fmt[0] != '[') {
-        *at++ = '.';
-        room--;
-    }
-    va_list args;
-    va_start(args, fmt);
-    int n = vsnprintf(at, room, fmt, args);
-    va_end(args);
-    if (n < 0 || (size_t)n >= room) {
-        /* Too deep to say in full: keep what fits, marked as cut. */
-        memcpy(cx->path + sizeof cx->path - 4, "...", 4);
-        cx->path_len = sizeof cx->path - 1;
-    } else {
-        cx->path_len = (size_t)(at - cx->path) + (size_t)n;
+/* Enters a segment, returning what to give s_pop() to leave it. */
+static size_t s_push(struct s_cx *cx, enum s_seg_kind kind, size_t n, const char *name) {
+    size_t saved = cx->seg_count;
+    if (cx->seg_count < S_MAX_SEGMENTS) {
+        cx->segs[cx->seg_count++] = (struct s_seg){(uint8_t)kind, n, name};
     }
     return saved;
 }
 
+static size_t s_push_name(struct s_cx *cx, const char *name) {
+    return s_push(cx, S_SEG_NAME, strlen(name), name);
+}
+
+static size_t s_push_key(struct s_cx *cx, struct anvil_str_view key) {
+    return s_push(cx, S_SEG_NAME, key.len, key.ptr);
+}
+
 static void s_pop(struct s_cx *cx, size_t saved) {
-    cx->path_len = saved;
-    cx->path[saved] = '\0';
+    cx->seg_count = saved;
 }
 
 static int s_count_node(struct s_cx *cx) {
@@ -688,7 +752,7 @@ static int s_function(struct s_cx *cx, const struct anvil_json *obj, size_t dept
         return s_fail(cx, ANVIL_EMODEL, "`%s` needs rules engine version 1.1, but the rule set says %.*s",
                       s_functions[f].name, S_SHOW(cx->version));
     }
-    size_t saved = s_push(cx, "argv[0]");
+    size_t saved = s_push(cx, S_SEG_ARGV, 0, NULL);
     int rc;
     if (op == ANVIL__EPO_GET_ATTR) {
         uint32_t target;
@@ -702,7 +766,7 @@ static int s_function(struct s_cx *cx, const struct anvil_json *obj, size_t dept
             return s_fail(cx, ANVIL_EMODEL, "getAttr needs an object or an array, not %s", s_type_name(t));
         }
         s_pop(cx, saved);
-        s_push(cx, "argv[1]");
+        s_push(cx, S_SEG_ARGV, 1, NULL);
         const struct anvil_json *path = anvil_json_array_at(argv, 1);
         if (!anvil_json_is_string(path)) {
             return s_fail(cx, ANVIL_EMODEL, "getAttr: the path must be a string, not %s", s_json_kind(path));
@@ -716,7 +780,7 @@ static int s_function(struct s_cx *cx, const struct anvil_json *obj, size_t dept
     S_ADD(cx, args, arg_count, argc, &first);
     unsigned same = ANVIL__EPT_ANY;
     for (size_t i = 0; i < argc; i++) {
-        saved = s_push(cx, "argv[%zu]", i);
+        saved = s_push(cx, S_SEG_ARGV, i, NULL);
         uint32_t a;
         rc = s_expr(cx, anvil_json_array_at(argv, i), depth + 1, &a);
         if (rc != ANVIL_OK) {
@@ -749,7 +813,7 @@ static int s_function(struct s_cx *cx, const struct anvil_json *obj, size_t dept
     if (op == ANVIL__EPO_SPLIT) {
         const struct anvil__ep_expr *delim = &cx->r->exprs[cx->r->args[first + 1]];
         if (delim->op == ANVIL__EPO_STR && cx->r->strings[delim->a].len == 0) {
-            s_push(cx, "argv[1]");
+            s_push(cx, S_SEG_ARGV, 1, NULL);
             return s_fail(cx, ANVIL_EMODEL, "`split`: the delimiter is empty");
         }
     }
@@ -758,7 +822,7 @@ static int s_function(struct s_cx *cx, const struct anvil_json *obj, size_t dept
         for (size_t i = 1; i < argc; i++) {
             const struct anvil__ep_expr *lit = &cx->r->exprs[cx->r->args[first + i]];
             if (lit->op == ANVIL__EPO_INT && lit->x.i < 0) {
-                saved = s_push(cx, "argv[%zu]", i);
+                saved = s_push(cx, S_SEG_ARGV, i, NULL);
                 return s_fail(cx, ANVIL_EMODEL, "`%s`: %d must not be negative", s_functions[f].name, (int)lit->x.i);
             }
         }
@@ -869,7 +933,7 @@ static int s_props(struct s_cx *cx, const struct anvil_json *v, size_t depth, ui
         for (size_t i = 0; i < n; i++) {
             const struct anvil_json_member *m = anvil_json_object_at(v, i);
             struct anvil_str_view key = anvil_json_member_key(m);
-            size_t saved = s_push(cx, "%.*s", S_SHOW(key));
+            size_t saved = s_push_key(cx, key);
             const struct anvil_json_key *k;
             uint32_t value;
             rc = s_key(cx, key, &k);
@@ -890,7 +954,7 @@ static int s_props(struct s_cx *cx, const struct anvil_json *v, size_t depth, ui
         uint32_t first;
         S_ADD(cx, prop_items, prop_item_count, n, &first);
         for (size_t i = 0; i < n; i++) {
-            size_t saved = s_push(cx, "[%zu]", i);
+            size_t saved = s_push(cx, S_SEG_ITEM, i, NULL);
             uint32_t item;
             rc = s_props(cx, anvil_json_array_at(v, i), depth + 1, &item);
             if (rc != ANVIL_OK) {
@@ -930,7 +994,7 @@ static int s_endpoint(struct s_cx *cx, const struct anvil_json *ep, uint32_t *ou
     S_ADD(cx, endpoints, endpoint_count, 1, &at);
     *out = at;
     struct anvil__ep_endpoint result = {0, ANVIL__EP_NONE, 0, 0};
-    size_t saved = s_push(cx, "url");
+    size_t saved = s_push_name(cx, "url");
     const struct anvil_json *url = anvil_json_object_get_cstr(ep, "url");
     if (!url) {
         return s_fail(cx, ANVIL_EMODEL, "an endpoint needs a `url`");
@@ -942,7 +1006,7 @@ static int s_endpoint(struct s_cx *cx, const struct anvil_json *ep, uint32_t *ou
     s_pop(cx, saved);
     const struct anvil_json *props = anvil_json_object_get_cstr(ep, "properties");
     if (props && !anvil_json_is_null(props)) {
-        saved = s_push(cx, "properties");
+        saved = s_push_name(cx, "properties");
         if (!anvil_json_is_object(props)) {
             return s_fail(cx, ANVIL_EMODEL, "must be an object, not %s", s_json_kind(props));
         }
@@ -956,7 +1020,7 @@ static int s_endpoint(struct s_cx *cx, const struct anvil_json *ep, uint32_t *ou
     }
     const struct anvil_json *headers = anvil_json_object_get_cstr(ep, "headers");
     if (headers && !anvil_json_is_null(headers)) {
-        saved = s_push(cx, "headers");
+        saved = s_push_name(cx, "headers");
         if (!anvil_json_is_object(headers)) {
             return s_fail(cx, ANVIL_EMODEL, "must be an object, not %s", s_json_kind(headers));
         }
@@ -966,9 +1030,10 @@ static int s_endpoint(struct s_cx *cx, const struct anvil_json *ep, uint32_t *ou
         for (size_t i = 0; i < n; i++) {
             const struct anvil_json_member *m = anvil_json_object_at(headers, i);
             struct anvil_str_view name = anvil_json_member_key(m);
-            size_t hsaved = s_push(cx, "%.*s", S_SHOW(name));
+            size_t hsaved = s_push_key(cx, name);
             if (!anvil_json_is_array(&m->value)) {
-                return s_fail(cx, ANVIL_EMODEL, "a header's values must be an array, not %s", s_json_kind(&m->value));
+                return s_fail(cx, ANVIL_EMODEL, "the values of a header must be an array, not %s",
+                              s_json_kind(&m->value));
             }
             struct anvil__ep_header h = {NULL, 0, (uint32_t)anvil_json_len(&m->value)};
             rc = s_key(cx, name, &h.name);
@@ -977,7 +1042,7 @@ static int s_endpoint(struct s_cx *cx, const struct anvil_json *ep, uint32_t *ou
             }
             S_ADD(cx, args, arg_count, h.value_count, &h.value_first);
             for (size_t j = 0; j < h.value_count; j++) {
-                size_t vsaved = s_push(cx, "[%zu]", j);
+                size_t vsaved = s_push(cx, S_SEG_ITEM, j, NULL);
                 uint32_t e;
                 rc = s_string_expr(cx, anvil_json_array_at(&m->value, j), "a header value", &e);
                 if (rc != ANVIL_OK) {
@@ -1080,7 +1145,7 @@ static int s_rule(struct s_cx *cx, const struct anvil_json *rule, uint32_t paren
     r.cond_count = (uint32_t)anvil_json_len(conds);
     S_ADD(cx, conds, cond_count, r.cond_count, &r.cond_first);
     for (size_t i = 0; i < r.cond_count; i++) {
-        size_t saved = s_push(cx, "conditions[%zu]", i);
+        size_t saved = s_push(cx, S_SEG_CONDITIONS, i, NULL);
         rc = s_count_node(cx);
         if (rc != ANVIL_OK) {
             return rc;
@@ -1095,13 +1160,13 @@ static int s_rule(struct s_cx *cx, const struct anvil_json *rule, uint32_t paren
     }
     switch (kind) {
     case ANVIL__EPR_ENDPOINT: {
-        size_t saved = s_push(cx, "endpoint");
+        size_t saved = s_push_name(cx, "endpoint");
         rc = s_endpoint(cx, anvil_json_object_get_cstr(rule, "endpoint"), &r.result);
         s_pop(cx, saved);
         break;
     }
     case ANVIL__EPR_ERROR: {
-        size_t saved = s_push(cx, "error");
+        size_t saved = s_push_name(cx, "error");
         const struct anvil_json *err = anvil_json_object_get_cstr(rule, "error");
         rc = err ? s_string_expr(cx, err, "the error", &r.result)
                  : s_fail(cx, ANVIL_EMODEL, "an error rule needs an `error` message");
@@ -1136,7 +1201,7 @@ static int s_rules(struct s_cx *cx, const struct anvil_json *list, uint32_t pare
     uint32_t prev = ANVIL__EP_NONE;
     size_t n = anvil_json_len(list);
     for (size_t i = 0; i < n; i++) {
-        size_t saved = s_push(cx, "rules[%zu]", i);
+        size_t saved = s_push(cx, S_SEG_RULES, i, NULL);
         uint32_t at = ANVIL__EP_NONE;
         int rc = s_rule(cx, anvil_json_array_at(list, i), parent, (uint32_t)i, depth, &at);
         if (rc != ANVIL_OK) {
@@ -1209,9 +1274,6 @@ static int s_param(struct s_cx *cx, const struct anvil_json_member *m, struct an
                    struct anvil__ep_value *def) {
     struct anvil_str_view name = anvil_json_member_key(m);
     const struct anvil_json *v = &m->value;
-    if (name.len == 0) {
-        return s_fail(cx, ANVIL_EMODEL, "a parameter needs a name");
-    }
     for (size_t i = 0; i < name.len; i++) {
         char c = name.ptr[i];
         bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
@@ -1272,7 +1334,7 @@ static int s_param(struct s_cx *cx, const struct anvil_json_member *m, struct an
     }
     const struct anvil_json *dflt = anvil_json_object_get_cstr(v, "default");
     if (dflt && !anvil_json_is_null(dflt)) {
-        size_t saved = s_push(cx, "default");
+        size_t saved = s_push_name(cx, "default");
         int rc = s_default(cx, p, dflt, def);
         if (rc != ANVIL_OK) {
             return rc;
@@ -1290,7 +1352,6 @@ static int s_params(struct s_cx *cx, const struct anvil_json *params) {
     if (n > cx->max_nodes || n > UINT32_MAX / 4) {
         return s_fail(cx, ANVIL_ELIMIT, "more than %zu parameters", cx->max_nodes);
     }
-    cx->nodes += n;
     if (n == 0) {
         return ANVIL_OK;
     }
@@ -1315,7 +1376,11 @@ static int s_params(struct s_cx *cx, const struct anvil_json *params) {
     for (size_t i = 0; i < n && rc == ANVIL_OK; i++) {
         const struct anvil_json_member *m = anvil_json_object_at(params, i);
         struct anvil_str_view name = anvil_json_member_key(m);
-        size_t saved = s_push(cx, "%.*s", S_SHOW(name));
+        if (name.len == 0) {
+            rc = s_fail(cx, ANVIL_EMODEL, "a parameter needs a name");
+            break;
+        }
+        size_t saved = s_push_key(cx, name);
         rc = s_param(cx, m, &r->params[i], &r->param_defaults[i]);
         if (rc != ANVIL_OK) {
             break;
@@ -1380,7 +1445,7 @@ static int s_compile(struct s_cx *cx, const struct anvil_json *rs) {
     if (params && !anvil_json_is_object(params)) {
         return s_fail(cx, ANVIL_EMODEL, "`parameters` must be an object, not %s", s_json_kind(params));
     }
-    size_t saved = s_push(cx, "parameters");
+    size_t saved = s_push_name(cx, "parameters");
     int rc = s_params(cx, params);
     if (rc != ANVIL_OK) {
         return rc;
@@ -1438,6 +1503,7 @@ int anvil_endpoint_rules_compile(struct anvil_allocator *allocator, const struct
     }
     r->allocator = allocator;
     r->root = ANVIL__EP_NONE;
+    cx->segs = anvil_mem_calloc(allocator, S_MAX_SEGMENTS, sizeof *cx->segs);
     cx->r = r;
     cx->alloc = allocator;
     cx->diag = diag;
@@ -1447,7 +1513,7 @@ int anvil_endpoint_rules_compile(struct anvil_allocator *allocator, const struct
     }
     cx->max_nodes = options && options->max_nodes ? options->max_nodes : S_DEFAULT_MAX_NODES;
     r->partitions = options && options->partitions ? options->partitions : anvil_partitions_builtin();
-    int rc = r->partitions->count ? ANVIL_OK : ANVIL_ENOMEM;
+    int rc = r->partitions->count && cx->segs ? ANVIL_OK : ANVIL_ENOMEM;
     if (rc == ANVIL_OK) {
         rc = anvil_arena_new(allocator, NULL, &r->arena);
     }
@@ -1455,6 +1521,7 @@ int anvil_endpoint_rules_compile(struct anvil_allocator *allocator, const struct
         rc = s_compile(cx, rule_set);
     }
     anvil_mem_release(allocator, cx->intern);
+    anvil_mem_release(allocator, cx->segs);
     anvil_mem_release(allocator, cx);
     if (rc != ANVIL_OK) {
         if (rc == ANVIL_ENOMEM) {
@@ -1501,6 +1568,8 @@ void anvil_endpoint_rule_path(const struct anvil_endpoint_rules *rules, size_t r
     while (n > 0 && len + 1 < size) {
         int w = snprintf(out + len, size - len, "%srules[%u]", len ? "." : "", (unsigned)chain[--n]);
         if (w < 0 || (size_t)w >= size - len) {
+            /* Whole segments only. */
+            out[len] = '\0';
             break;
         }
         len += (size_t)w;
