@@ -344,6 +344,35 @@ static inline uint32_t anvil__ep_hash(const char *bytes, size_t len) {
     return h;
 }
 
+/* At most `max` bytes of `s` for a message, never cutting a UTF-8 sequence. */
+static inline int anvil__ep_cut(struct anvil_str_view s, size_t max) {
+    size_t n = s.len;
+    if (n > max) {
+        n = max;
+        while (n > 0 && ((unsigned char)s.ptr[n] & 0xC0) == 0x80) {
+            n--;
+        }
+    }
+    return (int)n;
+}
+
+/* Drops a UTF-8 sequence that vsnprintf() cut short at the end of `buf` (NUL-terminated). */
+static inline void anvil__ep_trim_utf8(char *buf) {
+    size_t n = strlen(buf);
+    size_t lead = n;
+    while (lead > 0 && n - lead < 4 && ((unsigned char)buf[lead - 1] & 0xC0) == 0x80) {
+        lead--;
+    }
+    if (lead == 0) {
+        return;
+    }
+    unsigned char c = (unsigned char)buf[lead - 1];
+    size_t need = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    if (need != 0 && n - (lead - 1) < need) {
+        buf[lead - 1] = '\0';
+    }
+}
+
 /* ---- library functions on strings (functions.c); none allocates ---- */
 
 /* RFC 1123 host label(s): [A-Za-z0-9][A-Za-z0-9-]{0,62}, not ending in '-'; with subdomains, each '.' part. */
@@ -356,12 +385,13 @@ bool anvil__ep_is_virtual_hostable_s3_bucket(struct anvil_str_view s, bool allow
 bool anvil__ep_is_ipv4(struct anvil_str_view s);
 
 /*
- * parseURL() into `out`, its views pointing into `s`, except the
- * normalized path when it needs a '/' added: then it is written to
- * `buf` (at least s.len + 2 bytes). False when `s` is not a URL the rules
- * engine takes (not http(s), a query or fragment, no authority, a bad port).
+ * parseURL() into `out`, its views pointing into `s`. When the normalized
+ * path is the path with a '/' added at its end, `normalized_path` comes
+ * back with a NULL pointer and that length, for the caller to make. False
+ * when `s` is not a URL the rules engine takes (not http(s), a query, no
+ * authority, a bad port, white space in the authority).
  */
-bool anvil__ep_parse_url(struct anvil_str_view s, char *buf, struct anvil__ep_url *out);
+bool anvil__ep_parse_url(struct anvil_str_view s, struct anvil__ep_url *out);
 
 /* aws.parseArn() without the resourceId split: false when `s` is not an ARN. */
 bool anvil__ep_parse_arn(struct anvil_str_view s, struct anvil__ep_arn *out, struct anvil_str_view *resource);

@@ -92,7 +92,7 @@ static bool s_host_is_ip(struct anvil_str_view host) {
     return anvil__ep_is_ipv4(host);
 }
 
-bool anvil__ep_parse_url(struct anvil_str_view s, char *buf, struct anvil__ep_url *out) {
+bool anvil__ep_parse_url(struct anvil_str_view s, struct anvil__ep_url *out) {
     size_t scheme_len;
     if (s.len >= 7 && memcmp(s.ptr, "http://", 7) == 0) {
         scheme_len = 4;
@@ -181,10 +181,9 @@ bool anvil__ep_parse_url(struct anvil_str_view s, char *buf, struct anvil__ep_ur
     } else if (path.ptr[0] == '/' && path.ptr[path.len - 1] == '/') {
         out->normalized_path = path;
     } else {
-        /* The path always starts with '/' here; only the trailing one may be missing. */
-        memcpy(buf, path.ptr, path.len);
-        buf[path.len] = '/';
-        out->normalized_path = anvil_sv(buf, path.len + 1);
+        /* The path always starts with '/' here: only the trailing one is missing, for the caller to add. */
+        out->normalized_path.ptr = NULL;
+        out->normalized_path.len = path.len + 1;
     }
     return true;
 }

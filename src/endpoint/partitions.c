@@ -38,6 +38,7 @@ static int s_re_fail(struct s_re_parser *ps, const char *fmt, ...) {
     va_start(args, fmt);
     vsnprintf(ps->why, ps->why_size, fmt, args);
     va_end(args);
+    anvil__ep_trim_utf8(ps->why);
     return ANVIL_EMODEL;
 }
 
@@ -120,6 +121,9 @@ static int s_re_class(struct s_re_parser *ps, bool set[256]) {
             if (!s_literal_escape(e)) {
                 return s_re_fail(ps, "unsupported escape '\\%c'", e);
             }
+            if ((unsigned char)e >= 0x80) {
+                return s_re_fail(ps, "an escaped byte that is not ASCII");
+            }
             lo = (unsigned char)e;
         }
         unsigned char hi = lo;
@@ -201,6 +205,9 @@ static int s_re_atom(struct s_re_parser *ps, struct s_frag *out) {
             if (!s_literal_escape(e)) {
                 return s_re_fail(ps, "unsupported escape '\\%c'", e);
             }
+            if ((unsigned char)e >= 0x80) {
+                return s_re_fail(ps, "an escaped byte that is not ASCII");
+            }
             set[(unsigned char)e] = true;
         }
         return s_re_position(ps, set, out);
@@ -214,6 +221,8 @@ static int s_re_atom(struct s_re_parser *ps, struct s_frag *out) {
     case '^':
     case '$':
         return s_re_fail(ps, "unexpected '%c'", c);
+    case '\0':
+        return s_re_fail(ps, "a NUL byte");
     default:
         set[(unsigned char)c] = true;
         return s_re_position(ps, set, out);
@@ -293,6 +302,7 @@ int anvil__ep_regex_compile(struct anvil_str_view pattern, struct anvil__ep_rege
         ps.p++;
     }
     if (ps.p < ps.end) {
+        /* Only ')' and '$' stop a sequence early. */
         return s_re_fail(&ps, "unexpected '%c'", *ps.p);
     }
     out->first = all.first;
@@ -345,6 +355,7 @@ static int s_load_fail(struct s_load *ld, int code, const char *fmt, ...) {
     va_start(args, fmt);
     vsnprintf(what, sizeof what, fmt, args);
     va_end(args);
+    anvil__ep_trim_utf8(what);
     return anvil_diag_set(ld->diag, code, 0, 0, 0, "partitions: %s", what);
 }
 
@@ -371,8 +382,8 @@ static int s_apply_outputs(struct s_load *ld, const struct anvil_json *obj, stru
             continue;
         }
         if (!anvil_json_is_string(v)) {
-            return s_load_fail(ld, ANVIL_EMODEL, "%s `%.*s`: `%s` must be a string", where, (int)name.len, name.ptr,
-                               string_fields[i]);
+            return s_load_fail(ld, ANVIL_EMODEL, "%s `%.*s`: `%s` must be a string", where, anvil__ep_cut(name, 60),
+                               name.ptr, string_fields[i]);
         }
         int rc = s_copy_sv(ld->parts->arena, anvil_json_string(v), strings[i]);
         if (rc != ANVIL_OK) {
@@ -385,8 +396,8 @@ static int s_apply_outputs(struct s_load *ld, const struct anvil_json *obj, stru
             continue;
         }
         if (!anvil_json_is_bool(v)) {
-            return s_load_fail(ld, ANVIL_EMODEL, "%s `%.*s`: `%s` must be a boolean", where, (int)name.len, name.ptr,
-                               bool_fields[i]);
+            return s_load_fail(ld, ANVIL_EMODEL, "%s `%.*s`: `%s` must be a boolean", where, anvil__ep_cut(name, 60),
+                               name.ptr, bool_fields[i]);
         }
         *bools[i] = anvil_json_bool(v);
     }
@@ -458,17 +469,19 @@ static int s_load_root(struct s_load *ld, const struct anvil_json *root) {
         }
         for (size_t j = 0; j < i; j++) {
             if (anvil_sv_eq(items[j].id, part->id)) {
-                return s_load_fail(ld, ANVIL_EMODEL, "partition `%.*s` is listed twice", (int)part->id.len,
+                return s_load_fail(ld, ANVIL_EMODEL, "partition `%.*s` is listed twice", anvil__ep_cut(part->id, 60),
                                    part->id.ptr);
             }
         }
         const struct anvil_json *outputs = anvil_json_object_get_cstr(p, "outputs");
         if (!anvil_json_is_object(outputs)) {
-            return s_load_fail(ld, ANVIL_EMODEL, "partition `%.*s` needs an `outputs` object", (int)part->id.len,
-                               part->id.ptr);
+            return s_load_fail(ld, ANVIL_EMODEL, "partition `%.*s` needs an `outputs` object",
+                               anvil__ep_cut(part->id, 60), part->id.ptr);
         }
-        /* The partition's id is its name unless the outputs say otherwise (they always agree). */
+        /* The partition's id is its name unless the outputs say otherwise (they always agree); the rest empty. */
         part->outputs.name = part->id;
+        part->outputs.dns_suffix = part->outputs.dual_stack_dns_suffix = part->outputs.implicit_global_region =
+            anvil_sv("", 0);
         rc = s_apply_outputs(ld, outputs, &part->outputs, "partition", part->id);
         if (rc != ANVIL_OK) {
             return rc;
@@ -477,7 +490,7 @@ static int s_load_root(struct s_load *ld, const struct anvil_json *root) {
         if (regex) {
             if (!anvil_json_is_string(regex)) {
                 return s_load_fail(ld, ANVIL_EMODEL, "partition `%.*s`: `regionRegex` must be a string",
-                                   (int)part->id.len, part->id.ptr);
+                                   anvil__ep_cut(part->id, 60), part->id.ptr);
             }
             struct anvil__ep_regex *re = anvil_arena_alloc(parts->arena, sizeof *re, 0);
             if (!re) {
@@ -485,21 +498,22 @@ static int s_load_root(struct s_load *ld, const struct anvil_json *root) {
             }
             char why[120];
             if (anvil__ep_regex_compile(anvil_json_string(regex), re, why, sizeof why) != ANVIL_OK) {
-                return s_load_fail(ld, ANVIL_EMODEL, "partition `%.*s`: regionRegex: %s", (int)part->id.len,
+                return s_load_fail(ld, ANVIL_EMODEL, "partition `%.*s`: regionRegex: %s", anvil__ep_cut(part->id, 60),
                                    part->id.ptr, why);
             }
             part->regex = re;
         }
         const struct anvil_json *rmap = anvil_json_object_get_cstr(p, "regions");
         if (rmap && !anvil_json_is_object(rmap)) {
-            return s_load_fail(ld, ANVIL_EMODEL, "partition `%.*s`: `regions` must be an object", (int)part->id.len,
-                               part->id.ptr);
+            return s_load_fail(ld, ANVIL_EMODEL, "partition `%.*s`: `regions` must be an object",
+                               anvil__ep_cut(part->id, 60), part->id.ptr);
         }
         for (size_t r = 0; r < anvil_json_len(rmap); r++) {
             const struct anvil_json_member *m = anvil_json_object_at(rmap, r);
             struct anvil_str_view name = anvil_json_member_key(m);
             if (!anvil_json_is_object(&m->value)) {
-                return s_load_fail(ld, ANVIL_EMODEL, "region `%.*s` must be an object", (int)name.len, name.ptr);
+                return s_load_fail(ld, ANVIL_EMODEL, "region `%.*s` must be an object", anvil__ep_cut(name, 60),
+                                   name.ptr);
             }
             const struct anvil__ep_outputs *outs = &part->outputs;
             if (s_overrides(&m->value)) {

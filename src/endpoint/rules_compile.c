@@ -67,7 +67,7 @@ static size_t s_seg_text(const struct s_seg *seg, bool first, char *out, size_t 
     const char *dot = first || seg->kind == S_SEG_ITEM ? "" : ".";
     int n;
     if (seg->kind == S_SEG_NAME) {
-        n = snprintf(out, size, "%s%.*s", dot, (int)(seg->n > 40 ? 40 : seg->n), seg->name);
+        n = snprintf(out, size, "%s%.*s", dot, anvil__ep_cut(anvil_sv(seg->name, seg->n), 40), seg->name);
     } else {
         n = snprintf(out, size, "%s%s[%zu]", dot, names[seg->kind], seg->n);
     }
@@ -127,6 +127,7 @@ static int s_fail(struct s_cx *cx, int code, const char *fmt, ...) {
     va_start(args, fmt);
     vsnprintf(what, sizeof what, fmt, args);
     va_end(args);
+    anvil__ep_trim_utf8(what);
     if (cx->seg_count == 0) {
         return anvil_diag_set(cx->diag, code, 0, 0, 0, "%s", what);
     }
@@ -177,7 +178,7 @@ static const char *s_json_kind(const struct anvil_json *v) {
 }
 
 /* A view cut short for messages. */
-#define S_SHOW(sv) (int)((sv).len > 60 ? 60 : (sv).len), (sv).ptr
+#define S_SHOW(sv) anvil__ep_cut((sv), 60), (sv).ptr
 
 /* ---- growing arrays ---- */
 

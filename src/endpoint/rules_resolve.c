@@ -66,6 +66,7 @@ ANVIL_NOINLINE ANVIL_PRINTF(3, 4) static int s_fail(struct s_run *run, int code,
     va_start(args, fmt);
     vsnprintf(what, sizeof what, fmt, args);
     va_end(args);
+    anvil__ep_trim_utf8(what);
     if (run->cond != ANVIL__EP_NONE) {
         return anvil_diag_set(run->diag, code, 0, 0, 0, "%s.conditions[%u]: %s", where, (unsigned)run->cond, what);
     }
@@ -92,7 +93,7 @@ static inline void *s_alloc(struct s_run *run, size_t size, size_t align) {
 }
 
 static inline struct anvil_str_view s_str(const struct anvil__ep_value *v) {
-    return anvil_sv(v->u.s, v->len);
+    return (struct anvil_str_view){v->u.s, v->len};
 }
 
 static inline void s_set_str(struct anvil__ep_value *out, const char *p, size_t len) {
@@ -179,7 +180,9 @@ static int s_render(struct s_run *run, const struct anvil__ep_expr *e, bool aren
     for (unsigned i = 0; i < e->argc; i++) {
         struct anvil_str_view sv = {NULL, 0};
         (void)s_part(run, &parts[i], &sv);
-        memcpy(dest + at, sv.ptr, sv.len);
+        if (sv.len) {
+            memcpy(dest + at, sv.ptr, sv.len);
+        }
         at += sv.len;
     }
     *out = anvil_sv(dest, total);
@@ -544,18 +547,22 @@ static int s_eval(struct s_run *run, uint32_t index, struct anvil__ep_value *out
             return rc;
         }
         struct anvil__ep_url *url = s_alloc(run, sizeof *url, alignof(struct anvil__ep_url));
-        size_t mark = run->top;
-        char *buf = url ? s_alloc(run, (size_t)a.len + 2, 1) : NULL;
-        if (!buf) {
+        if (!url) {
             return s_scratch_full(run);
         }
-        if (!anvil__ep_parse_url(s_str(&a), buf, url)) {
+        if (!anvil__ep_parse_url(s_str(&a), url)) {
             out->kind = ANVIL__EPV_NONE;
             return ANVIL_OK;
         }
-        if (url->normalized_path.ptr != buf) {
-            /* The buffer went unused: give it back. */
-            run->top = mark;
+        if (!url->normalized_path.ptr) {
+            /* The path with the '/' it lacks at its end. */
+            char *path = s_alloc(run, url->normalized_path.len, 1);
+            if (!path) {
+                return s_scratch_full(run);
+            }
+            memcpy(path, url->path.ptr, url->path.len);
+            path[url->path.len] = '/';
+            url->normalized_path.ptr = path;
         }
         out->kind = ANVIL__EPV_URL;
         out->len = 0;
@@ -632,7 +639,9 @@ static int s_string_result(struct s_run *run, uint32_t index, const char *what, 
     if (!copy) {
         return s_arena_fail(run);
     }
-    memcpy(copy, v.u.s, v.len);
+    if (v.len) {
+        memcpy(copy, v.u.s, v.len);
+    }
     copy[v.len] = '\0';
     *out = anvil_sv(copy, v.len);
     return ANVIL_OK;
@@ -936,7 +945,7 @@ static int s_resolve(const struct anvil_endpoint_rules *rules, const struct anvi
             if (k < 0) {
                 struct anvil_str_view name = anvil_json_member_key(m);
                 return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "`%.*s` is not a parameter of the rule set",
-                                      (int)(name.len > 80 ? 80 : name.len), name.ptr);
+                                      anvil__ep_cut(name, 80), name.ptr);
             }
             given[k] = &m->value;
         }

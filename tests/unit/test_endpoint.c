@@ -691,6 +691,24 @@ TEST(endpoint_resolve_limits) {
     CHECK_EQ_U64(ep.url.len, 3008);
     CHECK_STATUS(ep_resolve(t, rules, small, &ep, &diag, "{'In':'%s'}", big), ANVIL_ELIMIT);
     CHECK(ep.url.len == 0);
+    anvil_endpoint_rules_destroy(rules);
+    rules = NULL;
+    /* parseURL keeps views of its input: a 20,000-byte URL fits, unless its path needs a '/' added */
+    CHECK_OK(ep_compile(t, NULL, &rules, &diag,
+                        "{'version':'1.0','parameters':{'In':{'type':'string','required':true}},'rules':["
+                        "{'type':'endpoint','conditions':[{'fn':'parseURL','argv':[{'ref':'In'}],'assign':'u'}],"
+                        "'endpoint':{'url':'{u#scheme}://{u#authority}{u#normalizedPath}'}}]}"));
+    anvil_mem_release(t->alloc, big);
+    big = anvil_mem_acquire(t->alloc, 20001);
+    CHECK_ALLOC(big);
+    memcpy(big, "https://h/", 10);
+    memset(big + 10, 'p', 19990);
+    big[19999] = '/';
+    big[20000] = '\0';
+    CHECK_OK(ep_resolve(t, rules, arena, &ep, &diag, "{'In':'%s'}", big));
+    CHECK_EQ_U64(ep.url.len, 20000);
+    big[19999] = 'p';
+    CHECK_STATUS(ep_resolve(t, rules, arena, &ep, &diag, "{'In':'%s'}", big), ANVIL_ELIMIT);
 done:
     anvil_mem_release(t->alloc, big);
     anvil_endpoint_rules_destroy(rules);

@@ -533,41 +533,51 @@ done:
     anvil_arena_destroy(arena);
 }
 
-/* Every rule set of the AWS models in the shared test data compiles. */
+/* The rule set of a model of the shared test data, its document in `*doc` (NULL and a failure when missing). */
+static const struct anvil_json *s_model_rules(struct anvil_test *t, const char *model, struct anvil_json_doc **doc) {
+    *doc = NULL;
+    char path[512];
+    snprintf(path, sizeof path, "%s/smithy-models/aws/%s", ANVIL_TESTDATA_DIR, model);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        anvil_test_fail(t, __FILE__, __LINE__, "cannot open %s", path);
+        return NULL;
+    }
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = size > 0 ? anvil_mem_acquire(t->alloc, (size_t)size) : NULL;
+    size_t got = text ? fread(text, 1, (size_t)size, f) : 0;
+    fclose(f);
+    struct anvil_diag diag;
+    int rc = text && got == (size_t)size ? anvil_json_parse(t->alloc, text, got, NULL, doc, &diag) : ANVIL_ENOMEM;
+    anvil_mem_release(t->alloc, text);
+    if (rc != ANVIL_OK) {
+        anvil_test_status_mismatch(t, __FILE__, __LINE__, path, rc, ANVIL_OK);
+        return NULL;
+    }
+    const struct anvil_json *shapes = anvil_json_object_get_cstr(anvil_json_doc_root(*doc), "shapes");
+    for (size_t k = 0; k < anvil_json_len(shapes); k++) {
+        const struct anvil_json *traits = anvil_json_object_get_cstr(&anvil_json_object_at(shapes, k)->value, "traits");
+        const struct anvil_json *rs = anvil_json_object_get_cstr(traits, "smithy.rules#endpointRuleSet");
+        if (rs) {
+            return rs;
+        }
+    }
+    anvil_test_fail(t, __FILE__, __LINE__, "%s has no endpointRuleSet", path);
+    return NULL;
+}
+
+/* Every rule set of some AWS models in the shared test data compiles (conformance.endpoint_tests runs all 39). */
 TEST(endpoint_compile_aws_models) {
     static const char *const models[] = {"s3-2006-03-01.json", "dynamodb-2012-08-10.json", "iam-2010-05-08.json",
                                          "kinesis-2013-12-02.json"};
-    char *text = NULL;
     struct anvil_json_doc *doc = NULL;
     struct anvil_endpoint_rules *rules = NULL;
     for (size_t i = 0; i < ANVIL_ARRAY_LEN(models); i++) {
-        char path[512];
-        snprintf(path, sizeof path, "%s/smithy-models/aws/%s", ANVIL_TESTDATA_DIR, models[i]);
-        FILE *f = fopen(path, "rb");
-        CHECK(f != NULL);
-        fseek(f, 0, SEEK_END);
-        long size = ftell(f);
-        fseek(f, 0, SEEK_SET);
-        text = anvil_mem_acquire(t->alloc, (size_t)size + 1);
-        if (!text) {
-            fclose(f);
-            CHECK_ALLOC(text);
-        }
-        size_t got = fread(text, 1, (size_t)size, f);
-        fclose(f);
-        CHECK_EQ_U64(got, (size_t)size);
+        const struct anvil_json *rs = s_model_rules(t, models[i], &doc);
+        CHECK_ALLOC(rs);
         struct anvil_diag diag;
-        CHECK_OK(anvil_json_parse(t->alloc, text, got, NULL, &doc, &diag));
-        anvil_mem_release(t->alloc, text);
-        text = NULL;
-        const struct anvil_json *shapes = anvil_json_object_get_cstr(anvil_json_doc_root(doc), "shapes");
-        const struct anvil_json *rs = NULL;
-        for (size_t k = 0; k < anvil_json_len(shapes) && !rs; k++) {
-            const struct anvil_json *traits =
-                anvil_json_object_get_cstr(&anvil_json_object_at(shapes, k)->value, "traits");
-            rs = anvil_json_object_get_cstr(traits, "smithy.rules#endpointRuleSet");
-        }
-        CHECK(rs != NULL);
         CHECK_OK(anvil_endpoint_rules_compile(t->alloc, rs, NULL, &rules, &diag));
         CHECK(anvil_endpoint_rules_param_count(rules) > 0);
         anvil_endpoint_rules_destroy(rules);
@@ -576,7 +586,55 @@ TEST(endpoint_compile_aws_models) {
         doc = NULL;
     }
 done:
-    anvil_mem_release(t->alloc, text);
     anvil_json_doc_destroy(doc);
     anvil_endpoint_rules_destroy(rules);
+}
+
+/* S3's rule set with hostile values: its own errors, exactly, or EINVAL for a value of the wrong type. */
+TEST(endpoint_s3_hostile_values) {
+    struct anvil_json_doc *doc = NULL;
+    struct anvil_endpoint_rules *rules = NULL;
+    struct anvil_arena *arena = NULL;
+    struct anvil_diag diag;
+    struct anvil_endpoint ep;
+    char long_region[600];
+    memset(long_region, 'a', 500);
+    long_region[500] = '\0';
+    const struct anvil_json *rs = s_model_rules(t, "s3-2006-03-01.json", &doc);
+    CHECK_ALLOC(rs);
+    CHECK_OK(anvil_endpoint_rules_compile(t->alloc, rs, NULL, &rules, &diag));
+    anvil_json_doc_destroy(doc);
+    doc = NULL;
+    CHECK_OK(anvil_arena_new(t->alloc, NULL, &arena));
+    static const char *const bad_regions[] = {"us-east-1/../x", "a..b", "us-east-1.", "", "us east 1"};
+    for (size_t i = 0; i < ANVIL_ARRAY_LEN(bad_regions); i++) {
+        CHECK_STATUS(ep_resolve(t, rules, arena, &ep, &diag, "{'Region':'%s','Bucket':'bucket'}", bad_regions[i]),
+                     ANVIL_ECONFIG);
+        CHECK(ep_eq(ep.error, "Invalid region: region was not a valid DNS name."));
+    }
+    CHECK_STATUS(ep_resolve(t, rules, arena, &ep, &diag, "{'Region':'%s','Bucket':'bucket'}", long_region),
+                 ANVIL_ECONFIG);
+    CHECK(ep_eq(ep.error, "Invalid region: region was not a valid DNS name."));
+    CHECK_STATUS(ep_resolve(t, rules, arena, &ep, &diag,
+                            "{'Region':'us-west-2','Bucket':'arn:aws:s3:us-west-2:123456789012:accesspoint:ap_name'}"),
+                 ANVIL_ECONFIG);
+    CHECK_STR_EQ(diag.message,
+                 "Invalid ARN: The access point name may only contain a-z, A-Z, 0-9 and `-`. Found: `ap_name`");
+    CHECK_STATUS(ep_resolve(t, rules, arena, &ep, &diag, "{'Bucket':'b'}"), ANVIL_ECONFIG);
+    CHECK_STR_EQ(diag.message, "A region must be set when sending requests to S3.");
+    CHECK_STATUS(ep_resolve(t, rules, arena, &ep, &diag, "{'Region':5}"), ANVIL_EINVAL);
+    CHECK_STATUS(ep_resolve(t, rules, arena, &ep, &diag, "{'Region':'us-west-2','ForcePathStyle':'yes'}"),
+                 ANVIL_EINVAL);
+    /* a bucket that cannot be a host name goes in the path, encoded */
+    CHECK_OK(ep_resolve(t, rules, arena, &ep, &diag, "{'Region':'us-west-2','Bucket':'my bucket'}"));
+    CHECK(ep_eq(ep.url, "https://s3.us-west-2.amazonaws.com/my%20bucket"));
+    CHECK_OK(ep_resolve(t, rules, arena, &ep, &diag, "{'Region':'us-west-2','Bucket':'mybucket','Key':'a/b'}"));
+    CHECK(ep_eq(ep.url, "https://mybucket.s3.us-west-2.amazonaws.com"));
+    CHECK(ep_json_is(t, &ep.properties,
+                     "{'authSchemes':[{'disableDoubleEncoding':true,'name':'sigv4','signingName':'s3',"
+                     "'signingRegion':'us-west-2'}]}"));
+done:
+    anvil_json_doc_destroy(doc);
+    anvil_endpoint_rules_destroy(rules);
+    anvil_arena_destroy(arena);
 }
