@@ -106,6 +106,7 @@ set(ANVIL_TRANSPORT_SOURCES
   src/transport/aws_config.c
   src/transport/client.c
   src/transport/client_call.c
+  src/transport/client_endpoint.c
   src/transport/client_http.c
   src/transport/exec.c
   src/transport/exec_operation.c

@@ -204,7 +204,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     s_check(service && op && p, "the fuzz model has no service, operation or protocol");
     struct anvil_fake_env fake;
     anvil_fake_env_init(&fake, 0, 1);
-    struct anvil__protocol_context ctx = {model, service, NULL, &fake.env, NULL};
+    struct anvil__protocol_context ctx = {model, service, NULL, &fake.env, NULL, false};
     /* Header lines up to an empty line, then the body. */
     struct anvil_http_header headers[32];
     size_t count = 0, at = 2;

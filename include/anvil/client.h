@@ -11,6 +11,7 @@
 
 #include <signal.h>
 
+#include "anvil/endpoint.h"
 #include "anvil/env.h"
 #include "anvil/json.h"
 #include "anvil/model.h"
@@ -124,6 +125,30 @@ struct anvil_client_options {
      * ANVIL_ECANCELED. NULL = not cancellable.
      */
     const volatile sig_atomic_t *cancel;
+    /**
+     * The endpoint rules to resolve every call's endpoint with, first of:
+     * `endpoint_rules` (compiled by anvil_endpoint_rules_compile(); must
+     * outlive the client); `endpoint_rule_set` (a rule set document, such as
+     * botocore's endpoint-rule-set-1.json, compiled by anvil_client_new() and
+     * not needed after it); the service's smithy.rules#endpointRuleSet. Both
+     * compile with `partitions` (NULL = the built-in ones; must outlive the
+     * client). With none, calls go to endpoint_url, else
+     * https://{endpointPrefix}.{region}.amazonaws.com.
+     */
+    const struct anvil_endpoint_rules *endpoint_rules;
+    const struct anvil_json *endpoint_rule_set;
+    const struct anvil_partitions *partitions;
+    /**
+     * Values of the rule set's parameters by name (an object, copied), as
+     * clientContextParams are given, such as S3's {"ForcePathStyle": true}:
+     * over the built-ins, under what the operation binds (its input's
+     * context parameters and static ones). A name the rule set lacks, a
+     * value of the wrong type, or any value without rules is ANVIL_EINVAL.
+     * NULL = none.
+     */
+    const struct anvil_json *endpoint_params;
+    /** Send requests unsigned, needing no credentials (as `aws --no-sign-request`, for public resources). */
+    bool no_sign;
     /** When set, called with one line per attempt (method, target, status, latency, decision); never secrets. */
     void (*debug)(void *ctx, const char *line);
     void *debug_ctx;
@@ -142,12 +167,15 @@ ANVIL_API const char *anvil_client_protocol(const struct anvil_shape *service);
 /**
  * A client for `service` (an absolute shape id, or NULL for the model's
  * only service). The model must outlive the client. ANVIL_EUNSUPPORTED for
- * a service that does not speak awsJson1_0 or awsJson1_1; ANVIL_ECONFIG for
- * what the machine's configuration lacks or gets wrong: no region, no
- * credentials, a named profile no file defines, an unreadable credentials
- * or config file, a bad endpoint from the environment; ANVIL_EINVAL for a
- * bad `options->endpoint_url` or `service`. diag says which, and never
- * prints a secret (user information in an endpoint is shown as ***).
+ * a service that speaks no protocol anvil_client_protocol() names;
+ * ANVIL_ECONFIG for what the machine's configuration lacks or gets wrong:
+ * no region, no credentials (unless `no_sign`), a named profile no file
+ * defines, an unreadable credentials or config file, a bad endpoint or
+ * endpoint setting from the environment or the profile; ANVIL_EMODEL for
+ * a service whose endpoint rule set does not compile (diag names the rule);
+ * ANVIL_EINVAL for a bad `options->endpoint_url` or `service`. diag says
+ * which, and never prints a secret (user information in an endpoint is
+ * shown as ***).
  */
 ANVIL_API int anvil_client_new(struct anvil_allocator *allocator, const struct anvil_model *model, const char *service,
                                const struct anvil_client_options *options, struct anvil_client **out,
@@ -185,6 +213,26 @@ ANVIL_API int anvil_client_call(struct anvil_client *client, const struct anvil_
 ANVIL_API int anvil_client_prepare(struct anvil_client *client, const struct anvil_shape *operation,
                                    const struct anvil_json *input, struct anvil_arena *arena,
                                    struct anvil_http_request *out, struct anvil_diag *diag);
+
+/**
+ * Where a call of `operation` (NULL: none, only the built-ins and the
+ * client's endpoint parameters bind) with `input` goes, as the call would
+ * resolve it: with endpoint rules, their URL, headers, properties (the auth
+ * schemes among them) and the rule that gave them; without, the configured
+ * endpoint (`rule` SIZE_MAX, no headers or properties). Values live in
+ * `arena`. ANVIL_ECONFIG with the rule set's own message (an error rule,
+ * no rule matching, a required parameter without a value); ANVIL_EINVAL
+ * for an input value of the wrong type for its parameter;
+ * ANVIL_EUNSUPPORTED for an auth scheme anvil cannot sign with (SigV4A,
+ * S3 Express); ANVIL_EMODEL for a URL, header or signing scope the rules
+ * give that anvil cannot send; ANVIL_ELIMIT; ANVIL_ENOMEM. Not thread-safe.
+ */
+ANVIL_API int anvil_client_endpoint(struct anvil_client *client, const struct anvil_shape *operation,
+                                    const struct anvil_json *input, struct anvil_arena *arena,
+                                    struct anvil_endpoint *out, struct anvil_diag *diag);
+
+/** The endpoint rules the client resolves with (to name a rule: anvil_endpoint_rule_path()), or NULL for none. */
+ANVIL_API const struct anvil_endpoint_rules *anvil_client_endpoint_rules(const struct anvil_client *client);
 
 /** What anvil_client_operation_call() needs (user data of an anvil_operation_fn). */
 struct anvil_client_operation {

@@ -200,6 +200,13 @@ static int s_label(struct s_req *r, struct anvil_str_view name, bool greedy) {
 static int s_path(struct s_req *r, struct anvil_str_view uri) {
     int rc = ANVIL_OK;
     size_t i = 0;
+    static const char bucket[] = "/{Bucket}";
+    size_t n = sizeof bucket - 1;
+    if (r->req->bucket_in_endpoint && anvil_sv_starts_with(uri, anvil_sv(bucket, n)) &&
+        (uri.len == n || uri.ptr[n] == '/' || uri.ptr[n] == '?')) {
+        /* The endpoint holds the bucket (S3's rules put it in the host, or in the path for path style). */
+        i = n;
+    }
     while (i < uri.len && rc == ANVIL_OK) {
         unsigned char c = (unsigned char)uri.ptr[i];
         if (c <= ' ' || c >= 0x7f || c == '#' || c == '}') {

@@ -313,6 +313,7 @@ int anvil__request_build(const struct anvil__protocol *protocol, const struct an
                               anvil_json_type_name(anvil_json_type(input)));
     }
     const struct anvil_json *filled = anvil_json_is_object(input) ? input : NULL;
+    req->bucket_in_endpoint = ctx->bucket_in_endpoint;
     bool token = false;
     int rc = anvil__customize_input(ctx, op, filled, req->arena, &filled);
     if (rc == ANVIL_OK) {

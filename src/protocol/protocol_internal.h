@@ -50,6 +50,12 @@ struct anvil__request {
     char host_prefix[ANVIL__HOST_PREFIX_MAX + 1];
     /* A URL that replaces the client's endpoint for this request (Machine Learning's Predict), or NULL. */
     const char *endpoint;
+    /*
+     * The URI's leading `/{Bucket}` is left out of the target (which may then
+     * be empty or start with '?'): the endpoint holds the bucket, in its host
+     * or its path (S3 with its endpoint rules).
+     */
+    bool bucket_in_endpoint;
     struct anvil_arena *arena;
 };
 
@@ -71,6 +77,8 @@ struct anvil__protocol_context {
     const struct anvil_env *env;
     /* Request compression settings (NULL = compression enabled with the defaults). */
     const struct anvil_compression_settings *compression;
+    /* The endpoint will hold the bucket: see anvil__request's bucket_in_endpoint. */
+    bool bucket_in_endpoint;
 };
 
 struct anvil__protocol {

@@ -136,6 +136,12 @@ static bool s_correct_clock(struct anvil_client *c, const struct anvil__exchange
     return true;
 }
 
+/* What the protocol reads besides the operation: S3 with rules leaves the bucket to the endpoint. */
+static struct anvil__protocol_context s_context(const struct anvil_client *c) {
+    return (struct anvil__protocol_context){c->model,       c->service,      c->allocator,
+                                            c->options.env, &c->compression, c->rules && c->is_s3};
+}
+
 /* Reads one try's result into the reply and the retry response; returns the call's status should it end here. */
 static int s_read(struct s_call *k, struct anvil__exchange *x, const struct anvil__attempt *a,
                   struct anvil_retry_response *r, int *result) {
@@ -159,7 +165,7 @@ static int s_read(struct s_call *k, struct anvil__exchange *x, const struct anvi
     struct anvil__response res;
     int rc = anvil__exchange_response(x, a->status, k->arena, &res);
     struct anvil_client *c = k->client;
-    struct anvil__protocol_context ctx = {c->model, c->service, c->allocator, c->options.env, &c->compression};
+    struct anvil__protocol_context ctx = s_context(c);
     int parsed = rc == ANVIL_OK ? anvil__response_read(c->protocol, &ctx, k->op, &res, k->arena, reply, NULL) : rc;
     if (parsed == ANVIL_ENOMEM || parsed == ANVIL_ELIMIT) {
         return parsed;
@@ -189,18 +195,28 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
     }
     struct anvil__request req;
     anvil__request_init(&req, c->allocator, arena);
-    struct anvil__protocol_context ctx = {c->model, c->service, c->allocator, c->options.env, &c->compression};
+    struct anvil__protocol_context ctx = s_context(c);
     struct anvil_diag diag;
     anvil_diag_clear(&diag);
+    struct anvil__endpoint ep;
     int rc = anvil__request_build(c->protocol, &ctx, op, input, &req, &diag);
+    if (rc == ANVIL_OK) {
+        rc = anvil__client_endpoint(c, op, input, arena, &ep, NULL, &diag);
+    }
+    if (rc == ANVIL_OK && ep.rule != SIZE_MAX && c->options.debug) {
+        char where[128];
+        anvil_endpoint_rule_path(c->rules, ep.rule, where, sizeof where);
+        struct anvil_str_view name = anvil_shape_name(op);
+        anvil__client_debug(c, "%.*s: endpoint %s%s from the rule at %s (signing name %s, region %s)", (int)name.len,
+                            name.ptr, ep.base, ep.path, where, ep.signing_name, ep.signing_region);
+    }
     if (rc != ANVIL_OK) {
-        /* An input the protocol cannot send: the reason goes with the reply, as a service's would. */
+        /* An input the protocol cannot send, or no endpoint for it: the reason goes with the reply, as a service's
+         * would. */
         anvil__text_keep(arena, anvil_sv_from_cstr(diag.message), ANVIL_DIAG_MESSAGE_MAX, &reply->error.message);
         anvil__request_clean_up(&req);
         return rc;
     }
-    struct anvil__endpoint ep;
-    anvil__client_endpoint(c, op, input, &ep);
     bool idempotent = anvil_operation_is_retry_safe(op);
     struct anvil_aws_service aws;
     anvil_service_aws(c->service, &aws);
@@ -339,12 +355,14 @@ int anvil_client_prepare(struct anvil_client *c, const struct anvil_shape *op, c
     memset(out, 0, sizeof *out);
     struct anvil__request req;
     anvil__request_init(&req, c->allocator, arena);
-    struct anvil__protocol_context ctx = {c->model, c->service, c->allocator, c->options.env, &c->compression};
+    struct anvil__protocol_context ctx = s_context(c);
     int rc = anvil__request_build(c->protocol, &ctx, op, input, &req, diag);
     struct anvil__prepared p;
+    struct anvil__endpoint ep;
     if (rc == ANVIL_OK) {
-        struct anvil__endpoint ep;
-        anvil__client_endpoint(c, op, input, &ep);
+        rc = anvil__client_endpoint(c, op, input, arena, &ep, NULL, diag);
+    }
+    if (rc == ANVIL_OK) {
         rc = anvil__client_prepare(c, &ep, &req, &p);
         if (rc == ANVIL_EINVAL) {
             anvil_diag_set(diag, rc, 0, 0, 0, "a header of the request holds CR, LF or NUL");

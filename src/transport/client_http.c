@@ -175,8 +175,13 @@ static int s_url(const struct anvil__endpoint *ep, const struct anvil__request *
     if (rc == ANVIL_OK) {
         rc = anvil_buf_append_sv(url, base);
     }
+    if (rc == ANVIL_OK && (target.len == 0 || target.ptr[0] == '?') && base.len == 0) {
+        /* Nothing of a path left (an S3 bucket's own URI, the bucket in the host): the root. */
+        rc = anvil_buf_append_byte(url, '/');
+    }
     if (rc == ANVIL_OK) {
-        rc = anvil_buf_append_sv(url, target.len ? target : ANVIL_SV("/"));
+        /* A target with no path of its own ("?list-type=2") follows the endpoint's path ("/bucket") directly. */
+        rc = anvil_buf_append_sv(url, target);
     }
     if (rc == ANVIL_OK) {
         rc = anvil_buf_appendf(host, "%s%.*s", prefix, (int)host_name.len, host_name.ptr);
@@ -241,7 +246,12 @@ int anvil__client_prepare(struct anvil_client *c, const struct anvil__endpoint *
     anvil_buf_init(&host, c->allocator, 1024);
     struct anvil_str_view path, query;
     int rc = s_url(ep, req, &p->url, &host, &path, &query);
-    size_t n = req->header_count + 1;
+    /* The endpoint's headers (the rules'), one line per value, after the request's own. */
+    size_t endpoint_values = 0;
+    for (size_t i = 0; ep->headers && i < anvil_json_len(ep->headers); i++) {
+        endpoint_values += anvil_json_len(&anvil_json_object_at(ep->headers, i)->value);
+    }
+    size_t n = req->header_count + 1 + endpoint_values;
     struct anvil_sigv4_header *signed_headers =
         rc == ANVIL_OK ? anvil_mem_calloc(c->allocator, n, sizeof *signed_headers) : NULL;
     if (rc == ANVIL_OK && !signed_headers) {
@@ -255,6 +265,15 @@ int anvil__client_prepare(struct anvil_client *c, const struct anvil__endpoint *
                 p->has_content_type || anvil_sv_eq_ascii_nocase(req->headers[i].name, ANVIL_SV("Content-Type"));
             rc = s_header_ok(req->headers[i].name, req->headers[i].value) ? ANVIL_OK : ANVIL_EINVAL;
         }
+        size_t k = req->header_count + 1;
+        for (size_t i = 0; ep->headers && i < anvil_json_len(ep->headers) && rc == ANVIL_OK; i++) {
+            const struct anvil_json_member *m = anvil_json_object_at(ep->headers, i);
+            for (size_t j = 0; j < anvil_json_len(&m->value) && rc == ANVIL_OK; j++) {
+                struct anvil_str_view value = anvil_json_string(anvil_json_array_at(&m->value, j));
+                signed_headers[k++] = (struct anvil_sigv4_header){anvil_json_member_key(m), value};
+                rc = s_header_ok(anvil_json_member_key(m), value) ? ANVIL_OK : ANVIL_EINVAL;
+            }
+        }
     }
     struct anvil_sigv4_request sreq = {
         anvil_sv_from_cstr(req->method), path, query, signed_headers, n, req->body.data, req->body.len, NULL};
@@ -264,12 +283,12 @@ int anvil__client_prepare(struct anvil_client *c, const struct anvil__endpoint *
     struct anvil_sigv4_config cfg = {.region = anvil_sv_from_cstr(ep->signing_region),
                                      .service = anvil_sv_from_cstr(ep->signing_name),
                                      .time_ms = anvil_env_wall_ms(c->options.env) + c->clock_offset_ms,
-                                     .keep_path = ep->s3_signing,
-                                     .single_encode_path = ep->s3_signing,
+                                     .keep_path = ep->keep_path,
+                                     .single_encode_path = ep->single_encode_path,
                                      .sign_body = ep->s3_signing};
     struct anvil_sigv4_result sig;
     anvil_sigv4_result_init(&sig, c->allocator);
-    if (rc == ANVIL_OK) {
+    if (rc == ANVIL_OK && ep->sign) {
         rc = anvil_sigv4_sign(&sreq, &cred, &cfg, &sig, NULL);
     }
     /* The Host signed is the Host sent (curl's own would drop a default port the URL names). */
@@ -279,8 +298,9 @@ int anvil__client_prepare(struct anvil_client *c, const struct anvil__endpoint *
     struct anvil_str_view extra_names[] = {ANVIL_SV("X-Amz-Date"), ANVIL_SV("x-amz-content-sha256"),
                                            ANVIL_SV("X-Amz-Security-Token"), ANVIL_SV("Authorization")};
     struct anvil_str_view extra_values[] = {
-        anvil_sv_from_cstr(sig.amz_date), ep->s3_signing ? anvil_sv_from_cstr(sig.payload_hash) : anvil_sv("", 0),
-        anvil_sv_from_cstr(c->aws.session_token), anvil_buf_view(&sig.authorization)};
+        anvil_sv_from_cstr(sig.amz_date),
+        ep->s3_signing && ep->sign ? anvil_sv_from_cstr(sig.payload_hash) : anvil_sv("", 0),
+        ep->sign ? anvil_sv_from_cstr(c->aws.session_token) : anvil_sv("", 0), anvil_buf_view(&sig.authorization)};
     for (size_t i = 0; i < ANVIL_ARRAY_LEN(extra_names) && rc == ANVIL_OK; i++) {
         if (extra_values[i].len) {
             rc = s_prepared_add(p, extra_names[i], extra_values[i]);

@@ -6,9 +6,30 @@
 
 #include "anvil/client.h"
 #include "anvil/compress.h"
+#include "anvil/endpoint.h"
 #include "anvil/traits.h"
 #include "core/core_internal.h"
 #include "protocol/protocol_internal.h"
+
+/* An endpoint URL split for sending: what curl connects to, the path, the Host header. */
+struct anvil__url {
+    /* scheme://authority, the scheme lower-case. */
+    char base[512];
+    /* The URL's own path ("/" when none), as sent and as signed. */
+    char path[1024];
+    /* The Host header: the host, and the port unless it is the scheme's default. */
+    char host[256];
+    /* Whether a host prefix (`@endpoint`) may go in front of the host: not for IP addresses or localhost. */
+    bool host_prefix_allowed;
+};
+
+/*
+ * Splits `url` (http:// or https://, host[:port], an optional path) for
+ * sending. ANVIL_EINVAL, diag naming the URL (user information shown as
+ * ***): another scheme, user information, no valid host or port, a query
+ * or fragment, a path with bytes a request line cannot hold, a part too long.
+ */
+int anvil__url_split(struct anvil_str_view url, struct anvil__url *out, struct anvil_diag *diag);
 
 struct anvil_client {
     struct anvil_allocator *allocator;
@@ -17,15 +38,25 @@ struct anvil_client {
     const struct anvil__protocol *protocol;
     struct anvil_client_options options;
     struct anvil_aws_config aws;
-    char endpoint[512];
-    /* The request path (the endpoint's own path, else "/"), as sent and as signed. */
-    char path[256];
-    char host[256];
+    /* The configured endpoint (caller's or environment's, SDK::Endpoint) as given, "" when none. */
+    char endpoint_url[512];
+    bool endpoint_given;
+    /* The configured endpoint split; without rules, the service's regional one when none was given. */
+    struct anvil__url configured;
     char signing_name[64];
     /* S3 signs the path as sent and the payload's hash in x-amz-content-sha256. */
     bool s3_signing;
-    /* Whether a host prefix (`@endpoint`) may go in front of the host: not for IP addresses or localhost. */
-    bool host_prefix_allowed;
+    /* The endpoint rules (NULL: none), the ones the client compiled, and the built-ins in `arena`. */
+    const struct anvil_endpoint_rules *rules;
+    struct anvil_endpoint_rules *owned_rules;
+    struct anvil_arena *arena;
+    struct anvil_json builtins;
+    /* The caller's endpoint parameters, copied into `arena` (options.endpoint_params points here). */
+    struct anvil_json endpoint_params;
+    /* S3: the rules put the bucket in the endpoint, so the URIs' `/{Bucket}` is left out. */
+    bool is_s3;
+    /* S3 Control: the rules put the account id in the host, so the `{AccountId}.` host prefix is left out. */
+    bool rules_drop_host_prefix;
     /* The CA bundle to verify TLS with ("" = curl's default). */
     char ca_bundle[1024];
     struct anvil_retry_strategy *retry;
@@ -71,10 +102,9 @@ struct anvil__attempt {
 void anvil__client_debug(const struct anvil_client *c, const char *fmt, ...) ANVIL_PRINTF(2, 3);
 
 /*
- * Where one call's requests go and how they are signed. Resolved once per
- * call by anvil__client_endpoint(): today from the client's configured
- * endpoint; the endpoint rules engine (issue 17) resolves it from the
- * operation and the input here. Strings are the client's.
+ * Where one call's requests go and how they are signed, resolved once per
+ * call by anvil__client_endpoint(). Strings are the client's or the call
+ * arena's.
  */
 struct anvil__endpoint {
     /* scheme://authority, the endpoint's own path ("/" when none), and the Host header value. */
@@ -83,14 +113,45 @@ struct anvil__endpoint {
     const char *host;
     const char *signing_name;
     const char *signing_region;
-    /* S3 signs the path as sent and the payload's hash in x-amz-content-sha256. */
+    /* The endpoint's headers (an object of name -> array of strings), or NULL. */
+    const struct anvil_json *headers;
+    /* Whether the request is signed at all (not with the client's no_sign). */
+    bool sign;
+    /* S3 signs the payload's hash in x-amz-content-sha256. */
     bool s3_signing;
+    /* SigV4: the path signed as sent (once encoded), and not normalised. */
+    bool single_encode_path;
+    bool keep_path;
     /* Whether a host prefix (`@endpoint`) may go in front of the host: not for IP addresses or localhost. */
     bool host_prefix_allowed;
+    /* The rule that gave the endpoint (anvil_endpoint_rule_path()), SIZE_MAX without rules. */
+    size_t rule;
 };
 
-void anvil__client_endpoint(const struct anvil_client *c, const struct anvil_shape *op, const struct anvil_json *input,
-                            struct anvil__endpoint *out);
+/* Checks the configured endpoint, compiles the service's rules, sets the built-ins (client_endpoint.c). */
+int anvil__client_endpoint_init(struct anvil_client *c, struct anvil_diag *diag);
+void anvil__client_endpoint_clean_up(struct anvil_client *c);
+
+/*
+ * The debug line of a new client: its endpoint (with rules, as they resolve
+ * before an operation binds anything: calls resolve their own), region,
+ * signing name and where its credentials came from.
+ */
+void anvil__client_endpoint_describe(const struct anvil_client *c);
+
+/*
+ * Where a call of `op` with `input` goes: the rules resolved (values in
+ * `arena`; the resolution in `*resolved` when not NULL), else the
+ * configured endpoint. ANVIL_ECONFIG with the rules' own message for an
+ * error rule, no match or a required parameter without a value;
+ * ANVIL_EINVAL for an input value of the wrong type for its parameter;
+ * ANVIL_EUNSUPPORTED for an auth scheme anvil cannot sign with;
+ * ANVIL_EMODEL for a URL, header or signing scope anvil cannot send;
+ * ANVIL_ELIMIT, ANVIL_ENOMEM.
+ */
+int anvil__client_endpoint(const struct anvil_client *c, const struct anvil_shape *op, const struct anvil_json *input,
+                           struct anvil_arena *arena, struct anvil__endpoint *out, struct anvil_endpoint *resolved,
+                           struct anvil_diag *diag);
 
 /* A request ready to go: URL, every header (signature included), body (borrowed from the request). */
 struct anvil__prepared {

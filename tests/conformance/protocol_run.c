@@ -203,33 +203,106 @@ static void s_request_dump(struct anvil_buf *why, const struct anvil__request *r
     ptc_quote(why, body, S_DUMP_MAX);
 }
 
-/*
- * S3 with the bucket in the host (virtual-hosted, dualstack, accelerate):
- * the bucket, when the case resolves to a host starting with it. S3's
- * endpoint rules put the bucket in the host, and the client then drops the
- * `/{Bucket}` the model's URIs start with (botocore handlers.py
- * remove_bucket_from_url_paths_from_model); both are the endpoint step's,
- * which comes after the protocol. The runner drops the bucket from the
- * protocol's path likewise and leaves the host to the endpoint rules.
- */
-static struct anvil_str_view s_s3_virtual_bucket(const struct ptc_case *c) {
+/* Whether the case is S3's and names the host its endpoint rules resolve. */
+static bool s_s3_case(const struct ptc_case *c) {
     struct anvil_aws_service aws;
-    struct anvil_str_view bucket = anvil_json_string(s_get(s_get(c->test, "params"), "Bucket"));
-    struct anvil_str_view resolved = anvil_json_string(s_get(c->test, "resolvedHost"));
-    if (!anvil_service_aws(c->service, &aws) || !anvil_sv_eq_cstr(aws.sdk_id, "S3") || bucket.len == 0 ||
-        resolved.len <= bucket.len || !anvil_sv_starts_with(resolved, bucket) || resolved.ptr[bucket.len] != '.') {
-        return anvil_sv("", 0);
-    }
-    return bucket;
+    return s_get(c->test, "resolvedHost") && anvil_service_aws(c->service, &aws) && anvil_sv_eq_cstr(aws.sdk_id, "S3");
 }
 
-/* `path` without a leading "/{bucket}" segment ("/" when nothing is left). */
-static struct anvil_str_view s_without_bucket(struct anvil_str_view path, struct anvil_str_view bucket) {
-    if (path.len > bucket.len && path.ptr[0] == '/' && memcmp(path.ptr + 1, bucket.ptr, bucket.len) == 0 &&
-        (path.len == bucket.len + 1 || path.ptr[bucket.len + 1] == '/')) {
-        path = anvil_sv_slice(path, bucket.len + 1, path.len - bucket.len - 1);
+/* Reads an S3 setting of vendorParams' scopedConfig: the operation's over the client's. */
+static const struct anvil_json *s_s3_setting(const struct ptc_case *c, const char *name) {
+    const struct anvil_json *scoped = s_get(s_get(c->test, "vendorParams"), "scopedConfig");
+    const struct anvil_json *v = s_get(s_get(s_get(scoped, "operation"), "s3"), name);
+    return v ? v : s_get(s_get(s_get(scoped, "client"), "s3"), name);
+}
+
+static const char *s_no_environment(void *ctx, const char *name) {
+    (void)ctx;
+    return strcmp(name, "HOME") == 0 ? "/nonexistent" : NULL;
+}
+
+/*
+ * An S3 case: the client (unsigned, no files, no environment) with S3's
+ * endpoint rules, the region of vendorParams and its S3 settings as the
+ * rules' parameters (addressing_style path -> ForcePathStyle,
+ * use_dualstack_endpoint -> UseDualStack, use_accelerate_endpoint ->
+ * Accelerate), and the input's Bucket (S3's real model binds it with
+ * @contextParam; the test model does not say so). What it would send must
+ * go to resolvedHost with the case's uri as its path.
+ */
+static void s_s3_request(const struct ptc_case *c, const struct anvil_json *input, struct anvil_arena *arena,
+                         struct anvil_buf *why) {
+    const struct anvil_json *scoped = s_get(s_get(c->test, "vendorParams"), "scopedConfig");
+    struct anvil_str_view region = anvil_json_string(s_get(s_get(scoped, "client"), "region"));
+    struct anvil_json_builder *b = NULL;
+    struct anvil_json params;
+    int rc = anvil_json_builder_new(NULL, arena, &b);
+    rc = rc == ANVIL_OK ? anvil_json_builder_begin_object(b) : rc;
+    const struct anvil_json *bucket = s_get(input, "Bucket");
+    if (rc == ANVIL_OK && bucket) {
+        rc = anvil_json_builder_key(b, "Bucket", 6);
+        rc = rc == ANVIL_OK ? anvil_json_builder_value(b, bucket) : rc;
     }
-    return path.len ? path : anvil_sv("/", 1);
+    const struct anvil_json *style = s_s3_setting(c, "addressing_style");
+    if (rc == ANVIL_OK && style) {
+        rc = anvil_json_builder_key(b, "ForcePathStyle", 14);
+        rc = rc == ANVIL_OK ? anvil_json_builder_bool(b, anvil_sv_eq_cstr(anvil_json_string(style), "path")) : rc;
+    }
+    static const char *const flags[][2] = {{"use_dualstack_endpoint", "UseDualStack"},
+                                           {"use_accelerate_endpoint", "Accelerate"}};
+    for (size_t i = 0; i < 2 && rc == ANVIL_OK; i++) {
+        const struct anvil_json *v = s_s3_setting(c, flags[i][0]);
+        if (v) {
+            rc = anvil_json_builder_key(b, flags[i][1], strlen(flags[i][1]));
+            rc = rc == ANVIL_OK ? anvil_json_builder_value(b, v) : rc;
+        }
+    }
+    rc = rc == ANVIL_OK ? anvil_json_builder_end_object(b) : rc;
+    rc = rc == ANVIL_OK ? anvil_json_builder_finish(b, &params) : rc;
+    anvil_json_builder_destroy(b);
+    char region_text[64], service[256];
+    snprintf(region_text, sizeof region_text, "%.*s", (int)region.len, region.ptr);
+    struct anvil_str_view id = anvil_shape_id(c->service);
+    snprintf(service, sizeof service, "%.*s", (int)id.len, id.ptr);
+    struct anvil_client_options o = {.region = region_text,
+                                     .env = &s_env,
+                                     .getenv = s_no_environment,
+                                     .endpoint_rules = c->s3_rules,
+                                     .endpoint_params = &params,
+                                     .no_sign = true};
+    struct anvil_client *client = NULL;
+    struct anvil_http_request http;
+    struct anvil_diag diag;
+    anvil_diag_clear(&diag);
+    rc = rc == ANVIL_OK ? anvil_client_new(NULL, c->model, service, &o, &client, &diag) : rc;
+    rc = rc == ANVIL_OK ? anvil_client_prepare(client, c->operation, input, arena, &http, &diag) : rc;
+    anvil_client_destroy(client);
+    if (rc != ANVIL_OK) {
+        s_problem(why);
+        anvil_buf_appendf(why, "the client with S3's endpoint rules: %s: %s", anvil_status_name(rc), diag.message);
+        return;
+    }
+    /* The URL: scheme://host/path?query. */
+    struct anvil_str_view url = http.url;
+    size_t authority = anvil_sv_find_byte(url, 0, ':') + 3;
+    size_t slash = anvil_sv_find_byte(url, authority, '/');
+    slash = slash == SIZE_MAX ? url.len : slash;
+    size_t query = anvil_sv_find_byte(url, slash, '?');
+    query = query == SIZE_MAX ? url.len : query;
+    struct anvil_str_view host = anvil_sv_slice(url, authority, slash - authority);
+    struct anvil_str_view path = anvil_sv_slice(url, slash, query - slash);
+    struct anvil_str_view want_host = anvil_json_string(s_get(c->test, "resolvedHost"));
+    struct anvil_str_view want_uri = anvil_json_string(s_get(c->test, "uri"));
+    if (!anvil_sv_eq(host, want_host)) {
+        s_problem(why);
+        anvil_buf_appendf(why, "resolved host: expected %.*s, got %.*s (%.*s)", (int)want_host.len, want_host.ptr,
+                          (int)host.len, host.ptr, (int)url.len, url.ptr);
+    }
+    if (!anvil_sv_eq(path, want_uri)) {
+        s_problem(why);
+        anvil_buf_appendf(why, "uri: expected %.*s, got %.*s (%.*s)", (int)want_uri.len, want_uri.ptr, (int)path.len,
+                          path.ptr, (int)url.len, url.ptr);
+    }
 }
 
 bool ptc_run_request(struct ptc_case *c, struct anvil_buf *why) {
@@ -283,17 +356,20 @@ bool ptc_run_request(struct ptc_case *c, struct anvil_buf *why) {
     struct anvil_str_view host, base;
     s_split_host(req.endpoint ? anvil_sv_from_cstr(req.endpoint) : anvil_json_string(s_get(t, "host")), &host, &base);
     struct anvil_str_view target = anvil_buf_view(&req.target);
-    struct anvil_str_view bucket = s_s3_virtual_bucket(c);
-    c->host_left_to_endpoint_rules = bucket.len > 0;
+    /* S3's host and path are its endpoint rules' (the bucket in the host, or first in the path). */
+    bool s3 = s_s3_case(c);
+    c->host_left_to_endpoint_rules = s3 && !c->s3_rules;
+    if (s3 && c->s3_rules) {
+        s_s3_request(c, input_ptr, arena, why);
+    }
     anvil_buf_append_sv(&tmp, base);
-    anvil_buf_append_sv(&tmp, bucket.len ? s_without_bucket(ptc_target_path(target), bucket) : ptc_target_path(target));
+    anvil_buf_append_sv(&tmp, ptc_target_path(target));
     struct anvil_str_view want_uri = anvil_json_string(s_get(t, "uri"));
-    if (!anvil_sv_eq(want_uri, anvil_buf_view(&tmp))) {
+    if (!s3 && !anvil_sv_eq(want_uri, anvil_buf_view(&tmp))) {
         struct anvil_str_view got = anvil_buf_view(&tmp);
         s_problem(why);
-        anvil_buf_appendf(why, "uri: expected %.*s, got %.*s (target %.*s%s)", (int)want_uri.len, want_uri.ptr,
-                          (int)got.len, got.ptr, (int)target.len, target.ptr,
-                          bucket.len ? ", the bucket's segment dropped as S3 addressing by host does" : "");
+        anvil_buf_appendf(why, "uri: expected %.*s, got %.*s (target %.*s)", (int)want_uri.len, want_uri.ptr,
+                          (int)got.len, got.ptr, (int)target.len, target.ptr);
     }
     anvil_buf_clear(&tmp);
 
@@ -307,7 +383,7 @@ bool ptc_run_request(struct ptc_case *c, struct anvil_buf *why) {
     }
 
     const struct anvil_json *resolved = s_get(t, "resolvedHost");
-    if (resolved && !bucket.len) {
+    if (resolved && !s3) {
         anvil_buf_append_cstr(&tmp, req.host_prefix);
         anvil_buf_append_sv(&tmp, host);
         struct anvil_str_view got = anvil_buf_view(&tmp), want = anvil_json_string(resolved);

@@ -17,9 +17,12 @@ struct ptc_case {
     /* On failure, also show the whole request or reply. */
     bool verbose;
     /*
-     * Set by the run: an S3 case addressing its bucket by host, whose
-     * resolved host is the endpoint rules' and was not checked.
+     * S3's endpoint rules, from S3's own model (the test model has none):
+     * an S3 case's resolvedHost and uri are what a client with them sends.
+     * NULL when that model is not there: such a case's host is not checked
+     * and the run sets host_left_to_endpoint_rules.
      */
+    const struct anvil_endpoint_rules *s3_rules;
     bool host_left_to_endpoint_rules;
 };
 

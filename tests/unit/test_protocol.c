@@ -180,7 +180,7 @@ TEST(protocol_xml_index_grows_while_reading) {
     CHECK_OK(rc);
     CHECK_OK(s_model(t, idl.data, &model));
     CHECK_OK(anvil_arena_new(t->alloc, NULL, &arena));
-    struct anvil__protocol_context ctx = {model, s_shape(model, "S"), t->alloc, NULL, NULL};
+    struct anvil__protocol_context ctx = {model, s_shape(model, "S"), t->alloc, NULL, NULL, false};
     struct anvil__response res = {200, NULL, 0, body.data, body.len};
     struct anvil_operation_reply reply;
     CHECK_OK(
@@ -211,7 +211,7 @@ static int s_build(struct anvil_test *t, const char *idl, const char *op, const 
     if (rc != ANVIL_OK) {
         return rc;
     }
-    struct anvil__protocol_context ctx = {*model, s_shape(*model, "S"), t->alloc, NULL, NULL};
+    struct anvil__protocol_context ctx = {*model, s_shape(*model, "S"), t->alloc, NULL, NULL, false};
     anvil_diag_clear(diag);
     return anvil__request_build(anvil__protocol_of(ctx.service), &ctx, s_shape(*model, op), &in, req, diag);
 }
@@ -316,7 +316,7 @@ TEST(protocol_xml_flattened_recursion) {
     struct anvil_arena *arena = NULL;
     CHECK_OK(s_model(t, idl, &model));
     CHECK_OK(anvil_arena_new(t->alloc, NULL, &arena));
-    struct anvil__protocol_context ctx = {model, s_shape(model, "S"), t->alloc, NULL, NULL};
+    struct anvil__protocol_context ctx = {model, s_shape(model, "S"), t->alloc, NULL, NULL, false};
     static const struct anvil_http_header headers[] = {{ANVIL_SV("x-p-a"), ANVIL_SV("1")}};
     struct anvil__response res = {200, headers, 1, body, sizeof body - 1};
     struct anvil_operation_reply reply;

@@ -137,6 +137,8 @@ enum cli_next cli_parser_next(struct cli_parser *parser, int *id, const char **v
 #define CLI_OPT_MAX_RESPONSE 2008
 #define CLI_OPT_CA_BUNDLE 2009
 #define CLI_OPT_SERVICE 2010
+#define CLI_OPT_NO_SIGN 2011
+#define CLI_OPT_ENDPOINT_PARAMS 2012
 
 /* The HTTP transport's options, for a command's option table; and --service, which every such command takes. */
 /* clang-format off */
@@ -151,6 +153,8 @@ enum cli_next cli_parser_next(struct cli_parser *parser, int *id, const char **v
     {"retry-error", 0, CLI_ARG_REQUIRED, CLI_OPT_RETRY_ERROR}, \
     {"max-response-bytes", 0, CLI_ARG_REQUIRED, CLI_OPT_MAX_RESPONSE}, \
     {"ca-bundle", 0, CLI_ARG_REQUIRED, CLI_OPT_CA_BUNDLE}, \
+    {"no-sign-request", 0, CLI_ARG_NONE, CLI_OPT_NO_SIGN}, \
+    {"endpoint-params", 0, CLI_ARG_REQUIRED, CLI_OPT_ENDPOINT_PARAMS}, \
     {"debug", 0, CLI_ARG_NONE, CLI_OPT_DEBUG}
 /* clang-format on */
 
@@ -161,6 +165,8 @@ struct cli_exec_spec {
     const struct cli_option *options;
     /* Over HTTP, --botocore may come with --model (descriptions from botocore, the service from the model). */
     bool botocore_with_model;
+    /* The NAME operand may be left out (`anvil endpoint` without an operation). */
+    bool name_optional;
     /* Every other option; returns CLI_EXIT_OK or an exit code (after printing). */
     int (*on_option)(void *ctx, int id, const char *value);
 };
@@ -193,6 +199,7 @@ struct cli_service_files {
     char model[4864];
     char waiters[4864];
     char paginators[4864];
+    char endpoint_rules[4864];
 };
 
 /*
@@ -200,7 +207,7 @@ struct cli_service_files {
  * AWS tools keep botocore's data: each folder of ANVIL_MODEL_PATH, then
  * AWS_DATA_PATH, ~/.aws/models, Debian's python3-botocore, aws-cli v2's
  * installs and pip's (docs/cli.md), and its waiters-2 and paginators-1 beside
- * it. CLI_EXIT_OK; CLI_EXIT_USAGE for a name that cannot be one;
+ * it, and its endpoint-rule-set-1. CLI_EXIT_OK; CLI_EXIT_USAGE for a name that cannot be one;
  * CLI_EXIT_CONFIG, after printing where it looked and any close name, when
  * no folder has it.
  */
@@ -223,6 +230,9 @@ struct cli_exec_args {
     size_t retry_error_count;
     /* --max-response-bytes: the largest answer kept (0 = the client's default). */
     uint64_t max_response_bytes;
+    /* --no-sign-request, and --endpoint-params JSON|@FILE (the rule set's parameters by name). */
+    bool no_sign;
+    const char *endpoint_params;
     bool debug;
 };
 
@@ -231,9 +241,9 @@ struct cli_exec_args {
  * `--exec CMD [ARG...]` (everything after --exec) or the HTTP options
  * (--endpoint-url, --region, --profile, --retry-mode, --retry-max-attempts,
  * --retry-max-time, --retry-error, --max-response-bytes, --ca-bundle,
- * --debug; HTTP needs
- * --model), handing other options to spec->on_option. CLI_EXIT_OK, or the
- * exit code of a usage error it printed.
+ * --no-sign-request, --endpoint-params, --debug; HTTP needs --model),
+ * handing other options to spec->on_option. CLI_EXIT_OK, or the exit code
+ * of a usage error it printed.
  */
 int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *spec, void *ctx,
                            struct cli_exec_args *out);
@@ -249,8 +259,10 @@ int cli_unknown_name(const char *command, const char *name, size_t count,
 /*
  * An HTTP client for the model's service from the parsed options (debug
  * lines to stderr); `cancel` (may be NULL) is the flag a signal handler
- * sets to stop a call in flight. CLI_EXIT_OK, or the exit code after
- * printing why.
+ * sets to stop a call in flight. Its endpoint rules: the model's, else a
+ * botocore endpoint-rule-set-1.json[.gz] beside the botocore model (from
+ * --service, or a --model that is a service-2.json[.gz]). CLI_EXIT_OK, or
+ * the exit code after printing why.
  */
 int cli_http_client(const struct cli_exec_args *args, const struct anvil_model *model, const char *command,
                     const volatile sig_atomic_t *cancel, struct anvil_client **client);
@@ -370,6 +382,7 @@ int cli_exit_for_status(int status);
 bool cli_parse_seconds(const char *text, uint64_t max_ms, uint64_t *out_ms);
 
 int cli_cmd_call(int argc, char **argv);
+int cli_cmd_endpoint(int argc, char **argv);
 int cli_cmd_help(int argc, char **argv);
 int cli_cmd_json(int argc, char **argv);
 int cli_cmd_paginate(int argc, char **argv);

@@ -70,6 +70,9 @@ static int s_dry_run(struct anvil_client *client, const struct anvil_shape *op, 
         cli_error_text("call: the input cannot be sent: ", anvil_sv_from_cstr(diag.message));
         return CLI_EXIT_DATA;
     }
+    if (rc != ANVIL_OK && rc != ANVIL_ENOMEM) {
+        cli_error_text("call: ", anvil_sv_from_cstr(diag.message[0] ? diag.message : anvil_status_str(rc)));
+    }
     if (rc == ANVIL_OK) {
         rc = s_write_request(&request, out);
     }
@@ -85,7 +88,7 @@ int cli_cmd_call(int argc, char **argv) {
         CLI_HTTP_OPTIONS,
         {NULL, 0, CLI_ARG_NONE, 0},
     };
-    static const struct cli_exec_spec spec = {"call", "OPERATION", "operations", options, false, s_option};
+    static const struct cli_exec_spec spec = {"call", "OPERATION", "operations", options, false, false, s_option};
     struct s_args a;
     memset(&a, 0, sizeof a);
     int code = cli_parse_exec_command(argc, argv, &spec, &a, &a.exec);

@@ -82,7 +82,7 @@ static int s_parse(int argc, char **argv, struct s_args *a) {
         CLI_HTTP_OPTIONS,
         {NULL, 0, CLI_ARG_NONE, 0},
     };
-    static const struct cli_exec_spec spec = {"wait", "WAITER", "waiters", options, true, s_option};
+    static const struct cli_exec_spec spec = {"wait", "WAITER", "waiters", options, true, false, s_option};
     int parsed = cli_parse_exec_command(argc, argv, &spec, a, &a->exec);
     if (parsed != CLI_EXIT_OK) {
         return parsed;

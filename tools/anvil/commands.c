@@ -8,7 +8,7 @@
 #define S_HTTP_HELP                                                                                                    \
     "HTTP options (instead of --exec; the service is the model's):\n"                                                  \
     "      --endpoint-url URL      default AWS_ENDPOINT_URL_<SDK ID>, AWS_ENDPOINT_URL, or\n"                          \
-    "                              https://{endpointPrefix}.{region}.amazonaws.com\n"                                  \
+    "                              the service's endpoint rules (docs/endpoints.md)\n"                                 \
     "      --region R              default AWS_REGION, AWS_DEFAULT_REGION or the profile's\n"                          \
     "      --profile P             default AWS_PROFILE, else \"default\"\n"                                            \
     "      --retry-mode MODE       standard (default) or adaptive\n"                                                   \
@@ -17,6 +17,9 @@
     "      --retry-error CODE      retry this error code too (repeatable)\n"                                           \
     "      --max-response-bytes N  the largest answer accepted (default 64 MiB)\n"                                     \
     "      --ca-bundle FILE        CA certificates for TLS (default AWS_CA_BUNDLE, the profile's)\n"                   \
+    "      --no-sign-request       send requests unsigned: no credentials needed\n"                                    \
+    "      --endpoint-params JSON  the endpoint rules' parameters by name, or @FILE\n"                                 \
+    "                              (e.g. '{\"ForcePathStyle\": true}')\n"                                              \
     "      --debug                 log each attempt on standard error (never secrets)\n"
 
 const struct cli_command cli_commands[] = {
@@ -30,15 +33,15 @@ const struct cli_command cli_commands[] = {
      "epoch seconds, blobs as base64. The input is written the same way and checked\n"
      "against its shape before anything is sent. Requests are signed with SigV4 using\n"
      "the credentials and region AWS tools use (AWS_ACCESS_KEY_ID, AWS_PROFILE,\n"
-     "~/.aws/credentials and config, AWS_REGION); the endpoint is\n"
-     "https://{endpointPrefix}.{region}.amazonaws.com unless --endpoint-url says\n"
-     "otherwise. Every call goes through the retry strategy (standard by default),\n"
-     "with idempotency tokens filled and request compression applied. With\n"
-     "--dry-run, the signed request is printed as JSON (method, url, headers, body)\n"
-     "instead of sent.\n"
+     "~/.aws/credentials and config, AWS_REGION); the endpoint is what the service's\n"
+     "endpoint rules give for the call (FIPS, dual-stack and S3's settings included;\n"
+     "'anvil endpoint' shows it), unless --endpoint-url says otherwise. Every call goes\n"
+     "through the retry strategy (standard by default), with idempotency tokens filled\n"
+     "and request compression applied. With --dry-run, the signed request is printed\n"
+     "as JSON (method, url, headers, body) instead of sent.\n"
      "\n"
      "Exit status: 0 success, 3 the service or the transport failed, 64 usage, 65 bad\n"
-     "model or input.\n"
+     "model or input, 78 configuration (the endpoint rules' own error among it).\n"
      "\n"
      "Options:\n"
      "  -m, --model FILE            the model: JSON AST, .smithy, botocore service-2.json\n"
@@ -49,6 +52,31 @@ const struct cli_command cli_commands[] = {
      "      --dry-run               print the signed request instead of sending it\n"
      "\n" S_HTTP_HELP,
      cli_cmd_call},
+    {"endpoint", "Show where a call would go: the service's endpoint rules resolved",
+     "Usage: anvil endpoint (--model FILE | --service NAME) [OPERATION [--input JSON|@FILE]]\n"
+     "                      [--region R] [--profile P] [--endpoint-url URL]\n"
+     "                      [--endpoint-params JSON|@FILE] [--debug]\n"
+     "\n"
+     "Resolves the service's endpoint rules (the model's smithy.rules#endpointRuleSet,\n"
+     "or botocore's endpoint-rule-set-1.json beside its service-2.json) as a call\n"
+     "would: the built-ins from the region, the environment and the profile\n"
+     "(AWS_USE_FIPS_ENDPOINT, AWS_USE_DUALSTACK_ENDPOINT, the s3 settings, ...), the\n"
+     "parameters --endpoint-params gives, and, with OPERATION, what its input binds\n"
+     "(context parameters, static ones, JMESPath paths). Prints JSON: the URL, the\n"
+     "headers, the properties (authSchemes: how the call is signed) and the rule that\n"
+     "matched (\"rules[2].rules[5]\"; null when the service has no rules and the\n"
+     "configured endpoint stands). Nothing is sent or signed: no credentials needed.\n"
+     "\n"
+     "Exit status: 0 resolved, 64 usage, 65 bad model or input, 78 the rules' own\n"
+     "error (their message is printed) or a configuration problem.\n"
+     "\n"
+     "Options:\n"
+     "  -m, --model FILE            the model: JSON AST, .smithy, botocore service-2.json\n"
+     "                              (.gz too) or a folder; repeat to assemble one model\n"
+     "      --service NAME          the newest botocore data of NAME (s3, ec2, ...)\n"
+     "  -i, --input JSON            OPERATION's input, or @FILE (default {})\n"
+     "\n" S_HTTP_HELP,
+     cli_cmd_endpoint},
     {"help", "Show help for anvil or for one command",
      "Usage: anvil help [COMMAND]\n"
      "\n"

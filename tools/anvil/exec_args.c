@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -79,6 +80,10 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
             out->ca_bundle = value;
         } else if (id == CLI_OPT_DEBUG) {
             out->debug = true;
+        } else if (id == CLI_OPT_NO_SIGN) {
+            out->no_sign = true;
+        } else if (id == CLI_OPT_ENDPOINT_PARAMS) {
+            out->endpoint_params = value;
         } else if (id == CLI_OPT_RETRY_MAX_ATTEMPTS) {
             uint64_t n;
             if (anvil_sv_parse_u64(anvil_sv_from_cstr(value), 100, &n) != ANVIL_OK || n == 0) {
@@ -120,14 +125,15 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
         return cli_usage_error(spec->command, "give the %s with exactly one of --model, --botocore and --service",
                                spec->plural);
     }
-    if (!out->name) {
+    if (!out->name && !spec->name_optional) {
         return cli_usage_error(spec->command, "no %s given", spec->what);
     }
-    if (out->command &&
-        (out->endpoint_url || out->region || out->profile || out->retry_mode || out->ca_bundle ||
-         out->retry_max_attempts || out->retry_max_total_ms || out->retry_error_count || out->max_response_bytes)) {
+    if (out->command && (out->endpoint_url || out->region || out->profile || out->retry_mode || out->ca_bundle ||
+                         out->retry_max_attempts || out->retry_max_total_ms || out->retry_error_count ||
+                         out->max_response_bytes || out->no_sign || out->endpoint_params)) {
         return cli_usage_error(spec->command, "--exec and the HTTP options (--endpoint-url, --region, --profile, "
-                                              "--retry-*, --max-response-bytes, --ca-bundle) do not mix");
+                                              "--retry-*, --max-response-bytes, --ca-bundle, --no-sign-request, "
+                                              "--endpoint-params) do not mix");
     }
     if (out->service) {
         return s_service(spec, out);
@@ -198,6 +204,72 @@ static int s_retry_options(const struct cli_exec_args *args, const char *command
     return CLI_EXIT_OK;
 }
 
+/*
+ * botocore keeps a service's endpoint rules beside its model: the
+ * endpoint-rule-set-1.json[.gz] --service found, or the one beside a --model
+ * that is a botocore service-2.json[.gz]. Into `path` ("" when none).
+ */
+static void s_botocore_rules_path(const struct cli_exec_args *args, char *path, size_t size) {
+    path[0] = '\0';
+    if (args->service) {
+        snprintf(path, size, "%s", args->service_files.endpoint_rules);
+        return;
+    }
+    if (args->models.count != 1) {
+        return;
+    }
+    const char *model = args->models.items[0];
+    const char *slash = strrchr(model, '/');
+    const char *base = slash ? slash + 1 : model;
+    if (strcmp(base, "service-2.json") != 0 && strcmp(base, "service-2.json.gz") != 0) {
+        return;
+    }
+    const char *names[] = {"endpoint-rule-set-1.json", "endpoint-rule-set-1.json.gz"};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(path, size, "%.*s%s", (int)(base - model), model, names[i]);
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+            return;
+        }
+    }
+    path[0] = '\0';
+}
+
+/*
+ * The rule set document a client is given when its model has none of its
+ * own (a botocore model's rules are a file of their own). CLI_EXIT_OK with
+ * `*doc` NULL when there is none; else the exit code after printing why.
+ */
+static int s_botocore_rules(const struct cli_exec_args *args, const struct anvil_model *model, const char *command,
+                            struct anvil_json_doc **doc) {
+    *doc = NULL;
+    char path[4864];
+    s_botocore_rules_path(args, path, sizeof path);
+    for (size_t i = 0; path[0] && i < anvil_model_shape_count(model); i++) {
+        const struct anvil_shape *s = anvil_model_shape_at(model, i);
+        if (anvil_shape_type(s) == ANVIL_SHAPE_SERVICE && anvil_shape_trait(s, "smithy.rules#endpointRuleSet")) {
+            return CLI_EXIT_OK; /* the model's own rules */
+        }
+    }
+    if (!path[0]) {
+        return CLI_EXIT_OK;
+    }
+    struct cli_input in;
+    int code = cli_input_read_data(path, (size_t)64 << 20, &in);
+    if (code != CLI_EXIT_OK) {
+        return code;
+    }
+    struct anvil_diag diag;
+    anvil_diag_clear(&diag);
+    int rc = anvil_json_parse(NULL, in.data, in.len, NULL, doc, &diag);
+    if (rc != ANVIL_OK) {
+        cli_error("%s: %s", command, in.label);
+        cli_report_diag(in.label, &diag);
+    }
+    cli_input_release(&in);
+    return rc == ANVIL_OK ? CLI_EXIT_OK : cli_exit_for_status(rc);
+}
+
 int cli_http_client(const struct cli_exec_args *args, const struct anvil_model *model, const char *command,
                     const volatile sig_atomic_t *cancel, struct anvil_client **client) {
     struct anvil_retry_options ro = {0};
@@ -205,9 +277,19 @@ int cli_http_client(const struct cli_exec_args *args, const struct anvil_model *
     if (code != CLI_EXIT_OK) {
         return code;
     }
+    struct anvil_json_doc *rules = NULL, *params = NULL;
+    if ((code = s_botocore_rules(args, model, command, &rules)) != CLI_EXIT_OK ||
+        (args->endpoint_params &&
+         (code = cli_json_argument("--endpoint-params", args->endpoint_params, &params)) != CLI_EXIT_OK)) {
+        anvil_json_doc_destroy(rules);
+        return code;
+    }
     struct anvil_retry_strategy *retry = NULL;
     int rc = anvil_retry_strategy_new(NULL, &ro, &retry);
     struct anvil_client_options o = {0};
+    o.endpoint_rule_set = rules ? anvil_json_doc_root(rules) : NULL;
+    o.endpoint_params = params ? anvil_json_doc_root(params) : NULL;
+    o.no_sign = args->no_sign;
     o.profile = args->profile;
     o.region = args->region;
     o.endpoint_url = args->endpoint_url;
@@ -227,11 +309,17 @@ int cli_http_client(const struct cli_exec_args *args, const struct anvil_model *
         rc = anvil_client_new(NULL, model, NULL, &o, client, &diag);
     }
     anvil_retry_strategy_release(retry);
+    anvil_json_doc_destroy(rules);
+    anvil_json_doc_destroy(params);
     if (rc != ANVIL_OK) {
         cli_error("%s: %s", command, diag.message[0] ? diag.message : anvil_status_str(rc));
-        /* What the options got wrong is usage (64); what the machine's setup lacks is configuration (78). */
+        /*
+         * What the options got wrong is usage (64); what the machine's setup lacks is configuration (78);
+         * endpoint rules that do not compile are the model's (65).
+         */
         return rc == ANVIL_ENOMEM                                ? CLI_EXIT_INTERNAL
                : rc == ANVIL_ECONFIG || rc == ANVIL_EUNSUPPORTED ? CLI_EXIT_CONFIG
+               : rc == ANVIL_EMODEL                              ? CLI_EXIT_DATA
                                                                  : CLI_EXIT_USAGE;
     }
     return CLI_EXIT_OK;

@@ -321,10 +321,17 @@ int cli_check_input(struct anvil_client *client, const struct anvil_shape *opera
     if (rc == ANVIL_OK) {
         return CLI_EXIT_OK;
     }
-    /* The input (EINVAL, ELIMIT) or the model (EMODEL) cannot make a request: the data's fault, said. */
+    /*
+     * The input (EINVAL, ELIMIT) or the model (EMODEL) cannot make a request: the data's fault, said. The
+     * endpoint rules refusing the call (ECONFIG: their own words) or needing a signature anvil cannot make
+     * (EUNSUPPORTED) are the configuration's.
+     */
     char prefix[96];
     snprintf(prefix, sizeof prefix, "%s: %s: ", command,
-             rc == ANVIL_EMODEL ? "the model cannot make this request" : "the input cannot be sent");
+             rc == ANVIL_EMODEL         ? "the model cannot make this request"
+             : rc == ANVIL_ECONFIG      ? "no endpoint for this call"
+             : rc == ANVIL_EUNSUPPORTED ? "cannot call"
+                                        : "the input cannot be sent");
     cli_error_text(prefix, anvil_sv_from_cstr(diag.message[0] ? diag.message : anvil_status_str(rc)));
     return rc == ANVIL_EINVAL || rc == ANVIL_ELIMIT || rc == ANVIL_EMODEL ? CLI_EXIT_DATA : cli_exit_for_status(rc);
 }

@@ -204,6 +204,7 @@ int cli_service_find(const char *command, const char *name, struct cli_service_f
         s_data_file(out->dir, "service-2", out->model, sizeof out->model);
         s_data_file(out->dir, "waiters-2", out->waiters, sizeof out->waiters);
         s_data_file(out->dir, "paginators-1", out->paginators, sizeof out->paginators);
+        s_data_file(out->dir, "endpoint-rule-set-1", out->endpoint_rules, sizeof out->endpoint_rules);
     }
     s_roots_free(&r);
     return code;

@@ -1,0 +1,311 @@
+/*
+ * The client's endpoint step (client_endpoint.c) with a small service and
+ * rule sets written here: what the rules give reaches the request (URL,
+ * path, headers, how it is signed), what they give that cannot be sent is
+ * refused by name, the caller's endpoint parameters are checked, and a
+ * service without rules keeps its configured endpoint. AWS's own rule sets
+ * are test_client_endpoint_aws.c's.
+ */
+
+#include <string.h>
+
+#include "harness.h"
+
+static const char s_idl[] = "$version: \"2\"\n"
+                            "namespace t\n"
+                            "use aws.api#service\n"
+                            "use aws.auth#sigv4\n"
+                            "use aws.protocols#awsJson1_0\n"
+                            "@service(sdkId: \"Svc\", endpointPrefix: \"svc\")\n"
+                            "@sigv4(name: \"svc\")\n"
+                            "@awsJson1_0\n"
+                            "service Svc { version: \"2020-01-01\", operations: [Op, Fixed] }\n"
+                            "operation Op { input: OpInput }\n"
+                            "structure OpInput {\n"
+                            "  @smithy.rules#contextParam(name: \"Name\")\n"
+                            "  name: String\n"
+                            "  @smithy.rules#contextParam(name: \"Flag\")\n"
+                            "  flag: String\n"
+                            "}\n"
+                            "@smithy.rules#staticContextParams(Name: {value: \"static\"})\n"
+                            "operation Fixed { input: OpInput }\n";
+
+/* A rule set whose Mode parameter picks an endpoint that tries something. */
+static const char s_rules[] =
+    "{\"version\": \"1.0\", \"parameters\": {"
+    " \"Region\": {\"type\": \"String\", \"builtIn\": \"AWS::Region\", \"required\": false},"
+    " \"Name\": {\"type\": \"String\", \"required\": false},"
+    " \"Flag\": {\"type\": \"Boolean\", \"required\": false},"
+    " \"Mode\": {\"type\": \"String\", \"required\": true, \"default\": \"none\"}},"
+    " \"rules\": ["
+    "  {\"type\": \"endpoint\", \"conditions\": [{\"fn\": \"stringEquals\", \"argv\": [{\"ref\": \"Mode\"}, "
+    "\"userinfo\"]}], \"endpoint\": {\"url\": \"https://user:pw@example.com\"}},"
+    "  {\"type\": \"endpoint\", \"conditions\": [{\"fn\": \"stringEquals\", \"argv\": [{\"ref\": \"Mode\"}, "
+    "\"authz\"]}], \"endpoint\": {\"url\": \"https://example.com\", \"headers\": {\"Authorization\": [\"x\"]}}},"
+    "  {\"type\": \"endpoint\", \"conditions\": [{\"fn\": \"stringEquals\", \"argv\": [{\"ref\": \"Mode\"}, "
+    "\"crlf\"]}], \"endpoint\": {\"url\": \"https://example.com\", \"headers\": {\"x-a\": [\"1\\r\\nx-b: 2\"]}}},"
+    "  {\"type\": \"endpoint\", \"conditions\": [{\"fn\": \"stringEquals\", \"argv\": [{\"ref\": \"Mode\"}, "
+    "\"scope\"]}], \"endpoint\": {\"url\": \"https://example.com\", \"properties\": {\"authSchemes\": "
+    "[{\"name\": \"sigv4\", \"signingName\": \"a/b\", \"signingRegion\": \"r\"}]}}},"
+    "  {\"type\": \"endpoint\", \"conditions\": [{\"fn\": \"stringEquals\", \"argv\": [{\"ref\": \"Mode\"}, "
+    "\"sigv4a\"]}], \"endpoint\": {\"url\": \"https://example.com\", \"properties\": {\"authSchemes\": "
+    "[{\"name\": \"sigv4a\", \"signingName\": \"svc\", \"signingRegionSet\": [\"*\"]}]}}},"
+    "  {\"type\": \"endpoint\", \"conditions\": [{\"fn\": \"stringEquals\", \"argv\": [{\"ref\": \"Mode\"}, "
+    "\"path\"]}], \"endpoint\": {\"url\": \"https://example.com/a b\"}},"
+    "  {\"type\": \"error\", \"conditions\": [{\"fn\": \"stringEquals\", \"argv\": [{\"ref\": \"Mode\"}, "
+    "\"fail\"]}], \"error\": \"no good: {Mode}\"},"
+    "  {\"type\": \"endpoint\", \"conditions\": [{\"fn\": \"isSet\", \"argv\": [{\"ref\": \"Name\"}]}],"
+    "   \"endpoint\": {\"url\": \"https://{Name}.example.com/base/\", \"headers\": {\"x-amz-extra\": [\"one\", "
+    "\"two\"]}, \"properties\": {\"authSchemes\": [{\"name\": \"sigv4a\", \"signingName\": \"svc\", "
+    "\"signingRegionSet\": [\"*\"]}, {\"name\": \"sigv4\", \"signingName\": \"custom\", \"signingRegion\": "
+    "\"eu-central-1\"}]}}},"
+    "  {\"type\": \"endpoint\", \"conditions\": [], \"endpoint\": {\"url\": \"https://svc.{Region}.example.com\"}}"
+    " ]}";
+
+static const char *s_env(void *ctx, const char *name) {
+    (void)ctx;
+    if (strcmp(name, "HOME") == 0) {
+        return "/nonexistent";
+    }
+    if (strcmp(name, "AWS_ACCESS_KEY_ID") == 0) {
+        return "AKIDEXAMPLE";
+    }
+    if (strcmp(name, "AWS_SECRET_ACCESS_KEY") == 0) {
+        return "secret";
+    }
+    return NULL;
+}
+
+struct s_fixture {
+    struct anvil_model *model;
+    struct anvil_json_doc *rules, *params;
+    struct anvil_client *client;
+    struct anvil_arena *arena;
+    struct anvil_diag diag;
+};
+
+/* A client of Svc with the rules above (or none) and the endpoint parameters given (JSON, or NULL). */
+static int s_client(struct anvil_test *t, struct s_fixture *f, bool with_rules, const char *params) {
+    memset(f, 0, sizeof *f);
+    anvil_diag_clear(&f->diag);
+    struct anvil_model_source src = {"svc.smithy", s_idl, strlen(s_idl), ANVIL_MODEL_FORMAT_IDL};
+    int rc = anvil_model_assemble(t->alloc, &src, 1, NULL, &f->model, NULL, &f->diag);
+    rc =
+        rc == ANVIL_OK && with_rules ? anvil_json_parse(t->alloc, s_rules, strlen(s_rules), NULL, &f->rules, NULL) : rc;
+    rc = rc == ANVIL_OK && params ? anvil_json_parse(t->alloc, params, strlen(params), NULL, &f->params, NULL) : rc;
+    rc = rc == ANVIL_OK ? anvil_arena_new(t->alloc, NULL, &f->arena) : rc;
+    struct anvil_client_options o = {.region = "us-west-2", .getenv = s_env};
+    o.endpoint_rule_set = f->rules ? anvil_json_doc_root(f->rules) : NULL;
+    o.endpoint_params = f->params ? anvil_json_doc_root(f->params) : NULL;
+    rc = rc == ANVIL_OK ? anvil_client_new(t->alloc, f->model, NULL, &o, &f->client, &f->diag) : rc;
+    /* The client needs neither document once made. */
+    anvil_json_doc_destroy(f->rules);
+    anvil_json_doc_destroy(f->params);
+    f->rules = f->params = NULL;
+    return rc;
+}
+
+static void s_fixture_clean_up(struct s_fixture *f) {
+    anvil_client_destroy(f->client);
+    anvil_arena_destroy(f->arena);
+    anvil_model_destroy(f->model);
+    f->client = NULL;
+    f->arena = NULL;
+    f->model = NULL;
+}
+
+static bool s_contains(struct anvil_str_view s, const char *part) {
+    size_t n = strlen(part);
+    for (size_t i = 0; n <= s.len && i <= s.len - n; i++) {
+        if (memcmp(s.ptr + i, part, n) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The request Op (or `op`) with `input` would send. */
+static int s_prepare(struct anvil_test *t, struct s_fixture *f, const char *op, const char *input,
+                     struct anvil_http_request *out) {
+    struct anvil_json in;
+    int rc = anvil_json_parse_into(f->arena, t->alloc, input, strlen(input), NULL, &in, NULL);
+    anvil_diag_clear(&f->diag);
+    /* Finding the operation walks the service's closure, which allocates: under the sweep it may fail. */
+    const struct anvil_shape *shape = anvil_client_operation(f->client, op);
+    if (rc == ANVIL_OK && !shape) {
+        return anvil_test_injected(t) ? ANVIL_ENOMEM : ANVIL_ENOTFOUND;
+    }
+    return rc == ANVIL_OK ? anvil_client_prepare(f->client, shape, &in, f->arena, out, &f->diag) : rc;
+}
+
+static struct anvil_str_view s_header(const struct anvil_http_request *r, const char *name) {
+    for (size_t i = 0; i < r->header_count; i++) {
+        if (anvil_sv_eq_cstr(r->headers[i].name, name)) {
+            return r->headers[i].value;
+        }
+    }
+    return anvil_sv("", 0);
+}
+
+TEST(client_endpoint_rules_give_url_headers_and_signing) {
+    struct s_fixture f;
+    struct anvil_http_request r;
+    CHECK_OK(s_client(t, &f, true, NULL));
+    /* The input binds Name: its endpoint, path kept, its headers sent (and signed), its sigv4 scheme chosen. */
+    CHECK_OK(s_prepare(t, &f, "Op", "{\"name\": \"bucket-1\"}", &r));
+    CHECK(anvil_sv_eq_cstr(r.url, "https://bucket-1.example.com/base/"));
+    CHECK(anvil_sv_eq_cstr(s_header(&r, "Host"), "bucket-1.example.com"));
+    CHECK(anvil_sv_eq_cstr(s_header(&r, "x-amz-extra"), "one"));
+    struct anvil_str_view auth = s_header(&r, "Authorization");
+    CHECK(s_contains(auth, "/eu-central-1/custom/aws4_request"));
+    CHECK(s_contains(auth, "x-amz-extra"));
+    /* Nothing bound: the default rule, signed as the service signs in the client's region. */
+    CHECK_OK(s_prepare(t, &f, "Op", "{}", &r));
+    CHECK(anvil_sv_eq_cstr(r.url, "https://svc.us-west-2.example.com/"));
+    CHECK(s_contains(s_header(&r, "Authorization"), "/us-west-2/svc/aws4_request"));
+    /* A static context parameter outranks the input's. */
+    CHECK_OK(s_prepare(t, &f, "Fixed", "{\"name\": \"ignored\"}", &r));
+    CHECK(anvil_sv_eq_cstr(r.url, "https://static.example.com/base/"));
+done:
+    s_fixture_clean_up(&f);
+}
+
+TEST(client_endpoint_resolution_is_public) {
+    struct s_fixture f;
+    CHECK_OK(s_client(t, &f, true, NULL));
+    struct anvil_endpoint e;
+    struct anvil_json in;
+    CHECK_OK(anvil_json_parse_into(f.arena, t->alloc, "{\"name\": \"n\"}", 13, NULL, &in, NULL));
+    const struct anvil_shape *op = anvil_client_operation(f.client, "Op");
+    CHECK_ALLOC(op);
+    CHECK_OK(anvil_client_endpoint(f.client, op, &in, f.arena, &e, &f.diag));
+    CHECK(anvil_sv_eq_cstr(e.url, "https://n.example.com/base/"));
+    CHECK(anvil_json_len(anvil_json_object_get_cstr(&e.headers, "x-amz-extra")) == 2);
+    CHECK(anvil_json_object_get_cstr(&e.properties, "authSchemes") != NULL);
+    char path[64];
+    anvil_endpoint_rule_path(anvil_client_endpoint_rules(f.client), e.rule, path, sizeof path);
+    CHECK_STR_EQ(path, "rules[7]");
+    /* Without an operation: the built-ins and the client's parameters only. */
+    CHECK_OK(anvil_client_endpoint(f.client, NULL, NULL, f.arena, &e, &f.diag));
+    CHECK(anvil_sv_eq_cstr(e.url, "https://svc.us-west-2.example.com"));
+done:
+    s_fixture_clean_up(&f);
+}
+
+/* The endpoint Mode picks, for Op with no input: the status, and the message in f->diag. */
+static int s_mode(struct anvil_test *t, const char *mode, struct s_fixture *f) {
+    char params[64];
+    snprintf(params, sizeof params, "{\"Mode\": \"%s\"}", mode);
+    int rc = s_client(t, f, true, params);
+    struct anvil_http_request r;
+    return rc == ANVIL_OK ? s_prepare(t, f, "Op", "{}", &r) : rc;
+}
+
+TEST(client_endpoint_refuses_what_cannot_be_sent) {
+    struct s_fixture f;
+    memset(&f, 0, sizeof f);
+    /* The rule set's own error, in its words. */
+    CHECK_STATUS(s_mode(t, "fail", &f), ANVIL_ECONFIG);
+    CHECK(strstr(f.diag.message, "no good: fail") != NULL);
+    s_fixture_clean_up(&f);
+    /* A URL with user information, or a path that must be encoded. */
+    CHECK_STATUS(s_mode(t, "userinfo", &f), ANVIL_EMODEL);
+    CHECK(strstr(f.diag.message, "user information") != NULL && strstr(f.diag.message, "pw") == NULL);
+    s_fixture_clean_up(&f);
+    CHECK_STATUS(s_mode(t, "path", &f), ANVIL_EMODEL);
+    s_fixture_clean_up(&f);
+    /* A header anvil sets itself, or one that would split the request. */
+    CHECK_STATUS(s_mode(t, "authz", &f), ANVIL_EMODEL);
+    CHECK(strstr(f.diag.message, "Authorization") != NULL);
+    s_fixture_clean_up(&f);
+    CHECK_STATUS(s_mode(t, "crlf", &f), ANVIL_EMODEL);
+    s_fixture_clean_up(&f);
+    /* A signing name that is not a word; a scheme anvil cannot sign with. */
+    CHECK_STATUS(s_mode(t, "scope", &f), ANVIL_EMODEL);
+    s_fixture_clean_up(&f);
+    CHECK_STATUS(s_mode(t, "sigv4a", &f), ANVIL_EUNSUPPORTED);
+    CHECK(strstr(f.diag.message, "sigv4a") != NULL);
+done:
+    s_fixture_clean_up(&f);
+}
+
+TEST(client_endpoint_an_unsigned_client_needs_no_sigv4) {
+    struct s_fixture f;
+    memset(&f, 0, sizeof f);
+    struct anvil_model_source src = {"svc.smithy", s_idl, strlen(s_idl), ANVIL_MODEL_FORMAT_IDL};
+    CHECK_OK(anvil_model_assemble(t->alloc, &src, 1, NULL, &f.model, NULL, &f.diag));
+    CHECK_OK(anvil_json_parse(t->alloc, s_rules, strlen(s_rules), NULL, &f.rules, NULL));
+    CHECK_OK(anvil_json_parse(t->alloc, "{\"Mode\": \"sigv4a\"}", 18, NULL, &f.params, NULL));
+    CHECK_OK(anvil_arena_new(t->alloc, NULL, &f.arena));
+    /* No credentials at all: the client is made, and its requests carry no signature. */
+    struct anvil_client_options o = {.region = "us-west-2", .no_sign = true};
+    o.getenv = s_env;
+    o.endpoint_rule_set = anvil_json_doc_root(f.rules);
+    o.endpoint_params = anvil_json_doc_root(f.params);
+    CHECK_OK(anvil_client_new(t->alloc, f.model, NULL, &o, &f.client, &f.diag));
+    struct anvil_http_request r;
+    CHECK_OK(s_prepare(t, &f, "Op", "{}", &r));
+    CHECK(anvil_sv_eq_cstr(r.url, "https://example.com/"));
+    CHECK(s_header(&r, "Authorization").len == 0 && s_header(&r, "X-Amz-Date").len == 0);
+done:
+    anvil_json_doc_destroy(f.rules);
+    anvil_json_doc_destroy(f.params);
+    s_fixture_clean_up(&f);
+}
+
+TEST(client_endpoint_params_are_checked) {
+    struct s_fixture f;
+    memset(&f, 0, sizeof f);
+    CHECK_STATUS(s_client(t, &f, true, "{\"Nope\": true}"), ANVIL_EINVAL);
+    CHECK(strstr(f.diag.message, "no parameter `Nope`") != NULL);
+    s_fixture_clean_up(&f);
+    CHECK_STATUS(s_client(t, &f, true, "{\"Flag\": \"yes\"}"), ANVIL_EINVAL);
+    CHECK(strstr(f.diag.message, "`Flag` takes a boolean") != NULL);
+    s_fixture_clean_up(&f);
+    CHECK_STATUS(s_client(t, &f, true, "[1]"), ANVIL_EINVAL);
+    s_fixture_clean_up(&f);
+    /* Parameters without rules to take them. */
+    CHECK_STATUS(s_client(t, &f, false, "{\"Mode\": \"x\"}"), ANVIL_EINVAL);
+    CHECK(strstr(f.diag.message, "no endpoint rules") != NULL);
+    s_fixture_clean_up(&f);
+    /* An input member of the wrong type for its parameter: the input's fault, named. */
+    CHECK_OK(s_client(t, &f, true, NULL));
+    struct anvil_http_request r;
+    CHECK_STATUS(s_prepare(t, &f, "Op", "{\"flag\": \"text\"}", &r), ANVIL_EINVAL);
+    CHECK(strstr(f.diag.message, "`Flag`") != NULL);
+done:
+    s_fixture_clean_up(&f);
+}
+
+TEST(client_endpoint_without_rules_keeps_the_configured_endpoint) {
+    struct s_fixture f;
+    CHECK_OK(s_client(t, &f, false, NULL));
+    struct anvil_http_request r;
+    CHECK_OK(s_prepare(t, &f, "Op", "{\"name\": \"n\"}", &r));
+    CHECK(anvil_sv_eq_cstr(r.url, "https://svc.us-west-2.amazonaws.com/"));
+    struct anvil_endpoint e;
+    CHECK_OK(anvil_client_endpoint(f.client, NULL, NULL, f.arena, &e, &f.diag));
+    CHECK(anvil_sv_eq_cstr(e.url, "https://svc.us-west-2.amazonaws.com") && e.rule == SIZE_MAX);
+    CHECK(anvil_json_is_object(&e.headers) && anvil_json_len(&e.properties) == 0);
+    CHECK(anvil_client_endpoint_rules(f.client) == NULL);
+done:
+    s_fixture_clean_up(&f);
+}
+
+TEST(client_endpoint_a_rule_set_that_does_not_compile_is_the_models_fault) {
+    struct s_fixture f;
+    memset(&f, 0, sizeof f);
+    struct anvil_model_source src = {"svc.smithy", s_idl, strlen(s_idl), ANVIL_MODEL_FORMAT_IDL};
+    CHECK_OK(anvil_model_assemble(t->alloc, &src, 1, NULL, &f.model, NULL, &f.diag));
+    static const char broken[] = "{\"version\": \"1.0\", \"parameters\": {}, \"rules\": [{\"type\": \"endpoint\", "
+                                 "\"conditions\": [{\"fn\": \"noSuchFunction\", \"argv\": []}], "
+                                 "\"endpoint\": {\"url\": \"https://x\"}}]}";
+    CHECK_OK(anvil_json_parse(t->alloc, broken, strlen(broken), NULL, &f.rules, NULL));
+    struct anvil_client_options o = {.region = "us-west-2", .getenv = s_env};
+    o.endpoint_rule_set = anvil_json_doc_root(f.rules);
+    CHECK_STATUS(anvil_client_new(t->alloc, f.model, NULL, &o, &f.client, &f.diag), ANVIL_EMODEL);
+    CHECK(strstr(f.diag.message, "t#Svc") != NULL && strstr(f.diag.message, "noSuchFunction") != NULL);
+done:
+    anvil_json_doc_destroy(f.rules);
+    s_fixture_clean_up(&f);
+}
