@@ -86,6 +86,7 @@ set(ANVIL_ENDPOINT_SOURCES
   src/endpoint/partitions.c
   src/endpoint/partitions_data.c
   src/endpoint/rules_compile.c
+  src/endpoint/rules_expr.c
   src/endpoint/rules_resolve.c)
 
 set(ANVIL_PROTOCOL_SOURCES

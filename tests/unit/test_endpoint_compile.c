@@ -3,6 +3,7 @@
  * limits (depth, nodes, variables, template parts) crossed cleanly.
  */
 
+#include "endpoint/endpoint_internal.h"
 #include "test_endpoint.h"
 #include "json/json_internal.h"
 
@@ -498,6 +499,27 @@ TEST(endpoint_compile_limits) {
     anvil_arena_destroy(arena);
     CHECK_STATUS(rc, ANVIL_ECONFIG);
     CHECK_STR_EQ(diag.message, "x");
+done:
+    anvil_mem_release(t->alloc, text);
+    anvil_endpoint_rules_destroy(rules);
+}
+
+/* Array literals do not grow the string table's index: a hundred of them compile in little memory. */
+TEST(endpoint_compile_array_literals) {
+    struct anvil_endpoint_rules *rules = NULL;
+    struct anvil_diag diag;
+    char *text = NULL;
+    size_t cap = 100 * 64 + 200;
+    text = anvil_mem_acquire(t->alloc, cap);
+    CHECK_ALLOC(text);
+    size_t len =
+        (size_t)snprintf(text, cap, "{'version':'1.0','parameters':{},'rules':[{'type':'error','conditions':[");
+    for (int i = 0; i < 100; i++) {
+        len += (size_t)snprintf(text + len, cap - len, "%s{'fn':'isSet','argv':[['a%d','b']]}", i ? "," : "", i);
+    }
+    snprintf(text + len, cap - len, "],'error':'x'}]}");
+    CHECK_OK(ep_compile(t, NULL, &rules, &diag, "%s", text));
+    CHECK(anvil_arena_bytes_reserved(rules->arena) < 65536);
 done:
     anvil_mem_release(t->alloc, text);
     anvil_endpoint_rules_destroy(rules);
