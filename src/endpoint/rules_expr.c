@@ -181,7 +181,7 @@ static int s_template_part(struct anvil__epc *cx, struct anvil_str_view inner, u
     if (name.len == 0) {
         return anvil__epc_fail(cx, ANVIL_EMODEL, "template: `{%.*s}` names nothing", ANVIL__EPC_SHOW(inner));
     }
-    uint32_t ref;
+    uint32_t ref = 0;
     int rc = s_ref(cx, name, &ref);
     if (rc != ANVIL_OK || hash == SIZE_MAX) {
         *out = ref;
@@ -280,7 +280,7 @@ int anvil__epc_template(struct anvil__epc *cx, struct anvil_str_view s, uint32_t
             rc = anvil__epc_fail(cx, ANVIL_EMODEL, "template: unmatched `{` in \"%.*s\"", ANVIL__EPC_SHOW(s));
             break;
         }
-        uint32_t e;
+        uint32_t e = 0;
         rc = s_template_part(cx, anvil_sv(s.ptr + i + 1, close - i - 1), &e);
         if (rc != ANVIL_OK) {
             break;
