@@ -221,7 +221,8 @@ ANVIL_API int anvil_client_prepare(struct anvil_client *client, const struct anv
  * schemes among them) and the rule that gave them; without, the configured
  * endpoint (`rule` SIZE_MAX, no headers or properties). Values live in
  * `arena`. ANVIL_ECONFIG with the rule set's own message (an error rule,
- * no rule matching, a required parameter without a value); ANVIL_EINVAL
+ * no rule matching, a required parameter without a value) in `diag`, and
+ * in `out` the rule that answered and its whole message; ANVIL_EINVAL
  * for an input value of the wrong type for its parameter;
  * ANVIL_EUNSUPPORTED for an auth scheme anvil cannot sign with (SigV4A,
  * S3 Express); ANVIL_EMODEL for a URL, header or signing scope the rules

@@ -523,9 +523,14 @@ int anvil__client_endpoint(const struct anvil_client *c, const struct anvil_shap
         return ANVIL_ENOMEM;
     }
     struct anvil_endpoint e;
+    memset(&e, 0, sizeof e);
+    e.rule = SIZE_MAX;
     int rc = anvil_endpoint_bind(c->rules, c->model, c->service, op, input, c->options.endpoint_params, &c->builtins,
                                  arena, params, count, diag);
     rc = rc == ANVIL_OK ? anvil_endpoint_resolve(c->rules, params, count, arena, &e, diag) : rc;
+    if (rc == ANVIL_ECONFIG && resolved) {
+        *resolved = e; /* the rule that answered, and its whole message */
+    }
     if (rc != ANVIL_OK) {
         return rc;
     }

@@ -6,6 +6,7 @@
  * is sent and nothing is signed, so no credentials are needed.
  */
 
+#include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
@@ -88,9 +89,21 @@ int cli_cmd_endpoint(int argc, char **argv) {
     struct anvil_diag diag;
     anvil_diag_clear(&diag);
     int rc = anvil_client_endpoint(client, op, op ? anvil_json_doc_root(input) : NULL, arena, &e, &diag);
+    if (rc == ANVIL_ECONFIG && e.error.len) {
+        /* The rules' own error (78), whole, and the rule that said it. */
+        char prefix[320] = "endpoint: the endpoint rules say: ";
+        const struct anvil_endpoint_rules *said = anvil_client_endpoint_rules(client);
+        if (said && e.rule != SIZE_MAX) {
+            char where[256];
+            anvil_endpoint_rule_path(said, e.rule, where, sizeof where);
+            snprintf(prefix, sizeof prefix, "endpoint: the endpoint rules say (%s): ", where);
+        }
+        cli_error_text(prefix, e.error);
+        code = CLI_EXIT_CONFIG;
+        goto done;
+    }
     if (rc != ANVIL_OK) {
-        /* The rules' own error (78), an input value of the wrong type (65), rules that give what cannot be sent (65).
-         */
+        /* An input value of the wrong type (65), rules that give what cannot be sent (65), no rule matching (78). */
         cli_error_text(rc == ANVIL_ECONFIG ? "endpoint: the endpoint rules say: " : "endpoint: ",
                        anvil_sv_from_cstr(diag.message[0] ? diag.message : anvil_status_str(rc)));
         code = rc == ANVIL_EINVAL ? CLI_EXIT_DATA : cli_exit_for_status(rc);
