@@ -40,16 +40,19 @@ struct anvil_aws_config {
     /** The CA bundle to verify TLS with: AWS_CA_BUNDLE, else the profile's `ca_bundle` ("" = the system's). */
     char ca_bundle[1024];
     /**
-     * The endpoint settings, as text ("" when unset): the environment's
+     * The endpoint settings, as text ("" when unset), each checked to be a
+     * value it may take (in any case): the environment's
      * (AWS_USE_FIPS_ENDPOINT, AWS_USE_DUALSTACK_ENDPOINT,
      * AWS_STS_REGIONAL_ENDPOINTS, AWS_S3_US_EAST_1_REGIONAL_ENDPOINT,
      * AWS_S3_USE_ARN_REGION, AWS_S3_DISABLE_MULTIREGION_ACCESS_POINTS,
-     * AWS_ACCOUNT_ID, AWS_ACCOUNT_ID_ENDPOINT_MODE), else the profile's
+     * AWS_ACCOUNT_ID_ENDPOINT_MODE), else the profile's
      * (use_fips_endpoint, use_dualstack_endpoint, sts_regional_endpoints,
      * s3_use_arn_region, s3_disable_multiregion_access_points,
-     * aws_account_id, account_id_endpoint_mode, and under `s3 =`:
-     * addressing_style, use_accelerate_endpoint, us_east_1_regional_endpoint,
-     * use_dualstack_endpoint, S3's alone).
+     * account_id_endpoint_mode, and under `s3 =`: addressing_style,
+     * use_accelerate_endpoint, us_east_1_regional_endpoint,
+     * use_dualstack_endpoint, S3's alone). The account id goes with the
+     * credentials: AWS_ACCOUNT_ID with the environment's keys, else the
+     * profile's aws_account_id (credentials file, then config file).
      */
     char use_fips_endpoint[8];
     char use_dualstack_endpoint[8];

@@ -57,9 +57,10 @@ static int s_set(struct s_bind *b, struct anvil_str_view name, const struct anvi
     }
     const struct anvil_endpoint_param *p = anvil_endpoint_rules_param_at(b->rules, (size_t)index);
     if (!s_fits(p->type, v)) {
+        const char *given = anvil_json_is_array(v) ? "an array with an item that is not a string"
+                                                   : anvil_json_type_name(anvil_json_type(v));
         return anvil_diag_set(b->diag, ANVIL_EINVAL, 0, 0, 0, "the endpoint parameter `%.*s` takes %s, but %s gives %s",
-                              (int)name.len, name.ptr, s_type_name(p->type), from,
-                              anvil_json_type_name(anvil_json_type(v)));
+                              (int)name.len, name.ptr, s_type_name(p->type), from, given);
     }
     b->params[index] = *v;
     return ANVIL_OK;
@@ -76,6 +77,14 @@ static bool s_blank(const struct anvil_json *v) {
     return true;
 }
 
+/* A trait of the operation that is not an object of name: {...}: the model's fault. */
+static int s_trait_shape(struct s_bind *b, const struct anvil_shape *op, const char *trait) {
+    struct anvil_str_view id = anvil_shape_id(op);
+    return anvil_diag_set(b->diag, ANVIL_EMODEL, 0, 0, 0,
+                          "the smithy.rules#%s trait of `%.*s` is not an object of parameter name: definition", trait,
+                          (int)id.len, id.ptr);
+}
+
 static int s_builtins(struct s_bind *b, const struct anvil_json *builtins) {
     int rc = ANVIL_OK;
     for (size_t i = 0; builtins && i < b->count && rc == ANVIL_OK; i++) {
@@ -89,6 +98,10 @@ static int s_builtins(struct s_bind *b, const struct anvil_json *builtins) {
 }
 
 static int s_object_values(struct s_bind *b, const struct anvil_json *object, const char *from) {
+    if (object && !anvil_json_is_object(object)) {
+        return anvil_diag_set(b->diag, ANVIL_EINVAL, 0, 0, 0, "%s values must be an object of name: value, not %s",
+                              from, anvil_json_type_name(anvil_json_type(object)));
+    }
     int rc = ANVIL_OK;
     for (size_t i = 0; i < anvil_json_len(object) && rc == ANVIL_OK; i++) {
         const struct anvil_json_member *m = anvil_json_object_at(object, i);
@@ -101,6 +114,9 @@ static int s_object_values(struct s_bind *b, const struct anvil_json *object, co
 static int s_operation_context(struct s_bind *b, const struct anvil_shape *op, const struct anvil_json *input,
                                struct anvil_arena *arena) {
     const struct anvil_json *defs = anvil_shape_trait(op, "smithy.rules#operationContextParams");
+    if (defs && !anvil_json_is_object(defs)) {
+        return s_trait_shape(b, op, "operationContextParams");
+    }
     int rc = ANVIL_OK;
     for (size_t i = 0; i < anvil_json_len(defs) && rc == ANVIL_OK; i++) {
         const struct anvil_json_member *m = anvil_json_object_at(defs, i);
@@ -153,6 +169,9 @@ static int s_context_members(struct s_bind *b, const struct anvil_shape *op, con
 
 static int s_static(struct s_bind *b, const struct anvil_shape *op) {
     const struct anvil_json *defs = anvil_shape_trait(op, "smithy.rules#staticContextParams");
+    if (defs && !anvil_json_is_object(defs)) {
+        return s_trait_shape(b, op, "staticContextParams");
+    }
     int rc = ANVIL_OK;
     for (size_t i = 0; i < anvil_json_len(defs) && rc == ANVIL_OK; i++) {
         const struct anvil_json_member *m = anvil_json_object_at(defs, i);
@@ -176,7 +195,9 @@ int anvil_endpoint_bind(const struct anvil_endpoint_rules *rules, const struct a
         params[i] = anvil_json_make_null();
     }
     struct s_bind b = {rules, params, count, diag};
-    int rc = s_builtins(&b, builtins);
+    int rc = builtins && !anvil_json_is_object(builtins)
+                 ? anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "the built-ins must be an object of name: value")
+                 : s_builtins(&b, builtins);
     if (rc == ANVIL_OK) {
         rc = s_object_values(&b, client_params, "the client's parameter");
     }

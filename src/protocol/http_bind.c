@@ -204,7 +204,30 @@ static int s_path(struct s_req *r, struct anvil_str_view uri) {
     size_t n = sizeof bucket - 1;
     if (r->req->bucket_in_endpoint && anvil_sv_starts_with(uri, anvil_sv(bucket, n)) &&
         (uri.len == n || uri.ptr[n] == '/' || uri.ptr[n] == '?')) {
-        /* The endpoint holds the bucket (S3's rules put it in the host, or in the path for path style). */
+        /*
+         * The endpoint holds the bucket (S3's rules put it in the host, or in
+         * the path for path style), so the label is left out of the target;
+         * but it is checked as if it went there, and a blank one (which the
+         * rules' binding leaves out) is refused too: without it the rules give
+         * an endpoint with no bucket, and the key's first segment would be
+         * taken for one.
+         */
+        size_t mark = r->req->target.len;
+        int rc_label = s_label(r, anvil_sv(bucket + 2, n - 3), false);
+        if (rc_label != ANVIL_OK) {
+            return rc_label;
+        }
+        anvil_buf_truncate(&r->req->target, mark);
+        struct anvil_str_view text = anvil_buf_view(&r->text);
+        size_t blank = 0;
+        while (blank < text.len && (text.ptr[blank] == ' ' || text.ptr[blank] == '\t' || text.ptr[blank] == '\n' ||
+                                    text.ptr[blank] == '\r')) {
+            blank++;
+        }
+        if (blank == text.len) {
+            return s_fail(r, anvil_shape_member_sv(r->input_shape, anvil_sv(bucket + 2, n - 3)),
+                          "must not be blank: it names the bucket the request goes to");
+        }
         i = n;
     }
     while (i < uri.len && rc == ANVIL_OK) {

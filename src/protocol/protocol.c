@@ -228,8 +228,11 @@ static bool s_host_text(struct anvil_str_view s) {
 /*
  * `@endpoint(hostPrefix)`: "{Label}." parts filled from @hostLabel
  * members. The whole prefix, the model's text as well as the values, must
- * be host-name labels ending in '.', so that neither the model nor an input
- * can point a signed request at another host.
+ * be host-name text (letters, digits, '-', and '.' between labels) that
+ * does not start with '-' or '.': it goes in front of the endpoint's host,
+ * ending in '.' (a label of its own) or not (Omics' "workflows-" makes
+ * workflows-omics.us-east-1.amazonaws.com), so neither the model nor an
+ * input can point a signed request at another host.
  */
 static int s_host_prefix(const struct anvil_shape *op, const struct anvil_json *input, struct anvil__request *req,
                          struct anvil_diag *diag) {
@@ -267,9 +270,10 @@ static int s_host_prefix(const struct anvil_shape *op, const struct anvil_json *
     if (rc == ANVIL_ELIMIT) {
         rc = anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "the host prefix is longer than %d bytes",
                             ANVIL__HOST_PREFIX_MAX);
-    } else if (rc == ANVIL_OK && (!s_host_text(anvil_buf_view(&out)) || out.data[out.len - 1] != '.')) {
+    } else if (rc == ANVIL_OK && (!s_host_text(anvil_buf_view(&out)) || out.data[0] == '-' || out.data[0] == '.')) {
         rc = anvil_diag_set(diag, ANVIL_EMODEL, 0, 0, 0,
-                            "the operation's hostPrefix is not host-name labels ending in '.'");
+                            "the operation's hostPrefix is not host-name text (letters, digits, '-' and '.' "
+                            "between labels, not first)");
     }
     if (rc == ANVIL_OK) {
         memcpy(req->host_prefix, out.data, out.len);

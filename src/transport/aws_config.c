@@ -135,7 +135,15 @@ static int s_ini(const char *path, struct s_ini_want *want, struct anvil_diag *d
     }
     size_t number = 0;
     bool in_section = false;
-    /* The key of a nested value ("s3" for `s3 =`), while its indented lines follow. */
+    /*
+     * Lines indented deeper than the last key's continue its value, as
+     * Python's configparser (and so botocore) reads them: the keys of a
+     * nested value when that key's own value is empty (`s3 =`, then
+     * `  addressing_style = path`, read as "s3.addressing_style"), else part
+     * of the value (never keys of their own).
+     */
+    bool have_key = false;
+    size_t key_indent = 0;
     char parent[64] = "";
     while (rc == ANVIL_OK && fgets(line, S_LINE_MAX, f)) {
         number++;
@@ -150,11 +158,11 @@ static int s_ini(const char *path, struct s_ini_want *want, struct anvil_diag *d
         if (l.len == 0 || l.ptr[0] == '#' || l.ptr[0] == ';') {
             continue;
         }
-        bool indented = line[0] == ' ' || line[0] == '\t';
-        if (!indented) {
+        size_t indent = (size_t)(l.ptr - line);
+        bool continued = have_key && indent > key_indent;
+        if (l.ptr[0] == '[' && !continued) {
+            have_key = false;
             parent[0] = '\0';
-        }
-        if (l.ptr[0] == '[') {
             if (l.ptr[l.len - 1] != ']') {
                 rc = anvil_diag_set(diag, ANVIL_ECONFIG, number, 1, 0, "%s:%zu: a section header needs a closing ']'",
                                     path, number);
@@ -166,21 +174,31 @@ static int s_ini(const char *path, struct s_ini_want *want, struct anvil_diag *d
             continue;
         }
         size_t eq = anvil_sv_find_byte(l, 0, '=');
-        if (eq == SIZE_MAX || !in_section) {
-            continue; /* nested values (s3 = ...) and their indented lines, other sections: not ours */
+        if (continued && !parent[0]) {
+            continue; /* the rest of a value that goes on over lines: not a key */
+        }
+        if (eq == SIZE_MAX) {
+            continue;
         }
         struct anvil_str_view key = anvil_sv_trim(anvil_sv_slice(l, 0, eq));
         struct anvil_str_view value = anvil_sv_trim(anvil_sv_slice(l, eq + 1, l.len - eq - 1));
         char nested[160];
-        if (!indented && value.len == 0 && key.len < sizeof parent) {
-            /* `s3 =`: the indented lines that follow are its keys. */
-            memcpy(parent, key.ptr, key.len);
-            parent[key.len] = '\0';
-            continue;
-        }
-        if (indented && parent[0]) {
+        if (!continued) {
+            /* A key of the section; `s3 =` (an empty value) opens a nested one. */
+            have_key = true;
+            key_indent = indent;
+            bool opens = value.len == 0 && key.len < sizeof parent;
+            memcpy(parent, key.ptr, opens ? key.len : 0);
+            parent[opens ? key.len : 0] = '\0';
+            if (opens) {
+                continue;
+            }
+        } else {
             snprintf(nested, sizeof nested, "%s.%.*s", parent, (int)(key.len > 64 ? 64 : key.len), key.ptr);
             key = anvil_sv_from_cstr(nested);
+        }
+        if (!in_section) {
+            continue; /* another section's */
         }
         for (size_t i = 0; i < S_INI_KEYS && want->keys[i]; i++) {
             if (!anvil_sv_eq_cstr(key, want->keys[i]) || want->outs[i][0]) {
@@ -322,8 +340,15 @@ int anvil_aws_config_resolve(const char *profile, const char *region, anvil_clie
     enum { S_SETTINGS = sizeof settings / sizeof settings[0] };
     _Static_assert(4 + S_SETTINGS < S_INI_KEYS, "the config file's keys (and a NULL) fit S_INI_KEYS");
     bool from_environment[S_SETTINGS] = {false};
+    /*
+     * The account id goes with the credentials, as the SDKs have it:
+     * AWS_ACCOUNT_ID with the environment's keys, else the profile's
+     * aws_account_id (the credentials file's, then the config file's).
+     */
+    bool account_from_credentials = out->account_id[0] != '\0';
     for (size_t i = 0; i < S_SETTINGS && rc == ANVIL_OK; i++) {
-        const char *v = settings[i].env ? lookup(ctx, settings[i].env) : NULL;
+        bool account = settings[i].out == out->account_id;
+        const char *v = settings[i].env && (!account || from_env) ? lookup(ctx, settings[i].env) : NULL;
         if (v && *v) {
             /* Set in the environment: it outranks the profile (and the credentials file's account id). */
             rc = s_copy(settings[i].out, settings[i].size, v, settings[i].env, diag);
@@ -338,10 +363,14 @@ int anvil_aws_config_resolve(const char *profile, const char *region, anvil_clie
             {out->region, out->retry_mode, out->max_attempts, out->ca_bundle},
             {sizeof out->region, sizeof out->retry_mode, sizeof out->max_attempts, sizeof out->ca_bundle},
             false};
+        size_t k = 4;
         for (size_t i = 0; i < S_SETTINGS; i++) {
-            conf.keys[4 + i] = settings[i].key;
-            conf.outs[4 + i] = settings[i].out;
-            conf.sizes[4 + i] = settings[i].size;
+            if (settings[i].out == out->account_id && from_env) {
+                continue; /* the environment's keys have the environment's account id, or none */
+            }
+            conf.keys[k] = settings[i].key;
+            conf.outs[k] = settings[i].out;
+            conf.sizes[k++] = settings[i].size;
         }
         rc = s_ini(config_path, &conf, diag);
         out->profile_found = out->profile_found || conf.found;
@@ -349,7 +378,9 @@ int anvil_aws_config_resolve(const char *profile, const char *region, anvil_clie
     for (size_t i = 0; i < S_SETTINGS && rc == ANVIL_OK; i++) {
         if (!from_environment[i] && settings[i].out[0]) {
             char where[1200];
-            snprintf(where, sizeof where, "%s: [%s] %s", config_path, section, settings[i].key);
+            bool credentials = settings[i].out == out->account_id && account_from_credentials;
+            snprintf(where, sizeof where, "%s: [%s] %s", credentials ? credentials_path : config_path,
+                     credentials ? name : section, settings[i].key);
             rc = s_setting_check(settings[i].key, settings[i].out, where, diag);
         }
     }

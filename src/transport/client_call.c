@@ -139,7 +139,7 @@ static bool s_correct_clock(struct anvil_client *c, const struct anvil__exchange
 /* What the protocol reads besides the operation: S3 with rules leaves the bucket to the endpoint. */
 static struct anvil__protocol_context s_context(const struct anvil_client *c) {
     return (struct anvil__protocol_context){c->model,       c->service,      c->allocator,
-                                            c->options.env, &c->compression, c->rules && c->is_s3};
+                                            c->options.env, &c->compression, c->bucket_in_endpoint};
 }
 
 /* Reads one try's result into the reply and the retry response; returns the call's status should it end here. */
@@ -202,6 +202,9 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
     int rc = anvil__request_build(c->protocol, &ctx, op, input, &req, &diag);
     if (rc == ANVIL_OK) {
         rc = anvil__client_endpoint(c, op, input, arena, &ep, NULL, &diag);
+    }
+    if (rc == ANVIL_OK) {
+        rc = anvil__client_endpoint_headers_check(&ep, &req, &diag);
     }
     if (rc == ANVIL_OK && ep.rule != SIZE_MAX && c->options.debug) {
         char where[128];
@@ -361,6 +364,9 @@ int anvil_client_prepare(struct anvil_client *c, const struct anvil_shape *op, c
     struct anvil__endpoint ep;
     if (rc == ANVIL_OK) {
         rc = anvil__client_endpoint(c, op, input, arena, &ep, NULL, diag);
+    }
+    if (rc == ANVIL_OK) {
+        rc = anvil__client_endpoint_headers_check(&ep, &req, diag);
     }
     if (rc == ANVIL_OK) {
         rc = anvil__client_prepare(c, &ep, &req, &p);

@@ -16,29 +16,29 @@
 
 #include "transport/client_internal.h"
 
-/* `url` for messages: any user information ("user:password@") replaced by "***@". */
+/*
+ * `url` for messages, at most about 160 bytes of it: any user information
+ * replaced by "***". Everything between "://" and the last '@' is taken for
+ * it (a password may hold '/', '?' or '#', which would end the authority of
+ * a URL read by the letter), so nothing of a secret is ever shown.
+ */
 static void s_redacted(struct anvil_str_view url, char *out, size_t size) {
-    const char *end = url.ptr + url.len;
-    const char *authority = url.ptr;
+    size_t authority = 0;
     for (size_t i = 0; i + 3 <= url.len; i++) {
         if (memcmp(url.ptr + i, "://", 3) == 0) {
-            authority = url.ptr + i + 3;
+            authority = i + 3;
             break;
         }
     }
-    size_t n = 0;
-    while (authority + n < end && !strchr("/?#", authority[n])) {
-        n++;
+    size_t at = SIZE_MAX;
+    for (size_t i = authority; i < url.len; i++) {
+        at = url.ptr[i] == '@' ? i : at;
     }
-    const char *at = NULL;
-    for (size_t i = 0; i < n; i++) {
-        at = authority[i] == '@' ? authority + i : at;
-    }
-    if (!at) {
-        snprintf(out, size, "%.*s", (int)(url.len > 400 ? 400 : url.len), url.ptr);
-        return;
-    }
-    snprintf(out, size, "%.*s***%.*s", (int)(authority - url.ptr), url.ptr, (int)(end - at > 300 ? 300 : end - at), at);
+    struct anvil_str_view rest =
+        at == SIZE_MAX ? anvil_sv_slice(url, authority, url.len - authority) : anvil_sv_slice(url, at, url.len - at);
+    bool cut = rest.len > 120;
+    snprintf(out, size, "%.*s%s%.*s%s", (int)(authority > 16 ? 16 : authority), url.ptr, at == SIZE_MAX ? "" : "***",
+             (int)(cut ? 120 : rest.len), rest.ptr, cut ? "..." : "");
 }
 
 static bool s_host_char(char c) {
@@ -76,6 +76,12 @@ int anvil__url_split(struct anvil_str_view url, struct anvil__url *out, struct a
     if (n > 0 && authority[0] == '[') {
         const char *close = memchr(authority, ']', n);
         host_len = close ? (size_t)(close - authority) + 1 : 0;
+        /* An IPv6 address has at least two colons: "[]" and "[1]" are none. */
+        size_t colons = 0;
+        for (size_t i = 1; i + 1 < host_len; i++) {
+            colons += authority[i] == ':';
+        }
+        host_len = colons >= 2 ? host_len : 0;
         for (size_t i = 1; host_len && i + 1 < host_len; i++) {
             char ch = authority[i];
             host_len = (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F') || ch == ':' ||
@@ -83,7 +89,8 @@ int anvil__url_split(struct anvil_str_view url, struct anvil__url *out, struct a
                            ? host_len
                            : 0;
         }
-    } else {
+    } else if (n > 0 && authority[0] != '-' && authority[0] != '.') {
+        /* A host name or IPv4 address: it starts with a letter, a digit or '_' ("-" and ".x" are none). */
         while (host_len < n && s_host_char(authority[host_len])) {
             host_len++;
         }
@@ -238,10 +245,14 @@ static int s_builtins(struct anvil_client *c) {
     rc = rc == ANVIL_OK ? s_builtin_bool(b, "AWS::S3::DisableMultiRegionAccessPoints",
                                          s_true(a->s3_disable_multiregion_access_points))
                         : rc;
+    /* Checked in any case (aws_config.c), given to the rules as their words: lower case. */
+    char mode[sizeof a->account_id_endpoint_mode];
+    snprintf(mode, sizeof mode, "%s", a->account_id_endpoint_mode[0] ? a->account_id_endpoint_mode : "preferred");
+    for (char *p = mode; *p; p++) {
+        *p = *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p;
+    }
     rc = rc == ANVIL_OK ? s_builtin_string(b, "AWS::Auth::AccountId", a->account_id) : rc;
-    rc = rc == ANVIL_OK ? s_builtin_string(b, "AWS::Auth::AccountIdEndpointMode",
-                                           a->account_id_endpoint_mode[0] ? a->account_id_endpoint_mode : "preferred")
-                        : rc;
+    rc = rc == ANVIL_OK ? s_builtin_string(b, "AWS::Auth::AccountIdEndpointMode", mode) : rc;
     rc = rc == ANVIL_OK ? anvil_json_builder_end_object(b) : rc;
     rc = rc == ANVIL_OK ? anvil_json_builder_finish(b, &c->builtins) : rc;
     anvil_json_builder_destroy(b);
@@ -281,15 +292,22 @@ static int s_rules(struct anvil_client *c, struct anvil_diag *diag) {
     return ANVIL_OK;
 }
 
+/* Whether a parameter of `rules` is supplied by the built-in `name`. */
+static bool s_has_builtin(const struct anvil_endpoint_rules *rules, const char *name) {
+    for (size_t i = 0; i < anvil_endpoint_rules_param_count(rules); i++) {
+        if (anvil_sv_eq_cstr(anvil_endpoint_rules_param_at(rules, i)->builtin, name)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The caller's endpoint parameters, checked against the rule set and copied (the client keeps them). */
 static int s_endpoint_params(struct anvil_client *c, struct anvil_diag *diag) {
     const struct anvil_json *given = c->options.endpoint_params;
     c->options.endpoint_params = NULL;
     if (!given) {
         return ANVIL_OK;
-    }
-    if (!anvil_json_is_object(given)) {
-        return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "the endpoint parameters must be an object of name: value");
     }
     for (size_t i = 0; i < anvil_json_len(given); i++) {
         const struct anvil_json_member *m = anvil_json_object_at(given, i);
@@ -300,6 +318,13 @@ static int s_endpoint_params(struct anvil_client *c, struct anvil_diag *diag) {
         if (!p) {
             return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "the endpoint rules have no parameter `%.*s`",
                                   (int)(name.len > 80 ? 80 : name.len), name.ptr);
+        }
+        if (anvil_sv_eq_cstr(p->builtin, "AWS::Region")) {
+            /* The region also signs: it is one setting, the client's. */
+            return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0,
+                                  "the endpoint parameter `%.*s` is the region: give it as the region (--region), "
+                                  "which also signs the requests",
+                                  (int)name.len, name.ptr);
         }
         const struct anvil_json *v = &m->value;
         bool fits = p->type == ANVIL_ENDPOINT_PARAM_BOOLEAN  ? anvil_json_is_bool(v)
@@ -345,6 +370,10 @@ int anvil__client_endpoint_init(struct anvil_client *c, struct anvil_diag *diag)
                             sizeof c->endpoint_url - 1);
     } else if (configured) {
         snprintf(c->endpoint_url, sizeof c->endpoint_url, "%s", configured);
+        /* Schemes are case-insensitive (RFC 3986 3.1); the rules' parseURL takes only lower case. */
+        for (char *p = c->endpoint_url; *p && *p != ':'; p++) {
+            *p = *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p;
+        }
         c->endpoint_given = true;
         rc = anvil__url_split(anvil_sv_from_cstr(configured), &c->configured, diag);
     }
@@ -355,17 +384,34 @@ int anvil__client_endpoint_init(struct anvil_client *c, struct anvil_diag *diag)
             diag->code = rc;
         }
     }
+    if (rc == ANVIL_OK && o->endpoint_params && !anvil_json_is_object(o->endpoint_params)) {
+        rc = anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "the endpoint parameters must be an object of name: value");
+    }
     rc = rc == ANVIL_OK ? s_rules(c, diag) : rc;
+    if (rc == ANVIL_OK && c->rules && c->endpoint_given && !s_has_builtin(c->rules, "SDK::Endpoint")) {
+        /*
+         * Rules that take no configured endpoint would send the call elsewhere
+         * than the caller said (with real credentials): the configured
+         * endpoint is used as it is, without them.
+         */
+        anvil__client_debug(c, "the endpoint rules take no SDK::Endpoint: %s is used without them", c->configured.base);
+        c->rules = NULL;
+        anvil_endpoint_rules_destroy(c->owned_rules);
+        c->owned_rules = NULL;
+    }
     if (rc == ANVIL_OK && c->rules) {
+        /* S3's rules put the bucket in the endpoint when they take one (a Bucket parameter). */
+        c->bucket_in_endpoint = c->is_s3 && anvil_endpoint_rules_param_index(c->rules, ANVIL_SV("Bucket")) >= 0;
         rc = anvil_arena_new(c->allocator, NULL, &c->arena);
         rc = rc == ANVIL_OK ? s_builtins(c) : rc;
         return rc == ANVIL_OK ? s_endpoint_params(c, diag) : rc;
     }
     if (rc == ANVIL_OK && o->endpoint_params && anvil_json_len(o->endpoint_params)) {
         struct anvil_str_view id = anvil_shape_id(c->service);
-        return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0,
-                              "endpoint parameters were given, but `%.*s` has no endpoint rules to take them",
-                              (int)id.len, id.ptr);
+        return anvil_diag_set(
+            diag, ANVIL_EINVAL, 0, 0, 0,
+            "endpoint parameters were given, but `%.*s` has no endpoint rules to take them%s", (int)id.len, id.ptr,
+            c->endpoint_given ? " (or its rules take no configured endpoint, and one was given)" : "");
     }
     if (rc != ANVIL_OK || configured) {
         return rc;
@@ -479,9 +525,15 @@ static int s_auth(const struct anvil_client *c, const struct anvil_json *propert
 
 /* The rules' headers: names and values a request can carry, none of those anvil sets itself. */
 static int s_headers_ok(const struct anvil_json *headers, struct anvil_diag *diag) {
-    static const char *const own[] = {
-        "Host",           "Authorization",    "X-Amz-Date", "X-Amz-Security-Token", "X-Amz-Content-Sha256",
-        "Content-Length", "Transfer-Encoding"};
+    static const char *const own[] = {"Host",
+                                      "Authorization",
+                                      "X-Amz-Date",
+                                      "X-Amz-Security-Token",
+                                      "X-Amz-Content-Sha256",
+                                      "Content-Length",
+                                      "Transfer-Encoding",
+                                      "Expect",
+                                      "Connection"};
     for (size_t i = 0; i < anvil_json_len(headers); i++) {
         const struct anvil_json_member *m = anvil_json_object_at(headers, i);
         struct anvil_str_view name = anvil_json_member_key(m);
@@ -496,13 +548,14 @@ static int s_headers_ok(const struct anvil_json *headers, struct anvil_diag *dia
         for (size_t k = 0; ok && k < anvil_json_len(&m->value); k++) {
             struct anvil_str_view v = anvil_json_string(anvil_json_array_at(&m->value, k));
             for (size_t j = 0; ok && j < v.len; j++) {
-                ok = v.ptr[j] != '\r' && v.ptr[j] != '\n' && v.ptr[j] != '\0';
+                unsigned char ch = (unsigned char)v.ptr[j];
+                ok = (ch >= 0x20 && ch != 0x7f) || ch == '\t';
             }
         }
         if (!ok) {
             return anvil_diag_set(diag, ANVIL_EMODEL, 0, 0, 0,
                                   "the endpoint rules give a header anvil will not send (`%.*s`: not a header "
-                                  "name, one anvil sets itself, or a value with CR, LF or NUL)",
+                                  "name, one anvil sets itself, or a value with a control character)",
                                   (int)(name.len > 64 ? 64 : name.len), name.ptr);
         }
     }
@@ -568,11 +621,27 @@ int anvil__client_endpoint(const struct anvil_client *c, const struct anvil_shap
     return rc;
 }
 
+int anvil__client_endpoint_headers_check(const struct anvil__endpoint *ep, const struct anvil__request *req,
+                                         struct anvil_diag *diag) {
+    for (size_t i = 0; ep->headers && i < anvil_json_len(ep->headers); i++) {
+        struct anvil_str_view name = anvil_json_member_key(anvil_json_object_at(ep->headers, i));
+        for (size_t k = 0; k < req->header_count; k++) {
+            if (anvil_sv_eq_ascii_nocase(name, req->headers[k].name)) {
+                /* Two values on the wire, one of them signed with the other: never. */
+                return anvil_diag_set(diag, ANVIL_EMODEL, 0, 0, 0,
+                                      "the endpoint rules set the header `%.*s`, which the request has already",
+                                      (int)(name.len > 64 ? 64 : name.len), name.ptr);
+            }
+        }
+    }
+    return ANVIL_OK;
+}
+
 void anvil__client_endpoint_describe(const struct anvil_client *c) {
     if (!c->options.debug) {
         return;
     }
-    const char *credentials = c->options.no_sign ? "nowhere: requests are unsigned" : c->aws.source;
+    const char *credentials = c->options.no_sign ? "nowhere (requests are not signed)" : c->aws.source;
     if (!c->rules) {
         anvil__client_debug(c, "endpoint %s%s (region %s, signing name %s, credentials from %s)", c->configured.base,
                             c->configured.path, c->aws.region, c->signing_name, credentials);
@@ -605,6 +674,7 @@ int anvil_client_endpoint(struct anvil_client *c, const struct anvil_shape *op, 
         return ANVIL_EINVAL;
     }
     memset(out, 0, sizeof *out);
+    out->rule = SIZE_MAX;
     struct anvil__endpoint ep;
     int rc = anvil__client_endpoint(c, op, input, arena, &ep, out, diag);
     if (rc != ANVIL_OK || c->rules) {

@@ -53,8 +53,9 @@ struct anvil_client {
     struct anvil_json builtins;
     /* The caller's endpoint parameters, copied into `arena` (options.endpoint_params points here). */
     struct anvil_json endpoint_params;
-    /* S3: the rules put the bucket in the endpoint, so the URIs' `/{Bucket}` is left out. */
+    /* S3, and its rules put the bucket in the endpoint (they take a Bucket), so the URIs' `/{Bucket}` is left out. */
     bool is_s3;
+    bool bucket_in_endpoint;
     /* S3 Control: the rules put the account id in the host, so the `{AccountId}.` host prefix is left out. */
     bool rules_drop_host_prefix;
     /* The CA bundle to verify TLS with ("" = curl's default). */
@@ -131,6 +132,10 @@ struct anvil__endpoint {
 /* Checks the configured endpoint, compiles the service's rules, sets the built-ins (client_endpoint.c). */
 int anvil__client_endpoint_init(struct anvil_client *c, struct anvil_diag *diag);
 void anvil__client_endpoint_clean_up(struct anvil_client *c);
+
+/* ANVIL_EMODEL when the endpoint's headers name one the request has already (its own, or the protocol's). */
+int anvil__client_endpoint_headers_check(const struct anvil__endpoint *ep, const struct anvil__request *req,
+                                         struct anvil_diag *diag);
 
 /*
  * The debug line of a new client: its endpoint (with rules, as they resolve

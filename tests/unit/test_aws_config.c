@@ -333,7 +333,7 @@ TEST(aws_config_endpoint_settings_from_the_profile) {
     CHECK_STR_EQ(c.s3_disable_multiregion_access_points, "false");
     CHECK_STR_EQ(c.account_id, "111122223333");
     CHECK_STR_EQ(c.account_id_endpoint_mode, "required");
-    /* The environment outranks the profile, and the credentials file's account id. */
+    /* The environment outranks the profile; AWS_ACCOUNT_ID goes with the environment's keys only. */
     env.pairs[1][0] = "AWS_USE_FIPS_ENDPOINT";
     env.pairs[1][1] = "false";
     env.pairs[2][0] = "AWS_ACCOUNT_ID";
@@ -342,8 +342,22 @@ TEST(aws_config_endpoint_settings_from_the_profile) {
     env.pairs[3][1] = "legacy";
     CHECK_OK(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, NULL));
     CHECK_STR_EQ(c.use_fips_endpoint, "false");
-    CHECK_STR_EQ(c.account_id, "444455556666");
+    CHECK_STR_EQ(c.account_id, "111122223333");
     CHECK_STR_EQ(c.s3_us_east_1_regional_endpoint, "legacy");
+    /* With the environment's keys (and no profile named), the environment's account id, or none. */
+    env.pairs[0][0] = "AWS_ACCESS_KEY_ID";
+    env.pairs[0][1] = "AKIDENV";
+    env.pairs[4][0] = "AWS_SECRET_ACCESS_KEY";
+    env.pairs[4][1] = "env-secret";
+    CHECK_OK(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, NULL));
+    CHECK_STR_EQ(c.account_id, "444455556666");
+    env.pairs[2][0] = "AWS_NOTHING";
+    CHECK_OK(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, NULL));
+    CHECK_STR_EQ(c.account_id, "");
+    env.pairs[0][0] = "AWS_PROFILE";
+    env.pairs[0][1] = "edge";
+    env.pairs[2][0] = "AWS_ACCOUNT_ID";
+    env.pairs[4][0] = "AWS_NOTHING_EITHER";
     /* An empty variable is unset: the profile's value stands. */
     env.pairs[1][1] = "";
     CHECK_OK(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, NULL));
@@ -388,13 +402,58 @@ TEST(aws_config_endpoint_settings_are_checked) {
     CHECK_OK(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, &diag));
     env.pairs[2][0] = "AWS_ACCOUNT_ID";
     env.pairs[2][1] = "1234.evil.example";
+    env.pairs[3][0] = "AWS_ACCESS_KEY_ID";
+    env.pairs[3][1] = "AKIDENV";
+    env.pairs[4][0] = "AWS_SECRET_ACCESS_KEY";
+    env.pairs[4][1] = "env-secret";
     CHECK_STATUS(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, &diag), ANVIL_ECONFIG);
     CHECK(strstr(diag.message, "AWS_ACCOUNT_ID is not an account id"));
     env.pairs[2][1] = "123456789012";
-    env.pairs[3][0] = "AWS_ACCOUNT_ID_ENDPOINT_MODE";
-    env.pairs[3][1] = "sometimes";
+    env.pairs[5][0] = "AWS_ACCOUNT_ID_ENDPOINT_MODE";
+    env.pairs[5][1] = "sometimes";
     CHECK_STATUS(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, &diag), ANVIL_ECONFIG);
     CHECK(strstr(diag.message, "preferred, disabled or required"));
+done:
+    s_remove_home(&env);
+}
+
+TEST(aws_config_account_id_named_where_it_is) {
+    /* A bad aws_account_id beside the keys is named in the credentials file, where it is. */
+    struct s_env env = {{{NULL}}, ""};
+    CHECK(s_home(&env, "[default]\naws_access_key_id = AKID\naws_secret_access_key = s\naws_account_id = x1\n",
+                 "[default]\nregion = us-east-1\n"));
+    struct anvil_aws_config c;
+    struct anvil_diag diag;
+    CHECK_STATUS(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, &diag), ANVIL_ECONFIG);
+    CHECK(strstr(diag.message, "/.aws/credentials: [default] aws_account_id is not an account id") != NULL);
+done:
+    s_remove_home(&env);
+}
+
+TEST(aws_config_nested_values_as_configparser_reads_them) {
+    struct s_env env = {{{NULL}}, ""};
+    /*
+     * A line indented deeper than its key continues that key's value: keys of
+     * a nested value after `s3 =` (indented itself, right after the header),
+     * the rest of a value otherwise, never a key of its own.
+     */
+    CHECK(s_home(&env, NULL,
+                 "[default]\r\n"
+                 "\ts3 =\r\n"
+                 "\t\taddressing_style = path\r\n"
+                 "\r\n"
+                 "\t\t# a comment\r\n"
+                 "\t\tuse_accelerate_endpoint = true\r\n"
+                 "\tregion = eu-west-1\r\n"
+                 "\t  use_fips_endpoint = true\r\n"
+                 "\tuse_dualstack_endpoint = true\r\n"));
+    struct anvil_aws_config c;
+    CHECK_OK(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, NULL));
+    CHECK_STR_EQ(c.s3_addressing_style, "path");
+    CHECK_STR_EQ(c.s3_use_accelerate_endpoint, "true");
+    CHECK_STR_EQ(c.region, "eu-west-1");
+    CHECK_STR_EQ(c.use_fips_endpoint, "");
+    CHECK_STR_EQ(c.use_dualstack_endpoint, "true");
 done:
     s_remove_home(&env);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "transport/client_internal.h"
 
 static const char s_idl[] = "$version: \"2\"\n"
                             "namespace t\n"
@@ -54,6 +55,10 @@ static const char s_rules[] =
     "\"path\"]}], \"endpoint\": {\"url\": \"https://example.com/a b\"}},"
     "  {\"type\": \"error\", \"conditions\": [{\"fn\": \"stringEquals\", \"argv\": [{\"ref\": \"Mode\"}, "
     "\"fail\"]}], \"error\": \"no good: {Mode}\"},"
+    "  {\"type\": \"endpoint\", \"conditions\": [{\"fn\": \"stringEquals\", \"argv\": [{\"ref\": \"Mode\"}, "
+    "\"dup\"]}], \"endpoint\": {\"url\": \"https://example.com\", \"headers\": {\"x-amz-target\": [\"t\"]}}},"
+    "  {\"type\": \"endpoint\", \"conditions\": [{\"fn\": \"stringEquals\", \"argv\": [{\"ref\": \"Mode\"}, "
+    "\"ctl\"]}], \"endpoint\": {\"url\": \"https://example.com\", \"headers\": {\"x-a\": [\"\\u0001\"]}}},"
     "  {\"type\": \"endpoint\", \"conditions\": [{\"fn\": \"isSet\", \"argv\": [{\"ref\": \"Name\"}]}],"
     "   \"endpoint\": {\"url\": \"https://{Name}.example.com/base/\", \"headers\": {\"x-amz-extra\": [\"one\", "
     "\"two\"]}, \"properties\": {\"authSchemes\": [{\"name\": \"sigv4a\", \"signingName\": \"svc\", "
@@ -184,7 +189,7 @@ TEST(client_endpoint_resolution_is_public) {
     CHECK(anvil_json_object_get_cstr(&e.properties, "authSchemes") != NULL);
     char path[64];
     anvil_endpoint_rule_path(anvil_client_endpoint_rules(f.client), e.rule, path, sizeof path);
-    CHECK_STR_EQ(path, "rules[7]");
+    CHECK_STR_EQ(path, "rules[9]");
     /* Without an operation: the built-ins and the client's parameters only. */
     CHECK_OK(anvil_client_endpoint(f.client, NULL, NULL, f.arena, &e, &f.diag));
     CHECK(anvil_sv_eq_cstr(e.url, "https://svc.us-west-2.example.com"));
@@ -225,6 +230,12 @@ TEST(client_endpoint_refuses_what_cannot_be_sent) {
     s_fixture_clean_up(&f);
     CHECK_STATUS(s_mode(t, "sigv4a", &f), ANVIL_EUNSUPPORTED);
     CHECK(strstr(f.diag.message, "sigv4a") != NULL);
+    s_fixture_clean_up(&f);
+    /* A header the protocol sets already (two values on the wire), or one with a control character. */
+    CHECK_STATUS(s_mode(t, "dup", &f), ANVIL_EMODEL);
+    CHECK(strstr(f.diag.message, "x-amz-target") != NULL);
+    s_fixture_clean_up(&f);
+    CHECK_STATUS(s_mode(t, "ctl", &f), ANVIL_EMODEL);
 done:
     s_fixture_clean_up(&f);
 }
@@ -264,15 +275,31 @@ TEST(client_endpoint_params_are_checked) {
     s_fixture_clean_up(&f);
     CHECK_STATUS(s_client(t, &f, true, "[1]"), ANVIL_EINVAL);
     s_fixture_clean_up(&f);
-    /* Parameters without rules to take them. */
+    /* The region is the client's: set there, it signs too. */
+    CHECK_STATUS(s_client(t, &f, true, "{\"Region\": \"eu-west-1\"}"), ANVIL_EINVAL);
+    CHECK(strstr(f.diag.message, "is the region") != NULL);
+    s_fixture_clean_up(&f);
+    /* Parameters without rules to take them; not an object, with or without. */
     CHECK_STATUS(s_client(t, &f, false, "{\"Mode\": \"x\"}"), ANVIL_EINVAL);
     CHECK(strstr(f.diag.message, "no endpoint rules") != NULL);
+    s_fixture_clean_up(&f);
+    CHECK_STATUS(s_client(t, &f, false, "[]"), ANVIL_EINVAL);
+    s_fixture_clean_up(&f);
+    CHECK_OK(s_client(t, &f, false, "{}"));
     s_fixture_clean_up(&f);
     /* An input member of the wrong type for its parameter: the input's fault, named. */
     CHECK_OK(s_client(t, &f, true, NULL));
     struct anvil_http_request r;
     CHECK_STATUS(s_prepare(t, &f, "Op", "{\"flag\": \"text\"}", &r), ANVIL_EINVAL);
     CHECK(strstr(f.diag.message, "`Flag`") != NULL);
+    /* The public resolution names no rule then. */
+    struct anvil_endpoint e;
+    struct anvil_json in;
+    const struct anvil_shape *op = anvil_client_operation(f.client, "Op");
+    CHECK_ALLOC(op);
+    CHECK_OK(anvil_json_parse_into(f.arena, t->alloc, "{\"flag\": \"x\"}", 13, NULL, &in, NULL));
+    CHECK_STATUS(anvil_client_endpoint(f.client, op, &in, f.arena, &e, &f.diag), ANVIL_EINVAL);
+    CHECK(e.rule == SIZE_MAX);
 done:
     s_fixture_clean_up(&f);
 }
@@ -308,4 +335,154 @@ TEST(client_endpoint_a_rule_set_that_does_not_compile_is_the_models_fault) {
 done:
     anvil_json_doc_destroy(f.rules);
     s_fixture_clean_up(&f);
+}
+
+TEST(client_endpoint_rules_without_a_configured_endpoint_give_way_to_one) {
+    /* Rules that take no SDK::Endpoint would send elsewhere than the caller said: the endpoint given stands. */
+    struct s_fixture f;
+    memset(&f, 0, sizeof f);
+    struct anvil_model_source src = {"svc.smithy", s_idl, strlen(s_idl), ANVIL_MODEL_FORMAT_IDL};
+    CHECK_OK(anvil_model_assemble(t->alloc, &src, 1, NULL, &f.model, NULL, &f.diag));
+    CHECK_OK(anvil_json_parse(t->alloc, s_rules, strlen(s_rules), NULL, &f.rules, NULL));
+    CHECK_OK(anvil_arena_new(t->alloc, NULL, &f.arena));
+    struct anvil_client_options o = {.region = "us-west-2", .getenv = s_env, .endpoint_url = "http://127.0.0.1:9/base"};
+    o.endpoint_rule_set = anvil_json_doc_root(f.rules);
+    CHECK_OK(anvil_client_new(t->alloc, f.model, NULL, &o, &f.client, &f.diag));
+    CHECK(anvil_client_endpoint_rules(f.client) == NULL);
+    struct anvil_http_request r;
+    CHECK_OK(s_prepare(t, &f, "Op", "{\"name\": \"n\"}", &r));
+    CHECK(anvil_sv_eq_cstr(r.url, "http://127.0.0.1:9/base/"));
+done:
+    anvil_json_doc_destroy(f.rules);
+    s_fixture_clean_up(&f);
+}
+
+/* An S3-like service: its rules put the bucket in the host when they take one. */
+static const char s_s3_idl[] =
+    "$version: \"2\"\n"
+    "namespace b\n"
+    "use aws.api#service\n"
+    "use aws.auth#sigv4\n"
+    "use aws.protocols#restXml\n"
+    "@service(sdkId: \"S3\", endpointPrefix: \"s3\")\n"
+    "@sigv4(name: \"s3\")\n"
+    "@restXml(noErrorWrapping: true)\n"
+    "service Store { version: \"2006-03-01\", operations: [GetThing, DeleteStore] }\n"
+    "@http(method: \"GET\", uri: \"/{Bucket}/{Key+}\")\n"
+    "operation GetThing { input := {\n"
+    "  @required @httpLabel @smithy.rules#contextParam(name: \"Bucket\") Bucket: String\n"
+    "  @required @httpLabel Key: String } }\n"
+    "@http(method: \"DELETE\", uri: \"/{Bucket}\")\n"
+    "operation DeleteStore { input := {\n"
+    "  @required @httpLabel @smithy.rules#contextParam(name: \"Bucket\") Bucket: String } }\n";
+
+static const char s_bucket_rules[] =
+    "{\"version\": \"1.0\", \"parameters\": {\"Bucket\": {\"type\": \"String\", \"required\": false}},"
+    " \"rules\": [{\"type\": \"endpoint\", \"conditions\": [{\"fn\": \"isSet\", \"argv\": [{\"ref\": \"Bucket\"}]}],"
+    " \"endpoint\": {\"url\": \"https://{Bucket}.store.test\"}},"
+    " {\"type\": \"endpoint\", \"conditions\": [], \"endpoint\": {\"url\": \"https://store.test\"}}]}";
+
+static const char s_no_bucket_rules[] = "{\"version\": \"1.0\", \"parameters\": {},"
+                                        " \"rules\": [{\"type\": \"endpoint\", \"conditions\": [],"
+                                        " \"endpoint\": {\"url\": \"https://store.test\"}}]}";
+
+/* The URL `op` of the S3-like service with `input` goes to, with `rules`; the status. */
+static int s_s3_url(struct anvil_test *t, const char *rules, const char *op, const char *input, char *url, size_t size,
+                    struct anvil_diag *diag) {
+    struct s_fixture f;
+    memset(&f, 0, sizeof f);
+    struct anvil_model_source src = {"s3.smithy", s_s3_idl, strlen(s_s3_idl), ANVIL_MODEL_FORMAT_IDL};
+    int rc = anvil_model_assemble(t->alloc, &src, 1, NULL, &f.model, NULL, diag);
+    rc = rc == ANVIL_OK ? anvil_json_parse(t->alloc, rules, strlen(rules), NULL, &f.rules, NULL) : rc;
+    rc = rc == ANVIL_OK ? anvil_arena_new(t->alloc, NULL, &f.arena) : rc;
+    struct anvil_client_options o = {.region = "us-west-2", .getenv = s_env};
+    o.endpoint_rule_set = f.rules ? anvil_json_doc_root(f.rules) : NULL;
+    rc = rc == ANVIL_OK ? anvil_client_new(t->alloc, f.model, NULL, &o, &f.client, diag) : rc;
+    struct anvil_http_request r;
+    rc = rc == ANVIL_OK ? s_prepare(t, &f, op, input, &r) : rc;
+    url[0] = '\0';
+    if (rc == ANVIL_OK) {
+        snprintf(url, size, "%.*s", (int)r.url.len, r.url.ptr);
+    }
+    *diag = f.diag;
+    anvil_json_doc_destroy(f.rules);
+    s_fixture_clean_up(&f);
+    return rc;
+}
+
+TEST(client_endpoint_s3_bucket_leaves_the_path_only_for_the_endpoint) {
+    char url[256];
+    struct anvil_diag diag;
+    CHECK_OK(
+        s_s3_url(t, s_bucket_rules, "GetThing", "{\"Bucket\": \"bk1\", \"Key\": \"a/b\"}", url, sizeof url, &diag));
+    CHECK_STR_EQ(url, "https://bk1.store.test/a/b");
+    CHECK_OK(s_s3_url(t, s_bucket_rules, "DeleteStore", "{\"Bucket\": \"bk1\"}", url, sizeof url, &diag));
+    CHECK_STR_EQ(url, "https://bk1.store.test/");
+    /* An empty, blank or missing bucket is refused, never read from the key's first segment. */
+    CHECK_STATUS(
+        s_s3_url(t, s_bucket_rules, "GetThing", "{\"Bucket\": \"\", \"Key\": \"victim\"}", url, sizeof url, &diag),
+        ANVIL_EINVAL);
+    CHECK(strstr(diag.message, "`Bucket`") != NULL);
+    CHECK_STATUS(s_s3_url(t, s_bucket_rules, "GetThing", "{\"Bucket\": \" \\t\", \"Key\": \"victim/x\"}", url,
+                          sizeof url, &diag),
+                 ANVIL_EINVAL);
+    CHECK(strstr(diag.message, "blank") != NULL);
+    CHECK_STATUS(s_s3_url(t, s_bucket_rules, "GetThing", "{\"Key\": \"victim\"}", url, sizeof url, &diag),
+                 ANVIL_EINVAL);
+    /* Rules that take no Bucket leave it in the path. */
+    CHECK_OK(
+        s_s3_url(t, s_no_bucket_rules, "GetThing", "{\"Bucket\": \"bk1\", \"Key\": \"k\"}", url, sizeof url, &diag));
+    CHECK_STR_EQ(url, "https://store.test/bk1/k");
+done:;
+}
+
+/* anvil__url_split's status for `url`, with its message in `why`. */
+static int s_split(const char *url, struct anvil__url *u, char *why, size_t size) {
+    struct anvil_diag diag;
+    anvil_diag_clear(&diag);
+    int rc = anvil__url_split(anvil_sv_from_cstr(url), u, &diag);
+    snprintf(why, size, "%s", diag.message);
+    return rc;
+}
+
+TEST(client_endpoint_urls_are_split_or_refused) {
+    struct anvil__url u;
+    char why[256];
+    CHECK_OK(s_split("HTTPS://Bucket.example.com:443/a/b", &u, why, sizeof why));
+    CHECK_STR_EQ(u.base, "https://Bucket.example.com:443");
+    CHECK_STR_EQ(u.host, "Bucket.example.com");
+    CHECK_STR_EQ(u.path, "/a/b");
+    CHECK(u.host_prefix_allowed);
+    CHECK_OK(s_split("http://[::1]:8080", &u, why, sizeof why));
+    CHECK_STR_EQ(u.host, "[::1]:8080");
+    CHECK_STR_EQ(u.path, "/");
+    CHECK(!u.host_prefix_allowed);
+    CHECK_OK(s_split("http://10.0.0.1", &u, why, sizeof why));
+    CHECK(!u.host_prefix_allowed);
+    /* No host: empty brackets, one number in them, a leading '-' or '.'. */
+    static const char *const hostless[] = {"http://[]/", "http://[1]/", "http://-/",       "http://.x/",
+                                           "http:///p",  "http://h:0/", "http://h:65536/", "http://h:/"};
+    for (size_t i = 0; i < sizeof hostless / sizeof hostless[0]; i++) {
+        CHECK_STATUS(s_split(hostless[i], &u, why, sizeof why), ANVIL_EINVAL);
+        CHECK(strstr(why, "no valid host") != NULL);
+    }
+    CHECK_STATUS(s_split("ftp://h/", &u, why, sizeof why), ANVIL_EINVAL);
+    CHECK_STATUS(s_split("http://h/?q", &u, why, sizeof why), ANVIL_EINVAL);
+    CHECK_STATUS(s_split("http://h/a b", &u, why, sizeof why), ANVIL_EINVAL);
+    /* User information is refused and never shown, whatever the password holds. */
+    static const char *const secrets[] = {"http://user:pa/ss@h.test/", "http://user:pa#ss@h.test/",
+                                          "http://user:pa?ss@h.test/", "https://u:p%40ss@h.test/x@y"};
+    for (size_t i = 0; i < sizeof secrets / sizeof secrets[0]; i++) {
+        CHECK_STATUS(s_split(secrets[i], &u, why, sizeof why), ANVIL_EINVAL);
+        CHECK(strstr(why, "ss") == NULL && strstr(why, "***") != NULL);
+    }
+    /* A long URL is shown in part: the reason is never cut off. */
+    char longer[900];
+    memset(longer, 'a', sizeof longer);
+    memcpy(longer, "http://h/", 9);
+    longer[500] = ' ';
+    longer[sizeof longer - 1] = '\0';
+    CHECK_STATUS(s_split(longer, &u, why, sizeof why), ANVIL_EINVAL);
+    CHECK(strstr(why, "a path anvil cannot send") != NULL);
+done:;
 }

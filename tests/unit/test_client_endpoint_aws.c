@@ -144,12 +144,12 @@ TEST(client_endpoint_aws_dynamodb_fips_dualstack_and_account) {
     CHECK_OK(s_url(t, m, "us-east-1", &env, NULL, "ListTables", "{}", url, sizeof url, &diag));
     CHECK_STR_EQ(url, "https://111122223333.ddb.us-east-1.amazonaws.com/");
     env.pairs[1][0] = "AWS_ACCOUNT_ID_ENDPOINT_MODE";
-    env.pairs[1][1] = "disabled";
+    env.pairs[1][1] = "Disabled"; /* in any case, as it is checked */
     CHECK_OK(s_url(t, m, "us-east-1", &env, NULL, "ListTables", "{}", url, sizeof url, &diag));
     CHECK_STR_EQ(url, "https://dynamodb.us-east-1.amazonaws.com/");
     /* Required, and none known: the rules' own error, in their words, as the configuration's fault. */
     env.pairs[0][0] = "AWS_ACCOUNT_ID_ENDPOINT_MODE";
-    env.pairs[0][1] = "required";
+    env.pairs[0][1] = "REQUIRED";
     env.pairs[1][0] = NULL;
     CHECK_STATUS(s_url(t, m, "us-east-1", &env, NULL, "ListTables", "{}", url, sizeof url, &diag), ANVIL_ECONFIG);
     CHECK(strstr(diag.message, "AccountIdEndpointMode is required") != NULL);
@@ -181,6 +181,10 @@ TEST(client_endpoint_aws_s3_bucket_in_host_or_path) {
     CHECK_STR_EQ(url, "https://bk1.s3.us-east-1.amazonaws.com/?list-type=2");
     /* A configured endpoint (an emulator): by path, as the AWS CLI does unless virtual is asked for. */
     CHECK_OK(s_url(t, m, "us-west-2", &env, "http://127.0.0.1:4569", "GetObject",
+                   "{\"Bucket\": \"bk1\", \"Key\": \"k\"}", url, sizeof url, &diag));
+    CHECK_STR_EQ(url, "http://127.0.0.1:4569/bk1/k?x-id=GetObject");
+    /* The scheme in any case (the rules' parseURL takes lower case only). */
+    CHECK_OK(s_url(t, m, "us-west-2", &env, "HTTP://127.0.0.1:4569", "GetObject",
                    "{\"Bucket\": \"bk1\", \"Key\": \"k\"}", url, sizeof url, &diag));
     CHECK_STR_EQ(url, "http://127.0.0.1:4569/bk1/k?x-id=GetObject");
     /* An access point ARN: its own host. */

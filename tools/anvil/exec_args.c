@@ -47,8 +47,12 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
         }
         if (next == CLI_NEXT_OPERAND) {
             if (out->name) {
-                return cli_usage_error(spec->command, "'anvil %s' takes one %s (the command goes after --exec)",
-                                       spec->command, spec->what);
+                bool exec = false;
+                for (const struct cli_option *o = spec->options; o->long_name; o++) {
+                    exec = exec || o->id == CLI_OPT_EXEC;
+                }
+                return cli_usage_error(spec->command, "'anvil %s' takes one %s%s", spec->command, spec->what,
+                                       exec ? " (the command goes after --exec)" : "");
             }
             out->name = value;
         } else if (id == CLI_OPT_EXEC) {
