@@ -186,6 +186,9 @@ ANVIL_API int anvil_client_new(struct anvil_allocator *allocator, const struct a
 
 ANVIL_API void anvil_client_destroy(struct anvil_client *client);
 
+/** The service shape the client calls. */
+ANVIL_API const struct anvil_shape *anvil_client_service(const struct anvil_client *client);
+
 /** The operation shape named `name` (e.g. "DescribeTable") in the service's closure, or NULL. */
 ANVIL_API const struct anvil_shape *anvil_client_operation(const struct anvil_client *client, const char *name);
 

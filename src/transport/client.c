@@ -203,6 +203,10 @@ static bool s_visit(const struct anvil_shape *op, void *user_data) {
     return true;
 }
 
+const struct anvil_shape *anvil_client_service(const struct anvil_client *c) {
+    return c ? c->service : NULL;
+}
+
 const struct anvil_shape *anvil_client_operation(const struct anvil_client *c, const char *name) {
     struct s_find f = {name, NULL};
     if (c && name) {

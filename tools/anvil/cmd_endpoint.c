@@ -2,28 +2,85 @@
  * anvil endpoint: where a call would go. The service's endpoint rules
  * resolved as a call resolves them (the built-ins from the region, the
  * environment and the profile; --endpoint-params; what OPERATION's input
- * binds), printed as JSON: {"url", "headers", "properties", "rule"}. Nothing
- * is sent and nothing is signed, so no credentials are needed.
+ * binds), or from --params alone as an endpointTests case gives them,
+ * printed as JSON: {"url", "headers", "properties", "rule"}. Nothing is
+ * sent and nothing is signed, so no credentials are needed.
  */
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-enum { OPT_INPUT = 'i' };
+enum { OPT_INPUT = 'i', OPT_OPERATION = 1000, OPT_PARAMS };
 
 struct s_args {
     struct cli_exec_args exec;
-    const char *input;
+    const char *input, *operation, *params;
 };
 
 static int s_option(void *ctx, int id, const char *value) {
     struct s_args *a = ctx;
     if (id == OPT_INPUT) {
         a->input = value;
+    } else if (id == OPT_OPERATION) {
+        a->operation = value;
+    } else if (id == OPT_PARAMS) {
+        a->params = value;
     }
     return CLI_EXIT_OK;
+}
+
+/*
+ * --params: the rule set's parameters by name, exactly as an endpointTests
+ * case's `params` gives them, and nothing from the environment (no
+ * built-ins); with an operation, what its input binds goes over them, as
+ * an operationInputs case binds. Every name must be one of the rule set's.
+ * The status, with `diag` saying why.
+ */
+static int s_resolve_params(struct anvil_client *client, const struct anvil_model *model, const struct anvil_shape *op,
+                            const struct anvil_json *input, const struct anvil_json *params, struct anvil_arena *arena,
+                            struct anvil_endpoint *e, struct anvil_diag *diag) {
+    /* What --params asks that cannot be: the caller's (ANVIL_ENOTFOUND, exit 64). */
+    const struct anvil_endpoint_rules *rules = anvil_client_endpoint_rules(client);
+    if (!rules) {
+        return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "the service has no endpoint rules to give --params to");
+    }
+    if (!anvil_json_is_object(params)) {
+        return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "--params takes an object of parameter name: value");
+    }
+    for (size_t i = 0; i < anvil_json_len(params); i++) {
+        struct anvil_str_view name = anvil_json_member_key(anvil_json_object_at(params, i));
+        long index = anvil_endpoint_rules_param_index(rules, name);
+        if (index < 0) {
+            return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "the endpoint rules have no parameter `%.*s`",
+                                  (int)(name.len > 80 ? 80 : name.len), name.ptr);
+        }
+        /* The region goes into host names unchecked by most rule sets: it is checked as the client checks it. */
+        struct anvil_str_view region = anvil_json_string(&anvil_json_object_at(params, i)->value);
+        bool is_region = anvil_sv_eq_cstr(anvil_endpoint_rules_param_at(rules, (size_t)index)->builtin, "AWS::Region");
+        bool ok = region.len > 0 && region.len < 64;
+        for (size_t k = 0; is_region && ok && k < region.len; k++) {
+            char ch = region.ptr[k];
+            ok = (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-';
+        }
+        if (is_region && anvil_json_is_string(&anvil_json_object_at(params, i)->value) && !ok) {
+            return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0,
+                                  "the region `%.*s` is not a region name (lower-case letters, digits and '-', like "
+                                  "us-east-1)",
+                                  (int)(region.len > 80 ? 80 : region.len), region.ptr);
+        }
+    }
+    size_t count = anvil_endpoint_rules_param_count(rules);
+    struct anvil_json *values =
+        anvil_arena_alloc(arena, (count ? count : 1) * sizeof *values, _Alignof(struct anvil_json));
+    if (!values) {
+        return ANVIL_ENOMEM;
+    }
+    int rc = anvil_endpoint_bind(rules, model, anvil_client_service(client), op, input, params, NULL, arena, values,
+                                 count, diag);
+    return rc == ANVIL_OK ? anvil_endpoint_resolve(rules, values, count, arena, e, diag) : rc;
 }
 
 /* The resolution as JSON; `rules` NULL when the service has none (its configured endpoint, "rule": null). */
@@ -46,6 +103,8 @@ int cli_cmd_endpoint(int argc, char **argv) {
         CLI_OPTION_HELP,
         {"model", 'm', CLI_ARG_REQUIRED, CLI_OPT_MODEL},
         {"input", 'i', CLI_ARG_REQUIRED, OPT_INPUT},
+        {"operation", 0, CLI_ARG_REQUIRED, OPT_OPERATION},
+        {"params", 0, CLI_ARG_REQUIRED, OPT_PARAMS},
         CLI_HTTP_OPTIONS,
         {NULL, 0, CLI_ARG_NONE, 0},
     };
@@ -56,15 +115,23 @@ int cli_cmd_endpoint(int argc, char **argv) {
     if (code != CLI_EXIT_OK) {
         return code;
     }
+    if (a.operation && a.exec.name) {
+        return cli_usage_error("endpoint", "give the OPERATION once (as an operand or with --operation)");
+    }
+    a.exec.name = a.exec.name ? a.exec.name : a.operation;
     if (a.input && !a.exec.name) {
         return cli_usage_error("endpoint", "--input goes with an OPERATION");
     }
-    /* Nothing is signed: resolving needs the region, not credentials. */
+    if (a.params && a.exec.endpoint_params) {
+        return cli_usage_error("endpoint", "--params gives every parameter; --endpoint-params does not go with it");
+    }
+    /* Nothing is signed: resolving needs the region, not credentials (and --params not even that). */
     a.exec.no_sign = true;
+    a.exec.region = a.params && !a.exec.region ? "us-east-1" : a.exec.region;
     struct cli_input file;
     struct anvil_model *model = NULL;
     struct anvil_client *client = NULL;
-    struct anvil_json_doc *input = NULL;
+    struct anvil_json_doc *input = NULL, *params = NULL;
     struct anvil_arena *arena = NULL;
     struct anvil_buf out;
     anvil_buf_init(&out, NULL, 0);
@@ -72,7 +139,8 @@ int cli_cmd_endpoint(int argc, char **argv) {
         return code;
     }
     cli_input_release(&file);
-    if ((code = cli_json_argument("--input", a.input, &input)) != CLI_EXIT_OK ||
+    if ((a.params && (code = cli_json_argument("--params", a.params, &params)) != CLI_EXIT_OK) ||
+        (code = cli_json_argument("--input", a.input, &input)) != CLI_EXIT_OK ||
         (code = cli_http_client(&a.exec, model, "endpoint", NULL, &client)) != CLI_EXIT_OK) {
         goto done;
     }
@@ -88,7 +156,15 @@ int cli_cmd_endpoint(int argc, char **argv) {
     struct anvil_endpoint e;
     struct anvil_diag diag;
     anvil_diag_clear(&diag);
-    int rc = anvil_client_endpoint(client, op, op ? anvil_json_doc_root(input) : NULL, arena, &e, &diag);
+    memset(&e, 0, sizeof e);
+    e.rule = SIZE_MAX;
+    int rc = params ? s_resolve_params(client, model, op, op ? anvil_json_doc_root(input) : NULL,
+                                       anvil_json_doc_root(params), arena, &e, &diag)
+                    : anvil_client_endpoint(client, op, op ? anvil_json_doc_root(input) : NULL, arena, &e, &diag);
+    if (rc == ANVIL_ENOTFOUND) {
+        code = cli_usage_error("endpoint", "%s", diag.message);
+        goto done;
+    }
     if (rc == ANVIL_ECONFIG && e.error.len) {
         /* The rules' own error (78), whole, and the rule that said it. */
         char prefix[320] = "endpoint: the endpoint rules say: ";
@@ -121,6 +197,7 @@ done:
     anvil_arena_destroy(arena);
     anvil_client_destroy(client);
     anvil_json_doc_destroy(input);
+    anvil_json_doc_destroy(params);
     anvil_model_destroy(model);
     return code;
 }

@@ -53,9 +53,10 @@ const struct cli_command cli_commands[] = {
      "\n" S_HTTP_HELP,
      cli_cmd_call},
     {"endpoint", "Show where a call would go: the service's endpoint rules resolved",
-     "Usage: anvil endpoint (--model FILE | --service NAME) [OPERATION [--input JSON|@FILE]]\n"
+     "Usage: anvil endpoint (--model FILE | --service NAME)\n"
+     "                      [OPERATION | --operation OP] [--input JSON|@FILE]\n"
      "                      [--region R] [--profile P] [--endpoint-url URL]\n"
-     "                      [--endpoint-params JSON|@FILE] [--debug]\n"
+     "                      [--endpoint-params JSON|@FILE | --params JSON|@FILE] [--debug]\n"
      "\n"
      "Resolves the service's endpoint rules (the model's smithy.rules#endpointRuleSet,\n"
      "or botocore's endpoint-rule-set-1.json beside its service-2.json) as a call\n"
@@ -66,6 +67,9 @@ const struct cli_command cli_commands[] = {
      "headers, the properties (authSchemes: how the call is signed) and the rule that\n"
      "matched (\"rules[2].rules[5]\"; null when the service has no rules and the\n"
      "configured endpoint stands). Nothing is sent or signed: no credentials needed.\n"
+     "With --params, the parameters are exactly those given (an endpointTests case's\n"
+     "params), nothing from the environment; with an OPERATION, its input binds over\n"
+     "them.\n"
      "\n"
      "Exit status: 0 resolved, 64 usage, 65 bad model or input, 78 the rules' own\n"
      "error (their message is printed) or a configuration problem.\n"
@@ -74,7 +78,9 @@ const struct cli_command cli_commands[] = {
      "  -m, --model FILE            the model: JSON AST, .smithy, botocore service-2.json\n"
      "                              (.gz too) or a folder; repeat to assemble one model\n"
      "      --service NAME          the newest botocore data of NAME (s3, ec2, ...)\n"
+     "      --operation OP          the operation (or give it as an operand)\n"
      "  -i, --input JSON            OPERATION's input, or @FILE (default {})\n"
+     "      --params JSON           the rule set's parameters by name, exactly, or @FILE\n"
      "\n" S_HTTP_HELP,
      cli_cmd_endpoint},
     {"help", "Show help for anvil or for one command",
