@@ -2,7 +2,8 @@
  * libFuzzer target: the input as the shared credentials file and as the
  * config file of anvil_aws_config_resolve(), for a few profile names. It
  * must answer ANVIL_OK or ANVIL_ECONFIG with a message naming the file, and
- * every string it fills must end inside its field.
+ * every string it fills (the endpoint settings, nested `s3 =` keys among
+ * them) must end inside its field, every setting it keeps checked.
  */
 
 #include <stdio.h>
@@ -61,8 +62,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                     s_ends_inside(c.session_token, sizeof c.session_token) &&
                     s_ends_inside(c.region, sizeof c.region) && s_ends_inside(c.source, sizeof c.source) &&
                     s_ends_inside(c.retry_mode, sizeof c.retry_mode) &&
-                    s_ends_inside(c.max_attempts, sizeof c.max_attempts),
+                    s_ends_inside(c.max_attempts, sizeof c.max_attempts) &&
+                    s_ends_inside(c.use_fips_endpoint, sizeof c.use_fips_endpoint) &&
+                    s_ends_inside(c.s3_addressing_style, sizeof c.s3_addressing_style) &&
+                    s_ends_inside(c.s3_use_dualstack_endpoint, sizeof c.s3_use_dualstack_endpoint) &&
+                    s_ends_inside(c.account_id, sizeof c.account_id) &&
+                    s_ends_inside(c.account_id_endpoint_mode, sizeof c.account_id_endpoint_mode),
                 "a field without its end");
+        /* A setting that was read was checked: an account id is digits only. */
+        s_check(rc != ANVIL_OK || strspn(c.account_id, "0123456789") == strlen(c.account_id),
+                "an account id that is not digits");
         s_check(!c.source[0] || (c.access_key_id[0] && c.secret_access_key[0]), "a source without keys");
     }
     unlink(s_path);
