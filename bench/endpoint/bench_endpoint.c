@@ -42,6 +42,7 @@
 #include "anvil/anvil.h"
 #include "anvil/endpoint.h"
 #include "bench_stats.h"
+#include "read_file.h"
 
 #define S_MAX_RUNS 50
 #define S_MAX_ROUNDS 64
@@ -71,24 +72,6 @@ static const struct s_case s_cases[] = {
      "https://dynamodb-fips.us-east-1.amazonaws.com"},
 };
 #define S_CASES (sizeof s_cases / sizeof s_cases[0])
-
-static char *s_read(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *data = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
-        free(data);
-        data = NULL;
-    }
-    fclose(f);
-    *len = data ? (size_t)n : 0;
-    return data;
-}
 
 static void s_die(const char *what, const char *detail) {
     fprintf(stderr, "bench_endpoint: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
@@ -141,7 +124,7 @@ static void s_anvil_init(struct s_anvil *a, const char *data_dir) {
     char path[4096];
     size_t len = 0;
     snprintf(path, sizeof path, "%s/partitions.json", data_dir);
-    char *text = s_read(path, &len);
+    char *text = anvil_test_read_file(path, &len);
     struct anvil_diag diag;
     a->partitions = anvil_partitions_builtin();
     if (!text) {
@@ -164,7 +147,7 @@ static void s_anvil_init(struct s_anvil *a, const char *data_dir) {
         }
         if (!a->cases[i].rules) {
             snprintf(path, sizeof path, "%s/%s", data_dir, s_cases[i].rules);
-            text = s_read(path, &len);
+            text = anvil_test_read_file(path, &len);
             if (!text) {
                 s_die("cannot read", path);
             }
@@ -313,7 +296,7 @@ static void s_models_load(struct s_models *m, const char *dir) {
         char path[4096];
         size_t len = 0;
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        char *text = s_read(path, &len);
+        char *text = anvil_test_read_file(path, &len);
         struct anvil_model *model = NULL;
         struct anvil_diag diag;
         if (!text || anvil_model_load(NULL, text, len, NULL, &model, &diag) != ANVIL_OK) {

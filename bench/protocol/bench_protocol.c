@@ -20,24 +20,7 @@
 #include "protocol/protocol_internal.h"
 
 #include "../xml/gen_describe_instances.h"
-
-static char *s_read(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *data = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
-        free(data);
-        data = NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return data;
-}
+#include "read_file.h"
 
 struct s_anvil {
     const struct anvil__protocol *protocol;
@@ -113,7 +96,7 @@ int main(int argc, char **argv) {
     runs = smoke ? 1 : runs < 3 ? 3 : runs > 50 ? 50 : runs;
     rounds = smoke ? 1 : rounds < 1 ? 1 : rounds > 64 ? 64 : rounds;
     size_t model_len = 0;
-    char *model_text = s_read(argv[i], &model_len);
+    char *model_text = anvil_test_read_file(argv[i], &model_len);
     if (!model_text) {
         printf("protocol: no botocore ec2 model at %s (python3-botocore); skipped\n", argv[i]);
         return 0;
