@@ -228,6 +228,11 @@ static int s_path(struct s_req *r, struct anvil_str_view uri) {
             return s_fail(r, anvil_shape_member_sv(r->input_shape, anvil_sv(bucket + 2, n - 3)),
                           "must not be blank: it names the bucket the request goes to");
         }
+        if (anvil_sv_eq_cstr(text, ".") || anvil_sv_eq_cstr(text, "..")) {
+            /* By path, "/../key" would name another bucket to whatever normalises the path. */
+            return s_fail(r, anvil_shape_member_sv(r->input_shape, anvil_sv(bucket + 2, n - 3)),
+                          "`.` and `..` are not bucket names");
+        }
         i = n;
     }
     while (i < uri.len && rc == ANVIL_OK) {

@@ -54,7 +54,7 @@ static int s_setting_check(const char *key, const char *value, const char *where
         {"s3.use_accelerate_endpoint", {"true", "false"}},
         {"s3.use_dualstack_endpoint", {"true", "false"}},
         {"sts_regional_endpoints", {"legacy", "regional"}},
-        {"s3.us_east_1_regional_endpoint", {"legacy", "regional"}},
+        {"s3_us_east_1_regional_endpoint", {"legacy", "regional"}},
         {"s3.addressing_style", {"auto", "virtual", "path"}},
         {"account_id_endpoint_mode", {"preferred", "disabled", "required"}},
     };
@@ -81,20 +81,40 @@ static int s_setting_check(const char *key, const char *value, const char *where
 }
 
 /* The most keys wanted from one section. */
-#define S_INI_KEYS 16
+#define S_INI_KEYS 32
 
 /*
- * The keys wanted from one section of an INI file, and whether the section
- * was there. A key under a nested value (`s3 =` and indented lines after
- * it) is named "s3.addressing_style".
+ * The keys wanted from one profile's section of an INI file, and whether
+ * the section was there. A key under a nested value (`s3 =` and indented
+ * lines after it) is named "s3.addressing_style". Values found fill their
+ * `outs` (the last one in the file wins) unless an out was set before the
+ * read (the environment outranks the files).
  */
 struct s_ini_want {
-    const char *section;
+    /* The profile's name. */
+    const char *profile;
+    /* The config file names profiles `[profile NAME]` (and `[default]`); the credentials file `[NAME]`. */
+    bool config;
     const char *keys[S_INI_KEYS];
     char *outs[S_INI_KEYS];
     size_t sizes[S_INI_KEYS];
     bool found;
 };
+
+/*
+ * Whether a section header names the profile, as botocore reads it: the
+ * text between '[' and the last ']' as it is (not trimmed); in the config
+ * file `default`, or `profile` and the name split on white space.
+ */
+static bool s_section_is(const struct s_ini_want *w, struct anvil_str_view header) {
+    if (!w->config || (strcmp(w->profile, "default") == 0 && anvil_sv_eq_cstr(header, "default"))) {
+        return anvil_sv_eq_cstr(header, w->profile);
+    }
+    if (header.len < 8 || memcmp(header.ptr, "profile", 7) != 0 || (header.ptr[7] != ' ' && header.ptr[7] != '\t')) {
+        return false;
+    }
+    return anvil_sv_eq_cstr(anvil_sv_trim(anvil_sv_slice(header, 7, header.len - 7)), w->profile);
+}
 
 /*
  * Opens `path` for reading when it is a regular file. A missing file is no
@@ -122,6 +142,14 @@ static int s_open(const char *path, FILE **f, struct anvil_diag *diag) {
     return ANVIL_OK;
 }
 
+/*
+ * Reads the wanted keys of the profile's section, as Python's configparser
+ * (and so botocore) reads the file: `key = value` or `key: value`, key
+ * names in any case; a line indented deeper than the last key continues
+ * that key's value: the keys of a nested value when the key's own value is
+ * empty (`s3 =`, then `  addressing_style = path`), else more of the value
+ * (never a key of its own). `#` and `;` start a comment line.
+ */
 static int s_ini(const char *path, struct s_ini_want *want, struct anvil_diag *diag) {
     FILE *f;
     int rc = s_open(path, &f, diag);
@@ -133,17 +161,15 @@ static int s_ini(const char *path, struct s_ini_want *want, struct anvil_diag *d
         fclose(f);
         return ANVIL_ENOMEM;
     }
+    bool preset[S_INI_KEYS] = {false};
+    for (size_t i = 0; i < S_INI_KEYS && want->keys[i]; i++) {
+        preset[i] = want->outs[i][0] != '\0';
+    }
     size_t number = 0;
     bool in_section = false;
-    /*
-     * Lines indented deeper than the last key's continue its value, as
-     * Python's configparser (and so botocore) reads them: the keys of a
-     * nested value when that key's own value is empty (`s3 =`, then
-     * `  addressing_style = path`, read as "s3.addressing_style"), else part
-     * of the value (never keys of their own).
-     */
     bool have_key = false;
     size_t key_indent = 0;
+    /* The key of an open nested value ("s3"), or "". */
     char parent[64] = "";
     while (rc == ANVIL_OK && fgets(line, S_LINE_MAX, f)) {
         number++;
@@ -163,45 +189,57 @@ static int s_ini(const char *path, struct s_ini_want *want, struct anvil_diag *d
         if (l.ptr[0] == '[' && !continued) {
             have_key = false;
             parent[0] = '\0';
-            if (l.ptr[l.len - 1] != ']') {
+            size_t close = l.len;
+            while (close > 1 && l.ptr[close - 1] != ']') {
+                close--;
+            }
+            if (close <= 1) {
                 rc = anvil_diag_set(diag, ANVIL_ECONFIG, number, 1, 0, "%s:%zu: a section header needs a closing ']'",
                                     path, number);
                 break;
             }
-            struct anvil_str_view name = anvil_sv_trim(anvil_sv_slice(l, 1, l.len - 2));
-            in_section = anvil_sv_eq_cstr(name, want->section);
+            in_section = s_section_is(want, anvil_sv_slice(l, 1, close - 2));
             want->found = want->found || in_section;
             continue;
         }
-        size_t eq = anvil_sv_find_byte(l, 0, '=');
         if (continued && !parent[0]) {
-            continue; /* the rest of a value that goes on over lines: not a key */
+            continue; /* more of a value that goes on over lines: not a key */
         }
-        if (eq == SIZE_MAX) {
+        /* A key: up to the first '=' or ':' (a nested value's keys: '=' only, as botocore splits them). */
+        size_t eq = 0;
+        while (eq < l.len && l.ptr[eq] != '=' && (continued || l.ptr[eq] != ':')) {
+            eq++;
+        }
+        if (eq == l.len) {
             continue;
         }
         struct anvil_str_view key = anvil_sv_trim(anvil_sv_slice(l, 0, eq));
         struct anvil_str_view value = anvil_sv_trim(anvil_sv_slice(l, eq + 1, l.len - eq - 1));
-        char nested[160];
+        char named[160];
         if (!continued) {
-            /* A key of the section; `s3 =` (an empty value) opens a nested one. */
+            /* A key of the section, lower-cased (configparser's); an empty value opens a nested one. */
             have_key = true;
             key_indent = indent;
-            bool opens = value.len == 0 && key.len < sizeof parent;
-            memcpy(parent, key.ptr, opens ? key.len : 0);
-            parent[opens ? key.len : 0] = '\0';
+            size_t n = key.len < sizeof named ? key.len : sizeof named - 1;
+            for (size_t i = 0; i < n; i++) {
+                char c = key.ptr[i];
+                named[i] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+            }
+            named[n] = '\0';
+            bool opens = value.len == 0 && n < sizeof parent;
+            memcpy(parent, named, opens ? n : 0);
+            parent[opens ? n : 0] = '\0';
             if (opens) {
                 continue;
             }
         } else {
-            snprintf(nested, sizeof nested, "%s.%.*s", parent, (int)(key.len > 64 ? 64 : key.len), key.ptr);
-            key = anvil_sv_from_cstr(nested);
+            snprintf(named, sizeof named, "%s.%.*s", parent, (int)(key.len > 64 ? 64 : key.len), key.ptr);
         }
         if (!in_section) {
             continue; /* another section's */
         }
         for (size_t i = 0; i < S_INI_KEYS && want->keys[i]; i++) {
-            if (!anvil_sv_eq_cstr(key, want->keys[i]) || want->outs[i][0]) {
+            if (preset[i] || strcmp(named, want->keys[i]) != 0) {
                 continue;
             }
             if (value.len >= want->sizes[i]) {
@@ -269,32 +307,50 @@ int anvil_aws_config_resolve(const char *profile, const char *region, anvil_clie
     char section[160];
     s_config_section(section, sizeof section, name);
     bool from_env = key && *key && secret && *secret && !(profile && *profile);
+    /* Where the account id came from, with its keys ("" for the environment or none). */
+    const char *account_file = "";
     if (from_env) {
         rc = s_from_environment(lookup, ctx, out, diag);
+        const char *account = lookup(ctx, "AWS_ACCOUNT_ID");
+        rc = rc == ANVIL_OK ? s_copy(out->account_id, sizeof out->account_id, account, "AWS_ACCOUNT_ID", diag) : rc;
+        rc = rc == ANVIL_OK && out->account_id[0]
+                 ? s_setting_check("aws_account_id", out->account_id, "AWS_ACCOUNT_ID", diag)
+                 : rc;
     } else {
+        /*
+         * The keys, their token and their account id come from one place:
+         * the credentials file's [NAME], else the config file's profile.
+         */
         struct s_ini_want creds = {
             name,
-            {"aws_access_key_id", "aws_secret_access_key", "aws_session_token", NULL},
-            {out->access_key_id, out->secret_access_key, out->session_token, NULL},
-            {sizeof out->access_key_id, sizeof out->secret_access_key, sizeof out->session_token, 0},
+            false,
+            {"aws_access_key_id", "aws_secret_access_key", "aws_session_token", "aws_account_id"},
+            {out->access_key_id, out->secret_access_key, out->session_token, out->account_id},
+            {sizeof out->access_key_id, sizeof out->secret_access_key, sizeof out->session_token,
+             sizeof out->account_id},
             false};
-        /* The account id may stand with the keys (the credentials file's aws_account_id). */
-        creds.keys[3] = "aws_account_id";
-        creds.outs[3] = out->account_id;
-        creds.sizes[3] = sizeof out->account_id;
         rc = s_ini(credentials_path, &creds, diag);
         out->profile_found = creds.found;
+        account_file = credentials_path;
         if (rc == ANVIL_OK && (!out->access_key_id[0] || !out->secret_access_key[0])) {
             /* The config file may hold keys too, under [profile NAME] (or [default]). */
-            creds.section = section;
+            out->access_key_id[0] = out->secret_access_key[0] = out->session_token[0] = out->account_id[0] = '\0';
+            creds.config = true;
             creds.found = false;
             rc = s_ini(config_path, &creds, diag);
             out->profile_found = out->profile_found || creds.found;
+            account_file = config_path;
         }
         if (rc == ANVIL_OK && out->access_key_id[0] && out->secret_access_key[0]) {
             snprintf(out->source, sizeof out->source, "profile %.80s", name);
         } else {
-            out->access_key_id[0] = out->secret_access_key[0] = out->session_token[0] = '\0';
+            out->access_key_id[0] = out->secret_access_key[0] = out->session_token[0] = out->account_id[0] = '\0';
+        }
+        if (rc == ANVIL_OK && out->account_id[0]) {
+            char where[2400];
+            snprintf(where, sizeof where, "%s: [%s] aws_account_id", account_file,
+                     account_file == config_path ? section : name);
+            rc = s_setting_check("aws_account_id", out->account_id, where, diag);
         }
     }
     /* The region and the retry settings: the caller's, the environment's, then the profile's. */
@@ -314,43 +370,43 @@ int anvil_aws_config_resolve(const char *profile, const char *region, anvil_clie
     if (rc == ANVIL_OK) {
         rc = s_copy(out->ca_bundle, sizeof out->ca_bundle, ca, "AWS_CA_BUNDLE", diag);
     }
-    /* The endpoint settings (the rules engine's built-ins): the environment's, then the profile's. */
+    /*
+     * The endpoint settings (the rules engine's built-ins): the
+     * environment's, then the profile's, under the names botocore reads
+     * (some under two: a top-level key and one in the `s3 =` value).
+     */
     struct s_setting {
-        const char *env, *key;
+        const char *env, *key, *key2;
         char *out;
         size_t size;
     } settings[] = {
-        {"AWS_USE_FIPS_ENDPOINT", "use_fips_endpoint", out->use_fips_endpoint, sizeof out->use_fips_endpoint},
-        {"AWS_USE_DUALSTACK_ENDPOINT", "use_dualstack_endpoint", out->use_dualstack_endpoint,
+        {"AWS_USE_FIPS_ENDPOINT", "use_fips_endpoint", NULL, out->use_fips_endpoint, sizeof out->use_fips_endpoint},
+        {"AWS_USE_DUALSTACK_ENDPOINT", "use_dualstack_endpoint", NULL, out->use_dualstack_endpoint,
          sizeof out->use_dualstack_endpoint},
-        {"AWS_STS_REGIONAL_ENDPOINTS", "sts_regional_endpoints", out->sts_regional_endpoints,
+        {"AWS_STS_REGIONAL_ENDPOINTS", "sts_regional_endpoints", NULL, out->sts_regional_endpoints,
          sizeof out->sts_regional_endpoints},
-        {"AWS_S3_US_EAST_1_REGIONAL_ENDPOINT", "s3.us_east_1_regional_endpoint", out->s3_us_east_1_regional_endpoint,
-         sizeof out->s3_us_east_1_regional_endpoint},
-        {"AWS_S3_USE_ARN_REGION", "s3_use_arn_region", out->s3_use_arn_region, sizeof out->s3_use_arn_region},
+        {"AWS_S3_US_EAST_1_REGIONAL_ENDPOINT", "s3_us_east_1_regional_endpoint", "s3.us_east_1_regional_endpoint",
+         out->s3_us_east_1_regional_endpoint, sizeof out->s3_us_east_1_regional_endpoint},
+        {"AWS_S3_USE_ARN_REGION", "s3_use_arn_region", "s3.use_arn_region", out->s3_use_arn_region,
+         sizeof out->s3_use_arn_region},
         {"AWS_S3_DISABLE_MULTIREGION_ACCESS_POINTS", "s3_disable_multiregion_access_points",
-         out->s3_disable_multiregion_access_points, sizeof out->s3_disable_multiregion_access_points},
-        {NULL, "s3.addressing_style", out->s3_addressing_style, sizeof out->s3_addressing_style},
-        {NULL, "s3.use_accelerate_endpoint", out->s3_use_accelerate_endpoint, sizeof out->s3_use_accelerate_endpoint},
-        {NULL, "s3.use_dualstack_endpoint", out->s3_use_dualstack_endpoint, sizeof out->s3_use_dualstack_endpoint},
-        {"AWS_ACCOUNT_ID", "aws_account_id", out->account_id, sizeof out->account_id},
-        {"AWS_ACCOUNT_ID_ENDPOINT_MODE", "account_id_endpoint_mode", out->account_id_endpoint_mode,
+         "s3.s3_disable_multiregion_access_points", out->s3_disable_multiregion_access_points,
+         sizeof out->s3_disable_multiregion_access_points},
+        {NULL, "s3.addressing_style", NULL, out->s3_addressing_style, sizeof out->s3_addressing_style},
+        {NULL, "s3.use_accelerate_endpoint", NULL, out->s3_use_accelerate_endpoint,
+         sizeof out->s3_use_accelerate_endpoint},
+        {NULL, "s3.use_dualstack_endpoint", NULL, out->s3_use_dualstack_endpoint,
+         sizeof out->s3_use_dualstack_endpoint},
+        {"AWS_ACCOUNT_ID_ENDPOINT_MODE", "account_id_endpoint_mode", NULL, out->account_id_endpoint_mode,
          sizeof out->account_id_endpoint_mode},
     };
     enum { S_SETTINGS = sizeof settings / sizeof settings[0] };
-    _Static_assert(4 + S_SETTINGS < S_INI_KEYS, "the config file's keys (and a NULL) fit S_INI_KEYS");
+    _Static_assert(4 + 2 * S_SETTINGS < S_INI_KEYS, "the config file's keys (and a NULL) fit S_INI_KEYS");
     bool from_environment[S_SETTINGS] = {false};
-    /*
-     * The account id goes with the credentials, as the SDKs have it:
-     * AWS_ACCOUNT_ID with the environment's keys, else the profile's
-     * aws_account_id (the credentials file's, then the config file's).
-     */
-    bool account_from_credentials = out->account_id[0] != '\0';
     for (size_t i = 0; i < S_SETTINGS && rc == ANVIL_OK; i++) {
-        bool account = settings[i].out == out->account_id;
-        const char *v = settings[i].env && (!account || from_env) ? lookup(ctx, settings[i].env) : NULL;
+        const char *v = settings[i].env ? lookup(ctx, settings[i].env) : NULL;
         if (v && *v) {
-            /* Set in the environment: it outranks the profile (and the credentials file's account id). */
+            /* Set in the environment: it outranks the profile. */
             rc = s_copy(settings[i].out, settings[i].size, v, settings[i].env, diag);
             rc = rc == ANVIL_OK ? s_setting_check(settings[i].key, v, settings[i].env, diag) : rc;
             from_environment[i] = true;
@@ -358,19 +414,22 @@ int anvil_aws_config_resolve(const char *profile, const char *region, anvil_clie
     }
     if (rc == ANVIL_OK) {
         struct s_ini_want conf = {
-            section,
+            name,
+            true,
             {"region", "retry_mode", "max_attempts", "ca_bundle"},
             {out->region, out->retry_mode, out->max_attempts, out->ca_bundle},
             {sizeof out->region, sizeof out->retry_mode, sizeof out->max_attempts, sizeof out->ca_bundle},
             false};
         size_t k = 4;
         for (size_t i = 0; i < S_SETTINGS; i++) {
-            if (settings[i].out == out->account_id && from_env) {
-                continue; /* the environment's keys have the environment's account id, or none */
+            for (int alt = 0; alt < 2; alt++) {
+                const char *key_name = alt ? settings[i].key2 : settings[i].key;
+                if (key_name) {
+                    conf.keys[k] = key_name;
+                    conf.outs[k] = settings[i].out;
+                    conf.sizes[k++] = settings[i].size;
+                }
             }
-            conf.keys[k] = settings[i].key;
-            conf.outs[k] = settings[i].out;
-            conf.sizes[k++] = settings[i].size;
         }
         rc = s_ini(config_path, &conf, diag);
         out->profile_found = out->profile_found || conf.found;
@@ -378,9 +437,11 @@ int anvil_aws_config_resolve(const char *profile, const char *region, anvil_clie
     for (size_t i = 0; i < S_SETTINGS && rc == ANVIL_OK; i++) {
         if (!from_environment[i] && settings[i].out[0]) {
             char where[1200];
-            bool credentials = settings[i].out == out->account_id && account_from_credentials;
-            snprintf(where, sizeof where, "%s: [%s] %s", credentials ? credentials_path : config_path,
-                     credentials ? name : section, settings[i].key);
+            snprintf(where, sizeof where, "%s: [%s] %s%s%s", config_path, section, settings[i].key,
+                     settings[i].key2 ? " (or " : "", settings[i].key2 ? settings[i].key2 : "");
+            if (settings[i].key2) {
+                snprintf(where + strlen(where), sizeof where - strlen(where), ")");
+            }
             rc = s_setting_check(settings[i].key, settings[i].out, where, diag);
         }
     }

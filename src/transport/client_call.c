@@ -136,10 +136,18 @@ static bool s_correct_clock(struct anvil_client *c, const struct anvil__exchange
     return true;
 }
 
-/* What the protocol reads besides the operation: S3 with rules leaves the bucket to the endpoint. */
-static struct anvil__protocol_context s_context(const struct anvil_client *c) {
-    return (struct anvil__protocol_context){c->model,       c->service,      c->allocator,
-                                            c->options.env, &c->compression, c->bucket_in_endpoint};
+/*
+ * What the protocol reads besides the operation: S3 with rules leaves the
+ * bucket to the endpoint, for an operation whose Bucket the rules take
+ * (its @contextParam); otherwise the bucket stays in the path.
+ */
+static struct anvil__protocol_context s_context(const struct anvil_client *c, const struct anvil_shape *op) {
+    const struct anvil_member *bucket =
+        c->bucket_in_endpoint && op ? anvil_shape_member(anvil_operation_input(op), "Bucket") : NULL;
+    const struct anvil_json *context =
+        bucket ? anvil_json_object_get_cstr(&bucket->traits, "smithy.rules#contextParam") : NULL;
+    bool taken = anvil_sv_eq_cstr(anvil_json_string(anvil_json_object_get_cstr(context, "name")), "Bucket");
+    return (struct anvil__protocol_context){c->model, c->service, c->allocator, c->options.env, &c->compression, taken};
 }
 
 /* Reads one try's result into the reply and the retry response; returns the call's status should it end here. */
@@ -165,7 +173,7 @@ static int s_read(struct s_call *k, struct anvil__exchange *x, const struct anvi
     struct anvil__response res;
     int rc = anvil__exchange_response(x, a->status, k->arena, &res);
     struct anvil_client *c = k->client;
-    struct anvil__protocol_context ctx = s_context(c);
+    struct anvil__protocol_context ctx = s_context(c, k->op);
     int parsed = rc == ANVIL_OK ? anvil__response_read(c->protocol, &ctx, k->op, &res, k->arena, reply, NULL) : rc;
     if (parsed == ANVIL_ENOMEM || parsed == ANVIL_ELIMIT) {
         return parsed;
@@ -195,16 +203,13 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
     }
     struct anvil__request req;
     anvil__request_init(&req, c->allocator, arena);
-    struct anvil__protocol_context ctx = s_context(c);
+    struct anvil__protocol_context ctx = s_context(c, op);
     struct anvil_diag diag;
     anvil_diag_clear(&diag);
     struct anvil__endpoint ep;
     int rc = anvil__request_build(c->protocol, &ctx, op, input, &req, &diag);
     if (rc == ANVIL_OK) {
         rc = anvil__client_endpoint(c, op, input, arena, &ep, NULL, &diag);
-    }
-    if (rc == ANVIL_OK) {
-        rc = anvil__client_endpoint_headers_check(&ep, &req, &diag);
     }
     if (rc == ANVIL_OK && ep.rule != SIZE_MAX && c->options.debug) {
         char where[128];
@@ -358,15 +363,12 @@ int anvil_client_prepare(struct anvil_client *c, const struct anvil_shape *op, c
     memset(out, 0, sizeof *out);
     struct anvil__request req;
     anvil__request_init(&req, c->allocator, arena);
-    struct anvil__protocol_context ctx = s_context(c);
+    struct anvil__protocol_context ctx = s_context(c, op);
     int rc = anvil__request_build(c->protocol, &ctx, op, input, &req, diag);
     struct anvil__prepared p;
     struct anvil__endpoint ep;
     if (rc == ANVIL_OK) {
         rc = anvil__client_endpoint(c, op, input, arena, &ep, NULL, diag);
-    }
-    if (rc == ANVIL_OK) {
-        rc = anvil__client_endpoint_headers_check(&ep, &req, diag);
     }
     if (rc == ANVIL_OK) {
         rc = anvil__client_prepare(c, &ep, &req, &p);

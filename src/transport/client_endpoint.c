@@ -319,6 +319,14 @@ static int s_endpoint_params(struct anvil_client *c, struct anvil_diag *diag) {
             return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "the endpoint rules have no parameter `%.*s`",
                                   (int)(name.len > 80 ? 80 : name.len), name.ptr);
         }
+        const struct anvil_json *client_context = anvil_shape_trait(c->service, "smithy.rules#clientContextParams");
+        if (!p->builtin.len && !anvil_json_object_get(client_context, name.ptr, name.len)) {
+            /* An operation's parameter (S3's Bucket): set for every call, it would apply where it should not. */
+            return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0,
+                                  "the endpoint parameter `%.*s` is an operation's, not the client's (neither a "
+                                  "clientContextParams nor a built-in)",
+                                  (int)(name.len > 80 ? 80 : name.len), name.ptr);
+        }
         if (anvil_sv_eq_cstr(p->builtin, "AWS::Region")) {
             /* The region also signs: it is one setting, the client's. */
             return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0,
@@ -545,6 +553,10 @@ static int s_headers_ok(const struct anvil_json *headers, struct anvil_diag *dia
         for (size_t k = 0; ok && k < ANVIL_ARRAY_LEN(own); k++) {
             ok = !anvil_sv_eq_ascii_nocase(name, anvil_sv_from_cstr(own[k]));
         }
+        for (size_t k = 0; ok && k < i; k++) {
+            /* One header named twice in two cases: its values would be joined under one name. */
+            ok = !anvil_sv_eq_ascii_nocase(name, anvil_json_member_key(anvil_json_object_at(headers, k)));
+        }
         for (size_t k = 0; ok && k < anvil_json_len(&m->value); k++) {
             struct anvil_str_view v = anvil_json_string(anvil_json_array_at(&m->value, k));
             for (size_t j = 0; ok && j < v.len; j++) {
@@ -555,11 +567,38 @@ static int s_headers_ok(const struct anvil_json *headers, struct anvil_diag *dia
         if (!ok) {
             return anvil_diag_set(diag, ANVIL_EMODEL, 0, 0, 0,
                                   "the endpoint rules give a header anvil will not send (`%.*s`: not a header "
-                                  "name, one anvil sets itself, or a value with a control character)",
+                                  "name, one anvil sets itself, one named twice, or a value with a control "
+                                  "character)",
                                   (int)(name.len > 64 ? 64 : name.len), name.ptr);
         }
     }
     return ANVIL_OK;
+}
+
+/*
+ * S3's path style per call, as botocore adjusts its built-in: always for
+ * GetBucketLocation (the bucket's region is what it asks; a virtual host
+ * would need it to sign), never for a bucket given as an ARN (access points
+ * and Outposts have hosts of their own, and the rules refuse path style
+ * for them). Not when the caller set ForcePathStyle as a parameter.
+ */
+static void s_s3_path_style(const struct anvil_client *c, const struct anvil_shape *op, struct anvil_json *params,
+                            size_t count) {
+    long style = anvil_endpoint_rules_param_index(c->rules, ANVIL_SV("ForcePathStyle"));
+    long bucket = anvil_endpoint_rules_param_index(c->rules, ANVIL_SV("Bucket"));
+    if (style < 0 || (size_t)style >= count ||
+        !anvil_sv_eq_cstr(anvil_endpoint_rules_param_at(c->rules, (size_t)style)->builtin, "AWS::S3::ForcePathStyle") ||
+        anvil_json_object_get_cstr(c->options.endpoint_params, "ForcePathStyle")) {
+        return;
+    }
+    struct anvil_str_view name = op ? anvil_shape_name(op) : anvil_sv("", 0);
+    struct anvil_str_view value =
+        bucket >= 0 && (size_t)bucket < count ? anvil_json_string(&params[bucket]) : anvil_sv("", 0);
+    if (anvil_sv_eq_cstr(name, "GetBucketLocation")) {
+        params[style] = anvil_json_make_bool(true);
+    } else if (anvil_sv_starts_with(value, ANVIL_SV("arn:"))) {
+        params[style] = anvil_json_make_bool(false);
+    }
 }
 
 int anvil__client_endpoint(const struct anvil_client *c, const struct anvil_shape *op, const struct anvil_json *input,
@@ -580,6 +619,9 @@ int anvil__client_endpoint(const struct anvil_client *c, const struct anvil_shap
     e.rule = SIZE_MAX;
     int rc = anvil_endpoint_bind(c->rules, c->model, c->service, op, input, c->options.endpoint_params, &c->builtins,
                                  arena, params, count, diag);
+    if (rc == ANVIL_OK && c->is_s3) {
+        s_s3_path_style(c, op, params, count);
+    }
     rc = rc == ANVIL_OK ? anvil_endpoint_resolve(c->rules, params, count, arena, &e, diag) : rc;
     if (rc == ANVIL_ECONFIG && resolved) {
         *resolved = e; /* the rule that answered, and its whole message */
@@ -619,22 +661,6 @@ int anvil__client_endpoint(const struct anvil_client *c, const struct anvil_shap
     }
     out->rule = e.rule;
     return rc;
-}
-
-int anvil__client_endpoint_headers_check(const struct anvil__endpoint *ep, const struct anvil__request *req,
-                                         struct anvil_diag *diag) {
-    for (size_t i = 0; ep->headers && i < anvil_json_len(ep->headers); i++) {
-        struct anvil_str_view name = anvil_json_member_key(anvil_json_object_at(ep->headers, i));
-        for (size_t k = 0; k < req->header_count; k++) {
-            if (anvil_sv_eq_ascii_nocase(name, req->headers[k].name)) {
-                /* Two values on the wire, one of them signed with the other: never. */
-                return anvil_diag_set(diag, ANVIL_EMODEL, 0, 0, 0,
-                                      "the endpoint rules set the header `%.*s`, which the request has already",
-                                      (int)(name.len > 64 ? 64 : name.len), name.ptr);
-            }
-        }
-    }
-    return ANVIL_OK;
 }
 
 void anvil__client_endpoint_describe(const struct anvil_client *c) {

@@ -233,6 +233,16 @@ void anvil__prepared_clean_up(struct anvil__prepared *p) {
     memset(p, 0, sizeof *p);
 }
 
+/* Whether the endpoint's headers (the rules') name `name`, in any case. */
+static bool s_endpoint_sets(const struct anvil__endpoint *ep, struct anvil_str_view name) {
+    for (size_t i = 0; ep->headers && i < anvil_json_len(ep->headers); i++) {
+        if (anvil_sv_eq_ascii_nocase(anvil_json_member_key(anvil_json_object_at(ep->headers, i)), name)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 int anvil__client_prepare(struct anvil_client *c, const struct anvil__endpoint *ep, const struct anvil__request *req,
                           struct anvil__prepared *p) {
     memset(p, 0, sizeof *p);
@@ -257,24 +267,31 @@ int anvil__client_prepare(struct anvil_client *c, const struct anvil__endpoint *
     if (rc == ANVIL_OK && !signed_headers) {
         rc = ANVIL_ENOMEM;
     }
+    size_t k = 1;
     if (rc == ANVIL_OK) {
         signed_headers[0] = (struct anvil_sigv4_header){ANVIL_SV("Host"), anvil_buf_view(&host)};
         for (size_t i = 0; i < req->header_count && rc == ANVIL_OK; i++) {
-            signed_headers[i + 1] = (struct anvil_sigv4_header){req->headers[i].name, req->headers[i].value};
+            /* A header the endpoint sets replaces the request's own (S3 Control's x-amz-account-id from an ARN). */
+            if (s_endpoint_sets(ep, req->headers[i].name)) {
+                continue;
+            }
+            signed_headers[k++] = (struct anvil_sigv4_header){req->headers[i].name, req->headers[i].value};
             p->has_content_type =
                 p->has_content_type || anvil_sv_eq_ascii_nocase(req->headers[i].name, ANVIL_SV("Content-Type"));
             rc = s_header_ok(req->headers[i].name, req->headers[i].value) ? ANVIL_OK : ANVIL_EINVAL;
         }
-        size_t k = req->header_count + 1;
         for (size_t i = 0; ep->headers && i < anvil_json_len(ep->headers) && rc == ANVIL_OK; i++) {
             const struct anvil_json_member *m = anvil_json_object_at(ep->headers, i);
             for (size_t j = 0; j < anvil_json_len(&m->value) && rc == ANVIL_OK; j++) {
                 struct anvil_str_view value = anvil_json_string(anvil_json_array_at(&m->value, j));
                 signed_headers[k++] = (struct anvil_sigv4_header){anvil_json_member_key(m), value};
+                p->has_content_type =
+                    p->has_content_type || anvil_sv_eq_ascii_nocase(anvil_json_member_key(m), ANVIL_SV("Content-Type"));
                 rc = s_header_ok(anvil_json_member_key(m), value) ? ANVIL_OK : ANVIL_EINVAL;
             }
         }
     }
+    n = k;
     struct anvil_sigv4_request sreq = {
         anvil_sv_from_cstr(req->method), path, query, signed_headers, n, req->body.data, req->body.len, NULL};
     struct anvil_sigv4_credentials cred = {anvil_sv_from_cstr(c->aws.access_key_id),

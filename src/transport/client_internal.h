@@ -133,10 +133,6 @@ struct anvil__endpoint {
 int anvil__client_endpoint_init(struct anvil_client *c, struct anvil_diag *diag);
 void anvil__client_endpoint_clean_up(struct anvil_client *c);
 
-/* ANVIL_EMODEL when the endpoint's headers name one the request has already (its own, or the protocol's). */
-int anvil__client_endpoint_headers_check(const struct anvil__endpoint *ep, const struct anvil__request *req,
-                                         struct anvil_diag *diag);
-
 /*
  * The debug line of a new client: its endpoint (with rules, as they resolve
  * before an operation binds anything: calls resolve their own), region,

@@ -226,9 +226,9 @@ static const char *s_no_environment(void *ctx, const char *name) {
  * endpoint rules, the region of vendorParams and its S3 settings as the
  * rules' parameters (addressing_style path -> ForcePathStyle,
  * use_dualstack_endpoint -> UseDualStack, use_accelerate_endpoint ->
- * Accelerate), and the input's Bucket (S3's real model binds it with
- * @contextParam; the test model does not say so). What it would send must
- * go to resolvedHost with the case's uri as its path.
+ * Accelerate); the input's Bucket is bound by the @contextParam the runner
+ * applies as S3's real model has it (protocol_tests.c). What it would send
+ * must go to resolvedHost with the case's uri as its path.
  */
 static void s_s3_request(const struct ptc_case *c, const struct anvil_json *input, struct anvil_arena *arena,
                          struct anvil_buf *why) {
@@ -238,11 +238,6 @@ static void s_s3_request(const struct ptc_case *c, const struct anvil_json *inpu
     struct anvil_json params;
     int rc = anvil_json_builder_new(NULL, arena, &b);
     rc = rc == ANVIL_OK ? anvil_json_builder_begin_object(b) : rc;
-    const struct anvil_json *bucket = s_get(input, "Bucket");
-    if (rc == ANVIL_OK && bucket) {
-        rc = anvil_json_builder_key(b, "Bucket", 6);
-        rc = rc == ANVIL_OK ? anvil_json_builder_value(b, bucket) : rc;
-    }
     const struct anvil_json *style = s_s3_setting(c, "addressing_style");
     if (rc == ANVIL_OK && style) {
         rc = anvil_json_builder_key(b, "ForcePathStyle", 14);

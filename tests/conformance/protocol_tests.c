@@ -381,6 +381,48 @@ static void s_collect(const char *path, void *user) {
     f->paths[f->count++] = strdup(path);
 }
 
+/* The IDL that gives S3's test operations the @contextParam its real model has on Bucket. */
+struct s_s3_context {
+    struct anvil_buf *idl;
+};
+
+static bool s_s3_bucket(const struct anvil_shape *op, void *user_data) {
+    struct s_s3_context *k = user_data;
+    const struct anvil_shape *in = anvil_operation_input(op);
+    const struct anvil_member *bucket = in ? anvil_shape_member(in, "Bucket") : NULL;
+    if (bucket && anvil_json_object_get_cstr(&bucket->traits, "smithy.api#httpLabel") &&
+        !anvil_json_object_get_cstr(&bucket->traits, "smithy.rules#contextParam")) {
+        struct anvil_str_view id = anvil_shape_id(in);
+        anvil_buf_appendf(k->idl, "apply %.*s$Bucket @smithy.rules#contextParam(name: \"Bucket\")\n", (int)id.len,
+                          id.ptr);
+    }
+    return true;
+}
+
+/*
+ * S3's protocol tests resolve their hosts with S3's endpoint rules, which
+ * take the Bucket from the input's @contextParam member, as S3's real model
+ * has it; the test model leaves the trait out, so it is applied here (an
+ * extra source of `apply` statements), as SDKs' generated test clients get
+ * it from the real model.
+ */
+static void s_s3_context_idl(const struct anvil_model *model, struct anvil_buf *idl) {
+    anvil_buf_append_cstr(idl, "$version: \"2\"\nnamespace anvil.protocoltests\n");
+    size_t header = idl->len;
+    for (size_t i = 0; i < anvil_model_shape_count(model); i++) {
+        const struct anvil_shape *s = anvil_model_shape_at(model, i);
+        struct anvil_aws_service aws;
+        if (anvil_shape_type(s) == ANVIL_SHAPE_SERVICE && anvil_service_aws(s, &aws) &&
+            anvil_sv_eq_cstr(aws.sdk_id, "S3")) {
+            struct s_s3_context k = {idl};
+            anvil_service_operations(model, s, s_s3_bucket, &k, NULL);
+        }
+    }
+    if (idl->len == header) {
+        anvil_buf_clear(idl);
+    }
+}
+
 static struct anvil_model *s_load(const char *root) {
     struct s_files files = {0};
     char dir[4096];
@@ -393,7 +435,7 @@ static struct anvil_model *s_load(const char *root) {
             exit(2);
         }
     }
-    struct anvil_model_source *src = calloc(files.count, sizeof *src);
+    struct anvil_model_source *src = calloc(files.count + 1, sizeof *src);
     char **texts = calloc(files.count, sizeof *texts);
     if (!src || !texts) {
         fprintf(stderr, "protocol_tests: out of memory\n");
@@ -411,7 +453,23 @@ static struct anvil_model *s_load(const char *root) {
     struct anvil_model *model = NULL;
     struct anvil_events *events = NULL;
     struct anvil_diag diag;
-    int rc = anvil_model_assemble(NULL, src, files.count, NULL, &model, &events, &diag);
+    size_t count = files.count;
+    int rc = anvil_model_assemble(NULL, src, count, NULL, &model, &events, &diag);
+    struct anvil_buf context;
+    anvil_buf_init(&context, NULL, 0);
+    if (rc == ANVIL_OK) {
+        s_s3_context_idl(model, &context);
+    }
+    if (context.len) {
+        /* Again, with S3's Bucket given to its endpoint rules as its real model gives it. */
+        src[count++] = (struct anvil_model_source){"anvil-s3-context-params.smithy", context.data, context.len,
+                                                   ANVIL_MODEL_FORMAT_IDL};
+        anvil_model_destroy(model);
+        anvil_events_destroy(events);
+        model = NULL;
+        events = NULL;
+        rc = anvil_model_assemble(NULL, src, count, NULL, &model, &events, &diag);
+    }
     size_t errors = anvil_events_count_at_least(events, ANVIL_SEVERITY_ERROR);
     if (rc != ANVIL_OK || errors > 0) {
         fprintf(stderr, "protocol_tests: the %zu test files do not assemble: %s (%zu ERROR events)\n", files.count,
@@ -430,6 +488,7 @@ static struct anvil_model *s_load(const char *root) {
         exit(2);
     }
     anvil_events_destroy(events);
+    anvil_buf_clean_up(&context);
     for (size_t i = 0; i < files.count; i++) {
         free(texts[i]);
         free(files.paths[i]);

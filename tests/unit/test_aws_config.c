@@ -457,3 +457,59 @@ TEST(aws_config_nested_values_as_configparser_reads_them) {
 done:
     s_remove_home(&env);
 }
+
+TEST(aws_config_reads_as_configparser_and_botocore_do) {
+    struct s_env env = {{{NULL}}, ""};
+    /* ':' as well as '=', key names in any case, [profile default], both names of an S3 setting, the last wins. */
+    CHECK(s_home(&env, NULL,
+                 "[ default ]\n"
+                 "region = xx-wrong-1\n"
+                 "[profile default] ; a comment after the header\n"
+                 "REGION: eu-west-1\n"
+                 "sso_start_url: https://x.example\n"
+                 "  use_fips_endpoint = true\n"
+                 "S3 =\n"
+                 "  addressing_style = path\n"
+                 "  addressing_style = virtual\n"
+                 "  use_arn_region = false\n"
+                 "  s3_disable_multiregion_access_points = true\n"
+                 "s3_us_east_1_regional_endpoint = regional\n"));
+    struct anvil_aws_config c;
+    CHECK_OK(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, NULL));
+    CHECK_STR_EQ(c.region, "eu-west-1");
+    CHECK_STR_EQ(c.use_fips_endpoint, "");
+    CHECK_STR_EQ(c.s3_addressing_style, "virtual");
+    CHECK_STR_EQ(c.s3_use_arn_region, "false");
+    CHECK_STR_EQ(c.s3_disable_multiregion_access_points, "true");
+    CHECK_STR_EQ(c.s3_us_east_1_regional_endpoint, "regional");
+done:
+    s_remove_home(&env);
+}
+
+TEST(aws_config_account_id_comes_with_its_keys) {
+    struct s_env env = {{{NULL}}, ""};
+    /* Keys in the credentials file: the config file's account id is not theirs. */
+    CHECK(s_home(&env, "[default]\naws_access_key_id = AKID\naws_secret_access_key = s\n",
+                 "[default]\naws_account_id = 777788889999\n"));
+    struct anvil_aws_config c;
+    CHECK_OK(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, NULL));
+    CHECK_STR_EQ(c.account_id, "");
+    s_remove_home(&env);
+    /* Keys in the config file: its account id, not the one the credentials file has alone. */
+    CHECK(s_home(&env, "[p]\naws_account_id = 444455556666\n",
+                 "[profile p]\naws_access_key_id = AKID\naws_secret_access_key = s\naws_account_id = 777788889999\n"));
+    env.pairs[0][0] = "AWS_PROFILE";
+    env.pairs[0][1] = "p";
+    CHECK_OK(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, NULL));
+    CHECK_STR_EQ(c.account_id, "777788889999");
+    CHECK_STR_EQ(c.access_key_id, "AKID");
+    s_remove_home(&env);
+    /* No keys at all: no account id. */
+    CHECK(s_home(&env, NULL, "[profile p]\naws_account_id = 777788889999\n"));
+    env.pairs[1][0] = "AWS_ACCOUNT_ID";
+    env.pairs[1][1] = "111122223333";
+    CHECK_OK(anvil_aws_config_resolve(NULL, NULL, s_lookup, &env, &c, NULL));
+    CHECK_STR_EQ(c.account_id, "");
+done:
+    s_remove_home(&env);
+}

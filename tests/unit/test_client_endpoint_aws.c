@@ -169,6 +169,11 @@ TEST(client_endpoint_aws_s3_bucket_in_host_or_path) {
     CHECK_STR_EQ(url, "https://bk1.s3.us-west-2.amazonaws.com/a%20b%2Bc?x-id=GetObject");
     CHECK_OK(s_url(t, m, "us-west-2", &env, NULL, "ListObjectsV2", "{\"Bucket\": \"bk1\"}", url, sizeof url, &diag));
     CHECK_STR_EQ(url, "https://bk1.s3.us-west-2.amazonaws.com/?list-type=2");
+    /* GetBucketLocation asks where the bucket is: by path, as botocore sends it (a virtual host would need its region).
+     */
+    CHECK_OK(
+        s_url(t, m, "us-west-2", &env, NULL, "GetBucketLocation", "{\"Bucket\": \"bk1\"}", url, sizeof url, &diag));
+    CHECK_STR_EQ(url, "https://s3.us-west-2.amazonaws.com/bk1?location");
     /* A bucket no host can hold (dots over https): by path. */
     CHECK_OK(s_url(t, m, "us-west-2", &env, NULL, "ListObjectsV2", "{\"Bucket\": \"my.b\"}", url, sizeof url, &diag));
     CHECK_STR_EQ(url, "https://s3.us-west-2.amazonaws.com/my.b?list-type=2");
@@ -222,6 +227,13 @@ TEST(client_endpoint_aws_s3_settings_from_the_profile) {
     CHECK_OK(s_url(t, m, "us-west-2", &env, NULL, "GetObject", "{\"Bucket\": \"bk1\", \"Key\": \"k\"}", url, sizeof url,
                    &diag));
     CHECK_STR_EQ(url, "https://bk1.s3-accelerate.amazonaws.com/k?x-id=GetObject");
+    /* Path style asked for: not for a bucket given as an ARN (it has a host of its own), as botocore has it. */
+    s_remove_home(&env);
+    CHECK(s_home(&env, "[default]\ns3 =\n  addressing_style = path\n"));
+    CHECK_OK(s_url(t, m, "us-west-2", &env, NULL, "GetObject",
+                   "{\"Bucket\": \"arn:aws:s3:us-west-2:123456789012:accesspoint/myap\", \"Key\": \"k\"}", url,
+                   sizeof url, &diag));
+    CHECK_STR_EQ(url, "https://myap-123456789012.s3-accesspoint.us-west-2.amazonaws.com/k?x-id=GetObject");
     /* Virtual asked for with a configured endpoint: the bucket goes in front of its host. */
     s_remove_home(&env);
     CHECK(s_home(&env, "[default]\ns3 =\n  addressing_style = virtual\n"));

@@ -57,6 +57,21 @@ static int s_resolve_params(struct anvil_client *client, const struct anvil_mode
             return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "the endpoint rules have no parameter `%.*s`",
                                   (int)(name.len > 80 ? 80 : name.len), name.ptr);
         }
+        const struct anvil_json *v = &anvil_json_object_at(params, i)->value;
+        enum anvil_endpoint_param_type type = anvil_endpoint_rules_param_at(rules, (size_t)index)->type;
+        bool fits = type == ANVIL_ENDPOINT_PARAM_BOOLEAN  ? anvil_json_is_bool(v)
+                    : type == ANVIL_ENDPOINT_PARAM_STRING ? anvil_json_is_string(v)
+                                                          : anvil_json_is_array(v);
+        for (size_t k = 0; fits && type == ANVIL_ENDPOINT_PARAM_STRING_ARRAY && k < anvil_json_len(v); k++) {
+            fits = anvil_json_is_string(anvil_json_array_at(v, k));
+        }
+        if (!fits && !anvil_json_is_null(v)) {
+            return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "the endpoint parameter `%.*s` takes %s",
+                                  (int)name.len, name.ptr,
+                                  type == ANVIL_ENDPOINT_PARAM_BOOLEAN  ? "a boolean"
+                                  : type == ANVIL_ENDPOINT_PARAM_STRING ? "a string"
+                                                                        : "an array of strings");
+        }
         /* The region goes into host names unchecked by most rule sets: it is checked as the client checks it. */
         struct anvil_str_view region = anvil_json_string(&anvil_json_object_at(params, i)->value);
         bool is_region = anvil_sv_eq_cstr(anvil_endpoint_rules_param_at(rules, (size_t)index)->builtin, "AWS::Region");
@@ -122,8 +137,9 @@ int cli_cmd_endpoint(int argc, char **argv) {
     if (a.input && !a.exec.name) {
         return cli_usage_error("endpoint", "--input goes with an OPERATION");
     }
-    if (a.params && a.exec.endpoint_params) {
-        return cli_usage_error("endpoint", "--params gives every parameter; --endpoint-params does not go with it");
+    if (a.params && (a.exec.endpoint_params || a.exec.region || a.exec.endpoint_url)) {
+        return cli_usage_error("endpoint", "--params gives every parameter (Region and Endpoint among them); "
+                                           "--endpoint-params, --region and --endpoint-url do not go with it");
     }
     /* Nothing is signed: resolving needs the region, not credentials (and --params not even that). */
     a.exec.no_sign = true;
@@ -152,6 +168,9 @@ int cli_cmd_endpoint(int argc, char **argv) {
     if (anvil_arena_new(NULL, NULL, &arena) != ANVIL_OK) {
         code = CLI_EXIT_INTERNAL;
         goto done;
+    }
+    if (op && !params && (code = cli_check_input(client, op, anvil_json_doc_root(input), "endpoint")) != CLI_EXIT_OK) {
+        goto done; /* an input a call would refuse (a blank bucket, a member of the wrong type) */
     }
     struct anvil_endpoint e;
     struct anvil_diag diag;
