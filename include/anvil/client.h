@@ -84,8 +84,9 @@ struct anvil_aws_config {
  * credentials or a profile no file defines are not errors here (source "",
  * profile_found false). ANVIL_ECONFIG (diag names the file and line, or the
  * variable) for a file that cannot be read as INI, one that is not a
- * regular file, or a value longer than its field; no credentials are kept
- * then. Thread-safe (it reads files and the environment only).
+ * regular file, or a value longer than its field; ANVIL_EINVAL when the
+ * `region` argument itself is too long; no credentials are kept then.
+ * Thread-safe (it reads files and the environment only).
  */
 ANVIL_API int anvil_aws_config_resolve(const char *profile, const char *region, anvil_client_getenv_fn *lookup,
                                        void *ctx, struct anvil_aws_config *out, struct anvil_diag *diag);

@@ -159,8 +159,8 @@ static int s_path(struct anvil__epc *cx, struct anvil_str_view path, uint32_t *f
 /* getAttr of reference `ref` (already compiled) along `path`. */
 static int s_get_attr(struct anvil__epc *cx, uint32_t target, struct anvil_str_view path, uint32_t *out) {
     unsigned type = cx->r->exprs[target].type;
-    uint32_t first;
-    uint16_t count;
+    uint32_t first = 0;
+    uint16_t count = 0;
     int rc = s_path(cx, path, &first, &count, &type);
     if (rc == ANVIL_OK) {
         rc = s_new_expr(cx, ANVIL__EPO_GET_ATTR, (uint8_t)type, out);

@@ -359,6 +359,12 @@ int anvil_aws_config_resolve(const char *profile, const char *region, anvil_clie
     const char *ca = lookup(ctx, "AWS_CA_BUNDLE");
     if (rc == ANVIL_OK) {
         rc = s_copy(out->region, sizeof out->region, r, "the region", diag);
+        if (rc == ANVIL_ECONFIG && region && *region) {
+            rc = ANVIL_EINVAL; /* the caller's own argument, not a configuration */
+            if (diag) {
+                diag->code = rc;
+            }
+        }
     }
     if (rc == ANVIL_OK) {
         rc = s_copy(out->retry_mode, sizeof out->retry_mode, lookup(ctx, "AWS_RETRY_MODE"), "AWS_RETRY_MODE", diag);

@@ -235,6 +235,14 @@ TEST(aws_config_long_session_tokens_are_kept_whole_or_refused) {
     CHECK_STATUS(anvil_aws_config_resolve(NULL, "us-east-1", s_lookup, &env, &c, &diag), ANVIL_ECONFIG);
     CHECK_STR_EQ(diag.message, "AWS_SESSION_TOKEN is longer than 8191 bytes");
     CHECK_STR_EQ(c.access_key_id, "");
+    /* A region too long for its field: the caller's argument is EINVAL, a setting ECONFIG. */
+    env.pairs[2][1] = token;
+    char long_region[100];
+    memset(long_region, 'a', sizeof long_region - 1);
+    long_region[sizeof long_region - 1] = '\0';
+    CHECK_STATUS(anvil_aws_config_resolve(NULL, long_region, s_lookup, &env, &c, &diag), ANVIL_EINVAL);
+    CHECK_EQ_INT(diag.code, ANVIL_EINVAL);
+    CHECK_STR_EQ(diag.message, "the region is longer than 63 bytes");
     /* The same in a file names the file, the line and the key. */
     snprintf(file, 12000, "[ops]\naws_access_key_id = A\naws_secret_access_key = S\naws_session_token = %s\n", huge);
     struct s_env files = {{{NULL, NULL}}, ""};
