@@ -104,11 +104,19 @@ set(ANVIL_PROTOCOL_SOURCES
   src/protocol/xml_codec.c)
 
 set(ANVIL_TRANSPORT_SOURCES
+  src/transport/auth_call.c
+  src/transport/auth_services_data.c
   src/transport/aws_config.c
   src/transport/client.c
   src/transport/client_call.c
   src/transport/client_endpoint.c
   src/transport/client_http.c
+  src/transport/credentials.c
+  src/transport/credentials_default.c
+  src/transport/credentials_http.c
+  src/transport/credentials_process.c
+  src/transport/credentials_profile.c
+  src/transport/credentials_sso.c
   src/transport/exec.c
   src/transport/exec_operation.c
   src/transport/sigv4.c)

@@ -71,7 +71,8 @@ static bool s_utf8(const char *p, size_t len) {
 }
 
 static bool s_message_ok(const struct anvil_diag *diag) {
-    size_t len = strnlen(diag->message, sizeof diag->message);
+    const char *end = memchr(diag->message, '\0', sizeof diag->message);
+    size_t len = end ? (size_t)(end - diag->message) : sizeof diag->message;
     return len > 0 && len < sizeof diag->message && s_utf8(diag->message, len);
 }
 

@@ -11,6 +11,7 @@
 
 #include <signal.h>
 
+#include "anvil/credentials.h"
 #include "anvil/endpoint.h"
 #include "anvil/env.h"
 #include "anvil/json.h"
@@ -20,8 +21,8 @@
 
 ANVIL_EXTERN_C_BEGIN
 
-/** Looks an environment variable up (NULL when unset). */
-typedef const char *anvil_client_getenv_fn(void *ctx, const char *name);
+/** Looks an environment variable up (NULL when unset); the same as anvil_getenv_fn. */
+typedef anvil_getenv_fn anvil_client_getenv_fn;
 
 /** Credentials and region, as found. */
 struct anvil_aws_config {
@@ -151,6 +152,13 @@ struct anvil_client_options {
      * NULL = none.
      */
     const struct anvil_json *endpoint_params;
+    /**
+     * Where the credentials come from (a reference is taken; one provider
+     * may serve many clients). NULL = anvil_credentials_provider_default()
+     * with the profile, region, environment, clock, CA bundle, cancel flag
+     * and debug callback above. Asked before every signature.
+     */
+    struct anvil_credentials_provider *credentials;
     /** Send requests unsigned, needing no credentials (as `aws --no-sign-request`, for public resources). */
     bool no_sign;
     /** When set, called with one line per attempt (method, target, status, latency, decision); never secrets. */

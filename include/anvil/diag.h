@@ -14,7 +14,8 @@
 
 ANVIL_EXTERN_C_BEGIN
 
-#define ANVIL_DIAG_MESSAGE_MAX 256
+/** Long enough for a credential chain naming every provider it tried and why. */
+#define ANVIL_DIAG_MESSAGE_MAX 1024
 
 struct anvil_diag {
     /** The status the failing call returned (ANVIL_OK when the diag is empty). */

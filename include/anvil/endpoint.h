@@ -187,7 +187,10 @@ ANVIL_API int anvil_endpoint_resolve_object(const struct anvil_endpoint_rules *r
  * `client_params` (an object of clientContextParams name -> value, may be
  * NULL), then the built-ins from `builtins` (an object of built-in name ->
  * value: "AWS::Region", "AWS::UseFIPS", "SDK::Endpoint", ...; may be NULL).
- * A parameter none of them gives stays null, for its default. A
+ * A parameter none of them gives stays null, for its default. Built-ins
+ * are taken as given: a caller binding AWS::Region itself must check that
+ * it is a region name (the client refuses anything but lower-case
+ * letters, digits and '-'), as most rule sets put it in the host as is. A
  * `@required` string member that is empty or white space is not bound.
  * Values borrow from the inputs or live in `arena`. ANVIL_OK; ANVIL_EINVAL
  * when a value has the wrong type for its parameter (diag names both);

@@ -89,6 +89,8 @@ int anvil__epc_fail(struct anvil__epc *cx, int code, const char *fmt, ...) {
     /* The position takes what the message leaves of the diag, so both show. */
     char where[ANVIL_DIAG_MESSAGE_MAX];
     size_t room = ANVIL_DIAG_MESSAGE_MAX - 2 - strlen(what);
+    /* At most 240 bytes of position: a deep path is shown by its ends. */
+    room = room > 240 ? 240 : room;
     s_position(cx, where, room < 64 ? 64 : room);
     return anvil_diag_set(cx->diag, code, 0, 0, 0, "%s: %s", where, what);
 }

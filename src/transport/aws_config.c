@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "anvil/client.h"
+#include "transport/credentials_internal.h"
 
 /* The longest line of a credentials or config file (a long session token fits). */
 #define S_LINE_MAX 16384
@@ -99,6 +100,8 @@ struct s_ini_want {
     char *outs[S_INI_KEYS];
     size_t sizes[S_INI_KEYS];
     bool found;
+    /* A config-file section of another kind: `[PREFIX NAME]` (such as "sso-session"); NULL for profiles. */
+    const char *prefix;
 };
 
 /*
@@ -107,6 +110,12 @@ struct s_ini_want {
  * file `default`, or `profile` and the name split on white space.
  */
 static bool s_section_is(const struct s_ini_want *w, struct anvil_str_view header) {
+    if (w->prefix) {
+        size_t n = strlen(w->prefix);
+        return header.len > n && memcmp(header.ptr, w->prefix, n) == 0 &&
+               (header.ptr[n] == ' ' || header.ptr[n] == '\t') &&
+               anvil_sv_eq_cstr(anvil_sv_trim(anvil_sv_slice(header, n, header.len - n)), w->profile);
+    }
     if (!w->config || (strcmp(w->profile, "default") == 0 && anvil_sv_eq_cstr(header, "default"))) {
         return anvil_sv_eq_cstr(header, w->profile);
     }
@@ -257,12 +266,41 @@ static int s_ini(const char *path, struct s_ini_want *want, struct anvil_diag *d
     return rc;
 }
 
+int anvil__ini_read(const char *path, const char *kind, const char *name, const char *const *keys, char **outs,
+                    const size_t *sizes, size_t count, bool *found, struct anvil_diag *diag) {
+    if (count >= S_INI_KEYS) {
+        return ANVIL_EINVAL;
+    }
+    struct s_ini_want want;
+    memset(&want, 0, sizeof want);
+    want.profile = name;
+    want.config = kind != NULL;
+    want.prefix = kind && strcmp(kind, "profile") != 0 ? kind : NULL;
+    for (size_t i = 0; i < count; i++) {
+        want.keys[i] = keys[i];
+        want.outs[i] = outs[i];
+        want.sizes[i] = sizes[i];
+    }
+    int rc = s_ini(path, &want, diag);
+    if (found) {
+        *found = want.found;
+    }
+    return rc;
+}
+
 static void s_default_path(char *out, size_t size, const char *explicit_path, const char *home, const char *file) {
     if (explicit_path && *explicit_path) {
         snprintf(out, size, "%s", explicit_path);
     } else {
         snprintf(out, size, "%s/.aws/%s", home ? home : "", file);
     }
+}
+
+void anvil__aws_paths(anvil_client_getenv_fn *lookup, void *ctx, char *credentials, size_t credentials_size,
+                      char *config, size_t config_size) {
+    s_default_path(credentials, credentials_size, lookup(ctx, "AWS_SHARED_CREDENTIALS_FILE"), lookup(ctx, "HOME"),
+                   "credentials");
+    s_default_path(config, config_size, lookup(ctx, "AWS_CONFIG_FILE"), lookup(ctx, "HOME"), "config");
 }
 
 /* The profile's section in the config file: `[default]`, else `[profile NAME]`. */
@@ -328,7 +366,8 @@ int anvil_aws_config_resolve(const char *profile, const char *region, anvil_clie
             {out->access_key_id, out->secret_access_key, out->session_token, out->account_id},
             {sizeof out->access_key_id, sizeof out->secret_access_key, sizeof out->session_token,
              sizeof out->account_id},
-            false};
+            false,
+            NULL};
         rc = s_ini(credentials_path, &creds, diag);
         out->profile_found = creds.found;
         account_file = credentials_path;
@@ -425,7 +464,8 @@ int anvil_aws_config_resolve(const char *profile, const char *region, anvil_clie
             {"region", "retry_mode", "max_attempts", "ca_bundle"},
             {out->region, out->retry_mode, out->max_attempts, out->ca_bundle},
             {sizeof out->region, sizeof out->retry_mode, sizeof out->max_attempts, sizeof out->ca_bundle},
-            false};
+            false,
+            NULL};
         size_t k = 4;
         for (size_t i = 0; i < S_SETTINGS; i++) {
             for (int alt = 0; alt < 2; alt++) {

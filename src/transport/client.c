@@ -18,11 +18,16 @@
 #include <unistd.h>
 
 #include "transport/client_internal.h"
+#include "transport/credentials_internal.h"
 
 static pthread_once_t s_curl_once = PTHREAD_ONCE_INIT;
 
 static void s_curl_init(void) {
     curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+void anvil__curl_global_init(void) {
+    pthread_once(&s_curl_once, s_curl_init);
 }
 
 void anvil__client_debug(const struct anvil_client *c, const char *fmt, ...) {
@@ -69,6 +74,18 @@ static int s_credentials_and_region(struct anvil_client *c, struct anvil_diag *d
                               aws->credentials_path, aws->config_path);
     }
     if (!aws->region[0]) {
+        /* On an EC2 instance, its own region (as the Rust and Java SDKs do). */
+        struct anvil_credentials_options io = {.getenv = o->getenv,
+                                               .getenv_ctx = o->getenv_ctx,
+                                               .env = o->env,
+                                               .cancel = o->cancel,
+                                               .debug = o->debug,
+                                               .debug_ctx = o->debug_ctx};
+        if (anvil__on_ec2(&io)) {
+            anvil__imds_region(&io, aws->region, sizeof aws->region, NULL);
+        }
+    }
+    if (!aws->region[0]) {
         return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
                               "no region: give --region, or set AWS_REGION, or give the profile `%s` a region in %s",
                               aws->profile, aws->config_path);
@@ -80,13 +97,57 @@ static int s_credentials_and_region(struct anvil_client *c, struct anvil_diag *d
                               "us-east-1)",
                               aws->region);
     }
-    if (!aws->access_key_id[0] && !o->no_sign) {
-        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
-                              "no credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or give the profile "
-                              "`%s` keys in %s",
-                              aws->profile, aws->credentials_path);
+    if (o->no_sign) {
+        return ANVIL_OK;
     }
-    return ANVIL_OK;
+    if (o->credentials) {
+        anvil_credentials_provider_retain(o->credentials);
+        c->credentials = o->credentials;
+    } else {
+        struct anvil_credentials_options co = {
+            .profile = o->profile,
+            .region = aws->region,
+            .getenv = o->getenv,
+            .getenv_ctx = o->getenv_ctx,
+            .env = o->env,
+            .ca_bundle = o->ca_bundle,
+            .cancel = o->cancel,
+            .debug = o->debug,
+            .debug_ctx = o->debug_ctx,
+        };
+        int made = anvil_credentials_provider_default(c->allocator, &co, &c->credentials);
+        if (made != ANVIL_OK) {
+            return made;
+        }
+    }
+    /* The first credentials now: a configuration that gives none fails here, before any call. */
+    return anvil__client_credentials(c, diag);
+}
+
+int anvil__client_credentials(struct anvil_client *c, struct anvil_diag *diag) {
+    if (!c->credentials) {
+        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "the client sends requests unsigned");
+    }
+    struct anvil_credentials creds;
+    uint64_t now = anvil_env_wall_ms(c->options.env);
+    int rc = anvil_credentials_get(c->credentials, now, &creds, diag);
+    if (rc == ANVIL_OK) {
+        struct anvil_aws_config *aws = &c->aws;
+        /* The fields fit: struct anvil_credentials's are no larger. */
+        memcpy(aws->access_key_id, creds.access_key_id, sizeof aws->access_key_id);
+        memcpy(aws->secret_access_key, creds.secret_access_key, sizeof aws->secret_access_key);
+        memcpy(aws->session_token, creds.session_token, sizeof aws->session_token);
+        snprintf(aws->source, sizeof aws->source, "%.95s", creds.source[0] ? creds.source : creds.provider);
+        /* The account id is the one that came with these keys (or none). */
+        snprintf(aws->account_id, sizeof aws->account_id, "%s", creds.account_id);
+    } else if (rc != ANVIL_ENOMEM && rc != ANVIL_ECANCELED && rc != ANVIL_ETIMEDOUT) {
+        rc = ANVIL_ECONFIG;
+        if (diag) {
+            diag->code = rc;
+        }
+    }
+    anvil_credentials_clear(&creds);
+    return rc;
 }
 
 /* The CA bundle (the caller's, else AWS_CA_BUNDLE or the profile's) must be a file anvil can read. */
@@ -162,7 +223,7 @@ int anvil_client_new(struct anvil_allocator *allocator, const struct anvil_model
         }
     }
     if (rc == ANVIL_OK) {
-        pthread_once(&s_curl_once, s_curl_init);
+        anvil__curl_global_init();
         c->curl = curl_easy_init();
         rc = c->curl ? ANVIL_OK : ANVIL_ENOMEM;
     }
@@ -184,6 +245,7 @@ void anvil_client_destroy(struct anvil_client *c) {
     }
     anvil_retry_strategy_release(c->retry);
     anvil__client_endpoint_clean_up(c);
+    anvil_credentials_provider_release(c->credentials);
     /* The secret does not outlive the client in freed memory. */
     OPENSSL_cleanse(&c->aws, sizeof c->aws);
     anvil_mem_release(c->allocator, c);

@@ -281,6 +281,15 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
         x.headers_cut = false;
         x.retry_after_ms = -1;
         x.server_date_ms = -1;
+        if (ep.sign) {
+            /* Credentials before every signature: the provider refreshes them ahead of expiry. */
+            struct anvil_diag cd;
+            anvil_diag_clear(&cd);
+            if ((rc = anvil__client_credentials(c, &cd)) != ANVIL_OK) {
+                anvil__text_keep(arena, anvil_sv_from_cstr(cd.message), ANVIL_DIAG_MESSAGE_MAX, &reply->error.message);
+                break;
+            }
+        }
         struct anvil__attempt a;
         if ((rc = anvil__client_send(c, &ep, &req, &x, &a)) != ANVIL_OK) {
             break;
@@ -369,6 +378,9 @@ int anvil_client_prepare(struct anvil_client *c, const struct anvil_shape *op, c
     struct anvil__endpoint ep;
     if (rc == ANVIL_OK) {
         rc = anvil__client_endpoint(c, op, input, arena, &ep, NULL, diag);
+    }
+    if (rc == ANVIL_OK && ep.sign) {
+        rc = anvil__client_credentials(c, diag);
     }
     if (rc == ANVIL_OK) {
         rc = anvil__client_prepare(c, &ep, &req, &p);

@@ -61,6 +61,8 @@ struct anvil_client {
     /* The CA bundle to verify TLS with ("" = curl's default). */
     char ca_bundle[1024];
     struct anvil_retry_strategy *retry;
+    /* Where the credentials come from (NULL when requests go unsigned). */
+    struct anvil_credentials_provider *credentials;
     CURL *curl;
     struct anvil_compression_settings compression;
     /* Added to the wall clock when signing: learnt from a clock-skew error's Date header. */
@@ -98,6 +100,16 @@ struct anvil__attempt {
     CURLcode curl;
     uint64_t latency_ms;
 };
+
+/*
+ * Fresh credentials from the client's provider into c->aws (asked before
+ * every signature; the provider answers from its cache until they near
+ * expiry). ANVIL_ECONFIG with diag naming the provider and why.
+ */
+int anvil__client_credentials(struct anvil_client *c, struct anvil_diag *diag);
+
+/* curl_global_init(), once per process. */
+void anvil__curl_global_init(void);
 
 /* Calls the client's debug callback with one formatted line (never a secret). */
 void anvil__client_debug(const struct anvil_client *c, const char *fmt, ...) ANVIL_PRINTF(2, 3);

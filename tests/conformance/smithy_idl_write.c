@@ -150,7 +150,7 @@ static void s_serialize(struct s_tally *t, const char *input, const char *expect
         return;
     }
     struct s_files files = {.count = 0};
-    char why[512] = "";
+    char why[ANVIL_DIAG_MESSAGE_MAX + 64] = "";
     bool ok = s_write_all(model, &files, &diag) == ANVIL_OK;
     if (!ok) {
         snprintf(why, sizeof(why), "%s", diag.message);
@@ -230,7 +230,7 @@ static void s_roundtrip_case(const char *path, void *user) {
     struct s_files first = {.count = 0}, second = {.count = 0};
     struct anvil_model *back = NULL;
     struct anvil_events *events = NULL;
-    char why[512] = "";
+    char why[ANVIL_DIAG_MESSAGE_MAX + 64] = "";
     if (s_write_all(original, &first, &diag) != ANVIL_OK) {
         snprintf(why, sizeof(why), "writing: %s", diag.message);
     } else {

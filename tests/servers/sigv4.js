@@ -1,9 +1,11 @@
 // SigV4 as a server checks it, from the request as it arrived: the test
 // servers (faults.js, fake_aws.js) answer a request signed over anything
 // other than what they received with 403. The secret is the environment's
-// AWS_SECRET_ACCESS_KEY. S3 signs its path as sent, URI-encoded once; every
-// other service the path with "." and ".." segments and empty ones removed,
-// encoded twice (the path as sent is encoded again).
+// AWS_SECRET_ACCESS_KEY, or what checkSignature's optional third argument,
+// secretFor(accessKeyId), answers (fake_creds.js: several keys, some it issued
+// itself). S3 signs its path as sent, URI-encoded once; every other service
+// the path with "." and ".." segments and empty ones removed, encoded twice
+// (the path as sent is encoded again).
 'use strict'
 const crypto = require('crypto')
 const secret = () => process.env.AWS_SECRET_ACCESS_KEY || ''
@@ -35,11 +37,22 @@ function normalise (path) {
   })
   return '/' + out.join('/') + (trailing && out.length ? '/' : '')
 }
-function checkSignature (req, body) {
+// The Authorization header's parts, or null when it is not a SigV4 one.
+function parseAuthorization (req) {
   const auth = req.headers.authorization || ''
-  const m = /^AWS4-HMAC-SHA256 Credential=[^/]+\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(auth)
-  if (!m) return 'no SigV4 Authorization header'
-  const [, date, region, service, signed, signature] = m
+  const m = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(auth)
+  if (!m) return null
+  const [, accessKeyId, date, region, service, signedHeaders, signature] = m
+  return { accessKeyId, date, region, service, signedHeaders, signature }
+}
+// null when the request is signed with the secret secretFor(accessKeyId) gives
+// (default: the environment's), else why not.
+function checkSignature (req, body, secretFor) {
+  const parts = parseAuthorization(req)
+  if (!parts) return 'no SigV4 Authorization header'
+  const { accessKeyId, date, region, service, signedHeaders: signed, signature } = parts
+  const keySecret = secretFor ? secretFor(accessKeyId) : secret()
+  if (typeof keySecret !== 'string') return 'unknown access key id ' + accessKeyId
   const q = req.url.indexOf('?')
   const rawPath = q < 0 ? req.url : req.url.slice(0, q)
   const rawQuery = q < 0 ? '' : req.url.slice(q + 1)
@@ -64,9 +77,9 @@ function checkSignature (req, body) {
     names.map((n) => n + ':' + values[n].join(',') + '\n').join(''), signed, sha256(body)].join('\n')
   const scope = [date, region, service, 'aws4_request'].join('/')
   const toSign = ['AWS4-HMAC-SHA256', req.headers['x-amz-date'] || '', scope, sha256(canonical)].join('\n')
-  let key = hmac('AWS4' + secret(), date)
+  let key = hmac('AWS4' + keySecret, date)
   for (const part of [region, service, 'aws4_request']) key = hmac(key, part)
   return hmac(key, toSign).toString('hex') === signature ? null : 'the signature does not match; canonical request:\n' + canonical
 }
 
-module.exports = { checkSignature }
+module.exports = { checkSignature, parseAuthorization }

@@ -382,6 +382,7 @@ int cli_exit_for_status(int status);
 bool cli_parse_seconds(const char *text, uint64_t max_ms, uint64_t *out_ms);
 
 int cli_cmd_call(int argc, char **argv);
+int cli_cmd_credentials(int argc, char **argv);
 int cli_cmd_endpoint(int argc, char **argv);
 int cli_cmd_help(int argc, char **argv);
 int cli_cmd_json(int argc, char **argv);

@@ -52,6 +52,27 @@ const struct cli_command cli_commands[] = {
      "      --dry-run               print the signed request instead of sending it\n"
      "\n" S_HTTP_HELP,
      cli_cmd_call},
+    {"credentials", "Show where credentials come from (never the secret)",
+     "Usage: anvil credentials [--profile P] [--region R] [--output json|text] [--debug]\n"
+     "\n"
+     "Finds credentials as every command does, through the default chain: the\n"
+     "environment's keys (unless --profile), a profile's role (source_profile or\n"
+     "credential_source, STS AssumeRole), web identity (AWS_WEB_IDENTITY_TOKEN_FILE),\n"
+     "SSO, the profile's keys, its credential_process, the ECS/EKS container\n"
+     "endpoint, EC2 instance metadata (IMDSv2). Prints which provider supplied them,\n"
+     "from where, the access key id's last 4 characters and when they expire; never\n"
+     "the secret or the session token. With --output json: {\"provider\", \"source\",\n"
+     "\"access_key_id\", \"expires\"} (expires null for keys that do not).\n"
+     "\n"
+     "Exit status: 0 found, 64 usage, 78 none found or a source failed (the message\n"
+     "names each provider tried and why).\n"
+     "\n"
+     "Options:\n"
+     "      --profile P             the profile (outranks the environment's keys)\n"
+     "      --region R              the region of STS calls (default: the profile's)\n"
+     "  -o, --output FORMAT         text (default) or json\n"
+     "      --debug                 one line per provider tried and request made\n",
+     cli_cmd_credentials},
     {"endpoint", "Show where a call would go: the service's endpoint rules resolved",
      "Usage: anvil endpoint (--model FILE | --service NAME)\n"
      "                      [OPERATION | --operation OP] [--input JSON|@FILE]\n"

@@ -1,0 +1,679 @@
+/*
+ * The default credential chain, in botocore's order: the environment's
+ * keys, a profile's role (source_profile or credential_source), web
+ * identity, SSO, the credentials file's keys, credential_process, the
+ * config file's keys, the container endpoint, instance metadata. Each is
+ * a provider of its own; a chain (credentials.c) keeps the first that
+ * answers.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/crypto.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "anvil/arena.h"
+#include "anvil/json.h"
+#include "core/core_internal.h"
+#include "protocol/protocol_internal.h"
+#include "transport/credentials_internal.h"
+
+/* How deep source_profile may chain. */
+#define S_MAX_HOPS 16
+/* The largest web identity token (STS takes up to 20,000 characters). */
+#define S_TOKEN_MAX 20000
+
+/* What every provider of one default chain shares (the options, their strings copied). */
+struct s_shared {
+    struct anvil_allocator *allocator;
+    atomic_uint refs;
+    struct anvil_credentials_options o;
+    char profile[128];
+    /* The profile was named (options or AWS_PROFILE): one no file defines is an error. */
+    bool profile_named;
+    /* Named in the options: the environment's keys are passed over. */
+    bool profile_given;
+    char region[64];
+    char ca_bundle[1024];
+};
+
+enum s_kind {
+    S_ENVIRONMENT,
+    S_ASSUME_ROLE,
+    S_WEB_IDENTITY,
+    S_SSO,
+    S_CREDENTIALS_FILE,
+    S_PROCESS,
+    S_CONFIG_FILE,
+    S_CONTAINER,
+    S_IMDS,
+    S_KINDS
+};
+
+static const char *const s_names[S_KINDS] = {"environment", "assume-role", "web-identity", "sso", "profile",
+                                             "process",     "profile",     "ecs",          "imds"};
+
+struct s_member {
+    struct s_shared *shared;
+    enum s_kind kind;
+};
+
+static const char *s_getenv(const struct s_shared *s, const char *name) {
+    const char *v = s->o.getenv ? s->o.getenv(s->o.getenv_ctx, name) : getenv(name);
+    return v && *v ? v : NULL;
+}
+
+const char *anvil__credentials_env(const struct anvil_credentials_options *o, const char *name) {
+    const char *v = o->getenv ? o->getenv(o->getenv_ctx, name) : getenv(name);
+    return v && *v ? v : NULL;
+}
+
+void anvil__credentials_debug(const struct anvil_credentials_options *o, const char *fmt, ...) {
+    if (!o->debug) {
+        return;
+    }
+    char line[ANVIL_DIAG_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    o->debug(o->debug_ctx, line);
+}
+
+/* Copies `src` into a field of `size` bytes; ANVIL_ECONFIG naming `what` when it does not fit. */
+static int s_put(char *dst, size_t size, struct anvil_str_view src, const char *who, const char *what,
+                 struct anvil_diag *diag) {
+    if (src.len >= size) {
+        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: %s is longer than %zu bytes", who, what, size - 1);
+    }
+    memcpy(dst, src.ptr, src.len);
+    dst[src.len] = '\0';
+    return ANVIL_OK;
+}
+
+/* Text from a service or a file shown in a message: printable ASCII kept, anything else as '?'. */
+void anvil__credentials_shown(struct anvil_str_view in, char *out, size_t size) {
+    size_t n = 0;
+    for (size_t i = 0; i < in.len && n + 4 < size; i++) {
+        unsigned char c = (unsigned char)in.ptr[i];
+        out[n++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+    }
+    if (n + 4 >= size && n < in.len) {
+        memcpy(out + n, "...", 3);
+        n += 3;
+    }
+    out[n] = '\0';
+}
+
+/* ---- environment ---- */
+
+static int s_environment(const struct s_shared *s, bool forced, struct anvil_credentials *out,
+                         struct anvil_diag *diag) {
+    if (s->profile_given && !forced) {
+        return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "environment: passed over for the profile given");
+    }
+    const char *key = s_getenv(s, "AWS_ACCESS_KEY_ID");
+    const char *secret = s_getenv(s, "AWS_SECRET_ACCESS_KEY");
+    if (!key && !secret) {
+        return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "environment: AWS_ACCESS_KEY_ID is not set");
+    }
+    if (!key || !secret) {
+        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "environment: %s is set but %s is not",
+                              key ? "AWS_ACCESS_KEY_ID" : "AWS_SECRET_ACCESS_KEY",
+                              key ? "AWS_SECRET_ACCESS_KEY" : "AWS_ACCESS_KEY_ID");
+    }
+    const char *token = s_getenv(s, "AWS_SESSION_TOKEN");
+    const char *account = s_getenv(s, "AWS_ACCOUNT_ID");
+    const char *expiration = s_getenv(s, "AWS_CREDENTIAL_EXPIRATION");
+    int rc = s_put(out->access_key_id, sizeof out->access_key_id, anvil_sv_from_cstr(key), "environment",
+                   "AWS_ACCESS_KEY_ID", diag);
+    rc = rc == ANVIL_OK ? s_put(out->secret_access_key, sizeof out->secret_access_key, anvil_sv_from_cstr(secret),
+                                "environment", "AWS_SECRET_ACCESS_KEY", diag)
+                        : rc;
+    rc = rc == ANVIL_OK && token ? s_put(out->session_token, sizeof out->session_token, anvil_sv_from_cstr(token),
+                                         "environment", "AWS_SESSION_TOKEN", diag)
+                                 : rc;
+    rc = rc == ANVIL_OK && account ? s_put(out->account_id, sizeof out->account_id, anvil_sv_from_cstr(account),
+                                           "environment", "AWS_ACCOUNT_ID", diag)
+                                   : rc;
+    if (rc == ANVIL_OK && expiration) {
+        int64_t ms = 0;
+        if (anvil__timestamp_parse_any(anvil_sv_from_cstr(expiration), &ms) != ANVIL_OK || ms <= 0) {
+            char shown[64];
+            anvil__credentials_shown(anvil_sv_from_cstr(expiration), shown, sizeof shown);
+            rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
+                                "environment: AWS_CREDENTIAL_EXPIRATION `%s` is not an ISO-8601 time", shown);
+        }
+        out->expires_ms = (uint64_t)ms;
+    }
+    snprintf(out->provider, sizeof out->provider, "environment");
+    snprintf(out->source, sizeof out->source, "environment");
+    return rc;
+}
+
+/* ---- a profile's keys ---- */
+
+/* The keys of `p` in one file (0 the credentials file, 1 the config file); ANVIL_ENOTFOUND without any. */
+static int s_profile_keys(const struct anvil__profile *p, int file, struct anvil_credentials *out,
+                          struct anvil_diag *diag) {
+    const char *path = file == 0 ? p->credentials_path : p->config_path;
+    const char *key = p->values[file][ANVIL__PK_ACCESS_KEY_ID];
+    const char *secret = p->values[file][ANVIL__PK_SECRET_ACCESS_KEY];
+    if (!key[0] && !secret[0]) {
+        return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "profile `%s`: no keys in %s", p->name, path);
+    }
+    if (!key[0] || !secret[0]) {
+        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "profile `%s` in %s: %s without %s", p->name, path,
+                              key[0] ? "aws_access_key_id" : "aws_secret_access_key",
+                              key[0] ? "aws_secret_access_key" : "aws_access_key_id");
+    }
+    snprintf(out->access_key_id, sizeof out->access_key_id, "%s", key);
+    snprintf(out->secret_access_key, sizeof out->secret_access_key, "%s", secret);
+    snprintf(out->session_token, sizeof out->session_token, "%s", p->values[file][ANVIL__PK_SESSION_TOKEN]);
+    snprintf(out->account_id, sizeof out->account_id, "%s", p->values[file][ANVIL__PK_ACCOUNT_ID]);
+    snprintf(out->provider, sizeof out->provider, "profile");
+    snprintf(out->source, sizeof out->source, "profile `%.100s` (%.140s)", p->name, path);
+    return ANVIL_OK;
+}
+
+static int s_load(const struct s_shared *s, const char *name, struct anvil__profile *p, struct anvil_diag *diag) {
+    return anvil__profile_load(s->allocator, s->o.getenv, s->o.getenv_ctx, name, p, diag);
+}
+
+/* ---- STS ---- */
+
+static int s_add(struct anvil_json_builder *b, const char *key, const char *value) {
+    int rc = anvil_json_builder_key(b, key, strlen(key));
+    return rc == ANVIL_OK ? anvil_json_builder_string(b, value, strlen(value)) : rc;
+}
+
+/* The account of an ARN (arn:PARTITION:SERVICE:REGION:ACCOUNT:...), "" when it has none. */
+static void s_arn_account(struct anvil_str_view arn, char *out, size_t size) {
+    out[0] = '\0';
+    size_t field = 0, start = 0;
+    for (size_t i = 0; i <= arn.len; i++) {
+        if (i == arn.len || arn.ptr[i] == ':') {
+            if (field == 4 && i - start == 12 && i - start < size) {
+                memcpy(out, arn.ptr + start, i - start);
+                out[i - start] = '\0';
+            }
+            field++;
+            start = i + 1;
+        }
+    }
+    for (size_t i = 0; out[i]; i++) {
+        if (out[i] < '0' || out[i] > '9') {
+            out[0] = '\0';
+            return;
+        }
+    }
+}
+
+/*
+ * STS `operation` (AssumeRole signed with `signer`, AssumeRoleWithWebIdentity
+ * unsigned) for `who`: the role's credentials, their expiry, the account
+ * from the assumed role's ARN.
+ */
+static int s_sts(const struct s_shared *s, const char *region, const char *operation,
+                 const struct anvil_credentials *signer, const char *const *pairs, size_t pair_count, long duration,
+                 const char *who, const char *provider, struct anvil_credentials *out, struct anvil_diag *diag) {
+    struct anvil_arena *arena = NULL;
+    int rc = anvil_arena_new(s->allocator, NULL, &arena);
+    struct anvil_json_builder *b = NULL;
+    rc = rc == ANVIL_OK ? anvil_json_builder_new(s->allocator, arena, &b) : rc;
+    rc = rc == ANVIL_OK ? anvil_json_builder_begin_object(b) : rc;
+    for (size_t i = 0; i + 1 < pair_count && rc == ANVIL_OK; i += 2) {
+        if (pairs[i + 1] && pairs[i + 1][0]) {
+            rc = s_add(b, pairs[i], pairs[i + 1]);
+        }
+    }
+    if (rc == ANVIL_OK && duration) {
+        rc = anvil_json_builder_key(b, "DurationSeconds", 15);
+        rc = rc == ANVIL_OK ? anvil_json_builder_int(b, duration) : rc;
+    }
+    rc = rc == ANVIL_OK ? anvil_json_builder_end_object(b) : rc;
+    struct anvil_json input;
+    rc = rc == ANVIL_OK ? anvil_json_builder_finish(b, &input) : rc;
+    anvil_json_builder_destroy(b);
+    struct anvil_operation_reply reply;
+    memset(&reply, 0, sizeof reply);
+    const char *role = pairs[1];
+    if (rc == ANVIL_OK) {
+        anvil__credentials_debug(&s->o, "credentials: %s: STS %s of %s in %s", who, operation, role, region);
+        rc = anvil__auth_call("sts", region, signer, &s->o, operation, &input, arena, &reply, diag);
+    }
+    if (rc == ANVIL_ESERVICE) {
+        char code[64], message[300];
+        anvil__credentials_shown(reply.error.code, code, sizeof code);
+        anvil__credentials_shown(reply.error.message, message, sizeof message);
+        rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: STS %s of %s failed: %s%s%s", who, operation, role, code,
+                            message[0] ? ": " : "", message);
+    } else if (rc != ANVIL_OK && rc != ANVIL_ENOMEM) {
+        char was[ANVIL_DIAG_MESSAGE_MAX];
+        snprintf(was, sizeof was, "%s", diag ? diag->message : "");
+        rc = anvil_diag_set(diag, rc == ANVIL_ECANCELED ? rc : ANVIL_ECONFIG, 0, 0, 0, "%s: STS %s of %s: %s", who,
+                            operation, role, was[0] ? was : anvil_status_str(rc));
+    }
+    if (rc == ANVIL_OK) {
+        const struct anvil_json *c = anvil_json_object_get_cstr(&reply.output, "Credentials");
+        struct anvil_str_view key = anvil_json_string(anvil_json_object_get_cstr(c, "AccessKeyId"));
+        struct anvil_str_view secret = anvil_json_string(anvil_json_object_get_cstr(c, "SecretAccessKey"));
+        struct anvil_str_view token = anvil_json_string(anvil_json_object_get_cstr(c, "SessionToken"));
+        int64_t expires = 0;
+        const struct anvil_json *e = anvil_json_object_get_cstr(c, "Expiration");
+        if (!key.len || !secret.len || !token.len || !e || anvil__timestamp_from_json(e, &expires) != ANVIL_OK ||
+            expires <= 0) {
+            rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
+                                "%s: STS %s answered without whole credentials (AccessKeyId, SecretAccessKey, "
+                                "SessionToken, Expiration)",
+                                who, operation);
+        }
+        rc = rc == ANVIL_OK ? s_put(out->access_key_id, sizeof out->access_key_id, key, who, "AccessKeyId", diag) : rc;
+        rc = rc == ANVIL_OK
+                 ? s_put(out->secret_access_key, sizeof out->secret_access_key, secret, who, "SecretAccessKey", diag)
+                 : rc;
+        rc = rc == ANVIL_OK ? s_put(out->session_token, sizeof out->session_token, token, who, "SessionToken", diag)
+                            : rc;
+        out->expires_ms = (uint64_t)expires;
+        const struct anvil_json *user = anvil_json_object_get_cstr(&reply.output, "AssumedRoleUser");
+        s_arn_account(anvil_json_string(anvil_json_object_get_cstr(user, "Arn")), out->account_id,
+                      sizeof out->account_id);
+        snprintf(out->provider, sizeof out->provider, "%s", provider);
+        snprintf(out->source, sizeof out->source, "%.120s: %.130s", who, role);
+    }
+    anvil_arena_destroy(arena);
+    return rc;
+}
+
+/* The STS region: the options', the environment's, the profile's, else us-east-1. */
+static const char *s_sts_region(const struct s_shared *s, const struct anvil__profile *p) {
+    if (s->region[0]) {
+        return s->region;
+    }
+    const char *r = p ? anvil__profile_get(p, ANVIL__PK_REGION) : "";
+    return r[0] ? r : "us-east-1";
+}
+
+static void s_session_name(const struct anvil__profile *p, const char *env_name, uint64_t now, char *out, size_t size) {
+    const char *given = p ? anvil__profile_get(p, ANVIL__PK_ROLE_SESSION_NAME) : "";
+    given = given[0] ? given : env_name ? env_name : "";
+    if (given[0]) {
+        snprintf(out, size, "%s", given);
+    } else {
+        snprintf(out, size, "anvil-session-%llu", (unsigned long long)(now / 1000));
+    }
+}
+
+/* ---- web identity ---- */
+
+static int s_read_token(const char *path, const char *who, char **out, size_t *len, struct anvil_diag *diag) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: cannot read the web identity token file %s: %s", who,
+                              path, strerror(errno));
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: the web identity token file %s is not a regular file",
+                              who, path);
+    }
+    char *buf = malloc(S_TOKEN_MAX + 2);
+    if (!buf) {
+        close(fd);
+        return ANVIL_ENOMEM;
+    }
+    size_t n = 0;
+    ssize_t got;
+    while (n < S_TOKEN_MAX + 1 && (got = read(fd, buf + n, S_TOKEN_MAX + 1 - n)) > 0) {
+        n += (size_t)got;
+    }
+    close(fd);
+    while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' ')) {
+        n--;
+    }
+    buf[n] = '\0';
+    if (n == 0 || n > S_TOKEN_MAX || strlen(buf) != n) {
+        OPENSSL_cleanse(buf, S_TOKEN_MAX + 2);
+        free(buf);
+        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: the web identity token file %s is %s", who, path,
+                              n == 0            ? "empty"
+                              : n > S_TOKEN_MAX ? "longer than 20,000 bytes"
+                                                : "not text");
+    }
+    *out = buf;
+    *len = n;
+    return ANVIL_OK;
+}
+
+static int s_web_identity_with(const struct s_shared *s, const char *token_file, const char *role_arn,
+                               const char *session_env, const struct anvil__profile *p, const char *who, uint64_t now,
+                               struct anvil_credentials *out, struct anvil_diag *diag) {
+    char *token = NULL;
+    size_t len = 0;
+    int rc = s_read_token(token_file, who, &token, &len, diag);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    char session[128];
+    s_session_name(p, session_env, now, session, sizeof session);
+    const char *pairs[] = {"RoleArn", role_arn, "RoleSessionName", session, "WebIdentityToken", token};
+    rc = s_sts(s, s_sts_region(s, p), "AssumeRoleWithWebIdentity", NULL, pairs, 6, 0, who, "web-identity", out, diag);
+    OPENSSL_cleanse(token, len);
+    free(token);
+    return rc;
+}
+
+static int s_web_identity(const struct s_shared *s, const struct anvil__profile *p, uint64_t now,
+                          struct anvil_credentials *out, struct anvil_diag *diag) {
+    const char *file = s_getenv(s, "AWS_WEB_IDENTITY_TOKEN_FILE");
+    const char *role = s_getenv(s, "AWS_ROLE_ARN");
+    if (file || role) {
+        if (!file || !role) {
+            return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "web identity: %s is set but %s is not",
+                                  file ? "AWS_WEB_IDENTITY_TOKEN_FILE" : "AWS_ROLE_ARN",
+                                  file ? "AWS_ROLE_ARN" : "AWS_WEB_IDENTITY_TOKEN_FILE");
+        }
+        return s_web_identity_with(s, file, role, s_getenv(s, "AWS_ROLE_SESSION_NAME"), p, "web identity", now, out,
+                                   diag);
+    }
+    const char *pfile = anvil__profile_get(p, ANVIL__PK_WEB_IDENTITY_TOKEN_FILE);
+    const char *prole = anvil__profile_get(p, ANVIL__PK_ROLE_ARN);
+    if (!pfile[0]) {
+        return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "web identity: AWS_WEB_IDENTITY_TOKEN_FILE is not set");
+    }
+    char who[200];
+    snprintf(who, sizeof who, "profile `%.100s`", p->name);
+    if (!prole[0]) {
+        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: web_identity_token_file without role_arn", who);
+    }
+    return s_web_identity_with(s, pfile, prole, NULL, p, who, now, out, diag);
+}
+
+/* ---- roles ---- */
+
+static int s_container_or_imds(const struct s_shared *s, enum s_kind kind, uint64_t now, struct anvil_credentials *out,
+                               struct anvil_diag *diag) {
+    return kind == S_CONTAINER ? anvil__credentials_container(&s->o, now, out, diag)
+                               : anvil__credentials_imds(&s->o, now, out, diag);
+}
+
+static bool s_has_role(const struct anvil__profile *p) {
+    return anvil__profile_get(p, ANVIL__PK_ROLE_ARN)[0] && (anvil__profile_get(p, ANVIL__PK_SOURCE_PROFILE)[0] ||
+                                                            anvil__profile_get(p, ANVIL__PK_CREDENTIAL_SOURCE)[0]);
+}
+
+static int s_process(const struct s_shared *s, const struct anvil__profile *p, struct anvil_credentials *out,
+                     struct anvil_diag *diag) {
+    const char *command = anvil__profile_get(p, ANVIL__PK_CREDENTIAL_PROCESS);
+    if (!command[0]) {
+        return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "profile `%s`: no credential_process", p->name);
+    }
+    anvil__credentials_debug(&s->o, "credentials: profile `%s`: running its credential_process", p->name);
+    return anvil__credentials_process(command, p->name, &s->o, out, diag);
+}
+
+static int s_sso(const struct s_shared *s, const struct anvil__profile *p, uint64_t now, struct anvil_credentials *out,
+                 struct anvil_diag *diag) {
+    if (!anvil__profile_get(p, ANVIL__PK_SSO_SESSION)[0] && !anvil__profile_get(p, ANVIL__PK_SSO_START_URL)[0]) {
+        return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "profile `%s`: no SSO settings", p->name);
+    }
+    return anvil__credentials_sso(&s->o, p, now, out, diag);
+}
+
+static int s_role(const struct s_shared *s, const struct anvil__profile *p, const char **visited, size_t hops,
+                  uint64_t now, struct anvil_credentials *out, struct anvil_diag *diag);
+
+/* The credentials a role's source profile gives (`name`, reached through `visited`). */
+static int s_source_profile(const struct s_shared *s, const struct anvil__profile *from, const char *name,
+                            const char **visited, size_t hops, uint64_t now, struct anvil_credentials *out,
+                            struct anvil_diag *diag) {
+    bool self = strcmp(name, from->name) == 0;
+    for (size_t i = 0; i < hops && !self; i++) {
+        if (strcmp(visited[i], name) == 0) {
+            char chain[600];
+            size_t len = 0;
+            for (size_t j = 0; j < hops && len < sizeof chain; j++) {
+                len += (size_t)snprintf(chain + len, sizeof chain - len, "%s -> ", visited[j]);
+            }
+            return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "profile `%s`: source_profile loops: %s%s", visited[0],
+                                  chain, name);
+        }
+    }
+    if (hops >= S_MAX_HOPS) {
+        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "profile `%s`: source_profile chains more than %d profiles",
+                              visited[0], S_MAX_HOPS);
+    }
+    if (self) {
+        /* A profile may name itself: its own keys are then the source (botocore, aws-c-auth). */
+        int rc = s_profile_keys(from, 0, out, diag);
+        rc = rc == ANVIL_ENOTFOUND ? s_profile_keys(from, 1, out, diag) : rc;
+        return rc == ANVIL_ENOTFOUND
+                   ? anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
+                                    "profile `%s`: source_profile names itself but it has no keys", from->name)
+                   : rc;
+    }
+    struct anvil__profile src;
+    int rc = s_load(s, name, &src, diag);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    if (!src.in_credentials && !src.in_config) {
+        rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
+                            "profile `%s`: its source_profile `%s` is in neither %s nor %s", from->name, name,
+                            src.credentials_path, src.config_path);
+    } else if (s_has_role(&src)) {
+        rc = s_role(s, &src, visited, hops, now, out, diag);
+    } else if (anvil__profile_get(&src, ANVIL__PK_WEB_IDENTITY_TOKEN_FILE)[0]) {
+        char who[200];
+        snprintf(who, sizeof who, "profile `%.100s`", src.name);
+        rc = s_web_identity_with(s, anvil__profile_get(&src, ANVIL__PK_WEB_IDENTITY_TOKEN_FILE),
+                                 anvil__profile_get(&src, ANVIL__PK_ROLE_ARN), NULL, &src, who, now, out, diag);
+    } else {
+        rc = s_profile_keys(&src, 0, out, diag);
+        rc = rc == ANVIL_ENOTFOUND ? s_profile_keys(&src, 1, out, diag) : rc;
+        rc = rc == ANVIL_ENOTFOUND ? s_process(s, &src, out, diag) : rc;
+        rc = rc == ANVIL_ENOTFOUND ? s_sso(s, &src, now, out, diag) : rc;
+        if (rc == ANVIL_ENOTFOUND) {
+            rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
+                                "profile `%s`: its source_profile `%s` has no keys, role, web identity, "
+                                "credential_process or SSO settings",
+                                from->name, name);
+        }
+    }
+    anvil__profile_free(&src);
+    return rc;
+}
+
+/* AssumeRole of `p`'s role_arn with its source's credentials. */
+static int s_role(const struct s_shared *s, const struct anvil__profile *p, const char **visited, size_t hops,
+                  uint64_t now, struct anvil_credentials *out, struct anvil_diag *diag) {
+    visited[hops++] = p->name;
+    const char *source_profile = anvil__profile_get(p, ANVIL__PK_SOURCE_PROFILE);
+    const char *credential_source = anvil__profile_get(p, ANVIL__PK_CREDENTIAL_SOURCE);
+    if (source_profile[0] && credential_source[0]) {
+        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
+                              "profile `%s`: both source_profile and credential_source; give one", p->name);
+    }
+    if (anvil__profile_get(p, ANVIL__PK_MFA_SERIAL)[0]) {
+        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
+                              "profile `%s`: its role needs an MFA code (mfa_serial), and anvil does not prompt "
+                              "for one; use credentials from `aws sts get-session-token` or `aws configure "
+                              "export-credentials`",
+                              p->name);
+    }
+    const char *duration = anvil__profile_get(p, ANVIL__PK_DURATION_SECONDS);
+    long v = 0;
+    if (duration[0]) {
+        char *end = NULL;
+        errno = 0;
+        v = strtol(duration, &end, 10);
+        if (errno || *end || v < 900 || v > 43200) {
+            return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
+                                  "profile `%s`: duration_seconds must be a number of seconds from 900 to 43200",
+                                  p->name);
+        }
+    }
+    struct anvil_credentials *source = anvil_mem_acquire(s->allocator, sizeof *source);
+    if (!source) {
+        return ANVIL_ENOMEM;
+    }
+    anvil_credentials_clear(source);
+    int rc;
+    if (credential_source[0]) {
+        if (strcmp(credential_source, "Environment") == 0) {
+            rc = s_environment(s, true, source, diag);
+        } else if (strcmp(credential_source, "Ec2InstanceMetadata") == 0) {
+            rc = s_container_or_imds(s, S_IMDS, now, source, diag);
+        } else if (strcmp(credential_source, "EcsContainer") == 0) {
+            rc = s_container_or_imds(s, S_CONTAINER, now, source, diag);
+        } else {
+            char shown[64];
+            anvil__credentials_shown(anvil_sv_from_cstr(credential_source), shown, sizeof shown);
+            rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
+                                "profile `%s`: credential_source `%s` is none of Environment, Ec2InstanceMetadata, "
+                                "EcsContainer",
+                                p->name, shown);
+        }
+        if (rc == ANVIL_ENOTFOUND) {
+            char was[ANVIL_DIAG_MESSAGE_MAX];
+            snprintf(was, sizeof was, "%s", diag ? diag->message : "");
+            rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "profile `%s`: credential_source %s gave none: %s",
+                                p->name, credential_source, was);
+        }
+    } else {
+        rc = s_source_profile(s, p, source_profile, visited, hops, now, source, diag);
+    }
+    if (rc == ANVIL_OK) {
+        char who[200], session[128];
+        snprintf(who, sizeof who, "profile `%.100s`", p->name);
+        s_session_name(p, NULL, now, session, sizeof session);
+        const char *pairs[] = {"RoleArn",    anvil__profile_get(p, ANVIL__PK_ROLE_ARN),   "RoleSessionName", session,
+                               "ExternalId", anvil__profile_get(p, ANVIL__PK_EXTERNAL_ID)};
+        rc = s_sts(s, s_sts_region(s, p), "AssumeRole", source, pairs, 6, v, who, "assume-role", out, diag);
+    }
+    anvil_credentials_clear(source);
+    anvil_mem_release(s->allocator, source);
+    return rc;
+}
+
+/* ---- the members ---- */
+
+static int s_fetch(void *ctx, uint64_t now, struct anvil_credentials *out, struct anvil_diag *diag) {
+    struct s_member *m = ctx;
+    struct s_shared *s = m->shared;
+    if (m->kind == S_ENVIRONMENT) {
+        return s_environment(s, false, out, diag);
+    }
+    if (m->kind == S_CONTAINER || m->kind == S_IMDS) {
+        return s_container_or_imds(s, m->kind, now, out, diag);
+    }
+    struct anvil__profile p;
+    int rc = s_load(s, s->profile, &p, diag);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    bool defined = p.in_credentials || p.in_config;
+    if (!defined && s->profile_named && m->kind == S_ASSUME_ROLE) {
+        rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "the profile `%s` is in neither %s nor %s", p.name,
+                            p.credentials_path, p.config_path);
+    } else if (m->kind == S_WEB_IDENTITY) {
+        rc = s_web_identity(s, &p, now, out, diag);
+    } else if (!defined) {
+        rc = anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "profile `%s`: in neither %s nor %s", p.name,
+                            p.credentials_path, p.config_path);
+    } else if (m->kind == S_ASSUME_ROLE) {
+        if (s_has_role(&p)) {
+            const char *visited[S_MAX_HOPS + 1];
+            rc = s_role(s, &p, visited, 0, now, out, diag);
+        } else if (anvil__profile_get(&p, ANVIL__PK_ROLE_ARN)[0] &&
+                   !anvil__profile_get(&p, ANVIL__PK_WEB_IDENTITY_TOKEN_FILE)[0]) {
+            rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
+                                "profile `%s`: role_arn needs source_profile, credential_source or "
+                                "web_identity_token_file",
+                                p.name);
+        } else {
+            rc = anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "profile `%s`: no role", p.name);
+        }
+    } else if (m->kind == S_SSO) {
+        rc = s_sso(s, &p, now, out, diag);
+    } else if (m->kind == S_PROCESS) {
+        rc = s_process(s, &p, out, diag);
+    } else {
+        rc = s_profile_keys(&p, m->kind == S_CREDENTIALS_FILE ? 0 : 1, out, diag);
+    }
+    anvil__profile_free(&p);
+    return rc;
+}
+
+static void s_shared_release(struct s_shared *s) {
+    if (atomic_fetch_sub(&s->refs, 1) == 1) {
+        anvil_mem_release(s->allocator, s);
+    }
+}
+
+static void s_member_destroy(void *ctx) {
+    struct s_member *m = ctx;
+    struct s_shared *s = m->shared;
+    anvil_mem_release(s->allocator, m);
+    s_shared_release(s);
+}
+
+int anvil_credentials_provider_default(struct anvil_allocator *allocator,
+                                       const struct anvil_credentials_options *options,
+                                       struct anvil_credentials_provider **out) {
+    if (!out) {
+        return ANVIL_EINVAL;
+    }
+    *out = NULL;
+    struct s_shared *s = anvil_mem_acquire(allocator, sizeof *s);
+    if (!s) {
+        return ANVIL_ENOMEM;
+    }
+    memset(s, 0, sizeof *s);
+    s->allocator = allocator;
+    atomic_init(&s->refs, 1);
+    if (options) {
+        s->o = *options;
+    }
+    const char *named = s->o.profile && *s->o.profile ? s->o.profile : s_getenv(s, "AWS_PROFILE");
+    s->profile_given = s->o.profile && *s->o.profile;
+    s->profile_named = named != NULL;
+    snprintf(s->profile, sizeof s->profile, "%s", named ? named : "default");
+    const char *region = s->o.region && *s->o.region ? s->o.region : s_getenv(s, "AWS_REGION");
+    region = region ? region : s_getenv(s, "AWS_DEFAULT_REGION");
+    snprintf(s->region, sizeof s->region, "%s", region ? region : "");
+    snprintf(s->ca_bundle, sizeof s->ca_bundle, "%s", s->o.ca_bundle ? s->o.ca_bundle : "");
+    s->o.profile = s->profile_given ? s->profile : NULL;
+    s->o.region = s->region[0] ? s->region : NULL;
+    s->o.ca_bundle = s->ca_bundle[0] ? s->ca_bundle : NULL;
+    struct anvil_credentials_provider *members[S_KINDS] = {NULL};
+    int rc = ANVIL_OK;
+    for (size_t i = 0; i < S_KINDS && rc == ANVIL_OK; i++) {
+        struct s_member *m = anvil_mem_acquire(allocator, sizeof *m);
+        if (!m) {
+            rc = ANVIL_ENOMEM;
+            break;
+        }
+        m->shared = s;
+        m->kind = (enum s_kind)i;
+        atomic_fetch_add(&s->refs, 1);
+        rc = anvil_credentials_provider_new(allocator, s_names[i], s_fetch, m, s_member_destroy, &members[i]);
+        if (rc != ANVIL_OK) {
+            s_member_destroy(m);
+        }
+    }
+    if (rc == ANVIL_OK) {
+        rc = anvil_credentials_provider_chain(allocator, members, S_KINDS, out);
+    }
+    for (size_t i = 0; i < S_KINDS; i++) {
+        anvil_credentials_provider_release(members[i]);
+    }
+    s_shared_release(s);
+    return rc;
+}

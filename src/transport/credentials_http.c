@@ -1,0 +1,510 @@
+/*
+ * The credential sources reached over plain HTTP: the ECS/EKS container
+ * endpoint and EC2 instance metadata (IMDSv2). Short timeouts, no
+ * proxies, no redirects, answers capped at 64 KiB.
+ */
+#include <curl/curl.h>
+#include <openssl/crypto.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "anvil/json.h"
+#include "core/core_internal.h"
+#include "protocol/protocol_internal.h"
+#include "transport/client_internal.h"
+#include "transport/credentials_internal.h"
+
+#define S_ANSWER_MAX ((size_t)64 * 1024)
+#define S_IMDS_DEFAULT "http://169.254.169.254"
+#define S_IMDS_IPV6 "http://[fd00:ec2::254]"
+#define S_CONTAINER_HOST "http://169.254.170.2"
+/* botocore extends expired instance credentials by this much during an IMDS outage (static stability). */
+#define S_IMDS_GRACE_MS ((uint64_t)15 * 60 * 1000)
+
+struct s_answer {
+    char data[S_ANSWER_MAX + 1];
+    size_t len;
+    bool too_long;
+    long status;
+    CURLcode curl;
+    const volatile sig_atomic_t *cancel;
+};
+
+static size_t s_write(char *ptr, size_t size, size_t nmemb, void *user) {
+    struct s_answer *a = user;
+    size_t n = size * nmemb;
+    if (a->len + n > S_ANSWER_MAX) {
+        a->too_long = true;
+        return 0;
+    }
+    memcpy(a->data + a->len, ptr, n);
+    a->len += n;
+    a->data[a->len] = '\0';
+    return n;
+}
+
+static int s_progress(void *user, curl_off_t a, curl_off_t b, curl_off_t c, curl_off_t d) {
+    (void)a, (void)b, (void)c, (void)d;
+    const struct s_answer *x = user;
+    return x->cancel && *x->cancel ? 1 : 0;
+}
+
+/* One request; `headers` is a list of "Name: value" lines (NULL-terminated). ANVIL_OK when any HTTP answer came. */
+static int s_request(const struct anvil_credentials_options *o, const char *method, const char *url,
+                     const char *const *headers, uint64_t timeout_ms, struct s_answer *a) {
+    anvil__curl_global_init();
+    a->len = 0;
+    a->data[0] = '\0';
+    a->too_long = false;
+    a->status = 0;
+    a->cancel = o->cancel;
+    CURL *curl = curl_easy_init();
+    if (!curl) {
+        return ANVIL_ENOMEM;
+    }
+    struct curl_slist *list = NULL;
+    for (size_t i = 0; headers && headers[i]; i++) {
+        struct curl_slist *next = curl_slist_append(list, headers[i]);
+        if (!next) {
+            curl_slist_free_all(list);
+            curl_easy_cleanup(curl);
+            return ANVIL_ENOMEM;
+        }
+        list = next;
+    }
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
+    if (strcmp(method, "PUT") == 0) {
+        curl_easy_setopt(curl, CURLOPT_UPLOAD, 0L);
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, "");
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, 0L);
+        curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, "PUT");
+    }
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, list);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_NOPROXY, "*");
+    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+#if LIBCURL_VERSION_NUM >= 0x075500
+    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+#else
+    curl_easy_setopt(curl, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, (long)timeout_ms);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, (long)timeout_ms);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, s_write);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, a);
+    curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, s_progress);
+    curl_easy_setopt(curl, CURLOPT_XFERINFODATA, a);
+    if (o->ca_bundle && *o->ca_bundle) {
+        curl_easy_setopt(curl, CURLOPT_CAINFO, o->ca_bundle);
+    }
+    a->curl = curl_easy_perform(curl);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &a->status);
+    curl_slist_free_all(list);
+    curl_easy_cleanup(curl);
+    if (a->curl == CURLE_ABORTED_BY_CALLBACK && o->cancel && *o->cancel) {
+        return ANVIL_ECANCELED;
+    }
+    return ANVIL_OK;
+}
+
+/* Why a request got no usable answer, for a message. */
+static void s_why(const struct s_answer *a, uint64_t timeout_ms, char *out, size_t size) {
+    if (a->too_long) {
+        snprintf(out, size, "an answer longer than %zu bytes", S_ANSWER_MAX);
+    } else if (a->curl == CURLE_OPERATION_TIMEDOUT) {
+        snprintf(out, size, "no answer in %llu ms", (unsigned long long)timeout_ms);
+    } else if (a->curl != CURLE_OK) {
+        snprintf(out, size, "%s", curl_easy_strerror(a->curl));
+    } else {
+        char body[160];
+        anvil__credentials_shown(anvil_sv(a->data, a->len), body, sizeof body);
+        snprintf(out, size, "HTTP %ld%s%s", a->status, body[0] ? ": " : "", body);
+    }
+}
+
+/* Credentials from a JSON answer ({AccessKeyId, SecretAccessKey, Token, Expiration, AccountId?}). */
+static int s_parse(const struct s_answer *a, const char *who, const char *provider, const char *source, uint64_t now,
+                   bool grace, struct anvil_credentials *out, struct anvil_diag *diag) {
+    struct anvil_json_doc *doc = NULL;
+    int rc = anvil_json_parse(NULL, a->data, a->len, NULL, &doc, NULL);
+    if (rc != ANVIL_OK) {
+        return rc == ANVIL_ENOMEM ? rc
+                                  : anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: the answer is not JSON", who);
+    }
+    const struct anvil_json *root = anvil_json_doc_root(doc);
+    struct anvil_str_view code = anvil_json_string(anvil_json_object_get_cstr(root, "Code"));
+    struct anvil_str_view key = anvil_json_string(anvil_json_object_get_cstr(root, "AccessKeyId"));
+    struct anvil_str_view secret = anvil_json_string(anvil_json_object_get_cstr(root, "SecretAccessKey"));
+    struct anvil_str_view token = anvil_json_string(anvil_json_object_get_cstr(root, "Token"));
+    struct anvil_str_view expiration = anvil_json_string(anvil_json_object_get_cstr(root, "Expiration"));
+    struct anvil_str_view account = anvil_json_string(anvil_json_object_get_cstr(root, "AccountId"));
+    int64_t ms = 0;
+    if (code.len && !anvil_sv_eq_cstr(code, "Success")) {
+        char shown[64];
+        anvil__credentials_shown(code, shown, sizeof shown);
+        rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: the answer's Code is `%s`, not Success", who, shown);
+    } else if (!key.len || !secret.len) {
+        rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: the answer lacks AccessKeyId or SecretAccessKey", who);
+    } else if (key.len >= sizeof out->access_key_id || secret.len >= sizeof out->secret_access_key ||
+               token.len >= sizeof out->session_token || account.len >= sizeof out->account_id) {
+        rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: a value of the answer is too long", who);
+    } else if (expiration.len && (anvil__timestamp_parse_any(expiration, &ms) != ANVIL_OK || ms <= 0)) {
+        rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: the answer's Expiration is not an ISO-8601 time", who);
+    } else {
+        memcpy(out->access_key_id, key.ptr, key.len);
+        memcpy(out->secret_access_key, secret.ptr, secret.len);
+        memcpy(out->session_token, token.ptr, token.len);
+        memcpy(out->account_id, account.ptr, account.len);
+        out->expires_ms = (uint64_t)ms;
+        if (grace && out->expires_ms && out->expires_ms <= now) {
+            /* Instance metadata answering with expired credentials is an outage: keep them a while (botocore). */
+            out->expires_ms = now + S_IMDS_GRACE_MS;
+        }
+        snprintf(out->provider, sizeof out->provider, "%s", provider);
+        snprintf(out->source, sizeof out->source, "%s", source);
+    }
+    /* The parsed document holds the secret. */
+    struct anvil_arena *arena = anvil_json_doc_arena(doc);
+    (void)arena;
+    anvil_json_doc_destroy(doc);
+    return rc;
+}
+
+/* ---- the container endpoint ---- */
+
+/* Whether an http:// URL's host may serve credentials: loopback or the container agents' addresses (botocore). */
+static bool s_allowed_http_host(const char *url) {
+    const char *host = url + strlen("http://");
+    size_t len = strcspn(host, "/?#");
+    char h[128];
+    if (len >= sizeof h || memchr(host, '@', len)) {
+        return false;
+    }
+    memcpy(h, host, len);
+    h[len] = '\0';
+    /* Without the port. */
+    char *end = h[0] == '[' ? strchr(h, ']') : strrchr(h, ':');
+    if (h[0] == '[') {
+        if (!end) {
+            return false;
+        }
+        end[1] = '\0';
+    } else if (end) {
+        *end = '\0';
+    }
+    static const char *const allowed[] = {"localhost", "[::1]", "169.254.170.2", "169.254.170.23", "[fd00:ec2::23]"};
+    for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++) {
+        if (strcasecmp(h, allowed[i]) == 0) {
+            return true;
+        }
+    }
+    /* 127.0.0.0/8, written as four decimal numbers. */
+    unsigned b[4];
+    char tail;
+    return sscanf(h, "%u.%u.%u.%u%c", &b[0], &b[1], &b[2], &b[3], &tail) == 4 && b[0] == 127 && b[1] < 256 &&
+           b[2] < 256 && b[3] < 256;
+}
+
+static int s_read_small_file(const char *path, char *out, size_t size) {
+    FILE *f = fopen(path, "re");
+    if (!f) {
+        return ANVIL_EIO;
+    }
+    size_t n = fread(out, 1, size - 1, f);
+    bool more = fgetc(f) != EOF;
+    fclose(f);
+    out[n] = '\0';
+    while (n && (out[n - 1] == '\n' || out[n - 1] == '\r')) {
+        out[--n] = '\0';
+    }
+    return more ? ANVIL_ELIMIT : ANVIL_OK;
+}
+
+int anvil__credentials_container(const struct anvil_credentials_options *o, uint64_t now, struct anvil_credentials *out,
+                                 struct anvil_diag *diag) {
+    const char *relative = anvil__credentials_env(o, "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI");
+    const char *full = anvil__credentials_env(o, "AWS_CONTAINER_CREDENTIALS_FULL_URI");
+    if (!relative && !full) {
+        return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0,
+                              "container: AWS_CONTAINER_CREDENTIALS_RELATIVE_URI and _FULL_URI are not set");
+    }
+    char url[2048];
+    if (relative) {
+        if (relative[0] != '/' || strlen(relative) > 1024 || strpbrk(relative, " \r\n\t#")) {
+            return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
+                                  "container: AWS_CONTAINER_CREDENTIALS_RELATIVE_URI must be a path starting with /");
+        }
+        snprintf(url, sizeof url, "%s%s", S_CONTAINER_HOST, relative);
+    } else {
+        bool https = strncasecmp(full, "https://", 8) == 0, http = strncasecmp(full, "http://", 7) == 0;
+        if (strlen(full) >= sizeof url || strpbrk(full, " \r\n\t") || (!https && !http) ||
+            (http && !s_allowed_http_host(full))) {
+            char shown[120];
+            anvil__credentials_shown(anvil_sv_from_cstr(full), shown, sizeof shown);
+            return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
+                                  "container: AWS_CONTAINER_CREDENTIALS_FULL_URI `%s` must be https://, or http:// "
+                                  "to a loopback address or the container agent (169.254.170.2, 169.254.170.23, "
+                                  "fd00:ec2::23)",
+                                  shown);
+        }
+        snprintf(url, sizeof url, "%s", full);
+    }
+    /* The authorization: the token file's (read each time, it rotates), else the variable's. */
+    char token[4096] = "";
+    const char *token_file = anvil__credentials_env(o, "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE");
+    const char *token_env = anvil__credentials_env(o, "AWS_CONTAINER_AUTHORIZATION_TOKEN");
+    if (token_file) {
+        int rc = s_read_small_file(token_file, token, sizeof token);
+        if (rc != ANVIL_OK) {
+            OPENSSL_cleanse(token, sizeof token);
+            return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
+                                  "container: AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE %s %s", token_file,
+                                  rc == ANVIL_ELIMIT ? "is longer than 4 KiB" : "cannot be read");
+        }
+    } else if (token_env) {
+        snprintf(token, sizeof token, "%s", token_env);
+    }
+    if (strpbrk(token, "\r\n") || strlen(token) > sizeof token - 32) {
+        OPENSSL_cleanse(token, sizeof token);
+        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
+                              "container: the authorization token holds a line break or is too long");
+    }
+    char header[4200];
+    snprintf(header, sizeof header, "Authorization: %s", token);
+    const char *headers[] = {token[0] ? header : NULL, NULL};
+    uint64_t timeout = o->container_timeout_ms ? o->container_timeout_ms : 2000;
+    struct s_answer *a = malloc(sizeof *a);
+    if (!a) {
+        OPENSSL_cleanse(token, sizeof token);
+        OPENSSL_cleanse(header, sizeof header);
+        return ANVIL_ENOMEM;
+    }
+    int rc = ANVIL_OK;
+    /* Up to 3 attempts for an answer that did not come or a 5xx, 100 ms apart (botocore, aws-c-auth). */
+    for (int attempt = 0; attempt < 3; attempt++) {
+        if (attempt) {
+            anvil_env_sleep_ms(o->env, 100);
+        }
+        anvil__credentials_debug(o, "credentials: container: GET %s", url);
+        rc = s_request(o, "GET", url, headers, timeout, a);
+        if (rc != ANVIL_OK || (a->curl == CURLE_OK && a->status < 500) || a->too_long) {
+            break;
+        }
+    }
+    OPENSSL_cleanse(token, sizeof token);
+    OPENSSL_cleanse(header, sizeof header);
+    if (rc == ANVIL_OK && (a->curl != CURLE_OK || a->status != 200)) {
+        char why[300];
+        s_why(a, timeout, why, sizeof why);
+        rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "container: %s: %s", url, why);
+    } else if (rc == ANVIL_OK) {
+        char source[300];
+        snprintf(source, sizeof source, "container endpoint %.200s", url);
+        rc = s_parse(a, "container", "ecs", source, now, false, out, diag);
+    }
+    OPENSSL_cleanse(a, sizeof *a);
+    free(a);
+    return rc;
+}
+
+/* ---- instance metadata ---- */
+
+struct s_imds {
+    char base[512];
+    uint64_t timeout;
+    char token_header[256];
+};
+
+/* IMDS's endpoint and timeout, and a session token (or, when allowed, none: IMDSv1). */
+static int s_imds_open(const struct anvil_credentials_options *o, struct s_imds *m, struct s_answer *a,
+                       struct anvil_diag *diag) {
+    const char *disabled = anvil__credentials_env(o, "AWS_EC2_METADATA_DISABLED");
+    if (disabled && strcasecmp(disabled, "true") == 0) {
+        return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "instance metadata: AWS_EC2_METADATA_DISABLED is true");
+    }
+    const char *endpoint = anvil__credentials_env(o, "AWS_EC2_METADATA_SERVICE_ENDPOINT");
+    const char *mode = anvil__credentials_env(o, "AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE");
+    if (endpoint) {
+        size_t n = strlen(endpoint);
+        while (n && endpoint[n - 1] == '/') {
+            n--;
+        }
+        if (n >= sizeof m->base || (strncasecmp(endpoint, "http://", 7) != 0 && strncasecmp(endpoint, "https://", 8)) ||
+            strpbrk(endpoint, " \r\n\t")) {
+            return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
+                                  "instance metadata: AWS_EC2_METADATA_SERVICE_ENDPOINT must be an http:// or https:// "
+                                  "URL");
+        }
+        snprintf(m->base, sizeof m->base, "%.*s", (int)n, endpoint);
+    } else if (mode && strcasecmp(mode, "IPv6") == 0) {
+        snprintf(m->base, sizeof m->base, "%s", S_IMDS_IPV6);
+    } else if (mode && strcasecmp(mode, "IPv4") != 0) {
+        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
+                              "instance metadata: AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE must be IPv4 or IPv6");
+    } else {
+        snprintf(m->base, sizeof m->base, "%s", S_IMDS_DEFAULT);
+    }
+    m->timeout = o->imds_timeout_ms ? o->imds_timeout_ms : 1000;
+    const char *seconds = anvil__credentials_env(o, "AWS_METADATA_SERVICE_TIMEOUT");
+    if (!o->imds_timeout_ms && seconds) {
+        char *end = NULL;
+        double v = strtod(seconds, &end);
+        if (*end || !(v > 0 && v <= 3600)) {
+            return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
+                                  "instance metadata: AWS_METADATA_SERVICE_TIMEOUT must be seconds (0 to 3600)");
+        }
+        m->timeout = (uint64_t)(v * 1000);
+    }
+    char url[600];
+    snprintf(url, sizeof url, "%s/latest/api/token", m->base);
+    const char *headers[] = {"x-aws-ec2-metadata-token-ttl-seconds: 21600", NULL};
+    anvil__credentials_debug(o, "credentials: instance metadata: PUT %s", url);
+    int rc = s_request(o, "PUT", url, headers, m->timeout, a);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    if (a->curl != CURLE_OK && !a->too_long) {
+        char why[200];
+        s_why(a, m->timeout, why, sizeof why);
+        return anvil_diag_set(diag, endpoint ? ANVIL_ECONFIG : ANVIL_ENOTFOUND, 0, 0, 0, "instance metadata: %s: %s%s",
+                              m->base, why, endpoint ? "" : " (not on EC2?)");
+    }
+    if (a->status == 200 && !a->too_long && a->len && a->len < 200 && !memchr(a->data, '\n', a->len) &&
+        !memchr(a->data, '\r', a->len)) {
+        snprintf(m->token_header, sizeof m->token_header, "x-aws-ec2-metadata-token: %.*s", (int)a->len, a->data);
+        return ANVIL_OK;
+    }
+    const char *v1 = anvil__credentials_env(o, "AWS_EC2_METADATA_V1_DISABLED");
+    bool v1_allowed = v1 && strcasecmp(v1, "false") == 0;
+    if (v1_allowed && (a->status == 403 || a->status == 404 || a->status == 405)) {
+        anvil__credentials_debug(o, "credentials: instance metadata: token refused (HTTP %ld); IMDSv1 as allowed",
+                                 a->status);
+        m->token_header[0] = '\0';
+        return ANVIL_OK;
+    }
+    char why[300];
+    s_why(a, m->timeout, why, sizeof why);
+    /* Refused at the default address is "not here" (off EC2, or metadata turned off); at one given, an error. */
+    return anvil_diag_set(diag, endpoint ? ANVIL_ECONFIG : ANVIL_ENOTFOUND, 0, 0, 0,
+                          "instance metadata: %s/latest/api/token: %s (IMDSv2 token refused; IMDSv1 is used only "
+                          "with AWS_EC2_METADATA_V1_DISABLED=false)",
+                          m->base, why);
+}
+
+static int s_imds_get(const struct anvil_credentials_options *o, const struct s_imds *m, const char *path,
+                      struct s_answer *a, struct anvil_diag *diag) {
+    char url[1200];
+    snprintf(url, sizeof url, "%s%s", m->base, path);
+    const char *headers[] = {m->token_header[0] ? m->token_header : NULL, NULL};
+    anvil__credentials_debug(o, "credentials: instance metadata: GET %s", url);
+    int rc = s_request(o, "GET", url, headers, m->timeout, a);
+    if (rc == ANVIL_OK && (a->curl != CURLE_OK || a->status != 200 || a->too_long)) {
+        char why[300];
+        s_why(a, m->timeout, why, sizeof why);
+        rc = anvil_diag_set(
+            diag, ANVIL_ECONFIG, 0, 0, 0, "instance metadata: %s: %s%s", url, why,
+            a->status == 404 && strstr(path, "security-credentials") ? " (the instance has no IAM role?)" : "");
+    }
+    return rc;
+}
+
+int anvil__credentials_imds(const struct anvil_credentials_options *o, uint64_t now, struct anvil_credentials *out,
+                            struct anvil_diag *diag) {
+    struct s_answer *a = malloc(sizeof *a);
+    if (!a) {
+        return ANVIL_ENOMEM;
+    }
+    struct s_imds m;
+    memset(&m, 0, sizeof m);
+    int rc = s_imds_open(o, &m, a, diag);
+    rc = rc == ANVIL_OK ? s_imds_get(o, &m, "/latest/meta-data/iam/security-credentials/", a, diag) : rc;
+    char role[256] = "";
+    if (rc == ANVIL_OK) {
+        size_t n = strcspn(a->data, "\r\n");
+        bool ok = n > 0 && n < sizeof role;
+        for (size_t i = 0; ok && i < n; i++) {
+            char c = a->data[i];
+            ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("+=,.@_-", c);
+        }
+        if (!ok) {
+            rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "instance metadata: the role name is not an IAM name");
+        } else {
+            memcpy(role, a->data, n);
+            role[n] = '\0';
+        }
+    }
+    if (rc == ANVIL_OK) {
+        char path[400];
+        snprintf(path, sizeof path, "/latest/meta-data/iam/security-credentials/%s", role);
+        rc = s_imds_get(o, &m, path, a, diag);
+    }
+    if (rc == ANVIL_OK) {
+        char source[700];
+        snprintf(source, sizeof source, "instance metadata %.400s (role %s)", m.base, role);
+        rc = s_parse(a, "instance metadata", "imds", source, now, true, out, diag);
+    }
+    OPENSSL_cleanse(a, sizeof *a);
+    OPENSSL_cleanse(&m, sizeof m);
+    free(a);
+    return rc;
+}
+
+int anvil__imds_region(const struct anvil_credentials_options *o, char *out, size_t size, struct anvil_diag *diag) {
+    struct s_answer *a = malloc(sizeof *a);
+    if (!a) {
+        return ANVIL_ENOMEM;
+    }
+    struct s_imds m;
+    memset(&m, 0, sizeof m);
+    int rc = s_imds_open(o, &m, a, diag);
+    rc = rc == ANVIL_OK ? s_imds_get(o, &m, "/latest/meta-data/placement/region", a, diag) : rc;
+    if (rc == ANVIL_OK) {
+        size_t n = a->len;
+        bool ok = n > 0 && n < size && n < 64;
+        for (size_t i = 0; ok && i < n; i++) {
+            char c = a->data[i];
+            ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+        }
+        if (!ok) {
+            rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "instance metadata: the region is not a region name");
+        } else {
+            memcpy(out, a->data, n);
+            out[n] = '\0';
+        }
+    }
+    OPENSSL_cleanse(&m, sizeof m);
+    free(a);
+    return rc;
+}
+
+/* Whether a DMI file of this machine starts with `prefix` (case-insensitive). */
+static bool s_dmi_starts(const char *path, const char *prefix) {
+    char text[64] = "";
+    FILE *f = fopen(path, "re");
+    if (!f) {
+        return false;
+    }
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    return strncasecmp(text, prefix, strlen(prefix)) == 0;
+}
+
+bool anvil__on_ec2(const struct anvil_credentials_options *o) {
+    const char *disabled = anvil__credentials_env(o, "AWS_EC2_METADATA_DISABLED");
+    if (disabled && strcasecmp(disabled, "true") == 0) {
+        return false;
+    }
+    if (anvil__credentials_env(o, "AWS_EC2_METADATA_SERVICE_ENDPOINT")) {
+        return true;
+    }
+    /* Nitro instances name their vendor; Xen ones have an "ec2" UUID (as the AWS CDK and SDKs check). */
+    return s_dmi_starts("/sys/devices/virtual/dmi/id/sys_vendor", "Amazon EC2") ||
+           s_dmi_starts("/sys/devices/virtual/dmi/id/board_asset_tag", "i-") ||
+           s_dmi_starts("/sys/hypervisor/uuid", "ec2") ||
+           s_dmi_starts("/sys/devices/virtual/dmi/id/product_uuid", "ec2");
+}
