@@ -212,11 +212,13 @@ expect_err 'the profile `nosuch` is in neither'
 # A call signs with the role's credentials: the dry run shows them in its Authorization and token headers.
 set +e
 env -i PATH="$PATH" HOME="$work/home" AWS_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true AWS_ENDPOINT_URL_STS="$fake" \
-  "$anvil" call --model "$2/smithy-models/aws/dynamodb-2012-08-10.json" ListTables --profile dev --dry-run > "$work/out" 2> "$work/err"
+  "$anvil" call --model "$2/smithy-models/aws/dynamodb-2012-08-10.json" ListTables --profile dev --dry-run --debug > "$work/out" 2> "$work/err"
 code=$?
 set -e
 [[ $code == 0 ]] || fail "call --dry-run: exit $code: $(cat "$work/err")"
 grep -q 'Credential=ASIADEV000000000DDD4/' "$work/out" || fail "the call did not sign with the role: $(cat "$work/out")"
+grep -q 'STS AssumeRole of arn:aws:iam::123456789012:role/dev' "$work/err" || fail "--debug does not name the role: $(cat "$work/err")"
+if grep -Eq "$secrets" "$work/err"; then fail "a secret in --debug: $(cat "$work/err")"; fi
 # On an instance without a configured region, the instance's (IMDS placement/region), credentials from IMDS too.
 set +e
 env -i PATH="$PATH" HOME="$work/nowhere" AWS_EC2_METADATA_SERVICE_ENDPOINT="$fake" \
