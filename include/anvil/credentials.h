@@ -119,7 +119,7 @@ struct anvil_credentials_options {
     void *getenv_ctx;
     /** Clock and sleep (NULL = anvil_env_system()); the wall clock dates expiry. */
     const struct anvil_env *env;
-    /** CA certificates for the HTTPS sources (NULL = AWS_CA_BUNDLE, the profile's, else the system's). */
+    /** CA certificates for the HTTPS sources (NULL = AWS_CA_BUNDLE, else the system's; a client passes its own). */
     const char *ca_bundle;
     /** IMDS connect and answer timeout per request (default 1 s; AWS_METADATA_SERVICE_TIMEOUT, seconds). */
     uint64_t imds_timeout_ms;

@@ -76,7 +76,9 @@ int anvil__auth_call(const char *service, const char *region, const struct anvil
     opts.no_sign = signer == NULL;
     opts.profile = o->profile;
     struct anvil_client *client = NULL;
-    rc = anvil_client_new(NULL, s->model, NULL, &opts, &client, diag);
+    /* The client's buffers hold the answer's secrets: overwritten when released. */
+    struct anvil_allocator scrub = anvil__scrubber(NULL);
+    rc = anvil_client_new(&scrub, s->model, NULL, &opts, &client, diag);
     anvil_credentials_provider_release(provider);
     if (rc != ANVIL_OK) {
         return rc;

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <openssl/crypto.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,6 +262,8 @@ static int s_ini(const char *path, struct s_ini_want *want, struct anvil_diag *d
             want->outs[i][value.len] = '\0';
         }
     }
+    /* The last line read may be a key's. */
+    OPENSSL_cleanse(line, S_LINE_MAX);
     free(line);
     fclose(f);
     return rc;

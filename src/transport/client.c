@@ -110,7 +110,8 @@ static int s_credentials_and_region(struct anvil_client *c, struct anvil_diag *d
             .getenv = o->getenv,
             .getenv_ctx = o->getenv_ctx,
             .env = o->env,
-            .ca_bundle = o->ca_bundle,
+            /* The client's (the caller's, AWS_CA_BUNDLE or the profile's) for the HTTPS sources too. */
+            .ca_bundle = o->ca_bundle && *o->ca_bundle ? o->ca_bundle : aws->ca_bundle,
             .cancel = o->cancel,
             .debug = o->debug,
             .debug_ctx = o->debug_ctx,
@@ -140,7 +141,8 @@ int anvil__client_credentials(struct anvil_client *c, struct anvil_diag *diag) {
         snprintf(aws->source, sizeof aws->source, "%.95s", creds.source[0] ? creds.source : creds.provider);
         /* The account id is the one that came with these keys (or none). */
         snprintf(aws->account_id, sizeof aws->account_id, "%s", creds.account_id);
-    } else if (rc != ANVIL_ENOMEM && rc != ANVIL_ECANCELED && rc != ANVIL_ETIMEDOUT) {
+    } else if (rc != ANVIL_ENOMEM && rc != ANVIL_ECANCELED) {
+        /* A source that failed or hung (a credential_process past its time) is the setup's to mend. */
         rc = ANVIL_ECONFIG;
         if (diag) {
             diag->code = rc;

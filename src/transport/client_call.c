@@ -312,6 +312,11 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
         if ((rc = s_read(&k, &x, &a, &r, &result)) != ANVIL_OK) {
             break;
         }
+        if (c->credentials && (anvil_sv_eq_cstr(reply->error.code, "ExpiredToken") ||
+                               anvil_sv_eq_cstr(reply->error.code, "ExpiredTokenException"))) {
+            /* The service says the session ended early (revoked, or a clock off): the next signature fetches. */
+            anvil_credentials_invalidate(c->credentials);
+        }
         struct anvil_retry_decision d;
         if ((rc = anvil_retry_after_attempt(&token, anvil_env_now_ms(c->options.env), &r, &d)) != ANVIL_OK) {
             break;

@@ -8,6 +8,7 @@
 #include <openssl/crypto.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,6 +45,51 @@ void anvil_credentials_clear(struct anvil_credentials *creds) {
     if (creds) {
         OPENSSL_cleanse(creds, sizeof *creds);
     }
+}
+
+/* ---- an allocator that overwrites what it releases ---- */
+
+/* Each block starts with its size, so release and realloc know how much to overwrite. */
+#define S_SCRUB_HEADER (sizeof(max_align_t) > sizeof(size_t) ? sizeof(max_align_t) : sizeof(size_t))
+
+static void *s_scrub_acquire(struct anvil_allocator *a, size_t size) {
+    size_t total;
+    if (anvil__size_add(size, S_SCRUB_HEADER, &total)) {
+        return NULL;
+    }
+    unsigned char *block = anvil_mem_acquire(a->impl, total);
+    if (!block) {
+        return NULL;
+    }
+    memcpy(block, &size, sizeof size);
+    return block + S_SCRUB_HEADER;
+}
+
+static void s_scrub_release(struct anvil_allocator *a, void *ptr) {
+    unsigned char *block = (unsigned char *)ptr - S_SCRUB_HEADER;
+    size_t size;
+    memcpy(&size, block, sizeof size);
+    OPENSSL_cleanse(block, S_SCRUB_HEADER + size);
+    anvil_mem_release(a->impl, block);
+}
+
+/* Never in place: the old block is overwritten once its bytes are copied. */
+static void *s_scrub_realloc(struct anvil_allocator *a, void *ptr, size_t size) {
+    void *grown = s_scrub_acquire(a, size);
+    if (!grown) {
+        return NULL;
+    }
+    size_t old;
+    memcpy(&old, (unsigned char *)ptr - S_SCRUB_HEADER, sizeof old);
+    memcpy(grown, ptr, old < size ? old : size);
+    s_scrub_release(a, ptr);
+    return grown;
+}
+
+struct anvil_allocator anvil__scrubber(struct anvil_allocator *parent) {
+    struct anvil_allocator a = {s_scrub_acquire, s_scrub_realloc, s_scrub_release,
+                                parent ? parent : anvil_allocator_default()};
+    return a;
 }
 
 /* Printable ASCII only: the value goes into a header (or its signing scope). */
@@ -261,8 +307,10 @@ static int s_cached_get(struct anvil_credentials_provider *p, uint64_t now, stru
             }
             rc = s_refresh(p, now, &fresh, NULL);
             if (rc != ANVIL_OK) {
+                /* Keep the current credentials, if they are still there (an invalidate may have come meanwhile). */
                 p->next_advisory_try = now + S_ADVISORY_RETRY_MS;
                 rc = ANVIL_OK;
+                continue;
             }
             break;
         }

@@ -223,9 +223,11 @@ static int s_sts(const struct s_shared *s, const char *region, const char *opera
                  const struct anvil_credentials *signer, const char *const *pairs, size_t pair_count, long duration,
                  const char *who, const char *provider, struct anvil_credentials *out, struct anvil_diag *diag) {
     struct anvil_arena *arena = NULL;
-    int rc = anvil_arena_new(s->allocator, NULL, &arena);
+    /* The arena gets the answer's secrets (and the web identity token): overwritten when released. */
+    struct anvil_allocator scrub = anvil__scrubber(s->allocator);
+    int rc = anvil_arena_new(&scrub, NULL, &arena);
     struct anvil_json_builder *b = NULL;
-    rc = rc == ANVIL_OK ? anvil_json_builder_new(s->allocator, arena, &b) : rc;
+    rc = rc == ANVIL_OK ? anvil_json_builder_new(&scrub, arena, &b) : rc;
     rc = rc == ANVIL_OK ? anvil_json_builder_begin_object(b) : rc;
     for (size_t i = 0; i + 1 < pair_count && rc == ANVIL_OK; i += 2) {
         if (pairs[i + 1] && pairs[i + 1][0]) {
@@ -250,6 +252,9 @@ static int s_sts(const struct s_shared *s, const char *region, const char *opera
     if (rc == ANVIL_ESERVICE) {
         char code[64], message[300];
         anvil__credentials_shown(reply.error.code, code, sizeof code);
+        if (!code[0]) {
+            snprintf(code, sizeof code, "HTTP %d", reply.http_status);
+        }
         anvil__credentials_shown(reply.error.message, message, sizeof message);
         rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: STS %s of %s failed: %s%s%s", who, operation, role, code,
                             message[0] ? ": " : "", message);
@@ -369,30 +374,35 @@ static int s_web_identity_with(const struct s_shared *s, const char *token_file,
     return rc;
 }
 
-static int s_web_identity(const struct s_shared *s, const struct anvil__profile *p, uint64_t now,
+/*
+ * Web identity as botocore configures it: the token file from
+ * AWS_WEB_IDENTITY_TOKEN_FILE (unless `profile_only`, for a source
+ * profile), else the profile's web_identity_token_file; the role likewise
+ * from AWS_ROLE_ARN or role_arn. Only a token file configures it.
+ */
+static int s_web_identity(const struct s_shared *s, const struct anvil__profile *p, bool profile_only, uint64_t now,
                           struct anvil_credentials *out, struct anvil_diag *diag) {
-    const char *file = s_getenv(s, "AWS_WEB_IDENTITY_TOKEN_FILE");
-    const char *role = s_getenv(s, "AWS_ROLE_ARN");
-    if (file || role) {
-        if (!file || !role) {
-            return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "web identity: %s is set but %s is not",
-                                  file ? "AWS_WEB_IDENTITY_TOKEN_FILE" : "AWS_ROLE_ARN",
-                                  file ? "AWS_ROLE_ARN" : "AWS_WEB_IDENTITY_TOKEN_FILE");
-        }
-        return s_web_identity_with(s, file, role, s_getenv(s, "AWS_ROLE_SESSION_NAME"), p, "web identity", now, out,
-                                   diag);
-    }
-    const char *pfile = anvil__profile_get(p, ANVIL__PK_WEB_IDENTITY_TOKEN_FILE);
-    const char *prole = anvil__profile_get(p, ANVIL__PK_ROLE_ARN);
-    if (!pfile[0]) {
+    const char *file = profile_only ? NULL : s_getenv(s, "AWS_WEB_IDENTITY_TOKEN_FILE");
+    bool from_env = file != NULL;
+    file = file ? file : anvil__profile_get(p, ANVIL__PK_WEB_IDENTITY_TOKEN_FILE);
+    if (!file[0]) {
         return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "web identity: AWS_WEB_IDENTITY_TOKEN_FILE is not set");
     }
+    const char *role = profile_only ? NULL : s_getenv(s, "AWS_ROLE_ARN");
+    role = role ? role : anvil__profile_get(p, ANVIL__PK_ROLE_ARN);
     char who[200];
-    snprintf(who, sizeof who, "profile `%.100s`", p->name);
-    if (!prole[0]) {
-        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: web_identity_token_file without role_arn", who);
+    if (from_env) {
+        snprintf(who, sizeof who, "web identity");
+    } else {
+        snprintf(who, sizeof who, "profile `%.100s`", p->name);
     }
-    return s_web_identity_with(s, pfile, prole, NULL, p, who, now, out, diag);
+    if (!role[0]) {
+        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: %s without %s", who,
+                              from_env ? "AWS_WEB_IDENTITY_TOKEN_FILE" : "web_identity_token_file",
+                              from_env ? "AWS_ROLE_ARN (or the profile's role_arn)" : "role_arn");
+    }
+    return s_web_identity_with(s, file, role, profile_only ? NULL : s_getenv(s, "AWS_ROLE_SESSION_NAME"), p, who, now,
+                               out, diag);
 }
 
 /* ---- roles ---- */
@@ -403,9 +413,13 @@ static int s_container_or_imds(const struct s_shared *s, enum s_kind kind, uint6
                                : anvil__credentials_imds(&s->o, now, out, diag);
 }
 
+/* botocore's "assume role config": role_arn without web_identity_token_file (which makes it web identity). */
 static bool s_has_role(const struct anvil__profile *p) {
-    return anvil__profile_get(p, ANVIL__PK_ROLE_ARN)[0] && (anvil__profile_get(p, ANVIL__PK_SOURCE_PROFILE)[0] ||
-                                                            anvil__profile_get(p, ANVIL__PK_CREDENTIAL_SOURCE)[0]);
+    return anvil__profile_get(p, ANVIL__PK_ROLE_ARN)[0] && !anvil__profile_get(p, ANVIL__PK_WEB_IDENTITY_TOKEN_FILE)[0];
+}
+
+static bool s_has_keys(const struct anvil__profile *p) {
+    return p->values[0][ANVIL__PK_ACCESS_KEY_ID][0] || p->values[1][ANVIL__PK_ACCESS_KEY_ID][0];
 }
 
 static int s_process(const struct s_shared *s, const struct anvil__profile *p, struct anvil_credentials *out,
@@ -467,18 +481,15 @@ static int s_source_profile(const struct s_shared *s, const struct anvil__profil
         rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
                             "profile `%s`: its source_profile `%s` is in neither %s nor %s", from->name, name,
                             src.credentials_path, src.config_path);
-    } else if (s_has_role(&src)) {
+    } else if (s_has_role(&src) && !s_has_keys(&src)) {
         rc = s_role(s, &src, visited, hops, now, out, diag);
-    } else if (anvil__profile_get(&src, ANVIL__PK_WEB_IDENTITY_TOKEN_FILE)[0]) {
-        char who[200];
-        snprintf(who, sizeof who, "profile `%.100s`", src.name);
-        rc = s_web_identity_with(s, anvil__profile_get(&src, ANVIL__PK_WEB_IDENTITY_TOKEN_FILE),
-                                 anvil__profile_get(&src, ANVIL__PK_ROLE_ARN), NULL, &src, who, now, out, diag);
     } else {
-        rc = s_profile_keys(&src, 0, out, diag);
-        rc = rc == ANVIL_ENOTFOUND ? s_profile_keys(&src, 1, out, diag) : rc;
-        rc = rc == ANVIL_ENOTFOUND ? s_process(s, &src, out, diag) : rc;
+        /* Keys, or no role: the profile's own providers, in botocore's order (ProfileProviderBuilder). */
+        rc = s_web_identity(s, &src, true, now, out, diag);
         rc = rc == ANVIL_ENOTFOUND ? s_sso(s, &src, now, out, diag) : rc;
+        rc = rc == ANVIL_ENOTFOUND ? s_profile_keys(&src, 0, out, diag) : rc;
+        rc = rc == ANVIL_ENOTFOUND ? s_process(s, &src, out, diag) : rc;
+        rc = rc == ANVIL_ENOTFOUND ? s_profile_keys(&src, 1, out, diag) : rc;
         if (rc == ANVIL_ENOTFOUND) {
             rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
                                 "profile `%s`: its source_profile `%s` has no keys, role, web identity, "
@@ -499,6 +510,12 @@ static int s_role(const struct s_shared *s, const struct anvil__profile *p, cons
     if (source_profile[0] && credential_source[0]) {
         return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
                               "profile `%s`: both source_profile and credential_source; give one", p->name);
+    }
+    if (!source_profile[0] && !credential_source[0]) {
+        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
+                              "profile `%s`: role_arn needs source_profile, credential_source or "
+                              "web_identity_token_file",
+                              p->name);
     }
     if (anvil__profile_get(p, ANVIL__PK_MFA_SERIAL)[0]) {
         return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
@@ -583,16 +600,17 @@ static int s_fetch(void *ctx, uint64_t now, struct anvil_credentials *out, struc
         rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "the profile `%s` is in neither %s nor %s", p.name,
                             p.credentials_path, p.config_path);
     } else if (m->kind == S_WEB_IDENTITY) {
-        rc = s_web_identity(s, &p, now, out, diag);
+        rc = s_web_identity(s, &p, false, now, out, diag);
     } else if (!defined) {
         rc = anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "profile `%s`: in neither %s nor %s", p.name,
                             p.credentials_path, p.config_path);
     } else if (m->kind == S_ASSUME_ROLE) {
-        if (s_has_role(&p)) {
+        bool sourced = anvil__profile_get(&p, ANVIL__PK_SOURCE_PROFILE)[0] ||
+                       anvil__profile_get(&p, ANVIL__PK_CREDENTIAL_SOURCE)[0];
+        if (s_has_role(&p) && sourced) {
             const char *visited[S_MAX_HOPS + 1];
             rc = s_role(s, &p, visited, 0, now, out, diag);
-        } else if (anvil__profile_get(&p, ANVIL__PK_ROLE_ARN)[0] &&
-                   !anvil__profile_get(&p, ANVIL__PK_WEB_IDENTITY_TOKEN_FILE)[0]) {
+        } else if (s_has_role(&p)) {
             rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
                                 "profile `%s`: role_arn needs source_profile, credential_source or "
                                 "web_identity_token_file",
@@ -648,7 +666,8 @@ int anvil_credentials_provider_default(struct anvil_allocator *allocator,
     const char *region = s->o.region && *s->o.region ? s->o.region : s_getenv(s, "AWS_REGION");
     region = region ? region : s_getenv(s, "AWS_DEFAULT_REGION");
     snprintf(s->region, sizeof s->region, "%s", region ? region : "");
-    snprintf(s->ca_bundle, sizeof s->ca_bundle, "%s", s->o.ca_bundle ? s->o.ca_bundle : "");
+    const char *ca = s->o.ca_bundle && *s->o.ca_bundle ? s->o.ca_bundle : s_getenv(s, "AWS_CA_BUNDLE");
+    snprintf(s->ca_bundle, sizeof s->ca_bundle, "%s", ca ? ca : "");
     s->o.profile = s->profile_given ? s->profile : NULL;
     s->o.region = s->region[0] ? s->region : NULL;
     s->o.ca_bundle = s->ca_bundle[0] ? s->ca_bundle : NULL;

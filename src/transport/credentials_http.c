@@ -3,12 +3,16 @@
  * endpoint and EC2 instance metadata (IMDSv2). Short timeouts, no
  * proxies, no redirects, answers capped at 64 KiB.
  */
+#include <arpa/inet.h>
 #include <curl/curl.h>
+#include <fcntl.h>
 #include <openssl/crypto.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "anvil/json.h"
 #include "core/core_internal.h"
@@ -130,7 +134,8 @@ static void s_why(const struct s_answer *a, uint64_t timeout_ms, char *out, size
 static int s_parse(const struct s_answer *a, const char *who, const char *provider, const char *source, uint64_t now,
                    bool grace, struct anvil_credentials *out, struct anvil_diag *diag) {
     struct anvil_json_doc *doc = NULL;
-    int rc = anvil_json_parse(NULL, a->data, a->len, NULL, &doc, NULL);
+    struct anvil_allocator scrub = anvil__scrubber(NULL);
+    int rc = anvil_json_parse(&scrub, a->data, a->len, NULL, &doc, NULL);
     if (rc != ANVIL_OK) {
         return rc == ANVIL_ENOMEM ? rc
                                   : anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: the answer is not JSON", who);
@@ -152,8 +157,10 @@ static int s_parse(const struct s_answer *a, const char *who, const char *provid
     } else if (key.len >= sizeof out->access_key_id || secret.len >= sizeof out->secret_access_key ||
                token.len >= sizeof out->session_token || account.len >= sizeof out->account_id) {
         rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: a value of the answer is too long", who);
-    } else if (expiration.len && (anvil__timestamp_parse_any(expiration, &ms) != ANVIL_OK || ms <= 0)) {
-        rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: the answer's Expiration is not an ISO-8601 time", who);
+    } else if (!expiration.len || anvil__timestamp_parse_any(expiration, &ms) != ANVIL_OK || ms <= 0) {
+        /* Temporary credentials always expire: an answer without a time is refused (botocore too). */
+        rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: the answer's Expiration is %s", who,
+                            expiration.len ? "not an ISO-8601 time" : "missing");
     } else {
         memcpy(out->access_key_id, key.ptr, key.len);
         memcpy(out->secret_access_key, secret.ptr, secret.len);
@@ -167,56 +174,76 @@ static int s_parse(const struct s_answer *a, const char *who, const char *provid
         snprintf(out->provider, sizeof out->provider, "%s", provider);
         snprintf(out->source, sizeof out->source, "%s", source);
     }
-    /* The parsed document holds the secret. */
-    struct anvil_arena *arena = anvil_json_doc_arena(doc);
-    (void)arena;
+    /* The parsed document holds the secret: the scrubbing allocator overwrites it. */
     anvil_json_doc_destroy(doc);
     return rc;
 }
 
 /* ---- the container endpoint ---- */
 
-/* Whether an http:// URL's host may serve credentials: loopback or the container agents' addresses (botocore). */
-static bool s_allowed_http_host(const char *url) {
-    const char *host = url + strlen("http://");
-    size_t len = strcspn(host, "/?#");
-    char h[128];
-    if (len >= sizeof h || memchr(host, '@', len)) {
+/*
+ * Checks AWS_CONTAINER_CREDENTIALS_FULL_URI as curl will read it (curl's own
+ * URL parser): http or https, no user information; an http URL's host must
+ * be loopback (127.0.0.0/8 or ::1, written as inet_pton reads an address:
+ * no octal, hex or short forms curl would read differently), `localhost`,
+ * or the container agents' 169.254.170.2, 169.254.170.23, fd00:ec2::23
+ * (botocore's list). Writes the URL without its query to `shown`.
+ */
+static bool s_container_url_ok(const char *url, char *shown, size_t size) {
+    snprintf(shown, size, "%.*s", (int)strcspn(url, "?#"), url);
+    CURLU *u = curl_url();
+    if (!u) {
         return false;
     }
-    memcpy(h, host, len);
-    h[len] = '\0';
-    /* Without the port. */
-    char *end = h[0] == '[' ? strchr(h, ']') : strrchr(h, ':');
-    if (h[0] == '[') {
-        if (!end) {
-            return false;
+    char *scheme = NULL, *host = NULL, *user = NULL;
+    bool ok = curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+              curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+              curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+              curl_url_get(u, CURLUPART_USER, &user, 0) == CURLUE_NO_USER;
+    bool https = ok && strcasecmp(scheme, "https") == 0;
+    ok = ok && (https || strcasecmp(scheme, "http") == 0);
+    if (ok && !https) {
+        unsigned char addr[16];
+        size_t n = strlen(host);
+        if (n > 2 && host[0] == '[' && host[n - 1] == ']') {
+            char inner[64];
+            snprintf(inner, sizeof inner, "%.*s", (int)(n - 2), host + 1);
+            static const unsigned char loopback6[16] = {[15] = 1};
+            static const unsigned char agent6[16] = {0xfd, 0x00, 0x0e, 0xc2, [15] = 0x23};
+            ok = n - 2 < sizeof inner && inet_pton(AF_INET6, inner, addr) == 1 &&
+                 (memcmp(addr, loopback6, 16) == 0 || memcmp(addr, agent6, 16) == 0);
+        } else if (inet_pton(AF_INET, host, addr) == 1) {
+            ok = addr[0] == 127 ||
+                 (addr[0] == 169 && addr[1] == 254 && addr[2] == 170 && (addr[3] == 2 || addr[3] == 23));
+        } else {
+            ok = strcasecmp(host, "localhost") == 0;
         }
-        end[1] = '\0';
-    } else if (end) {
-        *end = '\0';
     }
-    static const char *const allowed[] = {"localhost", "[::1]", "169.254.170.2", "169.254.170.23", "[fd00:ec2::23]"};
-    for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++) {
-        if (strcasecmp(h, allowed[i]) == 0) {
-            return true;
-        }
-    }
-    /* 127.0.0.0/8, written as four decimal numbers. */
-    unsigned b[4];
-    char tail;
-    return sscanf(h, "%u.%u.%u.%u%c", &b[0], &b[1], &b[2], &b[3], &tail) == 4 && b[0] == 127 && b[1] < 256 &&
-           b[2] < 256 && b[3] < 256;
+    curl_free(scheme);
+    curl_free(host);
+    curl_free(user);
+    curl_url_cleanup(u);
+    return ok;
 }
 
+/* Reads a small regular file (not a FIFO, which would block) into `out`, without its trailing line breaks. */
 static int s_read_small_file(const char *path, char *out, size_t size) {
-    FILE *f = fopen(path, "re");
-    if (!f) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        if (fd >= 0) {
+            close(fd);
+        }
         return ANVIL_EIO;
     }
-    size_t n = fread(out, 1, size - 1, f);
-    bool more = fgetc(f) != EOF;
-    fclose(f);
+    size_t n = 0;
+    ssize_t got;
+    while (n < size - 1 && (got = read(fd, out + n, size - 1 - n)) > 0) {
+        n += (size_t)got;
+    }
+    char extra;
+    bool more = n == size - 1 && read(fd, &extra, 1) == 1;
+    close(fd);
     out[n] = '\0';
     while (n && (out[n - 1] == '\n' || out[n - 1] == '\r')) {
         out[--n] = '\0';
@@ -233,23 +260,31 @@ int anvil__credentials_container(const struct anvil_credentials_options *o, uint
                               "container: AWS_CONTAINER_CREDENTIALS_RELATIVE_URI and _FULL_URI are not set");
     }
     char url[2048];
+    /* The URL as messages show it: without a query (it may carry a signature). */
+    char shown[2048];
     if (relative) {
         if (relative[0] != '/' || strlen(relative) > 1024 || strpbrk(relative, " \r\n\t#")) {
             return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
                                   "container: AWS_CONTAINER_CREDENTIALS_RELATIVE_URI must be a path starting with /");
         }
         snprintf(url, sizeof url, "%s%s", S_CONTAINER_HOST, relative);
+        snprintf(shown, sizeof shown, "%s%.*s", S_CONTAINER_HOST, (int)strcspn(relative, "?#"), relative);
     } else {
-        bool https = strncasecmp(full, "https://", 8) == 0, http = strncasecmp(full, "http://", 7) == 0;
-        if (strlen(full) >= sizeof url || strpbrk(full, " \r\n\t") || (!https && !http) ||
-            (http && !s_allowed_http_host(full))) {
-            char shown[120];
-            anvil__credentials_shown(anvil_sv_from_cstr(full), shown, sizeof shown);
+        if (strlen(full) >= sizeof url || strpbrk(full, " \r\n\t") || !s_container_url_ok(full, shown, sizeof shown)) {
+            /* Shown without its query, and with user information as *** (either may hold a secret). */
+            char text[160], cut[2048];
+            const char *authority = strstr(full, "://");
+            authority = authority ? authority + 3 : full;
+            size_t end = strcspn(authority, "/?#");
+            const char *at = memchr(authority, '@', end);
+            snprintf(cut, sizeof cut, "%.*s%s%.*s", (int)(authority - full), full, at ? "***@" : "",
+                     (int)strcspn(at ? at + 1 : authority, "?#"), at ? at + 1 : authority);
+            anvil__credentials_shown(anvil_sv_from_cstr(cut), text, sizeof text);
             return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
                                   "container: AWS_CONTAINER_CREDENTIALS_FULL_URI `%s` must be https://, or http:// "
-                                  "to a loopback address or the container agent (169.254.170.2, 169.254.170.23, "
-                                  "fd00:ec2::23)",
-                                  shown);
+                                  "to a loopback address, localhost or the container agent (169.254.170.2, "
+                                  "169.254.170.23, fd00:ec2::23), without user information",
+                                  text);
         }
         snprintf(url, sizeof url, "%s", full);
     }
@@ -289,7 +324,7 @@ int anvil__credentials_container(const struct anvil_credentials_options *o, uint
         if (attempt) {
             anvil_env_sleep_ms(o->env, 100);
         }
-        anvil__credentials_debug(o, "credentials: container: GET %s", url);
+        anvil__credentials_debug(o, "credentials: container: GET %s", shown);
         rc = s_request(o, "GET", url, headers, timeout, a);
         if (rc != ANVIL_OK || (a->curl == CURLE_OK && a->status < 500) || a->too_long) {
             break;
@@ -300,10 +335,10 @@ int anvil__credentials_container(const struct anvil_credentials_options *o, uint
     if (rc == ANVIL_OK && (a->curl != CURLE_OK || a->status != 200)) {
         char why[300];
         s_why(a, timeout, why, sizeof why);
-        rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "container: %s: %s", url, why);
+        rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "container: %s: %s", shown, why);
     } else if (rc == ANVIL_OK) {
         char source[300];
-        snprintf(source, sizeof source, "container endpoint %.200s", url);
+        snprintf(source, sizeof source, "container endpoint %.200s", shown);
         rc = s_parse(a, "container", "ecs", source, now, false, out, diag);
     }
     OPENSSL_cleanse(a, sizeof *a);
@@ -353,9 +388,9 @@ static int s_imds_open(const struct anvil_credentials_options *o, struct s_imds 
     if (!o->imds_timeout_ms && seconds) {
         char *end = NULL;
         double v = strtod(seconds, &end);
-        if (*end || !(v > 0 && v <= 3600)) {
+        if (*end || !(v >= 0.001 && v <= 3600)) {
             return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
-                                  "instance metadata: AWS_METADATA_SERVICE_TIMEOUT must be seconds (0 to 3600)");
+                                  "instance metadata: AWS_METADATA_SERVICE_TIMEOUT must be seconds from 0.001 to 3600");
         }
         m->timeout = (uint64_t)(v * 1000);
     }
@@ -367,23 +402,39 @@ static int s_imds_open(const struct anvil_credentials_options *o, struct s_imds 
     if (rc != ANVIL_OK) {
         return rc;
     }
+    const char *v1 = anvil__credentials_env(o, "AWS_EC2_METADATA_V1_DISABLED");
+    bool v1_allowed = v1 && strcasecmp(v1, "false") == 0;
+    bool timed_out = a->curl == CURLE_OPERATION_TIMEDOUT;
+    if (v1_allowed && (a->status == 403 || a->status == 404 || a->status == 405 || timed_out)) {
+        /* botocore's fallback: a container on EC2 with a hop limit of 1 never sees the token's answer. */
+        anvil__credentials_debug(o, "credentials: instance metadata: no token (%s); IMDSv1 as allowed",
+                                 timed_out ? "the request timed out" : "refused");
+        m->token_header[0] = '\0';
+        return ANVIL_OK;
+    }
     if (a->curl != CURLE_OK && !a->too_long) {
         char why[200];
         s_why(a, m->timeout, why, sizeof why);
         return anvil_diag_set(diag, endpoint ? ANVIL_ECONFIG : ANVIL_ENOTFOUND, 0, 0, 0, "instance metadata: %s: %s%s",
-                              m->base, why, endpoint ? "" : " (not on EC2?)");
+                              m->base, why,
+                              endpoint    ? ""
+                              : timed_out ? " (not on EC2, or in a container the token's answer cannot reach: "
+                                            "AWS_EC2_METADATA_V1_DISABLED=false allows IMDSv1)"
+                                          : " (not on EC2?)");
     }
-    if (a->status == 200 && !a->too_long && a->len && a->len < 200 && !memchr(a->data, '\n', a->len) &&
-        !memchr(a->data, '\r', a->len)) {
+    if (a->status == 200) {
+        bool usable = !a->too_long && a->len && a->len < 200;
+        for (size_t i = 0; usable && i < a->len; i++) {
+            usable = a->data[i] > 0x20 && a->data[i] < 0x7f;
+        }
+        if (!usable) {
+            /* Never shown: it is the token. */
+            return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
+                                  "instance metadata: %s/latest/api/token answered a token anvil cannot send (%zu "
+                                  "bytes, or not printable ASCII)",
+                                  m->base, a->len);
+        }
         snprintf(m->token_header, sizeof m->token_header, "x-aws-ec2-metadata-token: %.*s", (int)a->len, a->data);
-        return ANVIL_OK;
-    }
-    const char *v1 = anvil__credentials_env(o, "AWS_EC2_METADATA_V1_DISABLED");
-    bool v1_allowed = v1 && strcasecmp(v1, "false") == 0;
-    if (v1_allowed && (a->status == 403 || a->status == 404 || a->status == 405)) {
-        anvil__credentials_debug(o, "credentials: instance metadata: token refused (HTTP %ld); IMDSv1 as allowed",
-                                 a->status);
-        m->token_header[0] = '\0';
         return ANVIL_OK;
     }
     char why[300];

@@ -8,6 +8,14 @@
 /* ANVIL_ECONFIG naming `who` for credentials without a key or a secret, or with bytes a header cannot carry. */
 int anvil__credentials_check(const struct anvil_credentials *c, const char *who, struct anvil_diag *diag);
 
+/*
+ * An allocator over `parent` (NULL = default) that overwrites every block
+ * it releases or moves (OPENSSL_cleanse), for whatever holds a secret:
+ * answers of STS, SSO, IMDS, the container endpoint, a process's output.
+ * Arenas do not cache its blocks.
+ */
+struct anvil_allocator anvil__scrubber(struct anvil_allocator *parent);
+
 /* ms since the epoch as ISO-8601 UTC, for messages. */
 void anvil__credentials_time(uint64_t ms, char *out, size_t size);
 

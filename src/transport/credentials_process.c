@@ -34,52 +34,6 @@
 /* Room for a shown text once escaped (at most 4 bytes per byte, plus "..." and ": "). */
 #define S_SHOWN_MAX (4 * S_EXEC_SHOWN_BYTES + 8)
 
-/* ---- an allocator that overwrites what it releases ---- */
-
-/* Each block starts with its size, so release and realloc know how much to overwrite. */
-#define S_SCRUB_HEADER (sizeof(max_align_t) > sizeof(size_t) ? sizeof(max_align_t) : sizeof(size_t))
-
-static void *s_scrub_acquire(struct anvil_allocator *a, size_t size) {
-    size_t total;
-    if (anvil__size_add(size, S_SCRUB_HEADER, &total)) {
-        return NULL;
-    }
-    unsigned char *block = anvil_mem_acquire(a->impl, total);
-    if (!block) {
-        return NULL;
-    }
-    memcpy(block, &size, sizeof size);
-    return block + S_SCRUB_HEADER;
-}
-
-static void s_scrub_release(struct anvil_allocator *a, void *ptr) {
-    unsigned char *block = (unsigned char *)ptr - S_SCRUB_HEADER;
-    size_t size;
-    memcpy(&size, block, sizeof size);
-    OPENSSL_cleanse(block, S_SCRUB_HEADER + size);
-    anvil_mem_release(a->impl, block);
-}
-
-/* Never in place: the old block is overwritten once its bytes are copied. */
-static void *s_scrub_realloc(struct anvil_allocator *a, void *ptr, size_t size) {
-    void *grown = s_scrub_acquire(a, size);
-    if (!grown) {
-        return NULL;
-    }
-    size_t old;
-    memcpy(&old, (unsigned char *)ptr - S_SCRUB_HEADER, sizeof old);
-    memcpy(grown, ptr, old < size ? old : size);
-    s_scrub_release(a, ptr);
-    return grown;
-}
-
-/* A scrubbing allocator over `parent` (NULL = default). Not cached by arenas: its pointer is not the default's. */
-static struct anvil_allocator s_scrubber(struct anvil_allocator *parent) {
-    struct anvil_allocator a = {s_scrub_acquire, s_scrub_realloc, s_scrub_release,
-                                parent ? parent : anvil_allocator_default()};
-    return a;
-}
-
 /* ---- showing text that came from elsewhere ---- */
 
 /* How many bytes of `s`, at most `max`, end between characters (a byte that is not UTF-8 counts as one). */
@@ -419,7 +373,7 @@ int anvil__credentials_process_parse(struct anvil_allocator *allocator, const ch
         return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "invalid argument");
     }
     anvil_credentials_clear(out);
-    struct anvil_allocator scrub = s_scrubber(allocator);
+    struct anvil_allocator scrub = anvil__scrubber(allocator);
     struct anvil_buf scratch;
     anvil_buf_init(&scratch, allocator, S_SHOWN_MAX);
     char who[sizeof out->source];
@@ -581,7 +535,7 @@ int anvil__credentials_process(const char *command, const char *profile, const s
         return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "invalid argument");
     }
     anvil_credentials_clear(out);
-    struct anvil_allocator scrub = s_scrubber(NULL);
+    struct anvil_allocator scrub = anvil__scrubber(NULL);
     struct anvil_buf scratch;
     anvil_buf_init(&scratch, NULL, S_SHOWN_MAX);
     char who[sizeof out->source];

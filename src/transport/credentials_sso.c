@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,8 @@
 #define S_CACHE_MAX ((size_t)256 * 1024)
 /* botocore refreshes a token with less than 15 minutes left. */
 #define S_REFRESH_MS ((uint64_t)15 * 60 * 1000)
+
+static pthread_mutex_t s_cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct s_sso {
     const struct anvil_credentials_options *o;
@@ -151,15 +154,18 @@ static void s_write_cache(const struct s_sso *s, const struct anvil_json *old, s
         rc = rc == ANVIL_OK ? anvil_json_write(&m->value, 0, &out) : rc;
     }
     rc = rc == ANVIL_OK ? anvil_buf_append_cstr(&out, "}\n") : rc;
+    /* A new file of our own beside the cache (never one planted there: O_EXCL), 0600, whole on disk, then renamed. */
     char tmp[1300];
-    snprintf(tmp, sizeof tmp, "%s.anvil-%ld", s->cache_path, (long)getpid());
-    int fd = rc == ANVIL_OK ? open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
-    bool ok = fd >= 0 && write(fd, out.data, out.len) == (ssize_t)out.len;
+    snprintf(tmp, sizeof tmp, "%s.anvil-XXXXXX", s->cache_path);
+    int fd = rc == ANVIL_OK ? mkstemp(tmp) : -1;
+    bool ok = fd >= 0 && fchmod(fd, 0600) == 0 && write(fd, out.data, out.len) == (ssize_t)out.len && fsync(fd) == 0;
     ok = fd >= 0 && close(fd) == 0 && ok;
     if (ok && rename(tmp, s->cache_path) == 0) {
         anvil__credentials_debug(s->o, "credentials: %s: wrote the refreshed SSO token to %s", s->who, s->cache_path);
     } else {
-        unlink(tmp);
+        if (fd >= 0) {
+            unlink(tmp);
+        }
         anvil__credentials_debug(s->o, "credentials: %s: could not write the refreshed SSO token to %s", s->who,
                                  s->cache_path);
     }
@@ -173,7 +179,8 @@ static void s_write_cache(const struct s_sso *s, const struct anvil_json *old, s
 static int s_refresh(const struct s_sso *s, const struct anvil_json *cache, uint64_t now, struct anvil_arena *arena,
                      struct anvil_str_view *token, uint64_t *expires, struct anvil_diag *diag) {
     struct anvil_json_builder *b = NULL;
-    int rc = anvil_json_builder_new(NULL, arena, &b);
+    struct anvil_allocator scrub = anvil__scrubber(NULL);
+    int rc = anvil_json_builder_new(&scrub, arena, &b);
     rc = rc == ANVIL_OK ? anvil_json_builder_begin_object(b) : rc;
     const char *from[] = {"clientId", "clientSecret", "refreshToken"};
     for (size_t i = 0; i < 3 && rc == ANVIL_OK; i++) {
@@ -197,14 +204,25 @@ static int s_refresh(const struct s_sso *s, const struct anvil_json *cache, uint
     if (rc == ANVIL_ESERVICE) {
         char code[64];
         anvil__credentials_shown(reply.error.code, code, sizeof code);
+        if (!code[0]) {
+            snprintf(code, sizeof code, "HTTP %d", reply.http_status);
+        }
         return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: SSO OIDC CreateToken failed: %s", s->who, code);
+    }
+    if (rc != ANVIL_OK && rc != ANVIL_ENOMEM && rc != ANVIL_ECANCELED) {
+        char was[ANVIL_DIAG_MESSAGE_MAX];
+        snprintf(was, sizeof was, "%s", diag ? diag->message : "");
+        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: SSO OIDC CreateToken: %s", s->who,
+                              was[0] ? was : anvil_status_str(rc));
     }
     if (rc != ANVIL_OK) {
         return rc;
     }
     struct anvil_str_view access = s_str(&reply.output, "accessToken");
     const struct anvil_json *in = anvil_json_object_get_cstr(&reply.output, "expiresIn");
-    int64_t seconds = in && anvil_json_is_number(in) ? (int64_t)anvil_json_double(in) : 0;
+    /* Seconds: a day's worth of years at most (a larger number would overflow, or mean "never"). */
+    double given = in && anvil_json_is_number(in) ? anvil_json_double(in) : 0;
+    int64_t seconds = given >= 1 && given <= 366.0 * 24 * 3600 ? (int64_t)given : 0;
     if (!access.len || seconds <= 0) {
         return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: SSO OIDC CreateToken answered without a token",
                               s->who);
@@ -227,14 +245,26 @@ int anvil__credentials_sso(const struct anvil_credentials_options *o, const stru
     int rc = s_settings(&s, diag);
     char *text = NULL;
     size_t len = 0;
-    rc = rc == ANVIL_OK ? s_read_cache(&s, &text, &len, diag) : rc;
     if (rc != ANVIL_OK) {
         return rc;
     }
+    /*
+     * One token read and refresh at a time in this process: a second
+     * provider waiting here reads the token the first wrote back instead of
+     * spending the same refresh token again.
+     */
+    pthread_mutex_lock(&s_cache_lock);
+    rc = s_read_cache(&s, &text, &len, diag);
+    if (rc != ANVIL_OK) {
+        pthread_mutex_unlock(&s_cache_lock);
+        return rc;
+    }
     struct anvil_arena *arena = NULL;
-    rc = anvil_arena_new(NULL, NULL, &arena);
+    /* Tokens, the client secret and the credentials pass through it: overwritten when released. */
+    struct anvil_allocator scrub = anvil__scrubber(NULL);
+    rc = anvil_arena_new(&scrub, NULL, &arena);
     struct anvil_json cache;
-    if (rc == ANVIL_OK && anvil_json_parse_into(arena, NULL, text, len, NULL, &cache, NULL) != ANVIL_OK) {
+    if (rc == ANVIL_OK && anvil_json_parse_into(arena, &scrub, text, len, NULL, &cache, NULL) != ANVIL_OK) {
         rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: %s is not JSON; run `aws sso login`", s.who,
                             s.cache_path);
     }
@@ -270,6 +300,7 @@ int anvil__credentials_sso(const struct anvil_credentials_options *o, const stru
             rc = refresh_diag.code ? refresh_diag.code : ANVIL_ECONFIG;
         }
     }
+    pthread_mutex_unlock(&s_cache_lock);
     if (rc == ANVIL_OK && expires <= now) {
         char when[40];
         anvil__credentials_time(expires, when, sizeof when);
@@ -280,7 +311,7 @@ int anvil__credentials_sso(const struct anvil_credentials_options *o, const stru
     memset(&reply, 0, sizeof reply);
     if (rc == ANVIL_OK) {
         struct anvil_json_builder *b = NULL;
-        rc = anvil_json_builder_new(NULL, arena, &b);
+        rc = anvil_json_builder_new(&scrub, arena, &b);
         rc = rc == ANVIL_OK ? anvil_json_builder_begin_object(b) : rc;
         const char *role = anvil__profile_get(p, ANVIL__PK_SSO_ROLE_NAME);
         const char *account = anvil__profile_get(p, ANVIL__PK_SSO_ACCOUNT_ID);
@@ -299,9 +330,18 @@ int anvil__credentials_sso(const struct anvil_credentials_options *o, const stru
                                      account, s.region);
             rc = anvil__auth_call("sso", s.region, NULL, o, "GetRoleCredentials", &input, arena, &reply, diag);
         }
+        if (rc != ANVIL_OK && rc != ANVIL_ESERVICE && rc != ANVIL_ENOMEM && rc != ANVIL_ECANCELED) {
+            char was[ANVIL_DIAG_MESSAGE_MAX];
+            snprintf(was, sizeof was, "%s", diag ? diag->message : "");
+            rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: SSO GetRoleCredentials: %s", s.who,
+                                was[0] ? was : anvil_status_str(rc));
+        }
         if (rc == ANVIL_ESERVICE) {
             char code[64];
             anvil__credentials_shown(reply.error.code, code, sizeof code);
+            if (!code[0]) {
+                snprintf(code, sizeof code, "HTTP %d", reply.http_status);
+            }
             bool login = anvil_sv_eq_cstr(reply.error.code, "UnauthorizedException");
             rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: SSO GetRoleCredentials of %s in %s failed: %s%s",
                                 s.who, role, account, code, login ? "; run `aws sso login`" : "");
@@ -312,7 +352,9 @@ int anvil__credentials_sso(const struct anvil_credentials_options *o, const stru
         struct anvil_str_view key = s_str(c, "accessKeyId"), secret = s_str(c, "secretAccessKey");
         struct anvil_str_view session = s_str(c, "sessionToken");
         const struct anvil_json *e = anvil_json_object_get_cstr(c, "expiration");
+        /* Epoch milliseconds, before the year 10000 (a larger number would overflow, or mean "never"). */
         double ms = e && anvil_json_is_number(e) ? anvil_json_double(e) : 0;
+        ms = ms >= 1 && ms < 253402300800000.0 ? ms : 0;
         if (!key.len || !secret.len || key.len >= sizeof out->access_key_id ||
             secret.len >= sizeof out->secret_access_key || session.len >= sizeof out->session_token || ms <= 0) {
             rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,

@@ -68,6 +68,14 @@ source_profile = dev
 [profile on-instance]
 role_arn = arn:aws:iam::123456789012:role/dev
 credential_source = Ec2InstanceMetadata
+[profile top]
+role_arn = arn:aws:iam::123456789012:role/dev
+source_profile = mid-with-keys
+[profile mid-with-keys]
+role_arn = arn:aws:iam::210987654321:role/prod
+source_profile = base
+aws_access_key_id = AKIDSOURCE00000CCC3
+aws_secret_access_key = source-secret
 [profile short]
 role_arn = arn:aws:iam::123456789012:role/short
 source_profile = base
@@ -140,6 +148,18 @@ expect_err 'HTTP 401'
 run 78 AWS_CONTAINER_CREDENTIALS_FULL_URI=http://example.com/creds -- -o json
 expect_err 'must be https://, or http:// to a loopback address'
 
+# FULL_URI as curl reads it: an octal-looking host (curl: 87.0.0.1), user information, a host name, a mapped
+# address: refused (2130706433 is curl's 127.0.0.1, so loopback, and allowed).
+for uri in http://0127.0.0.1/creds "http://user:pw@127.0.0.1:$port/v2/credentials/task" http://127.0.0.1.example.com/creds \
+  'http://[::ffff:127.0.0.1]/creds'; do
+  run 78 AWS_CONTAINER_CREDENTIALS_FULL_URI="$uri" AWS_CONTAINER_AUTHORIZATION_TOKEN=ecs-auth-token --
+  expect_err 'must be https://, or http:// to a loopback address'
+  grep -q 'pw' "$work/err" && fail "user information shown: $(cat "$work/err")"
+done
+run 0 AWS_CONTAINER_CREDENTIALS_FULL_URI="http://localhost:$port/v2/credentials/task?sig=QUERYSECRET" \
+  AWS_CONTAINER_AUTHORIZATION_TOKEN=ecs-auth-token -- -o json --debug
+grep -q QUERYSECRET "$work/out" "$work/err" && fail "the URL's query shown: $(cat "$work/out" "$work/err")"
+
 # The environment before everything else; a container setting after profiles.
 run 0 AWS_ACCESS_KEY_ID=AKIDENVIRONMENT0GGG7 AWS_SECRET_ACCESS_KEY=env-secret \
   AWS_CONTAINER_CREDENTIALS_FULL_URI="$fake/v2/credentials/task" AWS_CONTAINER_AUTHORIZATION_TOKEN=ecs-auth-token -- -o json
@@ -156,9 +176,30 @@ run 0 -- --profile prod -o json
 expect_json '"access_key_id": "...EEE5"'
 run 78 -- --profile prod-no-external-id
 expect_err 'profile `prod-no-external-id`: STS AssumeRole of arn:aws:iam::210987654321:role/prod failed: AccessDenied'
+# A source profile with keys signs with them, even with a role of its own (botocore): one hop, not two.
+: > "$work/log"
+run 0 -- --profile top -o json
+expect_json '"access_key_id": "...DDD4"'
+[[ $(grep -c '^sts AssumeRole' "$work/log") == 1 ]] || fail "top: not one AssumeRole: $(cat "$work/log")"
+# AWS_ROLE_ARN alone configures nothing: the profile's keys.
+run 0 AWS_ROLE_ARN=arn:aws:iam::123456789012:role/web -- --profile base -o json
+expect_json '"provider": "profile"'
 # credential_source: the instance's credentials sign the AssumeRole.
 run 0 AWS_EC2_METADATA_DISABLED=false AWS_EC2_METADATA_SERVICE_ENDPOINT="$fake" -- --profile on-instance -o json
 expect_json '"provider": "assume-role"'
+
+# IMDS whose token request never answers (a container behind a hop limit of 1): IMDSv1 only when allowed.
+cp "$work/script.json" "$work/script.saved"
+sed -i 's/"imds": {"role": "fleet",/"imds": {"token_status": "hang", "token_required": false, "role": "fleet",/' "$work/script.json"
+run 0 AWS_EC2_METADATA_DISABLED=false AWS_EC2_METADATA_SERVICE_ENDPOINT="$fake" AWS_METADATA_SERVICE_TIMEOUT=0.3 \
+  AWS_EC2_METADATA_V1_DISABLED=false -- -o json
+expect_json '"provider": "imds"'
+grep -q '^imds GETv1' "$work/log" || fail "no IMDSv1 request"
+run 78 AWS_EC2_METADATA_DISABLED=false AWS_EC2_METADATA_SERVICE_ENDPOINT="$fake" AWS_METADATA_SERVICE_TIMEOUT=0.3 --
+expect_err 'instance metadata: http://127.0.0.1'
+run 78 AWS_EC2_METADATA_DISABLED=false AWS_METADATA_SERVICE_TIMEOUT=0.0001 --
+expect_err 'AWS_METADATA_SERVICE_TIMEOUT must be seconds from 0.001 to 3600'
+cp "$work/script.saved" "$work/script.json"
 
 # Web identity from the environment: unsigned AssumeRoleWithWebIdentity with the token file's token.
 run 0 AWS_WEB_IDENTITY_TOKEN_FILE="$work/web-token" AWS_ROLE_ARN=arn:aws:iam::123456789012:role/web -- -o json
@@ -218,6 +259,7 @@ set -e
 [[ $code == 0 ]] || fail "call --dry-run: exit $code: $(cat "$work/err")"
 grep -q 'Credential=ASIADEV000000000DDD4/' "$work/out" || fail "the call did not sign with the role: $(cat "$work/out")"
 grep -q 'STS AssumeRole of arn:aws:iam::123456789012:role/dev' "$work/err" || fail "--debug does not name the role: $(cat "$work/err")"
+grep -q '"X-Amz-Security-Token": "(11 bytes, not shown)"' "$work/out" || fail "the session token shown: $(cat "$work/out")"
 if grep -Eq "$secrets" "$work/err"; then fail "a secret in --debug: $(cat "$work/err")"; fi
 # On an instance without a configured region, the instance's (IMDS placement/region), credentials from IMDS too.
 set +e

@@ -125,6 +125,35 @@ done:
     anvil_credentials_provider_release(p);
 }
 
+struct s_source_with_provider {
+    struct s_source src;
+    struct anvil_credentials_provider *p;
+};
+
+/* A fetch during which the cache is invalidated (another thread), then fails: no empty credentials come out. */
+static int s_fetch_invalidated(void *ctx, uint64_t now, struct anvil_credentials *out, struct anvil_diag *diag) {
+    struct s_source_with_provider *x = ctx;
+    if (atomic_load(&x->src.fetches) >= 1) {
+        anvil_credentials_invalidate(x->p);
+        x->src.failing = true;
+    }
+    return s_fetch(&x->src, now, out, diag);
+}
+
+TEST(credentials_invalidated_during_an_advisory_refresh) {
+    struct s_source_with_provider x = {.src = {.life_ms = 60 * MIN_MS}};
+    CHECK_OK(anvil_credentials_provider_new(t->alloc, "test", s_fetch_invalidated, &x, NULL, &x.p));
+    struct anvil_credentials got;
+    CHECK_OK(anvil_credentials_get(x.p, T0, &got, NULL));
+    struct anvil_diag diag;
+    /* Advisory window; the refresh fails after an invalidate emptied the cache: an error, never OK with no keys. */
+    CHECK_STATUS(anvil_credentials_get(x.p, T0 + 50 * MIN_MS, &got, &diag), ANVIL_ECONFIG);
+    CHECK_STR_EQ(got.access_key_id, "");
+    CHECK_STR_EQ(diag.message, "source: down");
+done:
+    anvil_credentials_provider_release(x.p);
+}
+
 TEST(credentials_expired_on_arrival) {
     struct s_source src = {.life_ms = 60 * MIN_MS, .expired = true};
     struct anvil_credentials_provider *p = NULL;

@@ -39,6 +39,11 @@ static int s_write_request(const struct anvil_http_request *r, struct anvil_buf 
         rc = anvil_buf_append_cstr(out, i ? ",\n    " : "\n    ");
         rc = rc == ANVIL_OK ? anvil_json_write_string(r->headers[i].name, 0, out) : rc;
         rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, ": ") : rc;
+        if (anvil_sv_eq_ascii_nocase(r->headers[i].name, ANVIL_SV("X-Amz-Security-Token"))) {
+            /* A session token is a secret (a role's, an instance's): its size only. */
+            rc = rc == ANVIL_OK ? anvil_buf_appendf(out, "\"(%zu bytes, not shown)\"", r->headers[i].value.len) : rc;
+            continue;
+        }
         rc = rc == ANVIL_OK ? anvil_json_write_string(r->headers[i].value, 0, out) : rc;
     }
     rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, r->header_count ? "\n  }" : "}") : rc;

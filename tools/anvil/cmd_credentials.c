@@ -53,6 +53,12 @@ int cli_cmd_credentials(int argc, char **argv) {
             profile = value;
         } else if (id == OPT_REGION) {
             region = value;
+            if (!*value || strlen(value) > 63 || value[strspn(value, "abcdefghijklmnopqrstuvwxyz0123456789-")]) {
+                return cli_usage_error("credentials",
+                                       "the region `%s` is not a region name (lower-case letters, "
+                                       "digits and '-', like us-east-1)",
+                                       value);
+            }
         } else if (id == OPT_DEBUG) {
             debug = true;
         } else if (strcmp(value, "json") == 0 || strcmp(value, "text") == 0) {

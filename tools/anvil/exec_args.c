@@ -321,7 +321,8 @@ int cli_http_client(const struct cli_exec_args *args, const struct anvil_model *
          * What the options got wrong is usage (64); what the machine's setup lacks is configuration (78);
          * endpoint rules that do not compile are the model's (65).
          */
-        return rc == ANVIL_ENOMEM                                ? CLI_EXIT_INTERNAL
+        return rc == ANVIL_ECANCELED                             ? cli_exit_for_status(rc)
+               : rc == ANVIL_ENOMEM                              ? CLI_EXIT_INTERNAL
                : rc == ANVIL_ECONFIG || rc == ANVIL_EUNSUPPORTED ? CLI_EXIT_CONFIG
                : rc == ANVIL_EMODEL                              ? CLI_EXIT_DATA
                                                                  : CLI_EXIT_USAGE;
