@@ -8,6 +8,7 @@
 
 #include "anvil/json.h"
 #include "anvil/model.h"
+#include "anvil/retry.h"
 #include "transport/credentials_internal.h"
 
 struct s_service {
@@ -35,6 +36,26 @@ static void s_load(void) {
         if (s->rc == ANVIL_OK) {
             s->rc = anvil_json_parse(NULL, s->rules_text, strlen(s->rules_text), NULL, &s->rules, NULL);
         }
+    }
+}
+
+/*
+ * Credential calls change nothing a repeat would harm (a second AssumeRole
+ * gives other credentials as good), so whatever the default classification
+ * retries is retried for them, as botocore does: 5xx, throttling,
+ * transient codes, dropped connections; and STS's IDPCommunicationError.
+ */
+static void s_retry_policy(void *ctx, const struct anvil_retry_response *r, struct anvil_retry_verdict *verdict) {
+    (void)ctx;
+    if (r->success) {
+        return;
+    }
+    struct anvil_retry_class k;
+    anvil_retry_classify(r, &k);
+    if (k.retryable || anvil_sv_eq_cstr(r->code, "IDPCommunicationError")) {
+        verdict->directive = ANVIL_RETRY_DIRECTIVE_RETRY;
+        verdict->type = k.retryable ? k.type : ANVIL_RETRY_ERROR_TRANSIENT;
+        verdict->why = "a credential call is safe to repeat";
     }
 }
 
@@ -72,6 +93,7 @@ int anvil__auth_call(const char *service, const char *region, const struct anvil
     opts.debug = o->debug;
     opts.debug_ctx = o->debug_ctx;
     opts.endpoint_rule_set = anvil_json_doc_root(s->rules);
+    opts.retry_policy = s_retry_policy;
     opts.credentials = provider;
     opts.no_sign = signer == NULL;
     opts.profile = o->profile;
