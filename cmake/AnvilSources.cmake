@@ -103,6 +103,12 @@ set(ANVIL_PROTOCOL_SOURCES
   src/protocol/value_stack.c
   src/protocol/xml_codec.c)
 
+set(ANVIL_CODEGEN_SOURCES
+  src/codegen/c_text.c
+  src/codegen/gen.c
+  src/codegen/jmespath_c.c
+  src/codegen/jmespath_c_helpers.c)
+
 set(ANVIL_TRANSPORT_SOURCES
   src/transport/auth_call.c
   src/transport/auth_services_data.c
@@ -122,7 +128,7 @@ set(ANVIL_TRANSPORT_SOURCES
   src/transport/sigv4.c)
 
 set(ANVIL_SOURCES ${ANVIL_CORE_SOURCES} ${ANVIL_JSON_SOURCES} ${ANVIL_XML_SOURCES} ${ANVIL_JMESPATH_SOURCES} ${ANVIL_MODEL_SOURCES}
-  ${ANVIL_BEHAVIOR_SOURCES} ${ANVIL_ENDPOINT_SOURCES} ${ANVIL_PROTOCOL_SOURCES} ${ANVIL_TRANSPORT_SOURCES})
+  ${ANVIL_BEHAVIOR_SOURCES} ${ANVIL_ENDPOINT_SOURCES} ${ANVIL_PROTOCOL_SOURCES} ${ANVIL_TRANSPORT_SOURCES} ${ANVIL_CODEGEN_SOURCES})
 
 # Libraries the library links privately, and their pkg-config spelling.
 find_package(Threads REQUIRED)

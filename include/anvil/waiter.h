@@ -71,11 +71,25 @@ enum anvil_waiter_comparator {
 /** "stringEquals", ..., "equals", "allEquals", "anyEquals". */
 ANVIL_API const char *anvil_waiter_comparator_name(enum anvil_waiter_comparator comparator);
 
+/**
+ * A path matcher compiled to C (`anvil gen`): whether `subject` (the
+ * output, or {"input", "output"} for INPUT_OUTPUT) satisfies the path and
+ * comparator, exactly as the interpreter and the comparator would decide
+ * (a runtime error of the path is the value null). Values it makes go into
+ * `scratch`. ANVIL_OK, ANVIL_ENOMEM or ANVIL_ELIMIT.
+ */
+typedef int anvil_waiter_match_fn(const struct anvil_json *subject, struct anvil_arena *scratch, bool *matched);
+
 struct anvil_waiter_acceptor {
     enum anvil_waiter_state state;
     enum anvil_waiter_matcher matcher;
     /** OUTPUT, INPUT_OUTPUT: the compiled path, its comparator and the expected value. */
     const struct anvil_jmespath *path;
+    /**
+     * OUTPUT, INPUT_OUTPUT: the path and comparator compiled to C (NULL =
+     * none). When set it decides the match, and `path` may be NULL.
+     */
+    anvil_waiter_match_fn *compiled;
     enum anvil_waiter_comparator comparator;
     struct anvil_json expected;
     /** SUCCESS: true matches outputs, false matches errors. */

@@ -33,8 +33,11 @@ static int s_acceptor_problem(struct anvil_diag *diag, const struct anvil_waiter
 
 static int s_check_path(const struct anvil_waiter *w, size_t i, const struct anvil_waiter_acceptor *a,
                         struct anvil_diag *diag) {
-    if (!a->path) {
+    if (!a->path && !a->compiled) {
         return s_acceptor_problem(diag, w, i, "a path matcher needs a path");
+    }
+    if (a->compiled) {
+        return ANVIL_OK; /* the comparator and its expected value are compiled in */
     }
     switch (a->comparator) {
     case ANVIL_CMP_BOOLEAN_EQUALS:

@@ -124,22 +124,28 @@ static int s_search(const struct anvil_jmespath *expr, const struct anvil_json *
     return ANVIL_OK;
 }
 
+/* What a path looks at: the output, {"input", "output"}, or for a failure's message the error as an object. */
+static int s_subject(const struct anvil_waiter_acceptor *acceptor, const struct anvil_json *input,
+                     const struct anvil__wait_result *result, struct anvil_arena *arena, struct anvil_json *subject) {
+    *subject = anvil_json_make_null();
+    if (!result->has_output) {
+        return s_error_object(arena, result->error, subject);
+    }
+    if (acceptor->matcher == ANVIL_MATCH_INPUT_OUTPUT) {
+        return s_input_output(arena, input, result->output, subject);
+    }
+    if (result->output) {
+        *subject = *result->output;
+    }
+    return ANVIL_OK;
+}
+
 int anvil__waiter_eval_subject(const struct anvil_waiter_acceptor *acceptor, const struct anvil_json *input,
                                const struct anvil__wait_result *result, const struct anvil_jmespath *expr,
                                struct anvil_arena *arena, struct anvil_json *value) {
-    struct anvil_json subject = anvil_json_make_null();
-    int rc = ANVIL_OK;
-    if (!result->has_output) {
-        rc = s_error_object(arena, result->error, &subject);
-    } else if (acceptor->matcher == ANVIL_MATCH_INPUT_OUTPUT) {
-        rc = s_input_output(arena, input, result->output, &subject);
-    } else if (result->output) {
-        subject = *result->output;
-    }
-    if (rc != ANVIL_OK) {
-        return rc;
-    }
-    return s_search(expr, &subject, arena, value);
+    struct anvil_json subject;
+    int rc = s_subject(acceptor, input, result, arena, &subject);
+    return rc == ANVIL_OK ? s_search(expr, &subject, arena, value) : rc;
 }
 
 static int s_acceptor_matches(const struct anvil_waiter_acceptor *a, const struct anvil_json *input,
@@ -159,6 +165,11 @@ static int s_acceptor_matches(const struct anvil_waiter_acceptor *a, const struc
     case ANVIL_MATCH_INPUT_OUTPUT: {
         if (!result->has_output) {
             return ANVIL_OK; /* path matchers look at successes only */
+        }
+        if (a->compiled) {
+            struct anvil_json subject;
+            int rc = s_subject(a, input, result, scratch, &subject);
+            return rc == ANVIL_OK ? a->compiled(&subject, scratch, matches) : rc;
         }
         struct anvil_json value;
         int rc = anvil__waiter_eval_subject(a, input, result, a->path, scratch, &value);

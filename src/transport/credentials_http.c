@@ -228,6 +228,9 @@ static bool s_container_url_ok(const char *url, char *shown, size_t size) {
 
 /* Reads a small regular file (not a FIFO, which would block) into `out`, without its trailing line breaks. */
 static int s_read_small_file(const char *path, char *out, size_t size) {
+    if (size < 2) {
+        return ANVIL_ELIMIT;
+    }
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -244,10 +247,10 @@ static int s_read_small_file(const char *path, char *out, size_t size) {
     char extra;
     bool more = n == size - 1 && read(fd, &extra, 1) == 1;
     close(fd);
-    out[n] = '\0';
     while (n && (out[n - 1] == '\n' || out[n - 1] == '\r')) {
-        out[--n] = '\0';
+        n--;
     }
+    out[n < size ? n : size - 1] = '\0';
     return more ? ANVIL_ELIMIT : ANVIL_OK;
 }
 

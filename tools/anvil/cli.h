@@ -384,6 +384,7 @@ bool cli_parse_seconds(const char *text, uint64_t max_ms, uint64_t *out_ms);
 int cli_cmd_call(int argc, char **argv);
 int cli_cmd_credentials(int argc, char **argv);
 int cli_cmd_endpoint(int argc, char **argv);
+int cli_cmd_gen(int argc, char **argv);
 int cli_cmd_help(int argc, char **argv);
 int cli_cmd_json(int argc, char **argv);
 int cli_cmd_paginate(int argc, char **argv);

@@ -15,7 +15,7 @@ static void s_debug(void *ctx, const char *line) {
 /* The access key id shown as its last 4 characters. */
 static void s_key_tail(const char *key, char *out, size_t size) {
     size_t n = strlen(key);
-    snprintf(out, size, "...%s", n > 4 ? key + n - 4 : key);
+    snprintf(out, size, "...%.4s", n > 4 ? key + n - 4 : key);
 }
 
 static void s_iso(uint64_t ms, char *out, size_t size) {

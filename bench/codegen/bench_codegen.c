@@ -1,0 +1,189 @@
+/*
+ * Waiter matchers compiled to C (`anvil gen`'s JMESPath compiler) against
+ * anvil's own interpreter on the same acceptors (bench/codegen/cases.h):
+ * EC2 InstanceRunning over a DescribeInstances answer of 17,842 instances
+ * (bench_gen_docs' ec2.json) and DynamoDB/ECS acceptors over typical
+ * answers. Both sides run in one process, alternating who goes first run
+ * by run; every run checks they decide the same, and counts the heap
+ * allocations a compiled match makes (the goal is none). Ratios are
+ * min-median-max over the runs.
+ *
+ * Usage: bench_codegen [--smoke] [--runs N] DATA_DIR
+ */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "anvil/anvil.h"
+#include "bench_stats.h"
+#include "cases.h"
+#include "read_file.h"
+
+extern int (*const bench_matchers[])(const struct anvil_json *, struct anvil_arena *, bool *);
+
+#define MAX_RUNS 32
+
+static const char s_dynamodb[] =
+    "{\"Table\": {\"AttributeDefinitions\": [{\"AttributeName\": \"id\", \"AttributeType\": \"S\"}], "
+    "\"TableName\": \"orders\", \"KeySchema\": [{\"AttributeName\": \"id\", \"KeyType\": \"HASH\"}], "
+    "\"TableStatus\": \"ACTIVE\", \"CreationDateTime\": 1764140000.123, \"ProvisionedThroughput\": "
+    "{\"NumberOfDecreasesToday\": 0, \"ReadCapacityUnits\": 0, \"WriteCapacityUnits\": 0}, \"TableSizeBytes\": "
+    "10240, \"ItemCount\": 42, \"TableArn\": \"arn:aws:dynamodb:us-east-1:123456789012:table/orders\", "
+    "\"TableId\": \"1f5a9c4e-5b1d-4a0e-9f7b-2c3d4e5f6a7b\", \"BillingModeSummary\": {\"BillingMode\": "
+    "\"PAY_PER_REQUEST\"}, \"DeletionProtectionEnabled\": false}}";
+
+/* Three services, steady (one deployment each, running == desired), and no failures. */
+static const char s_ecs[] =
+    "{\"services\": ["
+    "{\"serviceName\": \"web\", \"status\": \"ACTIVE\", \"desiredCount\": 3, \"runningCount\": 3, \"pendingCount\": 0, "
+    "\"deployments\": [{\"id\": \"ecs-svc/1\", \"status\": \"PRIMARY\", \"desiredCount\": 3, \"runningCount\": 3}]},"
+    "{\"serviceName\": \"api\", \"status\": \"ACTIVE\", \"desiredCount\": 2, \"runningCount\": 2, \"pendingCount\": 0, "
+    "\"deployments\": [{\"id\": \"ecs-svc/2\", \"status\": \"PRIMARY\", \"desiredCount\": 2, \"runningCount\": 2}]},"
+    "{\"serviceName\": \"worker\", \"status\": \"ACTIVE\", \"desiredCount\": 5, \"runningCount\": 5, \"pendingCount\": "
+    "0, \"deployments\": [{\"id\": \"ecs-svc/3\", \"status\": \"PRIMARY\", \"desiredCount\": 5, \"runningCount\": 5}]}"
+    "], \"failures\": []}";
+
+/* A counting allocator over the default one: heap allocations made while a match runs. */
+static atomic_size_t s_allocations;
+
+static void *s_acquire(struct anvil_allocator *a, size_t size) {
+    atomic_fetch_add(&s_allocations, 1);
+    return anvil_mem_acquire(a->impl, size);
+}
+
+static void *s_realloc(struct anvil_allocator *a, void *ptr, size_t size) {
+    atomic_fetch_add(&s_allocations, 1);
+    struct anvil_allocator *parent = a->impl;
+    return parent->mem_realloc(parent, ptr, size);
+}
+
+static void s_release(struct anvil_allocator *a, void *ptr) {
+    anvil_mem_release(a->impl, ptr);
+}
+
+/* The waiter runtime's comparators (src/behavior/waiter_match.c), over what the interpreter gave. */
+static bool s_compare(enum anvil_waiter_comparator cmp, const struct anvil_json *v, const struct anvil_json *e) {
+    switch (cmp) {
+    case ANVIL_CMP_STRING_EQUALS:
+        return anvil_json_is_string(v) && anvil_sv_eq(anvil_json_string(v), anvil_json_string(e));
+    case ANVIL_CMP_BOOLEAN_EQUALS:
+        return anvil_json_is_bool(v) && anvil_json_bool(v) == anvil_json_bool(e);
+    case ANVIL_CMP_ALL_STRING_EQUALS:
+    case ANVIL_CMP_ANY_STRING_EQUALS: {
+        bool all = cmp == ANVIL_CMP_ALL_STRING_EQUALS;
+        size_t n = anvil_json_is_array(v) ? anvil_json_len(v) : 0;
+        for (size_t i = 0; i < n; i++) {
+            const struct anvil_json *x = anvil_json_array_at(v, i);
+            bool equal = anvil_json_is_string(x) && anvil_sv_eq(anvil_json_string(x), anvil_json_string(e));
+            if (equal != all) {
+                return !all;
+            }
+        }
+        return all && n > 0;
+    }
+    default:
+        return false;
+    }
+}
+
+struct s_case {
+    const struct bench_codegen_case *c;
+    const struct anvil_json *doc;
+    struct anvil_jmespath *expr;
+    struct anvil_json_doc *expected;
+    int (*compiled)(const struct anvil_json *, struct anvil_arena *, bool *);
+};
+
+/* One side, `iterations` times; the decision of the last one in *decided. Seconds per match. */
+static double s_time(const struct s_case *k, bool compiled, struct anvil_arena *arena, long iterations, bool *decided) {
+    double start = bench_now();
+    for (long i = 0; i < iterations; i++) {
+        anvil_arena_reset(arena);
+        if (compiled) {
+            if (k->compiled(k->doc, arena, decided) != ANVIL_OK) {
+                *decided = false;
+            }
+        } else {
+            struct anvil_json value = anvil_json_make_null();
+            if (anvil_jmespath_search(k->expr, k->doc, arena, &value, NULL) != ANVIL_OK) {
+                value = anvil_json_make_null();
+            }
+            *decided = s_compare(k->c->comparator, &value, anvil_json_doc_root(k->expected));
+        }
+    }
+    return (bench_now() - start) / (double)iterations;
+}
+
+int main(int argc, char **argv) {
+    bool smoke = bench_take_smoke(&argc, argv);
+    int runs = bench_take_int(&argc, argv, "--runs", smoke ? 1 : 5, 1, MAX_RUNS);
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s [--smoke] [--runs N] DATA_DIR (with bench_gen_docs' ec2.json)\n", argv[0]);
+        return 2;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/ec2.json", argv[1]);
+    size_t len = 0;
+    char *ec2_text = anvil_test_read_file(path, &len);
+    struct anvil_json_doc *ec2 = NULL, *ddb = NULL, *ecs = NULL;
+    if (!ec2_text || anvil_json_parse(NULL, ec2_text, len, NULL, &ec2, NULL) != ANVIL_OK ||
+        anvil_json_parse(NULL, s_dynamodb, sizeof s_dynamodb - 1, NULL, &ddb, NULL) != ANVIL_OK ||
+        anvil_json_parse(NULL, s_ecs, sizeof s_ecs - 1, NULL, &ecs, NULL) != ANVIL_OK) {
+        fprintf(stderr, "bench_codegen: cannot read %s (run bench_gen_docs)\n", path);
+        return 1;
+    }
+    free(ec2_text);
+    struct anvil_allocator counting = {s_acquire, s_realloc, s_release, anvil_allocator_default()};
+    struct anvil_arena *arena = NULL;
+    if (anvil_arena_new(&counting, NULL, &arena) != ANVIL_OK) {
+        return 1;
+    }
+    int status = 0;
+    printf("| case | interpreted | compiled | compiled over interpreted (min-median-max) | heap allocations per "
+           "compiled match |\n|---|---|---|---|---|\n");
+    for (size_t i = 0; i < BENCH_CODEGEN_CASES; i++) {
+        struct s_case k = {&bench_codegen_cases[i], NULL, NULL, NULL, bench_matchers[i]};
+        k.doc = anvil_json_doc_root(strcmp(k.c->document, "ec2") == 0        ? ec2
+                                    : strcmp(k.c->document, "dynamodb") == 0 ? ddb
+                                                                             : ecs);
+        if (anvil_jmespath_compile(NULL, k.c->path, strlen(k.c->path), NULL, &k.expr, NULL) != ANVIL_OK ||
+            anvil_json_parse(NULL, k.c->expected, strlen(k.c->expected), NULL, &k.expected, NULL) != ANVIL_OK) {
+            return 1;
+        }
+        /* Enough iterations for about 50 ms a side (a few in smoke mode). */
+        bool a = false, b = false;
+        double probe = s_time(&k, false, arena, 3, &a);
+        long iterations = smoke ? 2 : (long)(0.05 / (probe > 1e-9 ? probe : 1e-9)) + 1;
+        double ti[MAX_RUNS], tc[MAX_RUNS], ratio[MAX_RUNS];
+        size_t allocations = 0;
+        for (int r = 0; r < runs; r++) {
+            if (r % 2) {
+                tc[r] = s_time(&k, true, arena, iterations, &b);
+                ti[r] = s_time(&k, false, arena, iterations, &a);
+            } else {
+                ti[r] = s_time(&k, false, arena, iterations, &a);
+                size_t before = atomic_load(&s_allocations);
+                tc[r] = s_time(&k, true, arena, iterations, &b);
+                allocations = atomic_load(&s_allocations) - before;
+            }
+            ratio[r] = ti[r] / tc[r];
+            if (a != b) {
+                fprintf(stderr, "bench_codegen: %s: compiled %d, interpreted %d\n", k.c->name, b, a);
+                status = 1;
+            }
+        }
+        struct bench_range rr = bench_range_of(ratio, (size_t)runs);
+        double mi = bench_median(ti, (size_t)runs), mc = bench_median(tc, (size_t)runs);
+        char text[64];
+        printf("| %s (%s) | %.3g µs | %.3g µs | %s | %.2f |\n", k.c->name, a ? "match" : "no match", mi * 1e6, mc * 1e6,
+               smoke ? "(smoke)" : bench_range_text(rr, text, sizeof text), (double)allocations / (double)iterations);
+        anvil_jmespath_destroy(k.expr);
+        anvil_json_doc_destroy(k.expected);
+    }
+    anvil_arena_destroy(arena);
+    anvil_json_doc_destroy(ec2);
+    anvil_json_doc_destroy(ddb);
+    anvil_json_doc_destroy(ecs);
+    return status;
+}

@@ -1,0 +1,87 @@
+/* What the code generator's files share: JMESPath compiled to C, and the writer of generated text. */
+#ifndef ANVIL_CODEGEN_INTERNAL_H
+#define ANVIL_CODEGEN_INTERNAL_H
+
+#include "anvil/buffer.h"
+#include "anvil/diag.h"
+#include "anvil/jmespath.h"
+#include "anvil/waiter.h"
+
+/*
+ * The C a compiled JMESPath expression becomes (anvil__jpc_emit): one
+ * function
+ *
+ *     static int NAME(const struct anvil_json *root, struct anvil_arena *scratch, struct anvil_json *out)
+ *
+ * that stores in *out exactly the value anvil_jmespath_search() gives for
+ * the expression over `root` (the same JSON, anvil_json_equal(); borrowed
+ * from `root` where it can be, otherwise made in `scratch`) and returns
+ * ANVIL_OK, or the status the interpreter returns for a runtime error
+ * (ANVIL_ETYPE for invalid-type, ANVIL_EVALUE, ANVIL_ENOMEM, ANVIL_ELIMIT).
+ * The code uses only anvil's public headers (anvil/json.h, anvil/arena.h,
+ * anvil/jmespath.h) and the C standard library; it allocates nothing but
+ * from `scratch`, and nothing at all for paths that only walk and compare.
+ *
+ * The emitter writes the function's own comment (the expression, and for a
+ * matcher its comparator and expected value). The first helper it writes
+ * also writes the #includes the code needs (<math.h>, <stddef.h>,
+ * <string.h>, <anvil/jmespath.h>, <anvil/status.h>): abs, ceil and floor
+ * need libm (-lm). Compiled code takes every value it makes from
+ * `scratch`, where the interpreter takes its temporaries from the arena's
+ * parent allocator: under a byte-limited arena, ANVIL_ELIMIT may come at a
+ * different point than the interpreter's.
+ *
+ * The matcher form (anvil__jpc_emit_match) fuses the path with a waiter
+ * comparator:
+ *
+ *     static int NAME(const struct anvil_json *root, struct anvil_arena *scratch, bool *matched)
+ *
+ * *matched is what anvil's waiter runtime decides for the acceptor
+ * (src/behavior/waiter_match.c: a runtime error of the path counts as the
+ * value null; ENOMEM and ELIMIT are returned instead).
+ */
+
+struct anvil__jpc_options {
+    /*
+     * Helper functions the emitted code defines once per file are named
+     * PREFIX_jpc_* ("ddb" or "ddb_" both give ddb_jpc_*), so two generated
+     * files link into one program.
+     */
+    const char *prefix;
+};
+
+/*
+ * Appends the C function NAME for `expr` to `out` (and, the first time one
+ * is needed, any static helper it calls to `helpers`, which the caller
+ * writes before the functions; `helpers` may be the same buffer only when
+ * the caller does not mind the order). ANVIL_OK; ANVIL_EUNSUPPORTED when
+ * the expression cannot be compiled (diag says which construct): the
+ * caller then emits the interpreter fallback (anvil__jpc_emit_fallback).
+ * ANVIL_ENOMEM.
+ */
+int anvil__jpc_emit(const struct anvil_jmespath *expr, const char *name, const struct anvil__jpc_options *options,
+                    struct anvil_buf *helpers, struct anvil_buf *out, struct anvil_diag *diag);
+
+int anvil__jpc_emit_match(const struct anvil_jmespath *expr, enum anvil_waiter_comparator comparator,
+                          const struct anvil_json *expected, const char *name, const struct anvil__jpc_options *options,
+                          struct anvil_buf *helpers, struct anvil_buf *out, struct anvil_diag *diag);
+
+/*
+ * The same function NAME, made by compiling the expression's text with
+ * anvil_jmespath_compile() at its first call (thread-safe, once) and
+ * evaluating it with anvil_jmespath_search(); `why` goes into a comment.
+ */
+int anvil__jpc_emit_fallback(const struct anvil_jmespath *expr, const char *name, const char *why,
+                             struct anvil_buf *out);
+
+/*
+ * Appends `text` as the inside of a block comment on one line: control
+ * characters as spaces, and "* /" and "/ *" where a comment would end or
+ * open (-Wcomment).
+ */
+int anvil__c_comment(struct anvil_buf *out, struct anvil_str_view text);
+
+/* Appends `text` as a C string literal (escaped; split into lines of at most 100 columns at `indent`). */
+int anvil__c_string(struct anvil_buf *out, struct anvil_str_view text, int indent);
+
+#endif

@@ -1,0 +1,153 @@
+/* anvil gen's library half: what it writes for a model, deterministically, and the runtime's compiled acceptors. */
+#define _GNU_SOURCE /* memmem */
+#include <string.h>
+
+#include "anvil/codegen.h"
+#include "anvil/json.h"
+#include "anvil/waiter.h"
+#include "harness.h"
+
+static const char s_model[] =
+    "{\"smithy\": \"2.0\", \"shapes\": {"
+    "\"ex.svc#Svc\": {\"type\": \"service\", \"version\": \"1\", \"operations\": [{\"target\": \"ex.svc#GetThing\"}, "
+    "{\"target\": \"ex.svc#Unused\"}, {\"target\": \"ex.svc#ListThings\"}], "
+    "\"traits\": {\"aws.protocols#awsJson1_0\": {}, \"aws.auth#sigv4\": {\"name\": \"svc\"}, "
+    "\"smithy.api#documentation\": \"left out\"}},"
+    "\"ex.svc#GetThing\": {\"type\": \"operation\", \"input\": {\"target\": \"ex.svc#GetThingInput\"}, "
+    "\"output\": {\"target\": \"ex.svc#GetThingOutput\"}, \"errors\": [{\"target\": \"ex.svc#Missing\"}], "
+    "\"traits\": {\"smithy.waiters#waitable\": {\"ThingReady\": {\"documentation\": \"Waits for a */ thing.\", "
+    "\"acceptors\": [{\"state\": \"success\", \"matcher\": {\"output\": {\"path\": \"Thing.State\", \"expected\": "
+    "\"READY\", \"comparator\": \"stringEquals\"}}}, {\"state\": \"failure\", \"matcher\": {\"output\": {\"path\": "
+    "\"Parts[].State\", \"expected\": \"BROKEN\", \"comparator\": \"anyStringEquals\"}}}, {\"state\": \"retry\", "
+    "\"matcher\": {\"errorType\": \"Missing\"}}], \"minDelay\": 2, \"maxDelay\": 10}, \"ThingGone\": {\"acceptors\": "
+    "[{\"state\": \"success\", \"matcher\": {\"errorType\": \"Missing\"}}, {\"state\": \"success\", \"matcher\": "
+    "{\"output\": {\"path\": \"Thing.Deleted\", \"expected\": \"true\", \"comparator\": \"booleanEquals\"}}}]}}}},"
+    "\"ex.svc#GetThingInput\": {\"type\": \"structure\", \"members\": {\"Id\": {\"target\": \"smithy.api#String\"}}},"
+    "\"ex.svc#GetThingOutput\": {\"type\": \"structure\", \"members\": {\"Thing\": {\"target\": \"ex.svc#Thing\"}, "
+    "\"Parts\": {\"target\": \"ex.svc#Parts\"}}},"
+    "\"ex.svc#Thing\": {\"type\": \"structure\", \"members\": {\"State\": {\"target\": \"smithy.api#String\"}, "
+    "\"Deleted\": {\"target\": \"smithy.api#Boolean\"}}},"
+    "\"ex.svc#Parts\": {\"type\": \"list\", \"member\": {\"target\": \"ex.svc#Thing\"}},"
+    "\"ex.svc#Missing\": {\"type\": \"structure\", \"members\": {}, \"traits\": {\"smithy.api#error\": \"client\"}},"
+    "\"ex.svc#Unused\": {\"type\": \"operation\", \"input\": {\"target\": \"ex.svc#UnusedInput\"}},"
+    "\"ex.svc#UnusedInput\": {\"type\": \"structure\", \"members\": {}},"
+    "\"ex.svc#ListThings\": {\"type\": \"operation\", \"input\": {\"target\": \"ex.svc#ListThingsInput\"}, "
+    "\"output\": {\"target\": \"ex.svc#ListThingsOutput\"}, \"traits\": {\"smithy.api#paginated\": {\"inputToken\": "
+    "\"Next\", \"outputToken\": \"Next\", \"items\": \"Things\", \"pageSize\": \"Max\"}}},"
+    "\"ex.svc#ListThingsInput\": {\"type\": \"structure\", \"members\": {\"Next\": {\"target\": "
+    "\"smithy.api#String\"}, \"Max\": {\"target\": \"smithy.api#Integer\"}}},"
+    "\"ex.svc#ListThingsOutput\": {\"type\": \"structure\", \"members\": {\"Next\": {\"target\": "
+    "\"smithy.api#String\"}, \"Things\": {\"target\": \"ex.svc#Parts\"}}}"
+    "}}";
+
+static bool s_has(const struct anvil_buf *b, const char *text) {
+    return b->len && memmem(b->data, b->len, text, strlen(text)) != NULL;
+}
+
+TEST(codegen_writes_waiters_paginators_and_the_model) {
+    struct anvil_model *model = NULL;
+    struct anvil_buf h, c, h2, c2;
+    anvil_buf_init(&h, t->alloc, 0);
+    anvil_buf_init(&c, t->alloc, 0);
+    anvil_buf_init(&h2, t->alloc, 0);
+    anvil_buf_init(&c2, t->alloc, 0);
+    CHECK_OK(anvil_model_load(t->alloc, s_model, sizeof s_model - 1, NULL, &model, NULL));
+    struct anvil_codegen_options o = {"ex", NULL, NULL, false};
+    struct anvil_codegen_stats stats;
+    struct anvil_diag diag;
+    CHECK_OK(anvil_codegen_generate(model, &o, &h, &c, &stats, &diag));
+    CHECK_EQ_U64(stats.waiters, 2);
+    CHECK_EQ_U64(stats.acceptors, 5);
+    CHECK_EQ_U64(stats.matchers, 3);
+    CHECK_EQ_U64(stats.compiled + stats.fallbacks, 3);
+    CHECK_EQ_U64(stats.paginators, 1);
+    CHECK_EQ_U64(stats.operations, 2);
+    /* Waiters in name order, snake-cased; the operation wrappers; the paginator. */
+    CHECK(s_has(&h, "int ex_wait_until_thing_gone(struct anvil_client *client"));
+    CHECK(s_has(&h, "int ex_wait_until_thing_ready(struct anvil_client *client"));
+    CHECK((char *)memmem(h.data, h.len, "thing_gone", 10) < (char *)memmem(h.data, h.len, "thing_ready", 11));
+    CHECK(s_has(&h, "int ex_get_thing(struct anvil_client *client"));
+    CHECK(s_has(&h, "int ex_list_things_next_page("));
+    CHECK(s_has(&h, "extern const struct anvil_waiter ex_waiter_ThingReady;"));
+    /* The documentation, its comment end defused. */
+    CHECK(s_has(&h, " * Waits for a * / thing."));
+    /* The model: the operations used, not Unused; documentation dropped; waitable dropped. */
+    CHECK(s_has(&c, "ex.svc#GetThing"));
+    CHECK(!s_has(&c, "ex.svc#Unused"));
+    CHECK(!s_has(&c, "left out"));
+    CHECK(!s_has(&c, "smithy.waiters#waitable"));
+    CHECK(s_has(&c, ".matcher = ANVIL_MATCH_ERROR_TYPE, .codes = ex_thing_ready_codes_2, .code_count = "));
+    CHECK(s_has(&c, "/* Thing.State (stringEquals \"READY\") */"));
+    /* Deterministic. */
+    CHECK_OK(anvil_codegen_generate(model, &o, &h2, &c2, NULL, NULL));
+    CHECK(h.len == h2.len && memcmp(h.data, h2.data, h.len) == 0);
+    CHECK(c.len == c2.len && memcmp(c.data, c2.data, c.len) == 0);
+    /* Every matcher interpreted when asked: the same functions, each compiling its expression at first use. */
+    anvil_buf_clear(&h2);
+    anvil_buf_clear(&c2);
+    struct anvil_codegen_options interpreted = {"ex", NULL, NULL, true};
+    CHECK_OK(anvil_codegen_generate(model, &interpreted, &h2, &c2, &stats, NULL));
+    CHECK_EQ_U64(stats.compiled, 0);
+    CHECK_EQ_U64(stats.fallbacks, 3);
+    CHECK(s_has(&c2, "Interpreted, not compiled: anvil gen --interpret"));
+    CHECK(h.len == h2.len && memcmp(h.data, h2.data, h.len) == 0);
+    /* A prefix that is no C identifier, a service the model lacks. */
+    struct anvil_codegen_options bad = {"9x", NULL, NULL, false};
+    CHECK_STATUS(anvil_codegen_generate(model, &bad, &h2, &c2, NULL, &diag), ANVIL_EINVAL);
+    CHECK_STR_EQ(diag.message, "the prefix `9x` is not a C identifier of at most 40 bytes");
+    struct anvil_codegen_options other = {"ex", "ex.svc#Nope", NULL, false};
+    CHECK_STATUS(anvil_codegen_generate(model, &other, &h2, &c2, NULL, &diag), ANVIL_EINVAL);
+    CHECK_STR_EQ(diag.message, "`ex.svc#Nope` is not a service of the model");
+done:
+    anvil_buf_clean_up(&h);
+    anvil_buf_clean_up(&c);
+    anvil_buf_clean_up(&h2);
+    anvil_buf_clean_up(&c2);
+    anvil_model_destroy(model);
+}
+
+/* A compiled matcher: Thing.State == "READY", decided in C. */
+static int s_ready(const struct anvil_json *subject, struct anvil_arena *scratch, bool *matched) {
+    (void)scratch;
+    const struct anvil_json *state = anvil_json_object_get_cstr(anvil_json_object_get_cstr(subject, "Thing"), "State");
+    *matched = anvil_json_is_string(state) && anvil_sv_eq_cstr(anvil_json_string(state), "READY");
+    return ANVIL_OK;
+}
+
+struct s_polls {
+    int calls;
+};
+
+static int s_poll(void *user_data, const struct anvil_json *input, uint64_t deadline_ms, struct anvil_arena *arena,
+                  struct anvil_operation_reply *reply) {
+    (void)input, (void)deadline_ms;
+    struct s_polls *p = user_data;
+    const char *text = ++p->calls < 3 ? "{\"Thing\": {\"State\": \"PENDING\"}}" : "{\"Thing\": {\"State\": \"READY\"}}";
+    return anvil_json_parse_into(arena, NULL, text, strlen(text), NULL, &reply->output, NULL);
+}
+
+TEST(codegen_compiled_acceptors_drive_the_runtime) {
+    static const struct anvil_waiter_acceptor acceptors[] = {
+        {.state = ANVIL_WAITER_SUCCESS, .matcher = ANVIL_MATCH_OUTPUT, .compiled = s_ready},
+    };
+    static const struct anvil_waiter waiter = {.name = {"Ready", 5},
+                                               .operation = {"GetThing", 8},
+                                               .min_delay_s = 1,
+                                               .max_delay_s = 1,
+                                               .acceptors = acceptors,
+                                               .acceptor_count = 1};
+    CHECK_OK(anvil_waiter_check(&waiter, NULL));
+    struct anvil_fake_env fake;
+    anvil_fake_env_init(&fake, 0, 1);
+    struct s_polls polls = {0};
+    struct anvil_wait_call call = {s_poll, &polls, NULL, NULL, &fake.env, t->alloc};
+    struct anvil_wait_options options = {.max_wait_ms = 60000};
+    struct anvil_wait_result result;
+    memset(&result, 0, sizeof result);
+    CHECK_OK(anvil_wait(&waiter, NULL, &options, &call, &result, NULL));
+    CHECK_EQ_INT(result.outcome.reason, ANVIL_WAIT_REASON_SUCCESS);
+    CHECK_EQ_U64(result.outcome.attempts, 3);
+    CHECK_EQ_INT(result.outcome.acceptor, 0);
+done:
+    anvil_wait_result_clean_up(&result);
+}

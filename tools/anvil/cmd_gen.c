@@ -1,0 +1,117 @@
+/* anvil gen: a model's waiters as C (anvil_codegen_generate()), written to DIR/PREFIX.h and DIR/PREFIX.c. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+enum { OPT_SERVICE = 1000, OPT_PREFIX, OPT_OUT, OPT_INTERPRET };
+
+/* Writes `len` bytes to `path` whole (through a temporary file renamed over it). */
+static int s_write(const char *path, const char *data, size_t len) {
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        cli_error("gen: cannot write %s: %s", tmp, strerror(errno));
+        return CLI_EXIT_IO;
+    }
+    bool ok = fwrite(data, 1, len, f) == len;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        cli_error("gen: cannot write %s: %s", path, strerror(errno));
+        remove(tmp);
+        return CLI_EXIT_IO;
+    }
+    return CLI_EXIT_OK;
+}
+
+int cli_cmd_gen(int argc, char **argv) {
+    static const struct cli_option options[] = {
+        CLI_OPTION_HELP,
+        {"model", 'm', CLI_ARG_REQUIRED, CLI_OPT_MODEL},
+        {"service", 0, CLI_ARG_REQUIRED, OPT_SERVICE},
+        {"prefix", 0, CLI_ARG_REQUIRED, OPT_PREFIX},
+        {"out", 'o', CLI_ARG_REQUIRED, OPT_OUT},
+        {"interpret", 0, CLI_ARG_NONE, OPT_INTERPRET},
+        {NULL, 0, CLI_ARG_NONE, 0},
+    };
+    struct cli_parser parser;
+    cli_parser_init(&parser, argc, argv, options, "gen");
+    struct cli_paths models = {{NULL}, 0};
+    const char *service = NULL, *prefix = NULL, *out_dir = NULL;
+    bool interpret = false;
+    int id;
+    const char *value;
+    enum cli_next next;
+    while ((next = cli_parser_next(&parser, &id, &value)) != CLI_NEXT_END) {
+        if (next == CLI_NEXT_ERROR) {
+            return CLI_EXIT_USAGE;
+        }
+        if (next == CLI_NEXT_OPERAND) {
+            return cli_usage_error("gen", "unexpected argument '%s' (models go with --model)", value);
+        }
+        if (id == CLI_OPT_MODEL) {
+            int code = cli_paths_add(&models, "gen", value);
+            if (code != CLI_EXIT_OK) {
+                return code;
+            }
+        } else if (id == OPT_SERVICE) {
+            service = value;
+        } else if (id == OPT_INTERPRET) {
+            interpret = true;
+        } else if (id == OPT_PREFIX) {
+            prefix = value;
+        } else {
+            out_dir = value;
+        }
+    }
+    if (!models.count || !prefix || !out_dir) {
+        return cli_usage_error("gen", "give --model, --prefix and --out");
+    }
+    struct stat st;
+    if (stat(out_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        cli_error("gen: %s is not a folder", out_dir);
+        return CLI_EXIT_IO;
+    }
+    struct cli_input input;
+    struct anvil_model *model = NULL;
+    int code = cli_model_assemble(models.items, models.count, false, &input, &model);
+    if (code != CLI_EXIT_OK) {
+        return code;
+    }
+    struct anvil_buf header, source;
+    anvil_buf_init(&header, NULL, 0);
+    anvil_buf_init(&source, NULL, 0);
+    struct anvil_codegen_options o = {prefix, service, NULL, interpret};
+    struct anvil_codegen_stats stats;
+    struct anvil_diag diag;
+    anvil_diag_clear(&diag);
+    int rc = anvil_codegen_generate(model, &o, &header, &source, &stats, &diag);
+    if (rc != ANVIL_OK) {
+        cli_error("gen: %s", diag.message[0] ? diag.message : anvil_status_str(rc));
+        code = rc == ANVIL_EINVAL ? CLI_EXIT_USAGE : rc == ANVIL_EMODEL ? CLI_EXIT_DATA : cli_exit_for_status(rc);
+    }
+    char path[4200];
+    if (code == CLI_EXIT_OK) {
+        snprintf(path, sizeof path, "%s/%s.h", out_dir, prefix);
+        code = s_write(path, header.data, header.len);
+    }
+    if (code == CLI_EXIT_OK) {
+        snprintf(path, sizeof path, "%s/%s.c", out_dir, prefix);
+        code = s_write(path, source.data, source.len);
+    }
+    if (code == CLI_EXIT_OK) {
+        fprintf(stderr,
+                "anvil: gen: %zu waiters (%zu acceptors), %zu matchers: %zu compiled, %zu interpreted; %zu "
+                "paginators; %zu operations; model %zu bytes\n",
+                stats.waiters, stats.acceptors, stats.matchers, stats.compiled, stats.fallbacks, stats.paginators,
+                stats.operations, stats.model_bytes);
+    }
+    anvil_buf_clean_up(&header);
+    anvil_buf_clean_up(&source);
+    anvil_model_destroy(model);
+    cli_input_release(&input);
+    return code;
+}
