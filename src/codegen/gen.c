@@ -6,6 +6,7 @@
  * static acceptor tables, and the model's JSON AST cut to what those
  * operations need.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +159,68 @@ static int s_doc_comment(struct anvil_buf *out, struct anvil_str_view doc, const
     free(text);
     return rc;
 }
+
+/* Parameter lists of the generated functions. */
+static const char *const s_wait_params[] = {"struct anvil_client *client", "const struct anvil_json *input",
+                                            "const struct anvil_wait_options *options",
+                                            "struct anvil_wait_result *result", "struct anvil_diag *diag"};
+static const char *const s_call_params[] = {"struct anvil_client *client", "const struct anvil_json *input",
+                                            "struct anvil_arena *arena", "struct anvil_operation_reply *reply"};
+static const char *const s_pages_params[] = {"const struct anvil_json *input",
+                                             "const struct anvil_paginate_options *options",
+                                             "struct anvil_paginate_run **out", "struct anvil_diag *diag"};
+static const char *const s_next_params[] = {"struct anvil_client *client", "struct anvil_paginate_run *run",
+                                            "struct anvil_arena *arena", "struct anvil_operation_reply *reply",
+                                            "struct anvil_paginate_page *page"};
+static const char *const s_client_params[] = {"const struct anvil_client_options *options", "struct anvil_client **out",
+                                              "struct anvil_diag *diag"};
+static const char *const s_match_params[] = {"const struct anvil_json *subject", "struct anvil_arena *scratch",
+                                             "bool *matched"};
+
+/*
+ * `head` (such as "int ddb_get(") and `params` joined by ", ", then `tail`
+ * (");" or ") {"), as clang-format lays them out at 120 columns: on one
+ * line when it fits, else packed into lines aligned after the '('.
+ */
+static int s_signature(struct anvil_buf *out, const char *head, const char *const *params, size_t count,
+                       const char *tail) {
+    size_t open = strlen(head), column = open;
+    int rc = anvil_buf_append_cstr(out, head);
+    for (size_t i = 0; i < count && rc == ANVIL_OK; i++) {
+        size_t len = strlen(params[i]) + (i + 1 < count ? 1 : strlen(tail));
+        if (i > 0 && column + 1 + len > 120) {
+            rc = anvil_buf_append_byte(out, '\n');
+            for (size_t k = 0; k < open && rc == ANVIL_OK; k++) {
+                rc = anvil_buf_append_byte(out, ' ');
+            }
+            column = open;
+        } else if (i > 0) {
+            rc = anvil_buf_append_byte(out, ' ');
+            column++;
+        }
+        rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, params[i]) : rc;
+        rc = rc == ANVIL_OK && i + 1 < count ? anvil_buf_append_byte(out, ',') : rc;
+        column += len;
+    }
+    rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, tail) : rc;
+    return rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+}
+
+/* s_signature() with a formatted head. */
+static int s_signaturef(struct anvil_buf *out, const char *const *params, size_t count, const char *tail,
+                        const char *fmt, ...) ANVIL_PRINTF(5, 6);
+
+static int s_signaturef(struct anvil_buf *out, const char *const *params, size_t count, const char *tail,
+                        const char *fmt, ...) {
+    char head[512];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(head, sizeof head, fmt, args);
+    va_end(args);
+    return s_signature(out, head, params, count, tail);
+}
+
+#define S_N(array) (sizeof(array) / sizeof((array)[0]))
 
 /* ---- the embedded model: the service and the closure of the operations waiters poll ---- */
 
@@ -461,9 +524,9 @@ static int s_matcher(struct s_gen *g, const struct anvil_waiter *w, const struct
     char value_name[192];
     snprintf(value_name, sizeof value_name, "%.150s_value", name);
     rc = anvil__jpc_emit_fallback(a->path, value_name, why.message[0] ? why.message : "not supported", &g->matchers);
+    rc = rc == ANVIL_OK ? s_signaturef(&g->matchers, s_match_params, S_N(s_match_params), ") {", "static int %s(", name)
+                        : rc;
     rc = rc == ANVIL_OK ? anvil_buf_appendf(&g->matchers,
-                                            "static int %s(const struct anvil_json *subject, struct anvil_arena "
-                                            "*scratch, bool *matched) {\n"
                                             "    struct anvil_json value = anvil_json_make_null();\n"
                                             "    int rc = %s(subject, scratch, &value);\n"
                                             "    if (rc == ANVIL_ENOMEM || rc == ANVIL_ELIMIT) {\n"
@@ -472,7 +535,7 @@ static int s_matcher(struct s_gen *g, const struct anvil_waiter *w, const struct
                                             "    if (rc != ANVIL_OK) {\n"
                                             "        value = anvil_json_make_null();\n"
                                             "    }\n",
-                                            name, value_name)
+                                            value_name)
                         : rc;
     if (rc == ANVIL_OK) {
         rc = s_emit_compare(&g->matchers, a);
@@ -576,26 +639,34 @@ static int s_waiter(struct s_gen *g, const struct anvil_waiter *w) {
              : rc;
     for (size_t i = 0; i < w->acceptor_count && rc == ANVIL_OK; i++) {
         const struct anvil_waiter_acceptor *a = &w->acceptors[i];
-        rc = anvil_buf_appendf(&g->tables, "    {.state = %s, .matcher = %s", s_states[a->state],
-                               s_matchers[a->matcher]);
-        if (rc != ANVIL_OK) {
-            break;
-        }
+        /* The row's designators, on one line when it fits 120 columns, else one a line (as clang-format). */
+        char fields[4][200];
+        size_t n = 0;
+        snprintf(fields[n++], sizeof fields[0], ".state = %s", s_states[a->state]);
+        snprintf(fields[n++], sizeof fields[0], ".matcher = %s", s_matchers[a->matcher]);
         switch (a->matcher) {
         case ANVIL_MATCH_OUTPUT:
         case ANVIL_MATCH_INPUT_OUTPUT:
-            rc = anvil_buf_appendf(&g->tables, ", .compiled = %s", names[i]);
+            snprintf(fields[n++], sizeof fields[0], ".compiled = %.160s", names[i]);
             break;
         case ANVIL_MATCH_SUCCESS:
-            rc = anvil_buf_appendf(&g->tables, ", .success = %s", a->success ? "true" : "false");
+            snprintf(fields[n++], sizeof fields[0], ".success = %s", a->success ? "true" : "false");
             break;
         case ANVIL_MATCH_ERROR_TYPE:
-            rc = anvil_buf_appendf(&g->tables, ", .codes = %s_%s_codes_%zu, .code_count = %zu", g->prefix, snake, i,
-                                   a->code_count);
+            snprintf(fields[n++], sizeof fields[0], ".codes = %s_%s_codes_%zu", g->prefix, snake, i);
+            snprintf(fields[n++], sizeof fields[0], ".code_count = %zu", a->code_count);
             break;
         case ANVIL_MATCH_STATUS:
-            rc = anvil_buf_appendf(&g->tables, ", .status = %d", a->status);
+            snprintf(fields[n++], sizeof fields[0], ".status = %d", a->status);
             break;
+        }
+        size_t width = 4 + 1 + 2; /* "    {" and "}," */
+        for (size_t k = 0; k < n; k++) {
+            width += strlen(fields[k]) + (k ? 2 : 0);
+        }
+        for (size_t k = 0; k < n && rc == ANVIL_OK; k++) {
+            rc = anvil_buf_append_cstr(&g->tables, k == 0 ? "    {" : width > 120 ? ",\n     " : ", ");
+            rc = rc == ANVIL_OK ? anvil_buf_append_cstr(&g->tables, fields[k]) : rc;
         }
         rc = rc == ANVIL_OK ? anvil_buf_append_cstr(&g->tables, "},\n") : rc;
     }
@@ -625,33 +696,30 @@ static int s_waiter(struct s_gen *g, const struct anvil_waiter *w) {
     }
     rc = rc == ANVIL_OK ? anvil_buf_appendf(g->h,
                                             "extern const struct anvil_waiter %s_waiter_%.*s;\n"
-                                            "/** Waits (anvil_wait()) until %.*s, polling %.*s through `client`. */\n"
-                                            "int %s_wait_until_%s(struct anvil_client *client, const struct "
-                                            "anvil_json *input,\n"
-                                            "    const struct anvil_wait_options *options, struct anvil_wait_result "
-                                            "*result, struct anvil_diag *diag);\n\n",
+                                            "/** Waits (anvil_wait()) until %.*s, polling %.*s through `client`. */\n",
                                             g->prefix, (int)w->name.len, w->name.ptr, (int)w->name.len, w->name.ptr,
-                                            (int)op_name.len, op_name.ptr, g->prefix, snake)
+                                            (int)op_name.len, op_name.ptr)
+                        : rc;
+    rc = rc == ANVIL_OK
+             ? s_signaturef(g->h, s_wait_params, S_N(s_wait_params), ");", "int %s_wait_until_%s(", g->prefix, snake)
+             : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_append_byte(g->h, '\n') : rc;
+    rc = rc == ANVIL_OK ? s_signaturef(&g->functions, s_wait_params, S_N(s_wait_params), ") {", "int %s_wait_until_%s(",
+                                       g->prefix, snake)
                         : rc;
     rc = rc == ANVIL_OK
              ? anvil_buf_appendf(&g->functions,
-                                 "int %s_wait_until_%s(struct anvil_client *client, const struct "
-                                 "anvil_json *input,\n"
-                                 "    const struct anvil_wait_options *options, struct anvil_wait_result "
-                                 "*result, struct anvil_diag *diag) {\n"
-                                 "    struct anvil_client_operation operation = {client, "
-                                 "anvil_client_operation(client, \"%.*s\"), &%s_waiter_%.*s};\n"
-                                 "    if (!operation.operation) {\n"
-                                 "        return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, \"the client's "
-                                 "service has no operation %.*s\");\n"
+                                 "    const struct anvil_shape *polled = anvil_client_operation(client, \"%.*s\");\n"
+                                 "    if (!polled) {\n"
+                                 "        return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, \"no operation %.*s\");\n"
                                  "    }\n"
-                                 "    struct anvil_wait_call call = {anvil_client_operation_call, &operation, "
-                                 "NULL, NULL, NULL, NULL};\n"
-                                 "    return anvil_wait(&%s_waiter_%.*s, input, options, &call, result, "
-                                 "diag);\n"
+                                 "    struct anvil_client_operation operation = {client, polled, &%s_waiter_%.*s};\n"
+                                 "    struct anvil_wait_call call = {anvil_client_operation_call, &operation, NULL, "
+                                 "NULL, NULL, NULL};\n"
+                                 "    return anvil_wait(&%s_waiter_%.*s, input, options, &call, result, diag);\n"
                                  "}\n\n",
-                                 g->prefix, snake, (int)op_name.len, op_name.ptr, g->prefix, (int)w->name.len,
-                                 w->name.ptr, (int)op_name.len, op_name.ptr, g->prefix, (int)w->name.len, w->name.ptr)
+                                 (int)op_name.len, op_name.ptr, (int)op_name.len, op_name.ptr, g->prefix,
+                                 (int)w->name.len, w->name.ptr, g->prefix, (int)w->name.len, w->name.ptr)
              : rc;
     g->stats.waiters++;
     g->stats.acceptors += w->acceptor_count;
@@ -666,52 +734,63 @@ static int s_paginator(struct s_gen *g, const struct anvil_paginator *p) {
     }
     char snake[128];
     s_snake(name, snake, sizeof snake);
-    int rc = anvil_buf_appendf(
-        g->h,
-        "/** The pages of %.*s: its @paginated description (from %s_model()). */\n"
-        "const struct anvil_paginator *%s_paginator_%s(void);\n"
-        "/** Starts paginating %.*s from `input` (anvil_paginate_start()). */\n"
-        "int %s_%s_pages(const struct anvil_json *input, const struct anvil_paginate_options "
-        "*options,\n    struct anvil_paginate_run **out, struct anvil_diag *diag);\n"
-        "/**\n * The next page: calls %.*s with the run's next input and reports its output;\n"
-        " * `page->items` holds its items, `page->reason` whether more follow (ANVIL_PAGINATE_MORE).\n"
-        " * A failed call returns its status with `reply` saying why.\n */\n"
-        "int %s_%s_next_page(struct anvil_client *client, struct anvil_paginate_run *run, "
-        "struct anvil_arena *arena,\n    struct anvil_operation_reply *reply, struct "
-        "anvil_paginate_page *page);\n\n",
-        (int)name.len, name.ptr, g->prefix, g->prefix, snake, (int)name.len, name.ptr, g->prefix, snake, (int)name.len,
-        name.ptr, g->prefix, snake);
+    int rc = anvil_buf_appendf(g->h,
+                               "/** The pages of %.*s: its @paginated description (from %s_model()). */\n"
+                               "const struct anvil_paginator *%s_paginator_%s(void);\n"
+                               "/** Starts paginating %.*s from `input` (anvil_paginate_start()). */\n",
+                               (int)name.len, name.ptr, g->prefix, g->prefix, snake, (int)name.len, name.ptr);
+    rc = rc == ANVIL_OK
+             ? s_signaturef(g->h, s_pages_params, S_N(s_pages_params), ");", "int %s_%s_pages(", g->prefix, snake)
+             : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_appendf(g->h,
+                                            "/**\n * The next page: calls %.*s with the run's next input and reports "
+                                            "its output;\n"
+                                            " * `page->items` holds its items, `page->reason` whether more follow "
+                                            "(ANVIL_PAGINATE_MORE).\n"
+                                            " * A failed call returns its status with `reply` saying why.\n */\n",
+                                            (int)name.len, name.ptr)
+                        : rc;
+    rc = rc == ANVIL_OK
+             ? s_signaturef(g->h, s_next_params, S_N(s_next_params), ");", "int %s_%s_next_page(", g->prefix, snake)
+             : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_append_byte(g->h, '\n') : rc;
     rc = rc == ANVIL_OK
              ? anvil_buf_appendf(&g->functions,
                                  "const struct anvil_paginator *%s_paginator_%s(void) {\n"
                                  "    const struct anvil_paginator_set *set = %s_paginators();\n"
                                  "    return set ? anvil_paginator_set_find(set, \"%.*s\", %zu) : NULL;\n"
-                                 "}\n\n"
-                                 "int %s_%s_pages(const struct anvil_json *input, const struct "
-                                 "anvil_paginate_options *options,\n    struct anvil_paginate_run **out, "
-                                 "struct anvil_diag *diag) {\n"
-                                 "    const struct anvil_paginator *paginator = %s_paginator_%s();\n"
-                                 "    if (!paginator) {\n"
-                                 "        return ANVIL_ENOMEM;\n"
-                                 "    }\n"
-                                 "    return anvil_paginate_start(NULL, paginator, input, options, out, "
-                                 "diag);\n"
-                                 "}\n\n"
-                                 "int %s_%s_next_page(struct anvil_client *client, struct anvil_paginate_run "
-                                 "*run, struct anvil_arena *arena,\n    struct anvil_operation_reply *reply, "
-                                 "struct anvil_paginate_page *page) {\n"
-                                 "    const struct anvil_shape *operation = anvil_client_operation(client, "
-                                 "\"%.*s\");\n"
-                                 "    const struct anvil_json *input = NULL;\n"
-                                 "    int rc = operation ? anvil_paginate_input(run, &input) : ANVIL_EINVAL;\n"
-                                 "    rc = rc == ANVIL_OK ? anvil_client_call(client, operation, input, 0, "
-                                 "arena, reply) : rc;\n"
-                                 "    return rc == ANVIL_OK ? anvil_paginate_report(run, &reply->output, page) "
-                                 ": rc;\n"
                                  "}\n\n",
-                                 g->prefix, snake, g->prefix, (int)p->operation.len, p->operation.ptr, p->operation.len,
-                                 g->prefix, snake, g->prefix, snake, g->prefix, snake, (int)name.len, name.ptr)
+                                 g->prefix, snake, g->prefix, (int)p->operation.len, p->operation.ptr, p->operation.len)
              : rc;
+    rc = rc == ANVIL_OK ? s_signaturef(&g->functions, s_pages_params, S_N(s_pages_params), ") {", "int %s_%s_pages(",
+                                       g->prefix, snake)
+                        : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_appendf(&g->functions,
+                                            "    const struct anvil_paginator *paginator = %s_paginator_%s();\n"
+                                            "    if (!paginator) {\n"
+                                            "        return ANVIL_ENOMEM;\n"
+                                            "    }\n"
+                                            "    return anvil_paginate_start(NULL, paginator, input, options, out, "
+                                            "diag);\n"
+                                            "}\n\n",
+                                            g->prefix, snake)
+                        : rc;
+    rc = rc == ANVIL_OK ? s_signaturef(&g->functions, s_next_params, S_N(s_next_params), ") {", "int %s_%s_next_page(",
+                                       g->prefix, snake)
+                        : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_appendf(&g->functions,
+                                            "    const struct anvil_shape *operation = anvil_client_operation(client, "
+                                            "\"%.*s\");\n"
+                                            "    const struct anvil_json *input = NULL;\n"
+                                            "    int rc = operation ? anvil_paginate_input(run, &input) : "
+                                            "ANVIL_EINVAL;\n"
+                                            "    rc = rc == ANVIL_OK ? anvil_client_call(client, operation, input, 0, "
+                                            "arena, reply) : rc;\n"
+                                            "    return rc == ANVIL_OK ? anvil_paginate_report(run, &reply->output, "
+                                            "page) : rc;\n"
+                                            "}\n\n",
+                                            (int)name.len, name.ptr)
+                        : rc;
     g->stats.paginators++;
     return rc;
 }
@@ -786,12 +865,14 @@ static int s_generate(struct s_gen *g, const struct anvil_codegen_options *o) {
                                             "/** The service's model (what these operations need), loaded once; NULL "
                                             "when memory ran out. */\n"
                                             "const struct anvil_model *%s_model(void);\n\n"
-                                            "/** A client for %.*s (anvil_client_new() on %s_model()). */\n"
-                                            "int %s_client_new(const struct anvil_client_options *options, struct "
-                                            "anvil_client **out, struct anvil_diag *diag);\n\n",
+                                            "/** A client for %.*s (anvil_client_new() on %s_model()). */\n",
                                             (int)service_id.len, service_id.ptr, guard, guard, g->prefix,
-                                            (int)service_id.len, service_id.ptr, g->prefix, g->prefix)
+                                            (int)service_id.len, service_id.ptr, g->prefix)
                         : rc;
+    rc = rc == ANVIL_OK
+             ? s_signaturef(g->h, s_client_params, S_N(s_client_params), ");", "int %s_client_new(", g->prefix)
+             : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_append_byte(g->h, '\n') : rc;
     for (size_t i = 0; i < count && rc == ANVIL_OK; i++) {
         rc = s_waiter(g, mine[i]);
     }
@@ -810,24 +891,25 @@ static int s_generate(struct s_gen *g, const struct anvil_codegen_options *o) {
         struct anvil_str_view name = s_name_part(anvil_sv_from_cstr(g->ops[i]));
         char snake[128];
         s_snake(name, snake, sizeof snake);
-        rc = anvil_buf_appendf(g->h,
-                               "/** One call of %.*s (anvil_client_call(), no deadline). */\n"
-                               "int %s_%s(struct anvil_client *client, const struct anvil_json *input, struct "
-                               "anvil_arena *arena,\n    struct anvil_operation_reply *reply);\n\n",
-                               (int)name.len, name.ptr, g->prefix, snake);
+        rc = anvil_buf_appendf(g->h, "/** One call of %.*s (anvil_client_call(), no deadline). */\n", (int)name.len,
+                               name.ptr);
         rc = rc == ANVIL_OK
-                 ? anvil_buf_appendf(&g->functions,
-                                     "int %s_%s(struct anvil_client *client, const struct anvil_json *input, "
-                                     "struct anvil_arena *arena,\n    struct anvil_operation_reply *reply) {\n"
-                                     "    const struct anvil_shape *operation = "
-                                     "anvil_client_operation(client, \"%.*s\");\n"
-                                     "    if (!operation) {\n"
-                                     "        return ANVIL_EINVAL;\n"
-                                     "    }\n"
-                                     "    return anvil_client_call(client, operation, input, 0, arena, "
-                                     "reply);\n}\n\n",
-                                     g->prefix, snake, (int)name.len, name.ptr)
+                 ? s_signaturef(g->h, s_call_params, S_N(s_call_params), ");", "int %s_%s(", g->prefix, snake)
                  : rc;
+        rc = rc == ANVIL_OK ? anvil_buf_append_byte(g->h, '\n') : rc;
+        rc = rc == ANVIL_OK
+                 ? s_signaturef(&g->functions, s_call_params, S_N(s_call_params), ") {", "int %s_%s(", g->prefix, snake)
+                 : rc;
+        rc = rc == ANVIL_OK ? anvil_buf_appendf(&g->functions,
+                                                "    const struct anvil_shape *operation = "
+                                                "anvil_client_operation(client, \"%.*s\");\n"
+                                                "    if (!operation) {\n"
+                                                "        return ANVIL_EINVAL;\n"
+                                                "    }\n"
+                                                "    return anvil_client_call(client, operation, input, 0, arena, "
+                                                "reply);\n}\n\n",
+                                                (int)name.len, name.ptr)
+                            : rc;
         g->stats.operations++;
     }
     rc = rc == ANVIL_OK ? anvil_buf_appendf(g->h, "#ifdef __cplusplus\n}\n#endif\n\n#endif\n") : rc;
@@ -864,18 +946,22 @@ static int s_generate(struct s_gen *g, const struct anvil_codegen_options *o) {
                                  "const struct anvil_model *%s_model(void) {\n"
                                  "    pthread_once(&%s_model_once, %s_model_load);\n"
                                  "    return %s_model_value;\n"
-                                 "}\n\n"
-                                 "int %s_client_new(const struct anvil_client_options *options, struct anvil_client "
-                                 "**out, struct anvil_diag *diag) {\n"
-                                 "    const struct anvil_model *model = %s_model();\n"
-                                 "    if (!model) {\n"
-                                 "        return ANVIL_ENOMEM;\n"
-                                 "    }\n"
-                                 "    return anvil_client_new(NULL, model, \"%.*s\", options, out, diag);\n"
                                  "}\n\n",
                                  g->prefix, g->prefix, g->prefix, g->prefix, g->prefix, g->prefix, g->prefix, g->prefix,
-                                 g->prefix, g->prefix, g->prefix, g->prefix, (int)service_id.len, service_id.ptr)
+                                 g->prefix, g->prefix)
              : rc;
+    rc = rc == ANVIL_OK
+             ? s_signaturef(g->c, s_client_params, S_N(s_client_params), ") {", "int %s_client_new(", g->prefix)
+             : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_appendf(g->c,
+                                            "    const struct anvil_model *model = %s_model();\n"
+                                            "    if (!model) {\n"
+                                            "        return ANVIL_ENOMEM;\n"
+                                            "    }\n"
+                                            "    return anvil_client_new(NULL, model, \"%.*s\", options, out, diag);\n"
+                                            "}\n\n",
+                                            g->prefix, (int)service_id.len, service_id.ptr)
+                        : rc;
     if (rc == ANVIL_OK && page_count) {
         rc = anvil_buf_appendf(g->c,
                                "static struct anvil_paginator_set *%s_paginator_set;\n"
@@ -905,6 +991,10 @@ static int s_generate(struct s_gen *g, const struct anvil_codegen_options *o) {
     rc = rc == ANVIL_OK ? anvil_buf_append_cstr(g->c, "/* ---- waiters ---- */\n\n") : rc;
     rc = rc == ANVIL_OK ? anvil_buf_append(g->c, g->tables.data, g->tables.len) : rc;
     rc = rc == ANVIL_OK ? anvil_buf_append(g->c, g->functions.data, g->functions.len) : rc;
+    /* One newline at the end of the file, not the blank line each function leaves after it. */
+    while (rc == ANVIL_OK && g->c->len >= 2 && g->c->data[g->c->len - 1] == '\n' && g->c->data[g->c->len - 2] == '\n') {
+        g->c->len--;
+    }
     return rc;
 }
 
