@@ -133,6 +133,22 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench_codegen: cannot read %s (run bench_gen_docs)\n", path);
         return 1;
     }
+    /* The same answer once every instance is running: a succeeding wait's last poll walks all of it. */
+    static const char *const states[] = {"\"Name\": \"pending\"}", "\"Name\": \"stopped\"}",
+                                         "\"Name\": \"terminated\"}"};
+    for (size_t s = 0; s < sizeof states / sizeof states[0]; s++) {
+        size_t n = strlen(states[s]);
+        for (char *at = ec2_text; (at = strstr(at, states[s])) != NULL; at += n) {
+            /* "running" is as long as "pending" and shorter than the others: pad with spaces inside the JSON. */
+            memset(at, ' ', n);
+            memcpy(at, "\"Name\": \"running\"}", 18);
+        }
+    }
+    struct anvil_json_doc *running = NULL;
+    if (anvil_json_parse(NULL, ec2_text, len, NULL, &running, NULL) != ANVIL_OK) {
+        fprintf(stderr, "bench_codegen: the all-running document does not parse\n");
+        return 1;
+    }
     free(ec2_text);
     struct anvil_allocator counting = {s_acquire, s_realloc, s_release, anvil_allocator_default()};
     struct anvil_arena *arena = NULL;
@@ -144,9 +160,10 @@ int main(int argc, char **argv) {
            "compiled match |\n|---|---|---|---|---|\n");
     for (size_t i = 0; i < BENCH_CODEGEN_CASES; i++) {
         struct s_case k = {&bench_codegen_cases[i], NULL, NULL, NULL, bench_matchers[i]};
-        k.doc = anvil_json_doc_root(strcmp(k.c->document, "ec2") == 0        ? ec2
-                                    : strcmp(k.c->document, "dynamodb") == 0 ? ddb
-                                                                             : ecs);
+        k.doc = anvil_json_doc_root(strcmp(k.c->document, "ec2") == 0           ? ec2
+                                    : strcmp(k.c->document, "ec2-running") == 0 ? running
+                                    : strcmp(k.c->document, "dynamodb") == 0    ? ddb
+                                                                                : ecs);
         if (anvil_jmespath_compile(NULL, k.c->path, strlen(k.c->path), NULL, &k.expr, NULL) != ANVIL_OK ||
             anvil_json_parse(NULL, k.c->expected, strlen(k.c->expected), NULL, &k.expected, NULL) != ANVIL_OK) {
             return 1;
@@ -183,6 +200,7 @@ int main(int argc, char **argv) {
     }
     anvil_arena_destroy(arena);
     anvil_json_doc_destroy(ec2);
+    anvil_json_doc_destroy(running);
     anvil_json_doc_destroy(ddb);
     anvil_json_doc_destroy(ecs);
     return status;

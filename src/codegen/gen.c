@@ -184,8 +184,39 @@ static const char *const s_match_params[] = {"const struct anvil_json *subject",
  */
 static int s_signature(struct anvil_buf *out, const char *head, const char *const *params, size_t count,
                        const char *tail) {
-    size_t open = strlen(head), column = open;
+    size_t open = strlen(head), column = open, widest = 0;
+    for (size_t i = 0; i < count; i++) {
+        size_t len = strlen(params[i]) + 1 + (i + 1 == count ? strlen(tail) : 0);
+        widest = len > widest ? len : widest;
+    }
     int rc = anvil_buf_append_cstr(out, head);
+    if (open + widest > 120) {
+        /* Not even one parameter fits after the '(': break after it, indented 4 past the line's own indent. */
+        size_t lead = strspn(head, " ");
+        rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+        for (size_t k = 0; k < lead + 4 && rc == ANVIL_OK; k++) {
+            rc = anvil_buf_append_byte(out, ' ');
+        }
+        open = column = lead + 4;
+        for (size_t i = 0; i < count && rc == ANVIL_OK; i++) {
+            size_t len = strlen(params[i]) + (i + 1 < count ? 1 : strlen(tail));
+            if (i > 0 && column + 1 + len > 120) {
+                rc = anvil_buf_append_byte(out, '\n');
+                for (size_t k = 0; k < open && rc == ANVIL_OK; k++) {
+                    rc = anvil_buf_append_byte(out, ' ');
+                }
+                column = open;
+            } else if (i > 0) {
+                rc = anvil_buf_append_byte(out, ' ');
+                column++;
+            }
+            rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, params[i]) : rc;
+            rc = rc == ANVIL_OK && i + 1 < count ? anvil_buf_append_byte(out, ',') : rc;
+            column += len;
+        }
+        rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, tail) : rc;
+        return rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+    }
     for (size_t i = 0; i < count && rc == ANVIL_OK; i++) {
         size_t len = strlen(params[i]) + (i + 1 < count ? 1 : strlen(tail));
         if (i > 0 && column + 1 + len > 120) {
@@ -694,12 +725,13 @@ static int s_waiter(struct s_gen *g, const struct anvil_waiter *w) {
     if (rc == ANVIL_OK && w->documentation.len) {
         rc = s_doc_comment(g->h, w->documentation, "");
     }
-    rc = rc == ANVIL_OK ? anvil_buf_appendf(g->h,
-                                            "extern const struct anvil_waiter %s_waiter_%.*s;\n"
-                                            "/** Waits (anvil_wait()) until %.*s, polling %.*s through `client`. */\n",
-                                            g->prefix, (int)w->name.len, w->name.ptr, (int)w->name.len, w->name.ptr,
-                                            (int)op_name.len, op_name.ptr)
+    rc = rc == ANVIL_OK ? anvil_buf_appendf(g->h, "extern const struct anvil_waiter %s_waiter_%.*s;\n", g->prefix,
+                                            (int)w->name.len, w->name.ptr)
                         : rc;
+    char line[400];
+    snprintf(line, sizeof line, "Waits (anvil_wait()) until %.*s, polling %.*s through `client`.", (int)w->name.len,
+             w->name.ptr, (int)op_name.len, op_name.ptr);
+    rc = rc == ANVIL_OK ? s_doc_comment(g->h, anvil_sv_from_cstr(line), "") : rc;
     rc = rc == ANVIL_OK
              ? s_signaturef(g->h, s_wait_params, S_N(s_wait_params), ");", "int %s_wait_until_%s(", g->prefix, snake)
              : rc;
@@ -734,11 +766,16 @@ static int s_paginator(struct s_gen *g, const struct anvil_paginator *p) {
     }
     char snake[128];
     s_snake(name, snake, sizeof snake);
-    int rc = anvil_buf_appendf(g->h,
-                               "/** The pages of %.*s: its @paginated description (from %s_model()). */\n"
-                               "const struct anvil_paginator *%s_paginator_%s(void);\n"
-                               "/** Starts paginating %.*s from `input` (anvil_paginate_start()). */\n",
-                               (int)name.len, name.ptr, g->prefix, g->prefix, snake, (int)name.len, name.ptr);
+    char line[400];
+    snprintf(line, sizeof line, "The pages of %.*s: its @paginated description (from %s_model()).", (int)name.len,
+             name.ptr, g->prefix);
+    int rc = s_doc_comment(g->h, anvil_sv_from_cstr(line), "");
+    rc = rc == ANVIL_OK
+             ? anvil_buf_appendf(g->h, "const struct anvil_paginator *%s_paginator_%s(void);\n", g->prefix, snake)
+             : rc;
+    snprintf(line, sizeof line, "Starts paginating %.*s from `input` (anvil_paginate_start()).", (int)name.len,
+             name.ptr);
+    rc = rc == ANVIL_OK ? s_doc_comment(g->h, anvil_sv_from_cstr(line), "") : rc;
     rc = rc == ANVIL_OK
              ? s_signaturef(g->h, s_pages_params, S_N(s_pages_params), ");", "int %s_%s_pages(", g->prefix, snake)
              : rc;
@@ -865,7 +902,8 @@ static int s_generate(struct s_gen *g, const struct anvil_codegen_options *o) {
                                             "/** The service's model (what these operations need), loaded once; NULL "
                                             "when memory ran out. */\n"
                                             "const struct anvil_model *%s_model(void);\n\n"
-                                            "/** A client for %.*s (anvil_client_new() on %s_model()). */\n",
+                                            "/**\n * A client for %.*s\n * (anvil_client_new() on "
+                                            "%s_model()).\n */\n",
                                             (int)service_id.len, service_id.ptr, guard, guard, g->prefix,
                                             (int)service_id.len, service_id.ptr, g->prefix)
                         : rc;

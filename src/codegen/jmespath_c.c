@@ -20,8 +20,8 @@
  *   for contains(), truthiness, a waiter comparator), so `A[].B[].C` under
  *   allStringEquals allocates nothing and stops at the first mismatch (no
  *   match whatever follows). A loop stops early on a find (anyStringEquals,
- *   contains(), truthiness) only when nothing after it can fail, because
- *   the interpreter would report that failure.
+ *   contains(), truthiness, a count compared with an integer it has passed)
+ *   only when nothing after it can fail: the interpreter would report that.
  * - Conditions (filters, operands of `&&`, `||`, `!`) compile to C `bool`s;
  *   a comparison with a literal string is a length and memcmp.
  * - Literals that need storage (strings, arrays, objects) are made in
@@ -747,7 +747,7 @@ static const char *s_equals_literal(struct s_fn *f, const char *v, const struct 
         return s_fmt(f->g, "%s(%s, %s, %zu)", s_helper(f, H_STR_IS, "str_is"), v, s_cstr(f, anvil_json_string(lit)),
                      anvil_json_len(lit));
     default:
-        return s_fmt(f->g, "anvil_json_equal(%s, &%s)", v, s_literal(f, lit));
+        return s_fmt(f->g, "%s(%s, &%s)", s_helper(f, H_EQUAL, "equal"), v, s_literal(f, lit));
     }
 }
 
@@ -791,6 +791,7 @@ struct s_sink {
 };
 
 static const char *s_value(struct s_fn *f, const struct jp_node *n, const char *in);
+static const char *s_length_stream(struct s_fn *f, const struct jp_node *subject, const char *in, int64_t limit);
 static const char *s_truth(struct s_fn *f, const struct jp_node *n, const char *in);
 static void s_sink_item(struct s_fn *f, struct s_sink *s, const char *elem);
 
@@ -892,8 +893,9 @@ static void s_sink_item(struct s_fn *f, struct s_sink *s, const char *elem) {
         s_line(f, "%s = true;", s->flag);
         return;
     case SK_CONTAINS: {
-        const char *test = s->needle_literal ? s_equals_literal(f, elem, s->needle_literal)
-                                             : s_fmt(f->g, "anvil_json_equal(%s, %s)", elem, s->needle);
+        const char *test = s->needle_literal
+                               ? s_equals_literal(f, elem, s->needle_literal)
+                               : s_fmt(f->g, "%s(%s, %s)", s_helper(f, H_EQUAL, "equal"), elem, s->needle);
         s_open(f, "if (%s)", test);
         s_line(f, "%s = true;", s->flag);
         s_close(f);
@@ -1109,10 +1111,29 @@ struct s_operand {
     unsigned types;
 };
 
-static struct s_operand s_operand(struct s_fn *f, const struct jp_node *n, const char *in) {
+/*
+ * K when `n` is length() of a stream that cannot fail (else the interpreter's
+ * error must come) and `other` an integer K >= 0: comparing them is decided
+ * once more than K elements have come, as a count only grows. Else -1.
+ */
+static int64_t s_count_limit(const struct jp_node *n, const struct jp_node *other) {
+    if (n->type != JP_N_FUNCTION || strcmp(n->function->name, "length") != 0 || n->count != 1 ||
+        !s_streamable(n->children[0]) || s_can_fail(n->children[0]) || other->type != JP_N_LITERAL ||
+        !anvil_json_is_int(&other->literal) || anvil_json_int(&other->literal) < 0 ||
+        anvil_json_int(&other->literal) == INT64_MAX) {
+        return -1;
+    }
+    return anvil_json_int(&other->literal);
+}
+
+static struct s_operand s_operand(struct s_fn *f, const struct jp_node *n, const struct jp_node *other,
+                                  const char *in) {
     struct s_operand o = {NULL, NULL, s_types(n)};
+    int64_t limit = s_count_limit(n, other);
     if (n->type == JP_N_LITERAL) {
         o.literal = &n->literal;
+    } else if (limit >= 0) {
+        o.ptr = s_length_stream(f, n->children[0], in, limit);
     } else {
         o.ptr = s_value(f, n, in);
     }
@@ -1125,8 +1146,8 @@ static struct s_operand s_operand(struct s_fn *f, const struct jp_node *n, const
  * defined) the condition for it not being null.
  */
 static const char *s_compare(struct s_fn *f, const struct jp_node *n, const char *in, const char **defined) {
-    struct s_operand a = s_operand(f, n->children[0], in);
-    struct s_operand b = s_operand(f, n->children[1], in);
+    struct s_operand a = s_operand(f, n->children[0], n->children[1], in);
+    struct s_operand b = s_operand(f, n->children[1], n->children[0], in);
     *defined = NULL;
     if (n->op == JP_EQ || n->op == JP_NE) {
         const char *eq;
@@ -1137,7 +1158,7 @@ static const char *s_compare(struct s_fn *f, const struct jp_node *n, const char
         } else if (a.literal) {
             eq = s_equals_literal(f, b.ptr, a.literal);
         } else {
-            eq = s_fmt(f->g, "anvil_json_equal(%s, %s)", a.ptr, b.ptr);
+            eq = s_fmt(f->g, "%s(%s, %s)", s_helper(f, H_EQUAL, "equal"), a.ptr, b.ptr);
         }
         return n->op == JP_EQ ? eq : s_fmt(f->g, "!%s", eq);
     }
@@ -1220,6 +1241,46 @@ static const char *s_multi_hash(struct s_fn *f, const struct jp_node *n, const c
 
 /* ---- functions ---- */
 
+/*
+ * A function's head "static int NAME(PARAMS)" laid out as clang-format lays
+ * it out before " {" at 120 columns: one line when it fits, else the
+ * parameters packed into lines aligned after the '('.
+ */
+static const char *s_wrap_signature(struct s_gen *g, const char *sig) {
+    size_t len = strlen(sig);
+    const char *open = strchr(sig, '(');
+    if (len + 2 <= 120 || !open) {
+        return sig;
+    }
+    size_t indent = (size_t)(open - sig) + 1;
+    struct anvil_buf b;
+    anvil_buf_init(&b, NULL, 0);
+    int rc = anvil_buf_append(&b, sig, indent);
+    size_t column = indent;
+    const char *p = open + 1;
+    while (rc == ANVIL_OK && *p) {
+        const char *comma = strstr(p, ", ");
+        size_t n = comma ? (size_t)(comma - p) + 1 : strlen(p);
+        size_t need = n + (comma ? 0 : 2); /* the last one carries ") {" */
+        if (column > indent && column + 1 + need > 120) {
+            rc = anvil_buf_append_byte(&b, '\n');
+            for (size_t k = 0; k < indent && rc == ANVIL_OK; k++) {
+                rc = anvil_buf_append_byte(&b, ' ');
+            }
+            column = indent;
+        } else if (column > indent) {
+            rc = anvil_buf_append_byte(&b, ' ');
+            column++;
+        }
+        rc = rc == ANVIL_OK ? anvil_buf_append(&b, p, n) : rc;
+        column += n;
+        p += n + (comma ? 1 : 0);
+    }
+    const char *wrapped = rc == ANVIL_OK ? s_fmt(g, "%.*s", (int)b.len, b.data) : sig;
+    anvil_buf_clean_up(&b);
+    return wrapped;
+}
+
 static void s_emit_value_function(struct s_gen *g, const struct jp_node *root, const char *name, const char *param,
                                   const char *comment, struct anvil_buf *dst);
 
@@ -1271,6 +1332,25 @@ static bool s_literal_arg(const char *fn, size_t i, const struct jp_node *arg) {
            (strcmp(fn, "contains") == 0 || strcmp(fn, "starts_with") == 0 || strcmp(fn, "ends_with") == 0);
 }
 
+/* length() of a stream, counted as the elements come; with `limit` >= 0, only until it passes it (s_count_limit). */
+static const char *s_length_stream(struct s_fn *f, const struct jp_node *subject, const char *in, int64_t limit) {
+    const char *role = s_role(f->g, subject);
+    const char *count = s_unique(f, s_fmt(f->g, "n_%s", role));
+    const char *is_array = s_unique(f, s_fmt(f->g, "is_array_%s", role));
+    s_line(f, "size_t %s = 0;", count);
+    s_line(f, "bool %s = false;", is_array);
+    struct s_sink sink = {.kind = SK_COUNT, .counter = count, .is_array = is_array};
+    if (limit >= 0) {
+        s_line(f, "/* Compared with %lld: decided once there are more. */", (long long)limit);
+        sink.stop = s_fmt(f->g, "(%s > %s)", count, s_int(f->g, limit));
+    }
+    s_stream(f, subject, in, &sink);
+    s_open(f, "if (!%s)", is_array);
+    s_fail(f, "ANVIL_ETYPE"); /* length(null) */
+    s_close(f);
+    return s_fmt(f->g, "&%s", s_storage(f, "length", s_fmt(f->g, "anvil_json_make_int((int64_t)%s)", count)));
+}
+
 /* length() and contains() of a stream: counted and searched as the elements come. NULL when not fused. */
 static const char *s_fused_function(struct s_fn *f, const struct jp_node *n, const char *in) {
     const char *name = n->function->name;
@@ -1280,16 +1360,7 @@ static const char *s_fused_function(struct s_fn *f, const struct jp_node *n, con
     }
     const char *role = s_role(f->g, subject);
     if (strcmp(name, "length") == 0) {
-        const char *count = s_unique(f, s_fmt(f->g, "n_%s", role));
-        const char *is_array = s_unique(f, s_fmt(f->g, "is_array_%s", role));
-        s_line(f, "size_t %s = 0;", count);
-        s_line(f, "bool %s = false;", is_array);
-        struct s_sink sink = {.kind = SK_COUNT, .counter = count, .is_array = is_array};
-        s_stream(f, subject, in, &sink);
-        s_open(f, "if (!%s)", is_array);
-        s_fail(f, "ANVIL_ETYPE"); /* length(null) */
-        s_close(f);
-        return s_fmt(f->g, "&%s", s_storage(f, "length", s_fmt(f->g, "anvil_json_make_int((int64_t)%s)", count)));
+        return s_length_stream(f, subject, in, -1);
     }
     const struct jp_node *search = n->children[1];
     if (strcmp(name, "contains") == 0 && search->type != JP_N_EXPREF && !s_can_fail(search)) {
@@ -1595,40 +1666,6 @@ static const char *s_comment(struct s_gen *g, struct anvil_str_view text) {
     return s;
 }
 
-/* Whether identifier `name` appears in the C text outside string literals and comments. */
-static bool s_uses(const struct anvil_buf *text, const char *name) {
-    size_t n = strlen(name);
-    const char *p = text->data ? text->data : "";
-    const char *end = p + text->len;
-    while (p < end) {
-        if (*p == '"' || *p == '\'') {
-            char quote = *p++;
-            while (p < end && *p != quote) {
-                p += *p == '\\' ? 2 : 1;
-            }
-            p++;
-        } else if (*p == '/' && p + 1 < end && p[1] == '*') {
-            p += 2;
-            while (p + 1 < end && !(p[0] == '*' && p[1] == '/')) {
-                p++;
-            }
-            p += 2;
-        } else if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_') {
-            const char *start = p;
-            while (p < end &&
-                   ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')) {
-                p++;
-            }
-            if ((size_t)(p - start) == n && memcmp(start, name, n) == 0) {
-                return true;
-            }
-        } else {
-            p++;
-        }
-    }
-    return false;
-}
-
 /* How many times (0, 1, or 2 meaning "more") identifier `name` appears in `text` outside literals and comments. */
 static int s_count_uses(struct anvil_str_view text, const char *name) {
     size_t n = strlen(name);
@@ -1712,7 +1749,8 @@ static void s_assemble(struct s_fn *f, const char *comment, const char *signatur
     }
     const char *params[] = {f->param, "scratch"};
     for (size_t i = 0; i < 2; i++) {
-        if (!s_uses(&f->prologue, params[i]) && !s_uses(&f->body, params[i])) {
+        if (s_count_uses(anvil_buf_view(&f->prologue), params[i]) == 0 &&
+            s_count_uses(anvil_buf_view(&f->body), params[i]) == 0) {
             const char *line = s_fmt(g, "    (void)%s;\n", params[i]);
             s_append(g, dst, line, strlen(line));
         }
@@ -1754,9 +1792,10 @@ static void s_emit_value_function(struct s_gen *g, const struct jp_node *root, c
     const char *v = s_value(&f, root, param);
     s_line(&f, "*out = %s;", s_deref(&f, v));
     s_assemble(&f, comment,
-               s_fmt(g,
-                     "static int %s(const struct anvil_json *%s, struct anvil_arena *scratch, struct anvil_json *out)",
-                     name, param),
+               s_wrap_signature(g, s_fmt(g,
+                                         "static int %s(const struct anvil_json *%s, struct anvil_arena *scratch, "
+                                         "struct anvil_json *out)",
+                                         name, param)),
                dst);
     s_fn_clean_up(&f);
 }
@@ -1890,7 +1929,10 @@ static int s_emit(const struct anvil_jmespath *expr, bool matcher, enum anvil_wa
         s_match(&f, expr->root, cmp, expected);
         s_assemble(
             &f, comment,
-            s_fmt(&g, "static int %s(const struct anvil_json *root, struct anvil_arena *scratch, bool *matched)", name),
+            s_wrap_signature(
+                &g,
+                s_fmt(&g, "static int %s(const struct anvil_json *root, struct anvil_arena *scratch, bool *matched)",
+                      name)),
             &main);
         s_fn_clean_up(&f);
     }

@@ -11,6 +11,7 @@ enum anvil__jpc_helper {
     H_NOMEM,
     H_NO_MATCH,
     H_STR_IS,
+    H_EQUAL,
     H_GET,
     H_AT,
     H_FLAT,

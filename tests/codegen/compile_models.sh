@@ -6,6 +6,8 @@ set -euo pipefail
 anvil=$1 cc=$2 include=$3 models=$4
 shift 4
 work=$(mktemp -d)
+root=$(cd "$(dirname "$0")/../.." && pwd)
+format=$(command -v clang-format || true)
 trap 'rm -rf "$work"' EXIT
 flags=(-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
        -Wpointer-arith -Wvla -Wformat=2 -Wundef -Werror -I"$include" "$@")
@@ -28,6 +30,11 @@ for model in "$models"/*.json; do
   services=$((services + 1)) waiters=$((waiters + w)) acceptors=$((acceptors + a)) matchers=$((matchers + m))
   compiled=$((compiled + c)) fallbacks=$((fallbacks + f))
   grep -h 'Interpreted, not compiled' "$work/$prefix/$prefix.c" | sed "s/^/  $name: /" || true
+  # The header is what people read: laid out exactly as the project's clang-format lays it out.
+  if [[ -n $format ]] && ! "$format" --style="file:$root/.clang-format" "$work/$prefix/$prefix.h" |
+       diff -u "$work/$prefix/$prefix.h" - > "$work/$prefix/format.diff"; then
+    echo "FAIL format $name.h:"; head -20 "$work/$prefix/format.diff"; failed=$((failed + 1))
+  fi
   if ! "$cc" "${flags[@]}" -c "$work/$prefix/$prefix.c" -o "$work/$prefix/$prefix.o" 2> "$work/$prefix/cc.err"; then
     echo "FAIL compile $name:"; head -20 "$work/$prefix/cc.err"; failed=$((failed + 1))
   fi

@@ -835,7 +835,8 @@ static size_t s_golden_failures(void) {
         "const struct anvil_json *v_table = ddb_jpc_get(root, \"Table\", 5);",
         "const struct anvil_json *v_table_status = ddb_jpc_get(v_table, \"TableStatus\", 11);",
         "*matched = ddb_jpc_str_is(v_table_status, \"ACTIVE\", 6);",
-        "static bool ddb_jpc_str_is(",
+        "static inline bool ddb_jpc_str_is(",
+        "static inline const struct anvil_json *ddb_jpc_get(",
         "(void)scratch;",
         NULL};
     static const char *const no_alloc[] = {"list_push", "anvil_json_new", "rc =", NULL};
@@ -850,10 +851,18 @@ static size_t s_golden_failures(void) {
     failures += !s_golden("contains(AutoScalingGroups[].[length(Instances[?LifecycleState=='InService']) >= "
                           "MinSize][], `false`)",
                           true, ANVIL_CMP_BOOLEAN_EQUALS, "true", asg_want, no_alloc);
-    /* length() of a filter counts; `== 0` is an integer comparison with a literal. */
-    static const char *const len_want[] = {"n_", "lit_0 = anvil_json_make_int(0);", NULL};
+    /* length() of a filter counts; `== 0` is an integer comparison with a literal. The filter can fail
+     * (length(deployments)), so the count runs to the end. */
+    static const char *const len_want[] = {"n_", "lit_0 = anvil_json_make_int(0);",
+                                           "ddb_jpc_equal(v_running_count, v_desired_count)", NULL};
+    static const char *const len_unwanted[] = {"list_push", "anvil_json_new", "rc =", "(n_filtered > 0)", NULL};
     failures += !s_golden("length(services[?!(length(deployments) == `1` && runningCount == desiredCount)]) == `0`",
-                          true, ANVIL_CMP_BOOLEAN_EQUALS, "true", len_want, no_alloc);
+                          true, ANVIL_CMP_BOOLEAN_EQUALS, "true", len_want, len_unwanted);
+    /* A count compared with an integer stops once it passes it, when nothing after can fail. */
+    static const char *const stop_want[] = {"/* Compared with 0: decided once there are more. */",
+                                            "&& !(n_filtered > 0); i_reservations_item++)", NULL};
+    failures += !s_golden("length(Reservations[].Instances[?State.Name != 'running'][]) == `0`", true,
+                          ANVIL_CMP_BOOLEAN_EQUALS, "true", stop_want, NULL);
     /* A value function: the expression in a comment (a closing comment escaped), strings C-escaped. */
     static const char *const esc_want[] = {"/* foo[?a == '* /'].\"b\\u0000\" */",
                                            "ddb_jpc_get(v_foo_item, \"b\\x00\", 2)", "ddb_jpc_list_push(scratch", NULL};
