@@ -49,12 +49,21 @@ int anvil__c_comment(struct anvil_buf *out, struct anvil_str_view text) {
         char c = text.ptr[i];
         char next = i + 1 < text.len ? text.ptr[i + 1] : '\0';
         rc = anvil_buf_append_byte(out, (unsigned char)c < 0x20 || c == 0x7f ? ' ' : c);
-        if (rc == ANVIL_OK && ((c == '*' && next == '/') || (c == '/' && next == '*'))) {
-            /* Neither ends a comment nor (for -Wcomment) opens one. */
+        if (rc == ANVIL_OK && ((c == '*' && next == '/') || (c == '/' && next == '*') || (c == '?' && next == '?'))) {
+            /* Neither ends a comment nor (for -Wcomment) opens one, nor makes a trigraph (-std=c11 reads ??/). */
             rc = anvil_buf_append_byte(out, ' ');
         }
     }
     return rc;
+}
+
+void anvil__c_comment_text(struct anvil_str_view text, char *out, size_t size) {
+    size_t n = 0;
+    for (size_t i = 0; i < text.len && n + 4 < size; i++) {
+        unsigned char c = (unsigned char)text.ptr[i];
+        out[n++] = c >= 0x20 && c < 0x7f && c != '*' && c != '?' ? (char)c : '.';
+    }
+    out[n] = '\0';
 }
 
 int anvil__jpc_emit_fallback(const struct anvil_jmespath *expr, const char *name, const char *why,

@@ -81,6 +81,9 @@ int anvil__jpc_emit_fallback(const struct anvil_jmespath *expr, const char *name
  */
 int anvil__c_comment(struct anvil_buf *out, struct anvil_str_view text);
 
+/* A model name for a message: printable ASCII kept (not '*' or '?'), anything else as '.', cut to fit `size`. */
+void anvil__c_comment_text(struct anvil_str_view text, char *out, size_t size);
+
 /* Appends `text` as a C string literal (escaped; split into lines of at most 100 columns at `indent`). */
 int anvil__c_string(struct anvil_buf *out, struct anvil_str_view text, int indent);
 

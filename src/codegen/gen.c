@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "anvil/codegen.h"
 #include "anvil/json.h"
@@ -47,7 +48,45 @@ struct s_gen {
     size_t found_count;
     struct anvil_codegen_stats stats;
     struct anvil_diag *diag;
+    /* Every file-scope name generated so far, and what it was made for (two model names may give one C name). */
+    struct anvil_buf claimed;
 };
+
+/*
+ * Claims the file-scope C name `name`, made for `what` (both for a message).
+ * ANVIL_EMODEL when an earlier claim has it: two model names (DBReady and
+ * DbReady, an operation named Model and the model's accessor) would
+ * define one C symbol twice.
+ */
+static int s_claim(struct s_gen *g, const char *what, const char *fmt, ...) ANVIL_PRINTF(3, 4);
+
+static int s_claim(struct s_gen *g, const char *what, const char *fmt, ...) {
+    char name[256];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(name, sizeof name, fmt, args);
+    va_end(args);
+    char helpers[96];
+    snprintf(helpers, sizeof helpers, "%s_jpc", g->prefix);
+    if (strncmp(name, helpers, strlen(helpers)) == 0 && strcmp(what, "a path matcher") != 0) {
+        return anvil_diag_set(g->diag, ANVIL_EMODEL, 0, 0, 0,
+                              "%.60s makes the C name `%.100s`, which the compiled paths' helpers (%s_*) use", what,
+                              name, helpers);
+    }
+    /* Entries "NAME\0WHAT\0". */
+    for (size_t at = 0; at < g->claimed.len;) {
+        const char *taken = g->claimed.data + at;
+        const char *by = taken + strlen(taken) + 1;
+        if (strcmp(taken, name) == 0) {
+            return anvil_diag_set(g->diag, ANVIL_EMODEL, 0, 0, 0,
+                                  "%.60s and %.60s both make the C name `%.100s`: anvil gen cannot keep them apart", by,
+                                  what, name);
+        }
+        at = (size_t)(by - g->claimed.data) + strlen(by) + 1;
+    }
+    int rc = anvil_buf_append(&g->claimed, name, strlen(name) + 1);
+    return rc == ANVIL_OK ? anvil_buf_append(&g->claimed, what, strlen(what) + 1) : rc;
+}
 
 static bool s_identifier(const char *s) {
     if (!s || !*s || (*s >= '0' && *s <= '9')) {
@@ -116,7 +155,10 @@ static int s_doc_comment(struct anvil_buf *out, struct anvil_str_view doc, const
     bool in_tag = false, space = false;
     for (size_t i = 0; i < doc.len; i++) {
         char c = doc.ptr[i];
-        if (c == '<') {
+        char after = i + 1 < doc.len ? doc.ptr[i + 1] : '\0';
+        bool tag_start =
+            (after >= 'a' && after <= 'z') || (after >= 'A' && after <= 'Z') || after == '/' || after == '!';
+        if (c == '<' && !in_tag && tag_start) {
             in_tag = true;
         } else if (c == '>' && in_tag) {
             in_tag = false;
@@ -144,6 +186,10 @@ static int s_doc_comment(struct anvil_buf *out, struct anvil_str_view doc, const
         size_t line = n - at <= 90 ? n - at : 90;
         if (at + line < n) {
             while (line > 20 && text[at + line] != ' ') {
+                line--;
+            }
+            /* A forced break never splits a UTF-8 character. */
+            while (line > 1 && ((unsigned char)text[at + line] & 0xc0) == 0x80) {
                 line--;
             }
         }
@@ -376,7 +422,14 @@ static int s_model_text(struct s_gen *g, struct anvil_buf *out) {
     if (!anvil_json_is_object(shapes)) {
         return ANVIL_ENOMEM;
     }
-    size_t cap = anvil_json_len(shapes) * 4 + 64;
+    /* Room for every reference a shape can make: its members, list/map parts, operation parts, mixins. */
+    size_t cap = 64 + g->op_count;
+    for (size_t i = 0; i < anvil_json_len(shapes); i++) {
+        const struct anvil_json *shape = &anvil_json_object_at(shapes, i)->value;
+        cap += 8 + anvil_json_len(anvil_json_object_get_cstr(shape, "members")) +
+               anvil_json_len(anvil_json_object_get_cstr(shape, "errors")) +
+               anvil_json_len(anvil_json_object_get_cstr(shape, "mixins"));
+    }
     const char **want = malloc(cap * sizeof *want);
     bool *keep = calloc(anvil_json_len(shapes), sizeof *keep);
     if (!want || !keep) {
@@ -395,8 +448,8 @@ static int s_model_text(struct s_gen *g, struct anvil_buf *out) {
     const struct anvil_json *service_errors = anvil_json_object_get_cstr(service_shape, "errors");
     for (size_t k = 0; anvil_json_is_array(service_errors) && k < anvil_json_len(service_errors); k++) {
         const struct anvil_json *t = anvil_json_object_get_cstr(anvil_json_array_at(service_errors, k), "target");
-        if (anvil_json_is_string(t) && count < cap) {
-            want[count++] = anvil_json_string_ptr(t);
+        if (anvil_json_is_string(t)) {
+            want[count++] = anvil_json_string_ptr(t); /* counted in `cap` */
         }
     }
     for (size_t next = 1; next < count && rc == ANVIL_OK; next++) {
@@ -411,14 +464,27 @@ static int s_model_text(struct s_gen *g, struct anvil_buf *out) {
         }
     }
     rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, "{\"smithy\":\"2.0\",\"shapes\":{") : rc;
-    bool first = true;
+    /* In id order: the same bytes whatever order the model's files came in. */
+    size_t kept = 0;
+    const struct anvil_json_member **order = malloc((anvil_json_len(shapes) + 1) * sizeof *order);
+    rc = rc == ANVIL_OK && !order ? ANVIL_ENOMEM : rc;
     for (size_t i = 0; i < anvil_json_len(shapes) && rc == ANVIL_OK; i++) {
         const struct anvil_json_member *m = anvil_json_object_at(shapes, i);
-        struct anvil_str_view id = anvil_json_member_key(m);
-        bool is_service = anvil_sv_eq(id, service_id);
-        if (!keep[i] && !is_service) {
+        if (!keep[i] && !anvil_sv_eq(anvil_json_member_key(m), service_id)) {
             continue;
         }
+        size_t at = kept++;
+        while (at > 0 && anvil_sv_cmp(anvil_json_member_key(order[at - 1]), anvil_json_member_key(m)) > 0) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = m;
+    }
+    bool first = true;
+    for (size_t i = 0; i < kept && rc == ANVIL_OK; i++) {
+        const struct anvil_json_member *m = order[i];
+        struct anvil_str_view id = anvil_json_member_key(m);
+        bool is_service = anvil_sv_eq(id, service_id);
         rc = anvil_buf_append_cstr(out, first ? "" : ",");
         first = false;
         rc = rc == ANVIL_OK ? anvil_json_write_string(id, 0, out) : rc;
@@ -443,6 +509,7 @@ static int s_model_text(struct s_gen *g, struct anvil_buf *out) {
     }
     rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, "}}") : rc;
     (void)s_op_used;
+    free(order);
     free(want);
     free(keep);
     return rc;
@@ -506,7 +573,8 @@ static int s_matcher(struct s_gen *g, const struct anvil_waiter *w, const struct
     rc = rc == ANVIL_OK ? anvil_json_write(&a->expected, 0, &key) : rc;
     rc = rc == ANVIL_OK ? anvil_buf_append_byte(&key, '/') : rc;
     struct anvil_str_view path = anvil_jmespath_text(a->path);
-    rc = rc == ANVIL_OK ? anvil_buf_append(&key, path.ptr, path.len) : rc;
+    /* As a JSON string: a NUL in the path must not end the key (two matchers would become one). */
+    rc = rc == ANVIL_OK ? anvil_json_write_string(path, 0, &key) : rc;
     rc = rc == ANVIL_OK ? anvil_buf_append_byte(&key, '\0') : rc;
     if (rc != ANVIL_OK) {
         anvil_buf_clean_up(&key);
@@ -523,7 +591,23 @@ static int s_matcher(struct s_gen *g, const struct anvil_waiter *w, const struct
     struct anvil_str_view operation = w->operation;
     size_t hash = s_rindex(operation, '#');
     s_snake(hash == SIZE_MAX ? operation : anvil_sv(operation.ptr + hash + 1, operation.len - hash - 1), op, sizeof op);
-    snprintf(name, size, "%s_match_%s_%08x", g->prefix, op, (unsigned)s_hash(key.data));
+    /* Two different matchers whose hashes collide get the next number instead. */
+    uint32_t h = s_hash(key.data);
+    for (;;) {
+        snprintf(name, size, "%s_match_%s_%08x", g->prefix, op, (unsigned)h);
+        bool taken = false;
+        for (size_t i = 0; i < g->found_count && !taken; i++) {
+            taken = strcmp(g->found[i].name, name) == 0;
+        }
+        if (!taken) {
+            break;
+        }
+        h++;
+    }
+    if ((rc = s_claim(g, "a path matcher", "%s", name)) != ANVIL_OK) {
+        anvil_buf_clean_up(&key);
+        return rc;
+    }
     if (g->found_count == S_MAX_MATCHERS) {
         anvil_buf_clean_up(&key);
         return anvil_diag_set(g->diag, ANVIL_ELIMIT, 0, 0, 0, "more than %d distinct matchers", S_MAX_MATCHERS);
@@ -554,6 +638,12 @@ static int s_matcher(struct s_gen *g, const struct anvil_waiter *w, const struct
     g->stats.fallbacks++;
     char value_name[192];
     snprintf(value_name, sizeof value_name, "%.150s_value", name);
+    static const char *const fallback_names[] = {"", "_text", "_expr", "_once", "_compile"};
+    for (size_t i = 0; i < sizeof fallback_names / sizeof fallback_names[0]; i++) {
+        if ((rc = s_claim(g, "a path matcher", "%s%s", value_name, fallback_names[i])) != ANVIL_OK) {
+            return rc;
+        }
+    }
     rc = anvil__jpc_emit_fallback(a->path, value_name, why.message[0] ? why.message : "not supported", &g->matchers);
     rc = rc == ANVIL_OK ? s_signaturef(&g->matchers, s_match_params, S_N(s_match_params), ") {", "static int %s(", name)
                         : rc;
@@ -588,7 +678,8 @@ static int s_add_op(struct s_gen *g, struct anvil_str_view id) {
         }
     }
     if (g->op_count == S_MAX_OPS) {
-        return ANVIL_ELIMIT;
+        return anvil_diag_set(g->diag, ANVIL_ELIMIT, 0, 0, 0, "more than %d operations have waiters or paginators",
+                              S_MAX_OPS);
     }
     char *copy = malloc(id.len + 1);
     if (!copy) {
@@ -625,11 +716,25 @@ static bool s_name_ok(struct anvil_str_view name) {
 
 static int s_waiter(struct s_gen *g, const struct anvil_waiter *w) {
     if (!s_name_ok(w->name) || !s_name_ok(s_name_part(w->operation))) {
-        return anvil_diag_set(g->diag, ANVIL_EMODEL, 0, 0, 0,
-                              "a waiter or operation name is not a C identifier of at most 127 bytes");
+        char shown[80];
+        anvil__c_comment_text(s_name_ok(w->name) ? s_name_part(w->operation) : w->name, shown, sizeof shown);
+        return anvil_diag_set(g->diag, ANVIL_EMODEL, 0, 0, 0, "the %s `%s` is not a C identifier of at most 127 bytes",
+                              s_name_ok(w->name) ? "operation" : "waiter", shown);
     }
-    char snake[128];
+    char snake[128], what[160];
     s_snake(w->name, snake, sizeof snake);
+    snprintf(what, sizeof what, "the waiter %.*s", (int)w->name.len, w->name.ptr);
+    int claimed = s_claim(g, what, "%s_waiter_%.*s", g->prefix, (int)w->name.len, w->name.ptr);
+    claimed = claimed == ANVIL_OK ? s_claim(g, what, "%s_wait_until_%s", g->prefix, snake) : claimed;
+    claimed = claimed == ANVIL_OK ? s_claim(g, what, "%s_%s_acceptors", g->prefix, snake) : claimed;
+    for (size_t i = 0; i < w->acceptor_count && claimed == ANVIL_OK; i++) {
+        if (w->acceptors[i].matcher == ANVIL_MATCH_ERROR_TYPE) {
+            claimed = s_claim(g, what, "%s_%s_codes_%zu", g->prefix, snake, i);
+        }
+    }
+    if (claimed != ANVIL_OK) {
+        return claimed;
+    }
     struct anvil_str_view op_name = s_name_part(w->operation);
     int rc = ANVIL_OK;
     /* Error codes. */
@@ -762,10 +867,19 @@ static int s_waiter(struct s_gen *g, const struct anvil_waiter *w) {
 static int s_paginator(struct s_gen *g, const struct anvil_paginator *p) {
     struct anvil_str_view name = s_name_part(p->operation);
     if (!s_name_ok(name)) {
-        return anvil_diag_set(g->diag, ANVIL_EMODEL, 0, 0, 0, "an operation name is not a C identifier");
+        char shown[80];
+        anvil__c_comment_text(name, shown, sizeof shown);
+        return anvil_diag_set(g->diag, ANVIL_EMODEL, 0, 0, 0, "the operation `%s` is not a C identifier", shown);
     }
-    char snake[128];
+    char snake[128], what[160];
     s_snake(name, snake, sizeof snake);
+    snprintf(what, sizeof what, "the paginator of %.*s", (int)name.len, name.ptr);
+    int claimed = s_claim(g, what, "%s_paginator_%s", g->prefix, snake);
+    claimed = claimed == ANVIL_OK ? s_claim(g, what, "%s_%s_pages", g->prefix, snake) : claimed;
+    claimed = claimed == ANVIL_OK ? s_claim(g, what, "%s_%s_next_page", g->prefix, snake) : claimed;
+    if (claimed != ANVIL_OK) {
+        return claimed;
+    }
     char line[400];
     snprintf(line, sizeof line, "The pages of %.*s: its @paginated description (from %s_model()).", (int)name.len,
              name.ptr, g->prefix);
@@ -868,6 +982,7 @@ static int s_generate(struct s_gen *g, const struct anvil_codegen_options *o) {
         }
     }
     /* The paginated operations of this service, sorted by operation. */
+    bool any_waiter = count > 0;
     rc = rc == ANVIL_OK ? anvil_paginator_set_from_model(NULL, g->model, &g->paginators, g->diag) : rc;
     size_t pn = rc == ANVIL_OK ? anvil_paginator_set_count(g->paginators) : 0;
     const struct anvil_paginator **pages = calloc(pn ? pn : 1, sizeof *pages);
@@ -886,6 +1001,19 @@ static int s_generate(struct s_gen *g, const struct anvil_codegen_options *o) {
             pages[at] = p;
             rc = s_add_op(g, p->operation);
         }
+    }
+    static const char *const fixed[] = {"model",           "model_text",     "model_value", "model_once",
+                                        "model_load",      "client_new",     "paginators",  "paginator_set",
+                                        "paginators_once", "paginators_load"};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0] && rc == ANVIL_OK; i++) {
+        rc = s_claim(g, "anvil gen's own accessors", "%s_%s", g->prefix, fixed[i]);
+    }
+    if (rc == ANVIL_OK && !any_waiter && page_count == 0) {
+        struct anvil_str_view sid = anvil_shape_id(g->service);
+        rc = anvil_diag_set(g->diag, ANVIL_EMODEL, 0, 0, 0,
+                            "%.*s has no waiters and no paginators in the model (a botocore model's waiters-2.json and "
+                            "paginators-1.json are not read by anvil gen)",
+                            (int)sid.len, sid.ptr);
     }
     const char *header_name = o->header_name && *o->header_name ? o->header_name : NULL;
     struct anvil_str_view service_id = anvil_shape_id(g->service);
@@ -927,8 +1055,12 @@ static int s_generate(struct s_gen *g, const struct anvil_codegen_options *o) {
     /* Operation wrappers. */
     for (size_t i = 0; i < g->op_count && rc == ANVIL_OK; i++) {
         struct anvil_str_view name = s_name_part(anvil_sv_from_cstr(g->ops[i]));
-        char snake[128];
+        char snake[128], what[160];
         s_snake(name, snake, sizeof snake);
+        snprintf(what, sizeof what, "the operation %.*s", (int)name.len, name.ptr);
+        if ((rc = s_claim(g, what, "%s_%s", g->prefix, snake)) != ANVIL_OK) {
+            break;
+        }
         rc = anvil_buf_appendf(g->h, "/** One call of %.*s (anvil_client_call(), no deadline). */\n", (int)name.len,
                                name.ptr);
         rc = rc == ANVIL_OK
@@ -1046,6 +1178,20 @@ int anvil_codegen_generate(const struct anvil_model *model, const struct anvil_c
         return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "the prefix `%s` is not a C identifier of at most 40 bytes",
                               options->prefix ? options->prefix : "");
     }
+    /* anvil's, POSIX threads' and libcurl's names: the generated symbols would clash with theirs. */
+    static const char *const reserved[] = {"anvil", "pthread", "curl"};
+    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
+        if (strncasecmp(options->prefix, reserved[i], strlen(reserved[i])) == 0) {
+            return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0,
+                                  "the prefix `%s` would make names that clash with %s's: choose another",
+                                  options->prefix, reserved[i]);
+        }
+    }
+    if (options->prefix[0] == '_') {
+        return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0,
+                              "the prefix `%s` starts with '_': names so made are reserved to the C implementation",
+                              options->prefix);
+    }
     struct s_gen g;
     memset(&g, 0, sizeof g);
     g.model = model;
@@ -1068,14 +1214,15 @@ int anvil_codegen_generate(const struct anvil_model *model, const struct anvil_c
         }
     }
     if (!g.service || anvil_shape_type(g.service) != ANVIL_SHAPE_SERVICE) {
-        return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0,
-                              options->service ? "`%s` is not a service of the model" : "%sthe model has no service",
-                              options->service ? options->service : "");
+        return options->service
+                   ? anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "`%s` is not a service of the model", options->service)
+                   : anvil_diag_set(diag, ANVIL_EMODEL, 0, 0, 0, "the model has no service");
     }
     anvil_buf_init(&g.helpers, NULL, 0);
     anvil_buf_init(&g.matchers, NULL, 0);
     anvil_buf_init(&g.tables, NULL, 0);
     anvil_buf_init(&g.functions, NULL, 0);
+    anvil_buf_init(&g.claimed, NULL, 0);
     g.found = calloc(S_MAX_MATCHERS, sizeof *g.found);
     int rc = g.found ? s_generate(&g, options) : ANVIL_ENOMEM;
     for (size_t i = 0; i < g.found_count; i++) {
@@ -1091,6 +1238,7 @@ int anvil_codegen_generate(const struct anvil_model *model, const struct anvil_c
     anvil_buf_clean_up(&g.matchers);
     anvil_buf_clean_up(&g.tables);
     anvil_buf_clean_up(&g.functions);
+    anvil_buf_clean_up(&g.claimed);
     if (stats) {
         *stats = g.stats;
     }

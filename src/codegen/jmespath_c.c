@@ -63,6 +63,8 @@ enum {
 struct s_name {
     struct s_name *next;
     const char *text;
+    /* For a base name: the next suffix to try (so a path of n equal names costs n tries, not n squared). */
+    unsigned next_suffix;
 };
 
 /* A field already looked up in an open block: used again instead of a second lookup. */
@@ -288,6 +290,7 @@ static const char *s_claim(struct s_fn *f, const char *name) {
         return name;
     }
     n->text = name;
+    n->next_suffix = 0;
     n->next = f->names;
     f->names = n;
     return name;
@@ -295,9 +298,21 @@ static const char *s_claim(struct s_fn *f, const char *name) {
 
 /* `base`, or base_2, base_3, ... : a name not yet used in the function. */
 static const char *s_unique(struct s_fn *f, const char *base) {
-    const char *name = base;
-    for (unsigned k = 2; s_name_used(f, name); k++) {
-        name = s_fmt(f->g, "%s_%u", base, k);
+    if (!s_name_used(f, base)) {
+        return s_claim(f, base);
+    }
+    /* The claimed entry of `base` remembers where its suffixes got to. */
+    struct s_name *entry = NULL;
+    for (struct s_name *n = f->names; n && !entry; n = n->next) {
+        entry = strcmp(n->text, base) == 0 ? n : NULL;
+    }
+    unsigned k = entry && entry->next_suffix ? entry->next_suffix : 2;
+    const char *name = s_fmt(f->g, "%s_%u", base, k);
+    while (s_name_used(f, name)) {
+        name = s_fmt(f->g, "%s_%u", base, ++k);
+    }
+    if (entry) {
+        entry->next_suffix = k + 1;
     }
     return s_claim(f, name);
 }
@@ -1955,13 +1970,24 @@ static int s_emit(const struct anvil_jmespath *expr, bool matcher, enum anvil_wa
     return ANVIL_OK;
 }
 
+/* Longer expressions go to the interpreter: compiling costs grow with the square of the names a function holds. */
+#define S_MAX_COMPILED_TEXT 8192
+
 int anvil__jpc_emit(const struct anvil_jmespath *expr, const char *name, const struct anvil__jpc_options *options,
                     struct anvil_buf *helpers, struct anvil_buf *out, struct anvil_diag *diag) {
+    if (anvil_jmespath_text(expr).len > S_MAX_COMPILED_TEXT) {
+        return anvil_diag_set(diag, ANVIL_EUNSUPPORTED, 0, 0, 0, "an expression longer than %d bytes",
+                              S_MAX_COMPILED_TEXT);
+    }
     return s_emit(expr, false, ANVIL_CMP_STRING_EQUALS, NULL, name, options, helpers, out, diag);
 }
 
 int anvil__jpc_emit_match(const struct anvil_jmespath *expr, enum anvil_waiter_comparator comparator,
                           const struct anvil_json *expected, const char *name, const struct anvil__jpc_options *options,
                           struct anvil_buf *helpers, struct anvil_buf *out, struct anvil_diag *diag) {
+    if (anvil_jmespath_text(expr).len > S_MAX_COMPILED_TEXT) {
+        return anvil_diag_set(diag, ANVIL_EUNSUPPORTED, 0, 0, 0, "an expression longer than %d bytes",
+                              S_MAX_COMPILED_TEXT);
+    }
     return s_emit(expr, true, comparator, expected, name, options, helpers, out, diag);
 }

@@ -151,3 +151,65 @@ TEST(codegen_compiled_acceptors_drive_the_runtime) {
 done:
     anvil_wait_result_clean_up(&result);
 }
+
+/* Two model names that make one C name are refused by name, not left to the compiler. */
+TEST(codegen_refuses_colliding_names) {
+    static const char model_text[] =
+        "{\"smithy\": \"2.0\", \"shapes\": {"
+        "\"ex.svc#Svc\": {\"type\": \"service\", \"version\": \"1\", \"operations\": [{\"target\": "
+        "\"ex.svc#Get\"}], \"traits\": {\"aws.protocols#awsJson1_0\": {}}},"
+        "\"ex.svc#Get\": {\"type\": \"operation\", \"traits\": {\"smithy.waiters#waitable\": {"
+        "\"DBReady\": {\"acceptors\": [{\"state\": \"success\", \"matcher\": {\"success\": true}}]},"
+        "\"DbReady\": {\"acceptors\": [{\"state\": \"success\", \"matcher\": {\"success\": true}}]}}}}}}";
+    struct anvil_model *model = NULL;
+    struct anvil_buf h, c;
+    anvil_buf_init(&h, t->alloc, 0);
+    anvil_buf_init(&c, t->alloc, 0);
+    CHECK_OK(anvil_model_load(t->alloc, model_text, sizeof model_text - 1, NULL, &model, NULL));
+    struct anvil_codegen_options o = {"ex", NULL, NULL, false};
+    struct anvil_diag diag;
+    CHECK_STATUS(anvil_codegen_generate(model, &o, &h, &c, NULL, &diag), ANVIL_EMODEL);
+    CHECK_STR_EQ(diag.message,
+                 "the waiter DBReady and the waiter DbReady both make the C name `ex_wait_until_db_ready`: "
+                 "anvil gen cannot keep them apart");
+done:
+    anvil_buf_clean_up(&h);
+    anvil_buf_clean_up(&c);
+    anvil_model_destroy(model);
+}
+
+/* Paths that differ only after a NUL are two matchers (a key cut at the NUL once made them one). */
+TEST(codegen_keeps_paths_apart_past_a_nul) {
+    static const char model_text[] =
+        "{\"smithy\": \"2.0\", \"shapes\": {"
+        "\"ex.svc#Svc\": {\"type\": \"service\", \"version\": \"1\", \"operations\": [{\"target\": "
+        "\"ex.svc#Get\"}], \"traits\": {\"aws.protocols#awsJson1_0\": {}}},"
+        "\"ex.svc#Get\": {\"type\": \"operation\", \"traits\": {\"smithy.waiters#waitable\": {"
+        "\"Ready\": {\"documentation\": \"count < 5, see <b>X</b> ?\?/\", \"acceptors\": ["
+        "{\"state\": \"success\", \"matcher\": {\"output\": {\"path\": \"Status == '\\u0000a'\", "
+        "\"expected\": \"true\", \"comparator\": \"booleanEquals\"}}},"
+        "{\"state\": \"failure\", \"matcher\": {\"output\": {\"path\": \"Status == '\\u0000b'\", "
+        "\"expected\": \"true\", \"comparator\": \"booleanEquals\"}}}]}}}}}}";
+    struct anvil_model *model = NULL;
+    struct anvil_buf h, c;
+    anvil_buf_init(&h, t->alloc, 0);
+    anvil_buf_init(&c, t->alloc, 0);
+    CHECK_OK(anvil_model_load(t->alloc, model_text, sizeof model_text - 1, NULL, &model, NULL));
+    struct anvil_codegen_options o = {"ex", NULL, NULL, false};
+    struct anvil_codegen_stats stats;
+    CHECK_OK(anvil_codegen_generate(model, &o, &h, &c, &stats, NULL));
+    CHECK_EQ_U64(stats.matchers, 2);
+    /* The documentation: a '<' that opens no tag kept, a tag dropped, no trigraph left in the comment. */
+    CHECK(s_has(&h, " * count < 5, see X ? ?/"));
+    /* Prefixes that would clash with anvil's, libcurl's or POSIX threads' names, or reserved ones. */
+    struct anvil_codegen_options bad = {"anvil_x", NULL, NULL, false};
+    struct anvil_diag diag;
+    CHECK_STATUS(anvil_codegen_generate(model, &bad, &h, &c, NULL, &diag), ANVIL_EINVAL);
+    CHECK_STR_EQ(diag.message, "the prefix `anvil_x` would make names that clash with anvil's: choose another");
+    bad.prefix = "_x";
+    CHECK_STATUS(anvil_codegen_generate(model, &bad, &h, &c, NULL, &diag), ANVIL_EINVAL);
+done:
+    anvil_buf_clean_up(&h);
+    anvil_buf_clean_up(&c);
+    anvil_model_destroy(model);
+}

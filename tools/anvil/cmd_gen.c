@@ -8,8 +8,8 @@
 
 enum { OPT_SERVICE = 1000, OPT_PREFIX, OPT_OUT, OPT_INTERPRET };
 
-/* Writes `len` bytes to `path` whole (through a temporary file renamed over it). */
-static int s_write(const char *path, const char *data, size_t len) {
+/* Writes `len` bytes to `path`.tmp whole; CLI_EXIT_IO naming it when it cannot. */
+static int s_write_tmp(const char *path, const char *data, size_t len) {
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "wb");
@@ -19,7 +19,19 @@ static int s_write(const char *path, const char *data, size_t len) {
     }
     bool ok = fwrite(data, 1, len, f) == len;
     ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
+    if (!ok) {
+        cli_error("gen: cannot write %s: %s", tmp, strerror(errno));
+        remove(tmp);
+        return CLI_EXIT_IO;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Moves `path`.tmp over `path`. */
+static int s_commit(const char *path) {
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (rename(tmp, path) != 0) {
         cli_error("gen: cannot write %s: %s", path, strerror(errno));
         remove(tmp);
         return CLI_EXIT_IO;
@@ -93,15 +105,18 @@ int cli_cmd_gen(int argc, char **argv) {
         cli_error("gen: %s", diag.message[0] ? diag.message : anvil_status_str(rc));
         code = rc == ANVIL_EINVAL ? CLI_EXIT_USAGE : rc == ANVIL_EMODEL ? CLI_EXIT_DATA : cli_exit_for_status(rc);
     }
-    char path[4200];
-    if (code == CLI_EXIT_OK) {
-        snprintf(path, sizeof path, "%s/%s.h", out_dir, prefix);
-        code = s_write(path, header.data, header.len);
+    /* Both files written before either replaces an old one: never a new header beside an old source. */
+    char h_path[4200], c_path[4200];
+    snprintf(h_path, sizeof h_path, "%s/%s.h", out_dir, prefix);
+    snprintf(c_path, sizeof c_path, "%s/%s.c", out_dir, prefix);
+    code = code == CLI_EXIT_OK ? s_write_tmp(h_path, header.data, header.len) : code;
+    if (code == CLI_EXIT_OK && (code = s_write_tmp(c_path, source.data, source.len)) != CLI_EXIT_OK) {
+        char tmp[4300];
+        snprintf(tmp, sizeof tmp, "%s.tmp", h_path);
+        remove(tmp);
     }
-    if (code == CLI_EXIT_OK) {
-        snprintf(path, sizeof path, "%s/%s.c", out_dir, prefix);
-        code = s_write(path, source.data, source.len);
-    }
+    code = code == CLI_EXIT_OK ? s_commit(h_path) : code;
+    code = code == CLI_EXIT_OK ? s_commit(c_path) : code;
     if (code == CLI_EXIT_OK) {
         fprintf(stderr,
                 "anvil: gen: %zu waiters (%zu acceptors), %zu matchers: %zu compiled, %zu interpreted; %zu "
