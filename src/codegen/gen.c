@@ -230,7 +230,7 @@ static const char *const s_match_params[] = {"const struct anvil_json *subject",
  */
 static int s_signature(struct anvil_buf *out, const char *head, const char *const *params, size_t count,
                        const char *tail) {
-    size_t open = strlen(head), column = open, widest = 0;
+    size_t open = strlen(head), widest = 0;
     for (size_t i = 0; i < count; i++) {
         size_t len = strlen(params[i]) + 1 + (i + 1 == count ? strlen(tail) : 0);
         widest = len > widest ? len : widest;
@@ -238,31 +238,13 @@ static int s_signature(struct anvil_buf *out, const char *head, const char *cons
     int rc = anvil_buf_append_cstr(out, head);
     if (open + widest > 120) {
         /* Not even one parameter fits after the '(': break after it, indented 4 past the line's own indent. */
-        size_t lead = strspn(head, " ");
+        open = strspn(head, " ") + 4;
         rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
-        for (size_t k = 0; k < lead + 4 && rc == ANVIL_OK; k++) {
+        for (size_t k = 0; k < open && rc == ANVIL_OK; k++) {
             rc = anvil_buf_append_byte(out, ' ');
         }
-        open = column = lead + 4;
-        for (size_t i = 0; i < count && rc == ANVIL_OK; i++) {
-            size_t len = strlen(params[i]) + (i + 1 < count ? 1 : strlen(tail));
-            if (i > 0 && column + 1 + len > 120) {
-                rc = anvil_buf_append_byte(out, '\n');
-                for (size_t k = 0; k < open && rc == ANVIL_OK; k++) {
-                    rc = anvil_buf_append_byte(out, ' ');
-                }
-                column = open;
-            } else if (i > 0) {
-                rc = anvil_buf_append_byte(out, ' ');
-                column++;
-            }
-            rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, params[i]) : rc;
-            rc = rc == ANVIL_OK && i + 1 < count ? anvil_buf_append_byte(out, ',') : rc;
-            column += len;
-        }
-        rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, tail) : rc;
-        return rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
     }
+    size_t column = open;
     for (size_t i = 0; i < count && rc == ANVIL_OK; i++) {
         size_t len = strlen(params[i]) + (i + 1 < count ? 1 : strlen(tail));
         if (i > 0 && column + 1 + len > 120) {
