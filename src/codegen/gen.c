@@ -490,7 +490,6 @@ static int s_model_text(struct s_gen *g, struct anvil_buf *out) {
         rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, "]}") : rc;
     }
     rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, "}}") : rc;
-    (void)s_op_used;
     free(order);
     free(want);
     free(keep);
@@ -654,10 +653,8 @@ static int s_matcher(struct s_gen *g, const struct anvil_waiter *w, const struct
 /* ---- waiters ---- */
 
 static int s_add_op(struct s_gen *g, struct anvil_str_view id) {
-    for (size_t i = 0; i < g->op_count; i++) {
-        if (anvil_sv_eq_cstr(id, g->ops[i])) {
-            return ANVIL_OK;
-        }
+    if (s_op_used(g, id)) {
+        return ANVIL_OK;
     }
     if (g->op_count == S_MAX_OPS) {
         return anvil_diag_set(g->diag, ANVIL_ELIMIT, 0, 0, 0, "more than %d operations have waiters or paginators",

@@ -23,7 +23,7 @@
 /* The longest line of a credentials or config file (a long session token fits). */
 #define S_LINE_MAX 16384
 
-static const char *s_env(void *ctx, const char *name) {
+const char *anvil__getenv_system(void *ctx, const char *name) {
     (void)ctx;
     return getenv(name);
 }
@@ -330,7 +330,7 @@ static int s_from_environment(anvil_client_getenv_fn *lookup, void *ctx, struct 
 int anvil_aws_config_resolve(const char *profile, const char *region, anvil_client_getenv_fn *lookup, void *ctx,
                              struct anvil_aws_config *out, struct anvil_diag *diag) {
     memset(out, 0, sizeof *out);
-    lookup = lookup ? lookup : s_env;
+    lookup = lookup ? lookup : anvil__getenv_system;
     const char *env_profile = lookup(ctx, "AWS_PROFILE");
     const char *name = profile && *profile ? profile : env_profile;
     out->profile_named = name && *name;

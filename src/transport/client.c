@@ -73,17 +73,21 @@ static int s_credentials_and_region(struct anvil_client *c, struct anvil_diag *d
         return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "the profile `%s` is in neither %s nor %s", aws->profile,
                               aws->credentials_path, aws->config_path);
     }
-    if (!aws->region[0]) {
+    /* What the credential sources (and instance metadata, for the region) read: the client's own settings. */
+    struct anvil_credentials_options co = {
+        .profile = o->profile,
+        .getenv = o->getenv,
+        .getenv_ctx = o->getenv_ctx,
+        .env = o->env,
+        /* The client's (the caller's, AWS_CA_BUNDLE or the profile's) for the HTTPS sources too. */
+        .ca_bundle = o->ca_bundle && *o->ca_bundle ? o->ca_bundle : aws->ca_bundle,
+        .cancel = o->cancel,
+        .debug = o->debug,
+        .debug_ctx = o->debug_ctx,
+    };
+    if (!aws->region[0] && anvil__on_ec2(&co)) {
         /* On an EC2 instance, its own region (as the Rust and Java SDKs do). */
-        struct anvil_credentials_options io = {.getenv = o->getenv,
-                                               .getenv_ctx = o->getenv_ctx,
-                                               .env = o->env,
-                                               .cancel = o->cancel,
-                                               .debug = o->debug,
-                                               .debug_ctx = o->debug_ctx};
-        if (anvil__on_ec2(&io)) {
-            anvil__imds_region(&io, aws->region, sizeof aws->region, NULL);
-        }
+        anvil__imds_region(&co, aws->region, sizeof aws->region, NULL);
     }
     if (!aws->region[0]) {
         return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
@@ -104,18 +108,7 @@ static int s_credentials_and_region(struct anvil_client *c, struct anvil_diag *d
         anvil_credentials_provider_retain(o->credentials);
         c->credentials = o->credentials;
     } else {
-        struct anvil_credentials_options co = {
-            .profile = o->profile,
-            .region = aws->region,
-            .getenv = o->getenv,
-            .getenv_ctx = o->getenv_ctx,
-            .env = o->env,
-            /* The client's (the caller's, AWS_CA_BUNDLE or the profile's) for the HTTPS sources too. */
-            .ca_bundle = o->ca_bundle && *o->ca_bundle ? o->ca_bundle : aws->ca_bundle,
-            .cancel = o->cancel,
-            .debug = o->debug,
-            .debug_ctx = o->debug_ctx,
-        };
+        co.region = aws->region;
         int made = anvil_credentials_provider_default(c->allocator, &co, &c->credentials);
         if (made != ANVIL_OK) {
             return made;

@@ -5,12 +5,15 @@
  */
 #include "anvil/credentials.h"
 
+#include <fcntl.h>
 #include <openssl/crypto.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/core_internal.h"
 #include "transport/credentials_internal.h"
@@ -90,6 +93,35 @@ struct anvil_allocator anvil__scrubber(struct anvil_allocator *parent) {
     struct anvil_allocator a = {s_scrub_acquire, s_scrub_realloc, s_scrub_release,
                                 parent ? parent : anvil_allocator_default()};
     return a;
+}
+
+int anvil__read_small_file(const char *path, char *out, size_t size, size_t *len) {
+    *len = 0;
+    if (size < 2) {
+        return ANVIL_ELIMIT;
+    }
+    out[0] = '\0';
+    /* Non-blocking, and only a regular file: a FIFO would block the read forever. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        return ANVIL_EIO;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return ANVIL_EINVAL;
+    }
+    size_t n = 0;
+    ssize_t got;
+    while (n < size - 1 && (got = read(fd, out + n, size - 1 - n)) > 0) {
+        n += (size_t)got;
+    }
+    char extra;
+    bool more = n == size - 1 && read(fd, &extra, 1) == 1;
+    close(fd);
+    out[n] = '\0';
+    *len = n;
+    return more ? ANVIL_ELIMIT : ANVIL_OK;
 }
 
 /* Printable ASCII only: the value goes into a header (or its signing scope). */

@@ -7,15 +7,12 @@
  * answers.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <openssl/crypto.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "anvil/arena.h"
 #include "anvil/json.h"
@@ -62,11 +59,6 @@ struct s_member {
     struct s_shared *shared;
     enum s_kind kind;
 };
-
-static const char *s_getenv(const struct s_shared *s, const char *name) {
-    const char *v = s->o.getenv ? s->o.getenv(s->o.getenv_ctx, name) : getenv(name);
-    return v && *v ? v : NULL;
-}
 
 const char *anvil__credentials_env(const struct anvil_credentials_options *o, const char *name) {
     const char *v = o->getenv ? o->getenv(o->getenv_ctx, name) : getenv(name);
@@ -117,8 +109,8 @@ static int s_environment(const struct s_shared *s, bool forced, struct anvil_cre
     if (s->profile_given && !forced) {
         return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "environment: passed over for the profile given");
     }
-    const char *key = s_getenv(s, "AWS_ACCESS_KEY_ID");
-    const char *secret = s_getenv(s, "AWS_SECRET_ACCESS_KEY");
+    const char *key = anvil__credentials_env(&s->o, "AWS_ACCESS_KEY_ID");
+    const char *secret = anvil__credentials_env(&s->o, "AWS_SECRET_ACCESS_KEY");
     if (!key && !secret) {
         return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "environment: AWS_ACCESS_KEY_ID is not set");
     }
@@ -127,9 +119,9 @@ static int s_environment(const struct s_shared *s, bool forced, struct anvil_cre
                               key ? "AWS_ACCESS_KEY_ID" : "AWS_SECRET_ACCESS_KEY",
                               key ? "AWS_SECRET_ACCESS_KEY" : "AWS_ACCESS_KEY_ID");
     }
-    const char *token = s_getenv(s, "AWS_SESSION_TOKEN");
-    const char *account = s_getenv(s, "AWS_ACCOUNT_ID");
-    const char *expiration = s_getenv(s, "AWS_CREDENTIAL_EXPIRATION");
+    const char *token = anvil__credentials_env(&s->o, "AWS_SESSION_TOKEN");
+    const char *account = anvil__credentials_env(&s->o, "AWS_ACCOUNT_ID");
+    const char *expiration = anvil__credentials_env(&s->o, "AWS_CREDENTIAL_EXPIRATION");
     int rc = s_put(out->access_key_id, sizeof out->access_key_id, anvil_sv_from_cstr(key), "environment",
                    "AWS_ACCESS_KEY_ID", diag);
     rc = rc == ANVIL_OK ? s_put(out->secret_access_key, sizeof out->secret_access_key, anvil_sv_from_cstr(secret),
@@ -317,39 +309,33 @@ static void s_session_name(const struct anvil__profile *p, const char *env_name,
 /* ---- web identity ---- */
 
 static int s_read_token(const char *path, const char *who, char **out, size_t *len, struct anvil_diag *diag) {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: cannot read the web identity token file %s: %s", who,
-                              path, strerror(errno));
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: the web identity token file %s is not a regular file",
-                              who, path);
-    }
     char *buf = malloc(S_TOKEN_MAX + 2);
     if (!buf) {
-        close(fd);
         return ANVIL_ENOMEM;
     }
     size_t n = 0;
-    ssize_t got;
-    while (n < S_TOKEN_MAX + 1 && (got = read(fd, buf + n, S_TOKEN_MAX + 1 - n)) > 0) {
-        n += (size_t)got;
+    int rc = anvil__read_small_file(path, buf, S_TOKEN_MAX + 2, &n);
+    /* What fits is judged: one byte past the limit is enough to say it is too long. */
+    rc = rc == ANVIL_ELIMIT ? ANVIL_OK : rc;
+    while (rc == ANVIL_OK && n && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' ')) {
+        buf[--n] = '\0';
     }
-    close(fd);
-    while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' ')) {
-        n--;
+    if (rc == ANVIL_EIO) {
+        rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: cannot read the web identity token file %s: %s", who,
+                            path, strerror(errno));
+    } else if (rc == ANVIL_EINVAL) {
+        rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: the web identity token file %s is not a regular file",
+                            who, path);
+    } else if (n == 0 || n > S_TOKEN_MAX || strlen(buf) != n) {
+        rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: the web identity token file %s is %s", who, path,
+                            n == 0            ? "empty"
+                            : n > S_TOKEN_MAX ? "longer than 20,000 bytes"
+                                              : "not text");
     }
-    buf[n] = '\0';
-    if (n == 0 || n > S_TOKEN_MAX || strlen(buf) != n) {
+    if (rc != ANVIL_OK) {
         OPENSSL_cleanse(buf, S_TOKEN_MAX + 2);
         free(buf);
-        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: the web identity token file %s is %s", who, path,
-                              n == 0            ? "empty"
-                              : n > S_TOKEN_MAX ? "longer than 20,000 bytes"
-                                                : "not text");
+        return rc;
     }
     *out = buf;
     *len = n;
@@ -382,13 +368,13 @@ static int s_web_identity_with(const struct s_shared *s, const char *token_file,
  */
 static int s_web_identity(const struct s_shared *s, const struct anvil__profile *p, bool profile_only, uint64_t now,
                           struct anvil_credentials *out, struct anvil_diag *diag) {
-    const char *file = profile_only ? NULL : s_getenv(s, "AWS_WEB_IDENTITY_TOKEN_FILE");
+    const char *file = profile_only ? NULL : anvil__credentials_env(&s->o, "AWS_WEB_IDENTITY_TOKEN_FILE");
     bool from_env = file != NULL;
     file = file ? file : anvil__profile_get(p, ANVIL__PK_WEB_IDENTITY_TOKEN_FILE);
     if (!file[0]) {
         return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "web identity: AWS_WEB_IDENTITY_TOKEN_FILE is not set");
     }
-    const char *role = profile_only ? NULL : s_getenv(s, "AWS_ROLE_ARN");
+    const char *role = profile_only ? NULL : anvil__credentials_env(&s->o, "AWS_ROLE_ARN");
     role = role ? role : anvil__profile_get(p, ANVIL__PK_ROLE_ARN);
     char who[200];
     if (from_env) {
@@ -401,8 +387,9 @@ static int s_web_identity(const struct s_shared *s, const struct anvil__profile 
                               from_env ? "AWS_WEB_IDENTITY_TOKEN_FILE" : "web_identity_token_file",
                               from_env ? "AWS_ROLE_ARN (or the profile's role_arn)" : "role_arn");
     }
-    return s_web_identity_with(s, file, role, profile_only ? NULL : s_getenv(s, "AWS_ROLE_SESSION_NAME"), p, who, now,
-                               out, diag);
+    return s_web_identity_with(s, file, role,
+                               profile_only ? NULL : anvil__credentials_env(&s->o, "AWS_ROLE_SESSION_NAME"), p, who,
+                               now, out, diag);
 }
 
 /* ---- roles ---- */
@@ -659,14 +646,15 @@ int anvil_credentials_provider_default(struct anvil_allocator *allocator,
     if (options) {
         s->o = *options;
     }
-    const char *named = s->o.profile && *s->o.profile ? s->o.profile : s_getenv(s, "AWS_PROFILE");
+    const char *named = s->o.profile && *s->o.profile ? s->o.profile : anvil__credentials_env(&s->o, "AWS_PROFILE");
     s->profile_given = s->o.profile && *s->o.profile;
     s->profile_named = named != NULL;
     snprintf(s->profile, sizeof s->profile, "%s", named ? named : "default");
-    const char *region = s->o.region && *s->o.region ? s->o.region : s_getenv(s, "AWS_REGION");
-    region = region ? region : s_getenv(s, "AWS_DEFAULT_REGION");
+    const char *region = s->o.region && *s->o.region ? s->o.region : anvil__credentials_env(&s->o, "AWS_REGION");
+    region = region ? region : anvil__credentials_env(&s->o, "AWS_DEFAULT_REGION");
     snprintf(s->region, sizeof s->region, "%s", region ? region : "");
-    const char *ca = s->o.ca_bundle && *s->o.ca_bundle ? s->o.ca_bundle : s_getenv(s, "AWS_CA_BUNDLE");
+    const char *ca =
+        s->o.ca_bundle && *s->o.ca_bundle ? s->o.ca_bundle : anvil__credentials_env(&s->o, "AWS_CA_BUNDLE");
     snprintf(s->ca_bundle, sizeof s->ca_bundle, "%s", ca ? ca : "");
     s->o.profile = s->profile_given ? s->profile : NULL;
     s->o.region = s->region[0] ? s->region : NULL;

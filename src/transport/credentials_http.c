@@ -5,14 +5,11 @@
  */
 #include <arpa/inet.h>
 #include <curl/curl.h>
-#include <fcntl.h>
 #include <openssl/crypto.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "anvil/json.h"
 #include "core/core_internal.h"
@@ -226,34 +223,6 @@ static bool s_container_url_ok(const char *url, char *shown, size_t size) {
     return ok;
 }
 
-/* Reads a small regular file (not a FIFO, which would block) into `out`, without its trailing line breaks. */
-static int s_read_small_file(const char *path, char *out, size_t size) {
-    if (size < 2) {
-        return ANVIL_ELIMIT;
-    }
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        if (fd >= 0) {
-            close(fd);
-        }
-        return ANVIL_EIO;
-    }
-    size_t n = 0;
-    ssize_t got;
-    while (n < size - 1 && (got = read(fd, out + n, size - 1 - n)) > 0) {
-        n += (size_t)got;
-    }
-    char extra;
-    bool more = n == size - 1 && read(fd, &extra, 1) == 1;
-    close(fd);
-    while (n && (out[n - 1] == '\n' || out[n - 1] == '\r')) {
-        n--;
-    }
-    out[n < size ? n : size - 1] = '\0';
-    return more ? ANVIL_ELIMIT : ANVIL_OK;
-}
-
 int anvil__credentials_container(const struct anvil_credentials_options *o, uint64_t now, struct anvil_credentials *out,
                                  struct anvil_diag *diag) {
     const char *relative = anvil__credentials_env(o, "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI");
@@ -296,7 +265,11 @@ int anvil__credentials_container(const struct anvil_credentials_options *o, uint
     const char *token_file = anvil__credentials_env(o, "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE");
     const char *token_env = anvil__credentials_env(o, "AWS_CONTAINER_AUTHORIZATION_TOKEN");
     if (token_file) {
-        int rc = s_read_small_file(token_file, token, sizeof token);
+        size_t n = 0;
+        int rc = anvil__read_small_file(token_file, token, sizeof token, &n);
+        while (rc == ANVIL_OK && n && (token[n - 1] == '\n' || token[n - 1] == '\r')) {
+            token[--n] = '\0';
+        }
         if (rc != ANVIL_OK) {
             OPENSSL_cleanse(token, sizeof token);
             return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,

@@ -34,6 +34,18 @@ void anvil__credentials_chain_invalidate(void *ctx);
 int anvil__ini_read(const char *path, const char *kind, const char *name, const char *const *keys, char **outs,
                     const size_t *sizes, size_t count, bool *found, struct anvil_diag *diag);
 
+/*
+ * Reads the regular file at `path` into `out` (`size` bytes, NUL-terminated;
+ * its length in *len). ANVIL_OK; ANVIL_EIO when it cannot be opened (errno
+ * says why); ANVIL_EINVAL when it is not a regular file (a FIFO would block);
+ * ANVIL_ELIMIT when it holds `size` - 1 bytes or more (what fits is kept).
+ * The caller cleanses `out` when it holds a secret.
+ */
+int anvil__read_small_file(const char *path, char *out, size_t size, size_t *len);
+
+/* getenv() as an anvil_getenv_fn (the lookup when a caller gives none). */
+const char *anvil__getenv_system(void *ctx, const char *name);
+
 /* The shared credentials and config files' paths (AWS_SHARED_CREDENTIALS_FILE, AWS_CONFIG_FILE, else ~/.aws/...). */
 void anvil__aws_paths(anvil_getenv_fn *lookup, void *ctx, char *credentials, size_t credentials_size, char *config,
                       size_t config_size);

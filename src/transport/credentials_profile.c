@@ -47,16 +47,11 @@ void anvil__profile_free(struct anvil__profile *p) {
     }
 }
 
-static const char *s_getenv(void *ctx, const char *name) {
-    (void)ctx;
-    return getenv(name);
-}
-
 int anvil__profile_load(struct anvil_allocator *allocator, anvil_getenv_fn *lookup, void *ctx, const char *name,
                         struct anvil__profile *out, struct anvil_diag *diag) {
     memset(out, 0, sizeof *out);
     out->allocator = allocator;
-    lookup = lookup ? lookup : s_getenv;
+    lookup = lookup ? lookup : anvil__getenv_system;
     if (strlen(name) >= sizeof out->name) {
         return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "the profile name is longer than %zu bytes",
                               sizeof out->name - 1);

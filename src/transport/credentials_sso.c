@@ -93,30 +93,23 @@ static int s_settings(struct s_sso *s, struct anvil_diag *diag) {
 }
 
 static int s_read_cache(const struct s_sso *s, char **text, size_t *len, struct anvil_diag *diag) {
-    int fd = open(s->cache_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: no SSO token (%s: %s); run `aws sso login%s%s`",
-                              s->who, s->cache_path, strerror(errno), s->session[0] ? " --sso-session " : "",
-                              s->session);
+    char *buf = malloc(S_CACHE_MAX + 1);
+    if (!buf) {
+        return ANVIL_ENOMEM;
     }
-    struct stat st;
-    char *buf = NULL;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > S_CACHE_MAX ||
-        !(buf = malloc((size_t)st.st_size + 1))) {
-        close(fd);
-        return buf == NULL && S_ISREG(st.st_mode) && (size_t)st.st_size <= S_CACHE_MAX
-                   ? ANVIL_ENOMEM
-                   : anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: %s is not a token file", s->who, s->cache_path);
+    int rc = anvil__read_small_file(s->cache_path, buf, S_CACHE_MAX + 1, len);
+    if (rc == ANVIL_EIO) {
+        rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: no SSO token (%s: %s); run `aws sso login%s%s`", s->who,
+                            s->cache_path, strerror(errno), s->session[0] ? " --sso-session " : "", s->session);
+    } else if (rc != ANVIL_OK) {
+        rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: %s is not a token file", s->who, s->cache_path);
     }
-    size_t n = 0;
-    ssize_t got;
-    while (n < (size_t)st.st_size && (got = read(fd, buf + n, (size_t)st.st_size - n)) > 0) {
-        n += (size_t)got;
+    if (rc != ANVIL_OK) {
+        OPENSSL_cleanse(buf, S_CACHE_MAX + 1);
+        free(buf);
+        return rc;
     }
-    close(fd);
-    buf[n] = '\0';
     *text = buf;
-    *len = n;
     return ANVIL_OK;
 }
 
