@@ -96,3 +96,422 @@ int anvil__jpc_emit_fallback(const struct anvil_jmespath *expr, const char *name
                         : rc;
     return rc;
 }
+
+/* ---- lines wider than 120 columns, broken where clang-format breaks them ---- */
+
+#define S_LIMIT 120
+
+struct s_wrap {
+    struct anvil_buf *out;
+    int col;
+    int indent;       /* the statement's */
+    bool declaration; /* a function's head: parameters aligned after the '(' whenever they fit */
+    int rc;
+};
+
+struct s_piece {
+    const char *ptr;
+    size_t len;
+};
+
+static void s_put(struct s_wrap *w, const char *ptr, size_t len) {
+    if (w->rc == ANVIL_OK) {
+        w->rc = anvil_buf_append(w->out, ptr, len);
+    }
+    w->col += (int)len;
+}
+
+static void s_newline(struct s_wrap *w, int col) {
+    s_put(w, "\n", 1);
+    for (int i = 0; i < col; i++) {
+        s_put(w, " ", 1);
+    }
+    w->col = col;
+}
+
+/* Index just past the string or character literal that starts at t[i]. */
+static size_t s_skip_literal(const char *t, size_t len, size_t i) {
+    char quote = t[i];
+    for (i++; i < len && t[i] != quote; i++) {
+        i += t[i] == '\\';
+    }
+    return i < len ? i + 1 : len;
+}
+
+/* The index of the bracket closing the one at t[open], or `len`. */
+static size_t s_close_of(const char *t, size_t len, size_t open) {
+    int depth = 0;
+    for (size_t i = open; i < len;) {
+        if (t[i] == '"' || t[i] == '\'') {
+            i = s_skip_literal(t, len, i);
+            continue;
+        }
+        depth += t[i] == '(' || t[i] == '[' || t[i] == '{';
+        depth -= t[i] == ')' || t[i] == ']' || t[i] == '}';
+        if (depth == 0) {
+            return i;
+        }
+        i++;
+    }
+    return len;
+}
+
+/*
+ * Splits t[from, to) after each `sep` outside brackets and literals, the
+ * separator kept at the end of the piece before it and the blanks after
+ * it dropped. The count, or 0 when there are more than `max` pieces.
+ */
+static size_t s_split(const char *t, size_t from, size_t to, const char *sep, struct s_piece *out, size_t max) {
+    size_t n = 0, start = from, seplen = strlen(sep);
+    int depth = 0;
+    for (size_t i = from; i < to;) {
+        if (t[i] == '"' || t[i] == '\'') {
+            i = s_skip_literal(t, to, i);
+            continue;
+        }
+        depth += t[i] == '(' || t[i] == '[' || t[i] == '{';
+        depth -= t[i] == ')' || t[i] == ']' || t[i] == '}';
+        if (depth == 0 && i + seplen <= to && memcmp(t + i, sep, seplen) == 0) {
+            if (n == max) {
+                return 0;
+            }
+            out[n++] = (struct s_piece){t + start, i + seplen - start};
+            for (i += seplen; i < to && t[i] == ' '; i++) {
+            }
+            start = i;
+            continue;
+        }
+        i++;
+    }
+    if (n == max || start >= to) {
+        return 0;
+    }
+    out[n++] = (struct s_piece){t + start, to - start};
+    return n;
+}
+
+/*
+ * Writes the pieces one after another (a blank between), a piece that
+ * does not fit the line starting a new one at `align`; `suffix` follows
+ * the last. `forced` starts every piece after the first on a line of its
+ * own. False when a piece does not fit even on a line of its own.
+ */
+static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int align, const char *suffix,
+                   bool forced) {
+    for (size_t i = 0; i < n; i++) {
+        int width = (int)pieces[i].len + (i + 1 == n ? (int)strlen(suffix) : 0);
+        if (i > 0 && !forced && w->col + 1 + width <= S_LIMIT) {
+            s_put(w, " ", 1);
+        } else if (i > 0) {
+            s_newline(w, align);
+        }
+        if (w->col + width > S_LIMIT) {
+            return false;
+        }
+        s_put(w, pieces[i].ptr, pieces[i].len);
+    }
+    s_put(w, suffix, strlen(suffix));
+    return true;
+}
+
+/* A chain of one logical operator (a && b && c) as pieces; 0 when there is none or `||` and `&&` mix. */
+static size_t s_split_logical(const char *t, size_t from, size_t to, struct s_piece *out, size_t max) {
+    struct s_piece other[32];
+    size_t or = s_split(t, from, to, "||", other, 32);
+    size_t and = s_split(t, from, to, "&&", out, max);
+    if ((and > 1) == (or > 1)) {
+        return 0;
+    }
+    return and > 1 ? and : s_split(t, from, to, "||", out, max);
+}
+
+/* The lines s_pack makes of the pieces from column `col` (continuations at `align`); 0 when one does not fit. */
+static int s_pack_lines(const struct s_piece *pieces, size_t n, int col, int align, size_t suffix) {
+    int lines = 1;
+    for (size_t i = 0; i < n; i++) {
+        int width = (int)pieces[i].len + (i + 1 == n ? (int)suffix : 0);
+        if (i > 0 && col + 1 + width <= S_LIMIT) {
+            col += 1 + width;
+            continue;
+        }
+        if (i > 0) {
+            lines++;
+            col = align;
+        }
+        if (col + width > S_LIMIT) {
+            return 0;
+        }
+        col += width;
+    }
+    return lines;
+}
+
+/*
+ * `HEAD(a, b, c)TAIL` (or `HEAD{a, b, c}TAIL`) where the arguments hold
+ * no parentheses: the arguments packed with continuation lines aligned
+ * after the bracket, or, when that takes more lines, all of them on the
+ * lines after it, four columns in from the statement.
+ */
+static bool s_wrap_call(struct s_wrap *w, const char *t, size_t len, char opener) {
+    for (size_t open = 0; open < len; open++) {
+        if (t[open] == '"' || t[open] == '\'') {
+            open = s_skip_literal(t, len, open) - 1;
+            continue;
+        }
+        if (t[open] != opener) {
+            continue;
+        }
+        size_t close = s_close_of(t, len, open);
+        if (close == len || memchr(t + open + 1, '(', close - open - 1) ||
+            memchr(t + open + 1, '{', close - open - 1)) {
+            continue;
+        }
+        struct s_piece args[64];
+        size_t n = s_split(t, open + 1, close, ",", args, 64);
+        if (n < 2) {
+            continue;
+        }
+        /* Nothing around the call that clang-format would rather break at (other arguments, operators). */
+        for (size_t i = 0; i + 1 < len; i = i + 1 == open ? close : i + 1) {
+            if (t[i] == ',' || t[i] == '?' || (t[i] == '&' && t[i + 1] == '&') || (t[i] == '|' && t[i + 1] == '|')) {
+                return false;
+            }
+        }
+        size_t tail = len - close;
+        int col = w->col + (int)open + 1;
+        int aligned = s_pack_lines(args, n, col, col, tail);
+        int after = s_pack_lines(args, n, w->indent + 4, w->indent + 4, tail) + 1;
+        s_put(w, t, open + 1);
+        if (aligned == 0 && after == 1) {
+            return false;
+        }
+        bool break_first = aligned == 0 || (after < aligned && !w->declaration);
+        if (break_first) {
+            s_newline(w, w->indent + 4);
+        }
+        for (size_t i = 0; i < n; i++) {
+            int width = (int)args[i].len + (i + 1 == n ? (int)tail : 0);
+            if (i > 0 && w->col + 1 + width <= S_LIMIT) {
+                s_put(w, " ", 1);
+            } else if (i > 0) {
+                s_newline(w, break_first ? w->indent + 4 : col);
+            }
+            s_put(w, args[i].ptr, args[i].len);
+        }
+        s_put(w, t + close, tail);
+        return true;
+    }
+    return false;
+}
+
+/*
+ * `COND ? A : B;` (what follows '='): `COND ? A` and `: B` under the '?'
+ * when that fits, else the two branches on lines of their own, four
+ * columns in. `dry` only says whether it fits.
+ */
+static bool s_wrap_ternary(struct s_wrap *w, const char *t, size_t len, bool dry) {
+    struct s_piece q[2], c[2];
+    if (s_split(t, 0, len, " ?", q, 2) != 2 || s_split(q[1].ptr, 0, q[1].len, " :", c, 2) != 2) {
+        return false;
+    }
+    int col = w->col;
+    if (col + (int)q[0].len - 2 > S_LIMIT || col + 6 + (int)c[0].len > S_LIMIT || col + 6 + (int)c[1].len > S_LIMIT) {
+        return false;
+    }
+    if (dry) {
+        return true;
+    }
+    if (col + (int)q[0].len + (int)c[0].len - 2 <= S_LIMIT) {
+        /* `COND ? A` fits: `: B` under the '?'. */
+        s_put(w, q[0].ptr, q[0].len - 2);
+        int question = w->col + 1;
+        s_put(w, " ? ", 3);
+        s_put(w, c[0].ptr, c[0].len - 2);
+        s_newline(w, question);
+        s_put(w, ": ", 2);
+        s_put(w, c[1].ptr, c[1].len);
+        return true;
+    }
+    s_put(w, q[0].ptr, q[0].len - 2);
+    s_newline(w, col + 4);
+    s_put(w, "? ", 2);
+    s_put(w, c[0].ptr, c[0].len - 2);
+    s_newline(w, col + 4);
+    s_put(w, ": ", 2);
+    s_put(w, c[1].ptr, c[1].len);
+    return true;
+}
+
+static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len);
+
+/* `for (init; condition; step) {`: the three packed; a condition broken at its operators puts the step on a line of its
+ * own. */
+static bool s_wrap_for(struct s_wrap *w, const char *t, size_t len) {
+    struct s_piece parts[3];
+    if (s_split(t, 5, len - 3, ";", parts, 3) != 3) {
+        return false;
+    }
+    s_put(w, "for (", 5);
+    int align = w->col;
+    bool forced = false;
+    for (size_t i = 0; i < 3; i++) {
+        const char *suffix = i == 2 ? ") {" : "";
+        int width = (int)parts[i].len + (int)strlen(suffix);
+        if (i > 0 && !forced && w->col + 1 + width <= S_LIMIT) {
+            s_put(w, " ", 1);
+        } else if (i > 0) {
+            s_newline(w, align);
+        }
+        if (w->col + width <= S_LIMIT) {
+            s_put(w, parts[i].ptr, parts[i].len);
+            s_put(w, suffix, strlen(suffix));
+            continue;
+        }
+        /* The part's own operators, its ';' kept after the last operand. */
+        struct s_piece ops[32];
+        size_t own = parts[i].len - (i < 2);
+        size_t n = s_split_logical(parts[i].ptr, 0, own, ops, 32);
+        if (n == 0 || !s_pack(w, ops, n, w->col, i < 2 ? ";" : suffix, false)) {
+            return false;
+        }
+        forced = true;
+    }
+    return true;
+}
+
+/* Breaks the line that starts at column w->col; false when its shape is not one handled here. */
+static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
+    if (w->col + (int)len <= S_LIMIT) {
+        s_put(w, t, len);
+        return true;
+    }
+    bool block = len > 3 && memcmp(t + len - 3, ") {", 3) == 0;
+    if (block && len > 5 && memcmp(t, "for (", 5) == 0) {
+        return s_wrap_for(w, t, len);
+    }
+    if (block && len > 4 && memcmp(t, "if (", 4) == 0) {
+        /* `if (a && b) {` or `if (!(a || b)) {`: the operands packed after the parenthesis. */
+        struct s_piece ops[32];
+        bool negated = len > 9 && memcmp(t, "if (!(", 6) == 0 && s_close_of(t, len, 5) == len - 4;
+        size_t head = negated ? 6 : 4;
+        size_t n = s_split_logical(t, head, len - (negated ? 4 : 3), ops, 32);
+        if (n > 1) {
+            s_put(w, t, head);
+            return s_pack(w, ops, n, w->col, negated ? ")) {" : ") {", false);
+        }
+        return s_wrap_call(w, t, len, '(');
+    }
+    /* `LHS = RHS;`: broken after '=', RHS four columns in (and broken again if need be). */
+    for (size_t i = 1; i + 1 < len && t[len - 1] == ';'; i++) {
+        if (t[i] == '"' || t[i] == '\'') {
+            i = s_skip_literal(t, len, i) - 1;
+            continue;
+        }
+        if (t[i] == '(' || t[i] == '[' || t[i] == '{') {
+            break;
+        }
+        if (t[i] == '=' && t[i - 1] == ' ' && t[i + 1] == ' ' && t[i + 2] == '{') {
+            return s_wrap_call(w, t, len, '{');
+        }
+        if (t[i] == '=' && t[i - 1] == ' ' && t[i + 1] == ' ') {
+            int col = w->col;
+            /* A conditional right after '=' when its condition and branches fit there. */
+            struct s_wrap after = *w;
+            after.col += (int)i + 2;
+            if (s_wrap_ternary(&after, t + i + 2, len - i - 2, true)) {
+                s_put(w, t, i + 2);
+                return s_wrap_ternary(w, t + i + 2, len - i - 2, false);
+            }
+            s_put(w, t, i + 1);
+            if (w->col > S_LIMIT) {
+                return false;
+            }
+            s_newline(w, col + 4);
+            return w->col + (int)(len - i - 2) <= S_LIMIT ? s_wrap_at(w, t + i + 2, len - i - 2)
+                                                          : s_wrap_ternary(w, t + i + 2, len - i - 2, false) ||
+                                                                s_wrap_call(w, t + i + 2, len - i - 2, '(');
+        }
+    }
+    return s_wrap_call(w, t, len, '(');
+}
+
+static int s_line(struct anvil_buf *out, int indent, const char *text, size_t len, bool declaration) {
+    struct anvil_buf wrapped;
+    anvil_buf_init(&wrapped, NULL, 0);
+    struct s_wrap w = {&wrapped, indent, indent, declaration, ANVIL_OK};
+    bool ok = indent + (int)len > S_LIMIT && !memchr(text, '\n', len) && s_wrap_at(&w, text, len);
+    int rc = ANVIL_OK;
+    for (int i = 0; i < indent && rc == ANVIL_OK; i++) {
+        rc = anvil_buf_append_byte(out, ' ');
+    }
+    if (rc == ANVIL_OK && (w.rc != ANVIL_OK || !ok)) {
+        rc = w.rc != ANVIL_OK ? w.rc : anvil_buf_append(out, text, len);
+    } else if (rc == ANVIL_OK) {
+        rc = anvil_buf_append(out, wrapped.data, wrapped.len);
+    }
+    anvil_buf_clean_up(&wrapped);
+    return rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+}
+
+/* A comment line wider than the limit broken at its last blanks that fit, the rest on ` * ` lines. */
+static int s_reflow(struct anvil_buf *out, const char *line, size_t len, size_t indent) {
+    int rc = ANVIL_OK;
+    size_t lead = 0; /* the columns before `line` on the line being written */
+    while (lead + len > S_LIMIT && rc == ANVIL_OK) {
+        size_t cut = S_LIMIT - lead, least = lead ? 0 : indent + 2;
+        while (cut > least && line[cut] != ' ') {
+            cut--;
+        }
+        if (cut <= least) {
+            break; /* no blank to break at: clang-format leaves it too */
+        }
+        rc = anvil_buf_append(out, line, cut);
+        rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+        for (size_t i = 0; i < indent && rc == ANVIL_OK; i++) {
+            rc = anvil_buf_append_byte(out, ' ');
+        }
+        rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, " * ") : rc;
+        lead = indent + 3;
+        line += cut + 1;
+        len -= cut + 1;
+    }
+    return rc == ANVIL_OK ? anvil_buf_append(out, line, len) : rc;
+}
+
+int anvil__c_line(struct anvil_buf *out, int indent, const char *text, size_t len) {
+    return s_line(out, indent, text, len, false);
+}
+
+int anvil__c_declaration(struct anvil_buf *out, int indent, const char *text, size_t len) {
+    return s_line(out, indent, text, len, true);
+}
+
+int anvil__c_rewrap(struct anvil_buf *out, size_t from) {
+    struct anvil_buf text;
+    anvil_buf_init(&text, NULL, 0);
+    int rc = anvil_buf_append(&text, out->data + from, out->len - from);
+    out->len = from;
+    for (size_t at = 0; at < text.len && rc == ANVIL_OK;) {
+        const char *line = text.data + at;
+        const char *end = memchr(line, '\n', text.len - at);
+        size_t len = end ? (size_t)(end - line) : text.len - at;
+        size_t indent = 0;
+        while (indent < len && line[indent] == ' ') {
+            indent++;
+        }
+        bool code = indent < len && line[indent] != '*' && line[indent] != '"' && line[indent] != '/';
+        bool comment = indent + 1 < len && (memcmp(line + indent, "/*", 2) == 0 || memcmp(line + indent, "* ", 2) == 0);
+        if (len > S_LIMIT && code) {
+            rc = anvil__c_line(out, (int)indent, line + indent, len - indent);
+            out->len -= rc == ANVIL_OK && !end; /* no newline the text did not have */
+        } else if (len > S_LIMIT && comment) {
+            rc = s_reflow(out, line, len, indent);
+            rc = rc == ANVIL_OK && end ? anvil_buf_append_byte(out, '\n') : rc;
+        } else {
+            rc = anvil_buf_append(out, line, len + (end != NULL));
+        }
+        at += len + (end != NULL);
+    }
+    anvil_buf_clean_up(&text);
+    return rc;
+}

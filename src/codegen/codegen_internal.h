@@ -43,9 +43,9 @@
 
 struct anvil__jpc_options {
     /*
-     * Helper functions the emitted code defines once per file are named
-     * PREFIX_jpc_* ("ddb" or "ddb_" both give ddb_jpc_*), so two generated
-     * files link into one program.
+     * Helper functions the emitted code defines once per file (static) are
+     * named PREFIX_jpc_* ("ddb" or "ddb_" both give ddb_jpc_*; "" gives
+     * jpc_*, as anvil gen names them).
      */
     const char *prefix;
 };
@@ -83,6 +83,24 @@ int anvil__c_comment(struct anvil_buf *out, struct anvil_str_view text);
 
 /* A model name for a message: printable ASCII kept (not '*' or '?'), anything else as '.', cut to fit `size`. */
 void anvil__c_comment_text(struct anvil_str_view text, char *out, size_t size);
+
+/*
+ * Appends one line of C at `indent` columns and its newline. A line wider
+ * than 120 columns is broken as the project's clang-format breaks it when
+ * it has one of the shapes generated code uses (`for (;;) {`, an `if` over
+ * a chain of `&&` or `||`, `LHS = RHS;`, a call whose arguments hold no
+ * calls); any other line is written as it is.
+ */
+int anvil__c_line(struct anvil_buf *out, int indent, const char *text, size_t len);
+
+/* anvil__c_line for a function's head (`int f(PARAMS);` or `) {`): parameters aligned after the '(' when they fit. */
+int anvil__c_declaration(struct anvil_buf *out, int indent, const char *text, size_t len);
+
+/*
+ * Breaks each line of out[from...] wider than 120 columns with
+ * anvil__c_line (comments and string continuations left as they are).
+ */
+int anvil__c_rewrap(struct anvil_buf *out, size_t from);
 
 /* Appends `text` as a C string literal (escaped; split into lines of at most 100 columns at `indent`). */
 int anvil__c_string(struct anvil_buf *out, struct anvil_str_view text, int indent);

@@ -35,6 +35,7 @@ struct s_gen {
     bool interpret;
     struct anvil_buf *h;
     struct anvil_buf *c;
+    size_t c_start; /* where this run's source starts in `c` */
     struct anvil_buf helpers;
     struct anvil_buf matchers;
     struct anvil_buf tables;
@@ -66,13 +67,6 @@ static int s_claim(struct s_gen *g, const char *what, const char *fmt, ...) {
     va_start(args, fmt);
     vsnprintf(name, sizeof name, fmt, args);
     va_end(args);
-    char helpers[96];
-    snprintf(helpers, sizeof helpers, "%s_jpc", g->prefix);
-    if (strncmp(name, helpers, strlen(helpers)) == 0 && strcmp(what, "a path matcher") != 0) {
-        return anvil_diag_set(g->diag, ANVIL_EMODEL, 0, 0, 0,
-                              "%.60s makes the C name `%.100s`, which the compiled paths' helpers (%s_*) use", what,
-                              name, helpers);
-    }
     /* Entries "NAME\0WHAT\0". */
     for (size_t at = 0; at < g->claimed.len;) {
         const char *taken = g->claimed.data + at;
@@ -225,44 +219,22 @@ static const char *const s_match_params[] = {"const struct anvil_json *subject",
 
 /*
  * `head` (such as "int ddb_get(") and `params` joined by ", ", then `tail`
- * (");" or ") {"), as clang-format lays them out at 120 columns: on one
- * line when it fits, else packed into lines aligned after the '('.
+ * (");" or ") {"), laid out as clang-format lays them out (anvil__c_line).
  */
 static int s_signature(struct anvil_buf *out, const char *head, const char *const *params, size_t count,
                        const char *tail) {
-    size_t open = strlen(head), widest = 0;
-    for (size_t i = 0; i < count; i++) {
-        size_t len = strlen(params[i]) + 1 + (i + 1 == count ? strlen(tail) : 0);
-        widest = len > widest ? len : widest;
-    }
-    int rc = anvil_buf_append_cstr(out, head);
-    if (open + widest > 120) {
-        /* Not even one parameter fits after the '(': break after it, indented 4 past the line's own indent. */
-        open = strspn(head, " ") + 4;
-        rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
-        for (size_t k = 0; k < open && rc == ANVIL_OK; k++) {
-            rc = anvil_buf_append_byte(out, ' ');
-        }
-    }
-    size_t column = open;
+    struct anvil_buf line;
+    anvil_buf_init(&line, NULL, 0);
+    size_t indent = strspn(head, " ");
+    int rc = anvil_buf_append_cstr(&line, head + indent);
     for (size_t i = 0; i < count && rc == ANVIL_OK; i++) {
-        size_t len = strlen(params[i]) + (i + 1 < count ? 1 : strlen(tail));
-        if (i > 0 && column + 1 + len > 120) {
-            rc = anvil_buf_append_byte(out, '\n');
-            for (size_t k = 0; k < open && rc == ANVIL_OK; k++) {
-                rc = anvil_buf_append_byte(out, ' ');
-            }
-            column = open;
-        } else if (i > 0) {
-            rc = anvil_buf_append_byte(out, ' ');
-            column++;
-        }
-        rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, params[i]) : rc;
-        rc = rc == ANVIL_OK && i + 1 < count ? anvil_buf_append_byte(out, ',') : rc;
-        column += len;
+        rc = anvil_buf_append_cstr(&line, i ? ", " : "");
+        rc = rc == ANVIL_OK ? anvil_buf_append_cstr(&line, params[i]) : rc;
     }
-    rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, tail) : rc;
-    return rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_append_cstr(&line, tail) : rc;
+    rc = rc == ANVIL_OK ? anvil__c_declaration(out, (int)indent, line.data, line.len) : rc;
+    anvil_buf_clean_up(&line);
+    return rc;
 }
 
 /* s_signature() with a formatted head. */
@@ -597,7 +569,7 @@ static int s_matcher(struct s_gen *g, const struct anvil_waiter *w, const struct
     snprintf(g->found[g->found_count].name, sizeof g->found[0].name, "%.150s", name);
     g->found_count++;
     g->stats.matchers++;
-    struct anvil__jpc_options jo = {g->prefix};
+    struct anvil__jpc_options jo = {""}; /* static helpers jpc_*: the prefix jpc is refused */
     struct anvil_diag why;
     anvil_diag_clear(&why);
     /* The emitted function carries the path and the comparator in a comment of its own. */
@@ -722,14 +694,26 @@ static int s_waiter(struct s_gen *g, const struct anvil_waiter *w) {
         if (a->matcher != ANVIL_MATCH_ERROR_TYPE) {
             continue;
         }
+        /* On one line when it fits 120 columns, else one code a line with a trailing comma (as clang-format). */
+        size_t row = g->tables.len;
         rc = anvil_buf_appendf(&g->tables, "static const struct anvil_str_view %s_%s_codes_%zu[] = {", g->prefix, snake,
                                i);
-        for (size_t k = 0; k < a->code_count && rc == ANVIL_OK; k++) {
-            rc = anvil_buf_append_cstr(&g->tables, k ? ", {" : "{");
-            rc = rc == ANVIL_OK ? anvil__c_string(&g->tables, a->codes[k], 8) : rc;
-            rc = rc == ANVIL_OK ? anvil_buf_appendf(&g->tables, ", %zu}", a->codes[k].len) : rc;
+        for (int pass = 0; pass < 2 && rc == ANVIL_OK; pass++) {
+            for (size_t k = 0; k < a->code_count && rc == ANVIL_OK; k++) {
+                rc = anvil_buf_append_cstr(&g->tables, pass ? "\n    {" : k ? ", {" : "{");
+                rc = rc == ANVIL_OK ? anvil__c_string(&g->tables, a->codes[k], 8) : rc;
+                rc = rc == ANVIL_OK ? anvil_buf_appendf(&g->tables, ", %zu}%s", a->codes[k].len, pass ? "," : "") : rc;
+            }
+            rc = rc == ANVIL_OK ? anvil_buf_append_cstr(&g->tables, pass ? "\n};\n" : "};\n") : rc;
+            const char *text = g->tables.data + row;
+            size_t width = g->tables.len - row - 1;
+            if (pass == 0 && rc == ANVIL_OK && width <= 120 && !memchr(text, '\n', width)) {
+                break;
+            }
+            if (pass == 0 && rc == ANVIL_OK) {
+                g->tables.len = (size_t)(strchr(text, '{') - g->tables.data) + 1;
+            }
         }
-        rc = rc == ANVIL_OK ? anvil_buf_append_cstr(&g->tables, "};\n") : rc;
     }
     char names[64][160];
     for (size_t i = 0; i < w->acceptor_count && rc == ANVIL_OK; i++) {
@@ -888,7 +872,10 @@ static int s_paginator(struct s_gen *g, const struct anvil_paginator *p) {
              ? anvil_buf_appendf(&g->functions,
                                  "const struct anvil_paginator *%s_paginator_%s(void) {\n"
                                  "    const struct anvil_paginator_set *set = %s_paginators();\n"
-                                 "    return set ? anvil_paginator_set_find(set, \"%.*s\", %zu) : NULL;\n"
+                                 "    if (!set) {\n"
+                                 "        return NULL;\n"
+                                 "    }\n"
+                                 "    return anvil_paginator_set_find(set, \"%.*s\", %zu);\n"
                                  "}\n\n",
                                  g->prefix, snake, g->prefix, (int)p->operation.len, p->operation.ptr, p->operation.len)
              : rc;
@@ -1144,7 +1131,7 @@ static int s_generate(struct s_gen *g, const struct anvil_codegen_options *o) {
     while (rc == ANVIL_OK && g->c->len >= 2 && g->c->data[g->c->len - 1] == '\n' && g->c->data[g->c->len - 2] == '\n') {
         g->c->len--;
     }
-    return rc;
+    return rc == ANVIL_OK ? anvil__c_rewrap(g->c, g->c_start) : rc;
 }
 
 int anvil_codegen_generate(const struct anvil_model *model, const struct anvil_codegen_options *options,
@@ -1157,13 +1144,17 @@ int anvil_codegen_generate(const struct anvil_model *model, const struct anvil_c
         return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "the prefix `%s` is not a C identifier of at most 40 bytes",
                               options->prefix ? options->prefix : "");
     }
-    /* anvil's, POSIX threads' and libcurl's names: the generated symbols would clash with theirs. */
-    static const char *const reserved[] = {"anvil", "pthread", "curl"};
+    /*
+     * anvil's, POSIX threads' and libcurl's names, and the compiled paths'
+     * static helpers (jpc_get, ...): the generated symbols would clash.
+     */
+    static const char *const reserved[] = {"anvil", "pthread", "curl", "jpc"};
+    static const char *const owners[] = {"anvil's", "pthread's", "curl's", "the compiled paths' helpers'"};
     for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
         if (strncasecmp(options->prefix, reserved[i], strlen(reserved[i])) == 0) {
             return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0,
-                                  "the prefix `%s` would make names that clash with %s's: choose another",
-                                  options->prefix, reserved[i]);
+                                  "the prefix `%s` would make names that clash with %s: choose another",
+                                  options->prefix, owners[i]);
         }
     }
     if (options->prefix[0] == '_') {
@@ -1178,6 +1169,7 @@ int anvil_codegen_generate(const struct anvil_model *model, const struct anvil_c
     g.interpret = options->interpret;
     g.h = header;
     g.c = source;
+    g.c_start = source->len;
     g.diag = diag;
     if (options->service) {
         g.service = anvil_model_find(model, options->service, strlen(options->service));

@@ -161,12 +161,10 @@ static void s_vline(struct s_fn *f, struct anvil_buf *out, int indent, const cha
     ANVIL_PRINTF(4, 0);
 
 static void s_vline(struct s_fn *f, struct anvil_buf *out, int indent, const char *fmt, va_list args) {
-    for (int i = 0; i < indent; i++) {
-        s_append(f->g, out, "    ", 4);
-    }
     const char *text = s_vfmt(f->g, fmt, args);
-    s_append(f->g, out, text, strlen(text));
-    s_append(f->g, out, "\n", 1);
+    if (f->g->rc == ANVIL_OK && anvil__c_line(out, 4 * indent, text, strlen(text)) != ANVIL_OK) {
+        s_fail_gen(f->g, ANVIL_ENOMEM);
+    }
 }
 
 /* One line of the function's body at the current indentation. */
@@ -1256,46 +1254,6 @@ static const char *s_multi_hash(struct s_fn *f, const struct jp_node *n, const c
 
 /* ---- functions ---- */
 
-/*
- * A function's head "static int NAME(PARAMS)" laid out as clang-format lays
- * it out before " {" at 120 columns: one line when it fits, else the
- * parameters packed into lines aligned after the '('.
- */
-static const char *s_wrap_signature(struct s_gen *g, const char *sig) {
-    size_t len = strlen(sig);
-    const char *open = strchr(sig, '(');
-    if (len + 2 <= 120 || !open) {
-        return sig;
-    }
-    size_t indent = (size_t)(open - sig) + 1;
-    struct anvil_buf b;
-    anvil_buf_init(&b, NULL, 0);
-    int rc = anvil_buf_append(&b, sig, indent);
-    size_t column = indent;
-    const char *p = open + 1;
-    while (rc == ANVIL_OK && *p) {
-        const char *comma = strstr(p, ", ");
-        size_t n = comma ? (size_t)(comma - p) + 1 : strlen(p);
-        size_t need = n + (comma ? 0 : 2); /* the last one carries ") {" */
-        if (column > indent && column + 1 + need > 120) {
-            rc = anvil_buf_append_byte(&b, '\n');
-            for (size_t k = 0; k < indent && rc == ANVIL_OK; k++) {
-                rc = anvil_buf_append_byte(&b, ' ');
-            }
-            column = indent;
-        } else if (column > indent) {
-            rc = anvil_buf_append_byte(&b, ' ');
-            column++;
-        }
-        rc = rc == ANVIL_OK ? anvil_buf_append(&b, p, n) : rc;
-        column += n;
-        p += n + (comma ? 1 : 0);
-    }
-    const char *wrapped = rc == ANVIL_OK ? s_fmt(g, "%.*s", (int)b.len, b.data) : sig;
-    anvil_buf_clean_up(&b);
-    return wrapped;
-}
-
 static void s_emit_value_function(struct s_gen *g, const struct jp_node *root, const char *name, const char *param,
                                   const char *comment, struct anvil_buf *dst);
 
@@ -1722,10 +1680,18 @@ static void s_append_marking_unused(struct s_gen *g, struct anvil_buf *dst, stru
     static const char *const decls[] = {
         "const struct anvil_json *", "struct anvil_json *", "struct anvil_json ", "bool ", "size_t ", "int64_t "};
     const char *p = code.ptr, *end = code.ptr + code.len;
+    const char *pending = NULL; /* a mark for the end of a declaration broken over lines */
     while (p < end) {
         const char *eol = memchr(p, '\n', (size_t)(end - p));
         eol = eol ? eol + 1 : end;
         s_append(g, dst, p, (size_t)(eol - p));
+        bool statement_end = eol - p >= 2 && eol[-1] == '\n' && eol[-2] == ';';
+        if (pending && statement_end) {
+            s_append(g, dst, pending, strlen(pending));
+            pending = NULL;
+            p = eol;
+            continue;
+        }
         const char *q = p;
         while (q < eol && *q == ' ') {
             q++;
@@ -1742,7 +1708,11 @@ static void s_append_marking_unused(struct s_gen *g, struct anvil_buf *dst, stru
                 const char *ident = s_fmt(g, "%.*s", (int)(name_end - name), name);
                 if (name_end > name && s_count_uses(code, ident) == 1) {
                     const char *mark = s_fmt(g, "%.*s(void)%s;\n", (int)(q - p), p, ident);
-                    s_append(g, dst, mark, strlen(mark));
+                    if (statement_end) {
+                        s_append(g, dst, mark, strlen(mark));
+                    } else {
+                        pending = mark;
+                    }
                 }
                 break;
             }
@@ -1754,8 +1724,12 @@ static void s_append_marking_unused(struct s_gen *g, struct anvil_buf *dst, stru
 /* Writes the whole function: comment, signature, declarations, the literals, the body. */
 static void s_assemble(struct s_fn *f, const char *comment, const char *signature, struct anvil_buf *dst) {
     struct s_gen *g = f->g;
-    const char *head = s_fmt(g, "%s\n%s {\n", comment, signature);
+    const char *head = s_fmt(g, "%s\n", comment);
     s_append(g, dst, head, strlen(head));
+    const char *open = s_fmt(g, "%s {", signature);
+    if (g->rc == ANVIL_OK && anvil__c_declaration(dst, 0, open, strlen(open)) != ANVIL_OK) {
+        s_fail_gen(g, ANVIL_ENOMEM);
+    }
     if (f->uses_rc) {
         s_append(g, dst, "    int rc;\n", strlen("    int rc;\n"));
     }
@@ -1807,10 +1781,9 @@ static void s_emit_value_function(struct s_gen *g, const struct jp_node *root, c
     const char *v = s_value(&f, root, param);
     s_line(&f, "*out = %s;", s_deref(&f, v));
     s_assemble(&f, comment,
-               s_wrap_signature(g, s_fmt(g,
-                                         "static int %s(const struct anvil_json *%s, struct anvil_arena *scratch, "
-                                         "struct anvil_json *out)",
-                                         name, param)),
+               s_fmt(g,
+                     "static int %s(const struct anvil_json *%s, struct anvil_arena *scratch, struct anvil_json *out)",
+                     name, param),
                dst);
     s_fn_clean_up(&f);
 }
@@ -1944,10 +1917,7 @@ static int s_emit(const struct anvil_jmespath *expr, bool matcher, enum anvil_wa
         s_match(&f, expr->root, cmp, expected);
         s_assemble(
             &f, comment,
-            s_wrap_signature(
-                &g,
-                s_fmt(&g, "static int %s(const struct anvil_json *root, struct anvil_arena *scratch, bool *matched)",
-                      name)),
+            s_fmt(&g, "static int %s(const struct anvil_json *root, struct anvil_arena *scratch, bool *matched)", name),
             &main);
         s_fn_clean_up(&f);
     }

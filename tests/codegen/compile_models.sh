@@ -30,11 +30,13 @@ for model in "$models"/*.json; do
   services=$((services + 1)) waiters=$((waiters + w)) acceptors=$((acceptors + a)) matchers=$((matchers + m))
   compiled=$((compiled + c)) fallbacks=$((fallbacks + f))
   grep -h 'Interpreted, not compiled' "$work/$prefix/$prefix.c" | sed "s/^/  $name: /" || true
-  # The header is what people read: laid out exactly as the project's clang-format lays it out.
-  if [[ -n $format ]] && ! "$format" --style="file:$root/.clang-format" "$work/$prefix/$prefix.h" |
-       diff -u "$work/$prefix/$prefix.h" - > "$work/$prefix/format.diff"; then
-    echo "FAIL format $name.h:"; head -20 "$work/$prefix/format.diff"; failed=$((failed + 1))
-  fi
+  # Both files laid out exactly as the project's clang-format lays them out.
+  for ext in h c; do
+    if [[ -n $format ]] && ! "$format" --style="file:$root/.clang-format" "$work/$prefix/$prefix.$ext" |
+         diff -u "$work/$prefix/$prefix.$ext" - > "$work/$prefix/format.diff"; then
+      echo "FAIL format $name.$ext:"; head -20 "$work/$prefix/format.diff"; failed=$((failed + 1))
+    fi
+  done
   if ! "$cc" "${flags[@]}" -c "$work/$prefix/$prefix.c" -o "$work/$prefix/$prefix.o" 2> "$work/$prefix/cc.err"; then
     echo "FAIL compile $name:"; head -20 "$work/$prefix/cc.err"; failed=$((failed + 1))
   fi

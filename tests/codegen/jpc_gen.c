@@ -20,7 +20,7 @@
 #include "read_file.h"
 #include "walk.h"
 
-#define S_PREFIX "jt"
+#define S_PREFIX "" /* helpers jpc_*, as anvil gen names them */
 /* Random expressions tried (those that compile are kept). */
 #define S_RANDOM_EXPRESSIONS 3000
 

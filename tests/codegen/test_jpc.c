@@ -860,7 +860,7 @@ static size_t s_golden_failures(void) {
                           true, ANVIL_CMP_BOOLEAN_EQUALS, "true", len_want, len_unwanted);
     /* A count compared with an integer stops once it passes it, when nothing after can fail. */
     static const char *const stop_want[] = {"/* Compared with 0: decided once there are more. */",
-                                            "&& !(n_filtered > 0); i_reservations_item++)", NULL};
+                                            "&& !(n_filtered > 0);\n", NULL};
     failures += !s_golden("length(Reservations[].Instances[?State.Name != 'running'][]) == `0`", true,
                           ANVIL_CMP_BOOLEAN_EQUALS, "true", stop_want, NULL);
     /* A value function: the expression in a comment (a closing comment escaped), strings C-escaped. */

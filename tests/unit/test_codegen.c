@@ -5,6 +5,7 @@
 #include "anvil/codegen.h"
 #include "anvil/json.h"
 #include "anvil/waiter.h"
+#include "codegen/codegen_internal.h"
 #include "harness.h"
 
 static const char s_model[] =
@@ -208,8 +209,81 @@ TEST(codegen_keeps_paths_apart_past_a_nul) {
     CHECK_STR_EQ(diag.message, "the prefix `anvil_x` would make names that clash with anvil's: choose another");
     bad.prefix = "_x";
     CHECK_STATUS(anvil_codegen_generate(model, &bad, &h, &c, NULL, &diag), ANVIL_EINVAL);
+    bad.prefix = "jpc";
+    CHECK_STATUS(anvil_codegen_generate(model, &bad, &h, &c, NULL, &diag), ANVIL_EINVAL);
+    CHECK_STR_EQ(diag.message,
+                 "the prefix `jpc` would make names that clash with the compiled paths' helpers': choose another");
 done:
     anvil_buf_clean_up(&h);
     anvil_buf_clean_up(&c);
     anvil_model_destroy(model);
+}
+/*
+ * Lines of generated code wider than 120 columns (at an indent of 4),
+ * broken as clang-format 14 breaks them: the expected text is its output.
+ */
+TEST(codegen_breaks_long_lines_as_clang_format_does) {
+    static const char *const cases[][2] = {
+        {"for (size_t i_load_balancers_item = 0; i_load_balancers_item < anvil_json_len(v_load_balancers) && !mismatch; i_load_balancers_item++) {",
+         "    for (size_t i_load_balancers_item = 0; i_load_balancers_item < anvil_json_len(v_load_balancers) && !mismatch;\n"
+         "         i_load_balancers_item++) {"},
+        {"for (size_t j_project_version_description = 0; j_project_version_description < rekognition_jpc_flat_len(v_project_version_descriptions_item) && !mismatch; j_project_version_description++) {",
+         "    for (size_t j_project_version_description = 0;\n"
+         "         j_project_version_description < rekognition_jpc_flat_len(v_project_version_descriptions_item) && !mismatch;\n"
+         "         j_project_version_description++) {"},
+        {"if (jpc_str_is(v_state_name_aaaaaaaaaaaaaaa, \"running\", 7) && jpc_str_is(v_state_code_bbbbbbbbbbbbbbbbbbb, \"ok\", 2) && !mismatch) {",
+         "    if (jpc_str_is(v_state_name_aaaaaaaaaaaaaaa, \"running\", 7) &&\n"
+         "        jpc_str_is(v_state_code_bbbbbbbbbbbbbbbbbbb, \"ok\", 2) && !mismatch) {"},
+        {"if (!(anvil_json_is_string(v_db_cluster_snapshots) || anvil_json_is_array(v_db_cluster_snapshots) || anvil_json_is_object(v_db_cluster_snapshots))) {",
+         "    if (!(anvil_json_is_string(v_db_cluster_snapshots) || anvil_json_is_array(v_db_cluster_snapshots) ||\n"
+         "          anvil_json_is_object(v_db_cluster_snapshots))) {"},
+        {"const struct anvil_json *v_target_health_description = jpc_flat_at(v_target_health_descriptions_item, j_target_health);",
+         "    const struct anvil_json *v_target_health_description =\n"
+         "        jpc_flat_at(v_target_health_descriptions_item, j_target_health);"},
+        {"struct anvil_json t_lt = (anvil_json_is_number(v_emptylist) && anvil_json_is_number(v_one)) ? anvil_json_make_bool((anvil_json_compare(v_emptylist, v_one) < 0)) : anvil_json_make_null();",
+         "    struct anvil_json t_lt = (anvil_json_is_number(v_emptylist) && anvil_json_is_number(v_one))\n"
+         "                                 ? anvil_json_make_bool((anvil_json_compare(v_emptylist, v_one) < 0))\n"
+         "                                 : anvil_json_make_null();"},
+        {"struct anvil_json t_ge_aaaaaaaaaaaaaaaaaaaaaaa = anvil_json_is_number(v_min_size) ? anvil_json_make_bool((anvil_json_compare(&t_length, v_min_size) >= 0)) : anvil_json_make_null();",
+         "    struct anvil_json t_ge_aaaaaaaaaaaaaaaaaaaaaaa =\n"
+         "        anvil_json_is_number(v_min_size) ? anvil_json_make_bool((anvil_json_compare(&t_length, v_min_size) >= 0))\n"
+         "                                         : anvil_json_make_null();"},
+        {"(void)anvil_model_load(NULL, route53_recovery_control_config_model_text, sizeof route53_recovery_control_config_model_text - 1, NULL, &route53_recovery_control_config_model_value, NULL);",
+         "    (void)anvil_model_load(NULL, route53_recovery_control_config_model_text,\n"
+         "                           sizeof route53_recovery_control_config_model_text - 1, NULL,\n"
+         "                           &route53_recovery_control_config_model_value, NULL);"},
+        {"return anvil_paginator_set_find(set, \"com.amazonaws.bcmpricingcalculator#ListBillEstimateInputCommitmentModifications\", 79);",
+         "    return anvil_paginator_set_find(\n"
+         "        set, \"com.amazonaws.bcmpricingcalculator#ListBillEstimateInputCommitmentModifications\", 79);"},
+        {"struct anvil_client_operation operation = {client, polled, &route53_recovery_control_config_waiter_ControlPanelCreated};",
+         "    struct anvil_client_operation operation = {client, polled,\n"
+         "                                               &route53_recovery_control_config_waiter_ControlPanelCreated};"},
+        {"if ((rc = jpc_object(scratch, keys_hash_aaaaaaaaaaaa, key_lens_hash_aaaaaaaaaaaaaa, values_hash_aaaaaaaaaaaaaaaaaaaa, 3, &t_hash)) != ANVIL_OK) {",
+         "    if ((rc = jpc_object(scratch, keys_hash_aaaaaaaaaaaa, key_lens_hash_aaaaaaaaaaaaaa,\n"
+         "                         values_hash_aaaaaaaaaaaaaaaaaaaa, 3, &t_hash)) != ANVIL_OK) {"},
+        {"rc = anvil_json_array_at(v_project_version_descriptions, i_project_version_descriptions_item, aaa, bbbbbbbbbbbbbbbbbbbb(cccccccccccccccccccccc, dddd));",
+         "    rc = anvil_json_array_at(v_project_version_descriptions, i_project_version_descriptions_item, aaa, bbbbbbbbbbbbbbbbbbbb(cccccccccccccccccccccc, dddd));"},
+    };
+    struct anvil_buf out;
+    anvil_buf_init(&out, t->alloc, 0);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        out.len = 0;
+        CHECK_OK(anvil__c_line(&out, 4, cases[i][0], strlen(cases[i][0])));
+        CHECK(out.len > 0 && out.data[out.len - 1] == '\n');
+        out.data[out.len - 1] = '\0';
+        CHECK_STR_EQ(out.data, cases[i][1]);
+    }
+    /* A comment: broken at its last blank that fits, the rest on a ` * ` line. */
+    char comment[160];
+    memset(comment, 'x', sizeof comment);
+    memcpy(comment, "/* ", 3);
+    comment[100] = ' ';
+    memcpy(comment + sizeof comment - 3, " */", 3);
+    out.len = 0;
+    CHECK_OK(anvil_buf_append(&out, comment, sizeof comment));
+    CHECK_OK(anvil__c_rewrap(&out, 0));
+    CHECK_EQ_U64(out.len, sizeof comment + 3);
+    CHECK(memcmp(out.data + 100, "\n * x", 5) == 0);
+done:
+    anvil_buf_clean_up(&out);
 }
