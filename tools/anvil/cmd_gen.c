@@ -10,7 +10,7 @@ enum { OPT_SERVICE = 1000, OPT_PREFIX, OPT_OUT, OPT_INTERPRET };
 
 /* Writes `len` bytes to `path`.tmp whole; CLI_EXIT_IO naming it when it cannot. */
 static int s_write_tmp(const char *path, const char *data, size_t len) {
-    char tmp[4200];
+    char tmp[4300]; /* `path` is at most 4,199 bytes */
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "wb");
     if (!f) {
@@ -29,7 +29,7 @@ static int s_write_tmp(const char *path, const char *data, size_t len) {
 
 /* Moves `path`.tmp over `path`. */
 static int s_commit(const char *path) {
-    char tmp[4200];
+    char tmp[4300]; /* `path` is at most 4,199 bytes */
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     if (rename(tmp, path) != 0) {
         cli_error("gen: cannot write %s: %s", path, strerror(errno));
@@ -82,6 +82,9 @@ int cli_cmd_gen(int argc, char **argv) {
     if (!models.count || !prefix || !out_dir) {
         return cli_usage_error("gen", "give --model, --prefix and --out");
     }
+    if (strlen(out_dir) + strlen(prefix) + 3 >= 4200) {
+        return cli_usage_error("gen", "the files under --out would have paths longer than 4,199 bytes");
+    }
     struct stat st;
     if (stat(out_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         cli_error("gen: %s is not a folder", out_dir);
@@ -106,7 +109,7 @@ int cli_cmd_gen(int argc, char **argv) {
         code = rc == ANVIL_EINVAL ? CLI_EXIT_USAGE : rc == ANVIL_EMODEL ? CLI_EXIT_DATA : cli_exit_for_status(rc);
     }
     /* Both files written before either replaces an old one: never a new header beside an old source. */
-    char h_path[4200], c_path[4200];
+    char h_path[4200], c_path[4200]; /* checked to fit above */
     snprintf(h_path, sizeof h_path, "%s/%s.h", out_dir, prefix);
     snprintf(c_path, sizeof c_path, "%s/%s.c", out_dir, prefix);
     code = code == CLI_EXIT_OK ? s_write_tmp(h_path, header.data, header.len) : code;
