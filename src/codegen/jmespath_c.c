@@ -108,6 +108,7 @@ struct s_fn {
     struct s_name *names;
     struct s_cse *cse;
     struct s_literal *literals;
+    int loops; /* how many loops the code being written is in */
 };
 
 static void s_fail_gen(struct s_gen *g, int rc) {
@@ -892,7 +893,9 @@ static void s_sink_item(struct s_fn *f, struct s_sink *s, const char *elem) {
         s_open(f, "for (size_t %s = 0; %s < %s(%s)%s; %s++)", j, j, s_helper(f, H_FLAT, "flat_len"), elem,
                s_until(f, s), j);
         s_line(f, "const struct anvil_json *%s = %s(%s, %s);", x, s_helper(f, H_FLAT, "flat_at"), elem, j);
+        f->loops++;
         s_sink_item(f, s->next, x);
+        f->loops--;
         s_close(f);
         return;
     }
@@ -942,7 +945,9 @@ static void s_iterate(struct s_fn *f, const char *v, bool members, struct s_sink
     } else {
         s_line(f, "const struct anvil_json *%s = anvil_json_array_at(%s, %s);", x, v, i);
     }
+    f->loops++;
     s_sink_item(f, s, x);
+    f->loops--;
     s_close(f);
     s_sink_end(f, s);
     s_close(f);
@@ -974,7 +979,9 @@ static void s_iterate_slice(struct s_fn *f, const char *v, const struct jp_node 
         s_line(f, "const struct anvil_json *%s = anvil_json_array_at(%s, (size_t)(%s + (int64_t)%s * %s));", x, v,
                first, k, s_int(f->g, step));
     }
+    f->loops++;
     s_sink_item(f, s, x);
+    f->loops--;
     s_close(f);
     s_sink_end(f, s);
     s_close(f);
@@ -1075,8 +1082,24 @@ static const char *s_field(struct s_fn *f, const char *in, struct anvil_str_view
         }
     }
     const char *var = s_unique(f, s_fmt(f->g, "v_%s", s_snake(f->g, name)));
-    s_line(f, "const struct anvil_json *%s = %s(%s, %s, %zu);", var, s_helper(f, H_GET, "get"), in, s_cstr(f, name),
-           name.len);
+    if (f->loops > 0) {
+        /* Looked up in object after object: a hint, declared with the function's literals. */
+        const char *helper = s_helper(f, H_GET_HINTED, "get_hinted");
+        const char *hint = s_unique(f, s_fmt(f->g, "hint_%s", s_snake(f->g, name)));
+        struct anvil_buf body = f->body;
+        int saved_indent = f->indent;
+        f->body = f->prologue;
+        f->indent = 1;
+        s_line(f, "struct %shint %s = {0, NULL};", f->g->prefix, hint);
+        f->prologue = f->body;
+        f->body = body;
+        f->indent = saved_indent;
+        s_line(f, "const struct anvil_json *%s = %s(%s, %s, %zu, &%s);", var, helper, in, s_cstr(f, name), name.len,
+               hint);
+    } else {
+        s_line(f, "const struct anvil_json *%s = %s(%s, %s, %zu);", var, s_helper(f, H_GET, "get"), in, s_cstr(f, name),
+               name.len);
+    }
     struct s_cse *c = anvil_arena_alloc(f->g->arena, sizeof(*c), 0);
     if (!c) {
         s_fail_gen(f->g, ANVIL_ENOMEM);

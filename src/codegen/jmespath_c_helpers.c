@@ -70,6 +70,37 @@ const struct anvil__jpc_helper_def anvil__jpc_helpers[H_COUNT] = {
          "    }\n"
          "    return NULL;\n"
          "}\n\n"},
+    /*
+     * In a loop the same key is looked up in object after object of one
+     * shape (the instances of a DescribeInstances answer): where it was
+     * found last, compared by key record (the parser shares one record
+     * among every equal key of a document), is one load instead of a scan
+     * or a hash and a probe. A miss (another shape, a key made elsewhere)
+     * looks it up as @get does, so the answer is the same either way.
+     */
+    [H_GET_HINTED] =
+        {"static inline const struct anvil_json *@get_hinted(", S_DEP(H_GET),
+         "/* Where a loop's lookup found its key last. */\n"
+         "struct @hint {\n"
+         "    size_t at;\n"
+         "    const char *key;\n"
+         "};\n"
+         "\n"
+         "/* @get(), first trying the member where `hint` found the key last (same key record). */\n"
+         "static inline const struct anvil_json *@get_hinted(const struct anvil_json *v, const char *key, size_t len,\n"
+         "                                                      struct @hint *hint) {\n"
+         "    size_t n = anvil_json_is_object(v) ? anvil_json_len(v) : 0;\n"
+         "    if (hint->at < n && anvil_json_member_key(anvil_json_object_at(v, hint->at)).ptr == hint->key) {\n"
+         "        return &anvil_json_object_at(v, hint->at)->value;\n"
+         "    }\n"
+         "    const struct anvil_json *found = @get(v, key, len);\n"
+         "    if (found) {\n"
+         "        const char *member = (const char *)found - offsetof(struct anvil_json_member, value);\n"
+         "        hint->at = (size_t)(member - (const char *)anvil_json_object_at(v, 0)) / sizeof(struct anvil_json_member);\n"
+         "        hint->key = anvil_json_member_key(anvil_json_object_at(v, hint->at)).ptr;\n"
+         "    }\n"
+         "    return found;\n"
+         "}\n\n"},
     [H_AT] = {"static const struct anvil_json *@at(", S_DEP(H_BASE),
               "/* Item `index` of an array, from the end when negative; NULL when out of range or not an array. */\n"
               "static const struct anvil_json *@at(const struct anvil_json *v, int64_t index) {\n"

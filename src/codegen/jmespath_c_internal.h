@@ -13,6 +13,7 @@ enum anvil__jpc_helper {
     H_STR_IS,
     H_EQUAL,
     H_GET,
+    H_GET_HINTED,
     H_AT,
     H_FLAT,
     H_LIST,
