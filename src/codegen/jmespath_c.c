@@ -9,7 +9,9 @@
  *   helper that is anvil_json_object_get() without hashing the key for
  *   small objects (hashing cost more than the whole scan on AWS responses)
  *   and that takes NULL and non-objects, so a path is a run of lookups with
- *   no branches and no copies.
+ *   no branches and no copies. A lookup inside a loop keeps a hint (a local
+ *   of the function): where the key was found in the previous object,
+ *   checked by key record first.
  * - Values the code makes (booleans, numbers, new arrays) live in a
  *   `struct anvil_json t_<role>` declared in the block where the node
  *   starts, so a pointer never outlives its storage. A value made inside a
@@ -34,7 +36,7 @@
  * - A value computed only because the interpreter computes it (for its
  *   errors) and then not needed gets a `(void)` so -Wunused stays quiet.
  * - Helpers are emitted once per file into `helpers`, named
- *   PREFIX_jpc_*; whether one is already there is found by searching
+ *   PREFIX_jpc_* (jpc_* in anvil gen's files); whether one is already there is found by searching
  *   `helpers` for its definition.
  */
 
