@@ -1,6 +1,9 @@
 /* Writing C text: string literals for any bytes, and the interpreter fallback for an expression. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "anvil/text.h"
 
 #include "codegen/codegen_internal.h"
 
@@ -43,17 +46,41 @@ int anvil__c_string(struct anvil_buf *out, struct anvil_str_view text, int inden
     return rc == ANVIL_OK ? anvil_buf_append_byte(out, '"') : rc;
 }
 
+/* The length of the character at t[0] to blank out of a comment (a C1 control or a bidirectional control), or 0. */
+static size_t s_hidden_char(const unsigned char *t, size_t n) {
+    if (n >= 2 && t[0] == 0xc2 && t[1] >= 0x80 && t[1] <= 0x9f) {
+        return 2; /* C1 */
+    }
+    if (n >= 3 && t[0] == 0xe2 &&
+        ((t[1] == 0x80 && (t[2] == 0x8e || t[2] == 0x8f || (t[2] >= 0xaa && t[2] <= 0xae))) ||
+         (t[1] == 0x81 && t[2] >= 0xa6 && t[2] <= 0xa9))) {
+        return 3; /* LRM, RLM, the embeddings and overrides, the isolates: text that reads other than it is */
+    }
+    return 0;
+}
+
 int anvil__c_comment(struct anvil_buf *out, struct anvil_str_view text) {
-    int rc = ANVIL_OK;
-    for (size_t i = 0; i < text.len && rc == ANVIL_OK; i++) {
-        char c = text.ptr[i];
-        char next = i + 1 < text.len ? text.ptr[i + 1] : '\0';
-        rc = anvil_buf_append_byte(out, (unsigned char)c < 0x20 || c == 0x7f ? ' ' : c);
+    /* Valid UTF-8 first (a byte that starts no character becomes U+FFFD). */
+    struct anvil_buf valid;
+    anvil_buf_init(&valid, NULL, 0);
+    int rc = anvil_text_append_utf8(&valid, text, SIZE_MAX);
+    const unsigned char *t = (const unsigned char *)valid.data;
+    for (size_t i = 0; i < valid.len && rc == ANVIL_OK; i++) {
+        unsigned char c = t[i];
+        unsigned char next = i + 1 < valid.len ? t[i + 1] : '\0';
+        size_t hidden = s_hidden_char(t + i, valid.len - i);
+        if (hidden) {
+            rc = anvil_buf_append_byte(out, ' ');
+            i += hidden - 1;
+            continue;
+        }
+        rc = anvil_buf_append_byte(out, c < 0x20 || c == 0x7f ? ' ' : (char)c);
         if (rc == ANVIL_OK && ((c == '*' && next == '/') || (c == '/' && next == '*') || (c == '?' && next == '?'))) {
             /* Neither ends a comment nor (for -Wcomment) opens one, nor makes a trigraph (-std=c11 reads ??/). */
             rc = anvil_buf_append_byte(out, ' ');
         }
     }
+    anvil_buf_clean_up(&valid);
     return rc;
 }
 
@@ -463,7 +490,12 @@ static int s_reflow(struct anvil_buf *out, const char *line, size_t len, size_t 
             cut--;
         }
         if (cut <= least) {
-            break; /* no blank to break at: clang-format leaves it too */
+            /* No blank within the limit: the first one after it, as clang-format does. */
+            for (cut = S_LIMIT - lead; cut < len && line[cut] != ' '; cut++) {
+            }
+            if (cut >= len) {
+                break;
+            }
         }
         rc = anvil_buf_append(out, line, cut);
         rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;

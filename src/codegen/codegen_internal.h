@@ -75,9 +75,11 @@ int anvil__jpc_emit_fallback(const struct anvil_jmespath *expr, const char *name
                              struct anvil_buf *out);
 
 /*
- * Appends `text` as the inside of a block comment on one line: control
- * characters as spaces, and "* /" and "/ *" where a comment would end or
- * open (-Wcomment).
+ * Appends `text` as the inside of a block comment on one line: valid UTF-8
+ * (U+FFFD for a byte that starts no character), control characters (C0,
+ * DEL, C1) and the bidirectional controls that would make code read other
+ * than it is as spaces, and "* /", "/ *" and "? ?" where a comment would
+ * end or open (-Wcomment) or a trigraph start.
  */
 int anvil__c_comment(struct anvil_buf *out, struct anvil_str_view text);
 

@@ -36,6 +36,7 @@ struct s_gen {
     struct anvil_buf *h;
     struct anvil_buf *c;
     size_t c_start; /* where this run's source starts in `c` */
+    size_t h_start; /* and its header in `h` */
     struct anvil_buf helpers;
     struct anvil_buf matchers;
     struct anvil_buf tables;
@@ -1131,6 +1132,7 @@ static int s_generate(struct s_gen *g, const struct anvil_codegen_options *o) {
     while (rc == ANVIL_OK && g->c->len >= 2 && g->c->data[g->c->len - 1] == '\n' && g->c->data[g->c->len - 2] == '\n') {
         g->c->len--;
     }
+    rc = rc == ANVIL_OK ? anvil__c_rewrap(g->h, g->h_start) : rc;
     return rc == ANVIL_OK ? anvil__c_rewrap(g->c, g->c_start) : rc;
 }
 
@@ -1170,6 +1172,7 @@ int anvil_codegen_generate(const struct anvil_model *model, const struct anvil_c
     g.h = header;
     g.c = source;
     g.c_start = source->len;
+    g.h_start = header->len;
     g.diag = diag;
     if (options->service) {
         g.service = anvil_model_find(model, options->service, strlen(options->service));

@@ -1644,18 +1644,7 @@ static const char *s_truth(struct s_fn *f, const struct jp_node *n, const char *
 static const char *s_comment(struct s_gen *g, struct anvil_str_view text) {
     struct anvil_buf out;
     anvil_buf_init(&out, NULL, 0);
-    int rc = ANVIL_OK;
-    for (size_t i = 0; i < text.len && rc == ANVIL_OK; i++) {
-        unsigned char c = (unsigned char)text.ptr[i];
-        unsigned char next = i + 1 < text.len ? (unsigned char)text.ptr[i + 1] : 0;
-        if ((c == '*' && next == '/') || (c == '/' && next == '*')) {
-            rc = anvil_buf_appendf(&out, "%c ", c); /* neither ends nor opens a comment */
-        } else if (c < 0x20 || c == 0x7f) {
-            rc = anvil_buf_append_byte(&out, ' ');
-        } else {
-            rc = anvil_buf_append_byte(&out, (char)c);
-        }
-    }
+    int rc = anvil__c_comment(&out, text);
     const char *s = rc == ANVIL_OK ? s_fmt(g, "%.*s", (int)out.len, out.data ? out.data : "") : "?";
     if (rc != ANVIL_OK) {
         s_fail_gen(g, ANVIL_ENOMEM);
