@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         struct anvil_buf h, c;
         anvil_buf_init(&h, NULL, 0);
         anvil_buf_init(&c, NULL, 0);
-        struct anvil_codegen_options o = {"fz", NULL, NULL, interpret == 1};
+        struct anvil_codegen_options o = {"fz", NULL, NULL, interpret == 1, NULL, NULL};
         struct anvil_codegen_stats stats;
         struct anvil_diag diag;
         anvil_diag_clear(&diag);

@@ -13,6 +13,8 @@
 #include "anvil/buffer.h"
 #include "anvil/diag.h"
 #include "anvil/model.h"
+#include "anvil/paginator.h"
+#include "anvil/waiter.h"
 
 ANVIL_EXTERN_C_BEGIN
 
@@ -25,6 +27,14 @@ struct anvil_codegen_options {
     const char *header_name;
     /** Every matcher through the interpreter (compiled at first use), none compiled to C: for comparing. */
     bool interpret;
+    /**
+     * The waiters to generate instead of the model's own, NULL for the
+     * model's: a botocore waiters-2.json's (anvil_waiter_set_from_botocore()),
+     * whose operations are named, not identified. Borrowed.
+     */
+    const struct anvil_waiter_set *waiters;
+    /** The paginators likewise (a botocore paginators-1.json's); NULL for the model's. Borrowed. */
+    const struct anvil_paginator_set *paginators;
 };
 
 /** What was generated. */

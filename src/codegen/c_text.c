@@ -277,9 +277,10 @@ static int s_pack_lines(const struct s_piece *pieces, size_t n, int col, int ali
  * `HEAD(a, b, c)TAIL` (or `HEAD{a, b, c}TAIL`) where the arguments hold
  * no parentheses: the arguments packed with continuation lines aligned
  * after the bracket, or, when that takes more lines, all of them on the
- * lines after it, four columns in from the statement.
+ * lines after it, four columns in from the statement. The lines it takes
+ * (0: not a shape it handles, nothing written); `dry` writes nothing.
  */
-static bool s_wrap_call(struct s_wrap *w, const char *t, size_t len, char opener) {
+static int s_wrap_call(struct s_wrap *w, const char *t, size_t len, char opener, bool dry) {
     for (size_t open = 0; open < len; open++) {
         if (t[open] == '"' || t[open] == '\'') {
             open = s_skip_literal(t, len, open) - 1;
@@ -301,18 +302,21 @@ static bool s_wrap_call(struct s_wrap *w, const char *t, size_t len, char opener
         /* Nothing around the call that clang-format would rather break at (other arguments, operators). */
         for (size_t i = 0; i + 1 < len; i = i + 1 == open ? close : i + 1) {
             if (t[i] == ',' || t[i] == '?' || (t[i] == '&' && t[i + 1] == '&') || (t[i] == '|' && t[i + 1] == '|')) {
-                return false;
+                return 0;
             }
         }
         size_t tail = len - close;
         int col = w->col + (int)open + 1;
-        int aligned = s_pack_lines(args, n, col, col, tail);
+        int aligned = col <= S_LIMIT ? s_pack_lines(args, n, col, col, tail) : 0;
         int after = s_pack_lines(args, n, w->indent + 4, w->indent + 4, tail) + 1;
-        s_put(w, t, open + 1);
         if (aligned == 0 && after == 1) {
-            return false;
+            return 0;
         }
         bool break_first = aligned == 0 || (after < aligned && !w->declaration);
+        if (dry) {
+            return break_first ? after : aligned;
+        }
+        s_put(w, t, open + 1);
         if (break_first) {
             s_newline(w, w->indent + 4);
         }
@@ -326,9 +330,9 @@ static bool s_wrap_call(struct s_wrap *w, const char *t, size_t len, char opener
             s_put(w, args[i].ptr, args[i].len);
         }
         s_put(w, t + close, tail);
-        return true;
+        return break_first ? after : aligned;
     }
-    return false;
+    return 0;
 }
 
 /*
@@ -426,7 +430,7 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
             s_put(w, t, head);
             return s_pack(w, ops, n, w->col, negated ? ")) {" : ") {", false);
         }
-        return s_wrap_call(w, t, len, '(');
+        return s_wrap_call(w, t, len, '(', false) > 0;
     }
     /* `LHS = RHS;`: broken after '=', RHS four columns in (and broken again if need be). */
     for (size_t i = 1; i + 1 < len && t[len - 1] == ';'; i++) {
@@ -438,7 +442,7 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
             break;
         }
         if (t[i] == '=' && t[i - 1] == ' ' && t[i + 1] == ' ' && t[i + 2] == '{') {
-            return s_wrap_call(w, t, len, '{');
+            return s_wrap_call(w, t, len, '{', false) > 0;
         }
         if (t[i] == '=' && t[i - 1] == ' ' && t[i + 1] == ' ') {
             int col = w->col;
@@ -453,13 +457,35 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
             if (w->col > S_LIMIT) {
                 return false;
             }
+            const char *rhs = t + i + 2;
+            size_t rhs_len = len - i - 2;
+            if (col + 4 + (int)rhs_len <= S_LIMIT) {
+                s_newline(w, col + 4);
+                return s_wrap_at(w, rhs, rhs_len);
+            }
+            if (s_wrap_ternary(&(struct s_wrap){w->out, col + 4, w->indent, w->declaration, ANVIL_OK}, rhs, rhs_len,
+                               true)) {
+                s_newline(w, col + 4);
+                return s_wrap_ternary(w, rhs, rhs_len, false);
+            }
+            /* A call: `LHS = f(` and its arguments on the next line when that takes fewer lines than breaking
+               after '=' and aligning them after the parenthesis. */
+            struct s_wrap here = *w, below = *w;
+            here.col += 1;
+            below.col = col + 4;
+            below.indent += 4;
+            int same_line = s_wrap_call(&here, rhs, rhs_len, '(', true);
+            int next_line = s_wrap_call(&below, rhs, rhs_len, '(', true);
+            if (same_line > 0 && (next_line == 0 || same_line < next_line + 1)) {
+                s_put(w, " ", 1);
+                return s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
+            }
             s_newline(w, col + 4);
-            return w->col + (int)(len - i - 2) <= S_LIMIT ? s_wrap_at(w, t + i + 2, len - i - 2)
-                                                          : s_wrap_ternary(w, t + i + 2, len - i - 2, false) ||
-                                                                s_wrap_call(w, t + i + 2, len - i - 2, '(');
+            w->indent += 4;
+            return s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
         }
     }
-    return s_wrap_call(w, t, len, '(');
+    return s_wrap_call(w, t, len, '(', false) > 0;
 }
 
 static int s_line(struct anvil_buf *out, int indent, const char *text, size_t len, bool declaration) {
@@ -483,7 +509,8 @@ static int s_line(struct anvil_buf *out, int indent, const char *text, size_t le
 /* A comment line wider than the limit broken at its last blanks that fit, the rest on ` * ` lines. */
 static int s_reflow(struct anvil_buf *out, const char *line, size_t len, size_t indent) {
     int rc = ANVIL_OK;
-    size_t lead = 0; /* the columns before `line` on the line being written */
+    bool star = line[indent] == '*'; /* a line inside a block comment: its own " * " continues */
+    size_t lead = 0;                 /* the columns before `line` on the line being written */
     while (lead + len > S_LIMIT && rc == ANVIL_OK) {
         size_t cut = S_LIMIT - lead, least = lead ? 0 : indent + 2;
         while (cut > least && line[cut] != ' ') {
@@ -502,8 +529,8 @@ static int s_reflow(struct anvil_buf *out, const char *line, size_t len, size_t 
         for (size_t i = 0; i < indent && rc == ANVIL_OK; i++) {
             rc = anvil_buf_append_byte(out, ' ');
         }
-        rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, " * ") : rc;
-        lead = indent + 3;
+        rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, star ? "* " : " * ") : rc;
+        lead = indent + (star ? 2 : 3);
         line += cut + 1;
         len -= cut + 1;
     }
@@ -515,7 +542,32 @@ int anvil__c_line(struct anvil_buf *out, int indent, const char *text, size_t le
 }
 
 int anvil__c_declaration(struct anvil_buf *out, int indent, const char *text, size_t len) {
-    return s_line(out, indent, text, len, true);
+    const char *open = memchr(text, '(', len);
+    size_t name = open ? (size_t)(open - text) : 0;
+    while (name > 0 &&
+           (text[name - 1] == '_' || (text[name - 1] >= 'a' && text[name - 1] <= 'z') ||
+            (text[name - 1] >= 'A' && text[name - 1] <= 'Z') || (text[name - 1] >= '0' && text[name - 1] <= '9'))) {
+        name--;
+    }
+    size_t before = out->len;
+    int rc = s_line(out, indent, text, len, true);
+    bool wide = false;
+    for (size_t i = before, col = 0; i < out->len && rc == ANVIL_OK; i++) {
+        col = out->data[i] == '\n' ? 0 : col + 1;
+        wide = wide || col > S_LIMIT;
+    }
+    if (rc != ANVIL_OK || !wide || name == 0 || indent != 0) {
+        return rc;
+    }
+    /* Nothing to break inside the parentheses: the return type on a line of its own, as clang-format does. */
+    out->len = before;
+    size_t type_end = name;
+    while (type_end > 0 && text[type_end - 1] == ' ') {
+        type_end--;
+    }
+    rc = anvil_buf_append(out, text, type_end);
+    rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+    return rc == ANVIL_OK ? s_line(out, 0, text + name, len - name, true) : rc;
 }
 
 int anvil__c_rewrap(struct anvil_buf *out, size_t from) {

@@ -476,9 +476,64 @@ static const char *const s_matchers[] = {"ANVIL_MATCH_OUTPUT", "ANVIL_MATCH_INPU
                                          "ANVIL_MATCH_ERROR_TYPE", "ANVIL_MATCH_STATUS"};
 
 /* The comparator applied in C to what an interpreted path gave (the fallback's second half). */
-static int s_emit_compare(struct anvil_buf *out, const struct anvil_waiter_acceptor *a) {
+static bool s_equals_family(enum anvil_waiter_comparator cmp) {
+    return cmp == ANVIL_CMP_EQUALS || cmp == ANVIL_CMP_ALL_EQUALS || cmp == ANVIL_CMP_ANY_EQUALS;
+}
+
+/*
+ * For waiters-2's equality comparators (any JSON expected): the expected
+ * value as JSON text, parsed once into NAME_expected_doc.
+ */
+static int s_emit_expected(struct anvil_buf *out, const char *name, const struct anvil_json *expected) {
+    struct anvil_buf json;
+    anvil_buf_init(&json, NULL, 0);
+    int rc = anvil_json_write(expected, 0, &json);
+    rc = rc == ANVIL_OK ? anvil_buf_appendf(out, "static const char %s_expected_text[] = ", name) : rc;
+    rc = rc == ANVIL_OK ? anvil__c_string(out, anvil_buf_view(&json), 4) : rc;
+    anvil_buf_clean_up(&json);
+    return rc == ANVIL_OK
+               ? anvil_buf_appendf(out,
+                                   ";\nstatic struct anvil_json_doc *%s_expected_doc;\n"
+                                   "static pthread_once_t %s_expected_once = PTHREAD_ONCE_INIT;\n\n"
+                                   "static void %s_expected_parse(void) {\n"
+                                   "    (void)anvil_json_parse(NULL, %s_expected_text, sizeof %s_expected_text - 1, "
+                                   "NULL, &%s_expected_doc, NULL);\n}\n\n",
+                                   name, name, name, name, name, name)
+               : rc;
+}
+
+static int s_emit_compare(struct anvil_buf *out, const struct anvil_waiter_acceptor *a, const char *name) {
     const struct anvil_json *e = &a->expected;
     int rc = ANVIL_OK;
+    if (s_equals_family(a->comparator)) {
+        /* Equal as JSON and not null (src/behavior/waiter_match.c); for all/any, over a list's items. */
+        rc = anvil_buf_appendf(out,
+                               "    pthread_once(&%s_expected_once, %s_expected_parse);\n"
+                               "    if (!%s_expected_doc) {\n"
+                               "        return ANVIL_ENOMEM;\n"
+                               "    }\n"
+                               "    const struct anvil_json *expected = anvil_json_doc_root(%s_expected_doc);\n",
+                               name, name, name, name);
+        if (rc != ANVIL_OK || a->comparator == ANVIL_CMP_EQUALS) {
+            return rc == ANVIL_OK
+                       ? anvil_buf_append_cstr(out,
+                                               "    *matched = !anvil_json_is_null(&value) && anvil_json_equal(&value, "
+                                               "expected);\n")
+                       : rc;
+        }
+        bool all = a->comparator == ANVIL_CMP_ALL_EQUALS;
+        return anvil_buf_appendf(out,
+                                 "    size_t n = anvil_json_is_array(&value) ? anvil_json_len(&value) : 0;\n"
+                                 "    *matched = %s;\n"
+                                 "    for (size_t i = 0; i < n; i++) {\n"
+                                 "        const struct anvil_json *v = anvil_json_array_at(&value, i);\n"
+                                 "        if (%s(!anvil_json_is_null(v) && anvil_json_equal(v, expected))) {\n"
+                                 "            *matched = %s;\n"
+                                 "            break;\n"
+                                 "        }\n"
+                                 "    }\n",
+                                 all ? "n > 0" : "false", all ? "!" : "", all ? "false" : "true");
+    }
     switch (a->comparator) {
     case ANVIL_CMP_BOOLEAN_EQUALS:
         return anvil_buf_appendf(out, "    *matched = anvil_json_is_bool(&value) && anvil_json_bool(&value) == %s;\n",
@@ -510,9 +565,7 @@ static int s_emit_compare(struct anvil_buf *out, const struct anvil_waiter_accep
                                                   all ? "!" : "", all ? "false" : "true")
                               : rc;
     }
-    case ANVIL_CMP_EQUALS:
-    case ANVIL_CMP_ALL_EQUALS:
-    case ANVIL_CMP_ANY_EQUALS:
+    default:
         break;
     }
     return ANVIL_EUNSUPPORTED;
@@ -592,13 +645,23 @@ static int s_matcher(struct s_gen *g, const struct anvil_waiter *w, const struct
     g->stats.fallbacks++;
     char value_name[192];
     snprintf(value_name, sizeof value_name, "%.150s_value", name);
-    static const char *const fallback_names[] = {"", "_text", "_expr", "_once", "_compile"};
+    static const char *const fallback_names[] = {"",
+                                                 "_text",
+                                                 "_expr",
+                                                 "_once",
+                                                 "_compile",
+                                                 "_expected_text",
+                                                 "_expected_doc",
+                                                 "_expected_once",
+                                                 "_expected_parse"};
     for (size_t i = 0; i < sizeof fallback_names / sizeof fallback_names[0]; i++) {
         if ((rc = s_claim(g, "a path matcher", "%s%s", value_name, fallback_names[i])) != ANVIL_OK) {
             return rc;
         }
     }
     rc = anvil__jpc_emit_fallback(a->path, value_name, why.message[0] ? why.message : "not supported", &g->matchers);
+    rc =
+        rc == ANVIL_OK && s_equals_family(a->comparator) ? s_emit_expected(&g->matchers, value_name, &a->expected) : rc;
     rc = rc == ANVIL_OK ? s_signaturef(&g->matchers, s_match_params, S_N(s_match_params), ") {", "static int %s(", name)
                         : rc;
     rc = rc == ANVIL_OK ? anvil_buf_appendf(&g->matchers,
@@ -613,12 +676,7 @@ static int s_matcher(struct s_gen *g, const struct anvil_waiter *w, const struct
                                             value_name)
                         : rc;
     if (rc == ANVIL_OK) {
-        rc = s_emit_compare(&g->matchers, a);
-        if (rc == ANVIL_EUNSUPPORTED) {
-            return anvil_diag_set(g->diag, ANVIL_EMODEL, 0, 0, 0,
-                                  "waiter `%.*s`: a `%s` comparator is not generated (waiters-2 only)",
-                                  (int)w->name.len, w->name.ptr, anvil_waiter_comparator_name(a->comparator));
-        }
+        rc = s_emit_compare(&g->matchers, a, value_name);
     }
     return rc == ANVIL_OK ? anvil_buf_append_cstr(&g->matchers, "    return ANVIL_OK;\n}\n\n") : rc;
 }
@@ -848,38 +906,38 @@ static int s_paginator(struct s_gen *g, const struct anvil_paginator *p) {
     snprintf(line, sizeof line, "The pages of %.*s: its @paginated description (from %s_model()).", (int)name.len,
              name.ptr, g->prefix);
     int rc = s_doc_comment(g->h, anvil_sv_from_cstr(line), "");
-    rc = rc == ANVIL_OK
-             ? anvil_buf_appendf(g->h, "const struct anvil_paginator *%s_paginator_%s(void);\n", g->prefix, snake)
-             : rc;
+    static const char *const no_params[] = {"void"};
+    rc = rc == ANVIL_OK ? s_signaturef(g->h, no_params, 1, ");", "const struct anvil_paginator *%s_paginator_%s(",
+                                       g->prefix, snake)
+                        : rc;
     snprintf(line, sizeof line, "Starts paginating %.*s from `input` (anvil_paginate_start()).", (int)name.len,
              name.ptr);
     rc = rc == ANVIL_OK ? s_doc_comment(g->h, anvil_sv_from_cstr(line), "") : rc;
     rc = rc == ANVIL_OK
              ? s_signaturef(g->h, s_pages_params, S_N(s_pages_params), ");", "int %s_%s_pages(", g->prefix, snake)
              : rc;
-    rc = rc == ANVIL_OK ? anvil_buf_appendf(g->h,
-                                            "/**\n * The next page: calls %.*s with the run's next input and reports "
-                                            "its output;\n"
-                                            " * `page->items` holds its items, `page->reason` whether more follow "
-                                            "(ANVIL_PAGINATE_MORE).\n"
-                                            " * A failed call returns its status with `reply` saying why.\n */\n",
-                                            (int)name.len, name.ptr)
-                        : rc;
+    snprintf(line, sizeof line,
+             "The next page: calls %.*s with the run's next input and reports its output; `page->items` holds its "
+             "items, `page->reason` whether more follow (ANVIL_PAGINATE_MORE). A failed call returns its status with "
+             "`reply` saying why.",
+             (int)name.len, name.ptr);
+    rc = rc == ANVIL_OK ? s_doc_comment(g->h, anvil_sv_from_cstr(line), "") : rc;
     rc = rc == ANVIL_OK
              ? s_signaturef(g->h, s_next_params, S_N(s_next_params), ");", "int %s_%s_next_page(", g->prefix, snake)
              : rc;
     rc = rc == ANVIL_OK ? anvil_buf_append_byte(g->h, '\n') : rc;
-    rc = rc == ANVIL_OK
-             ? anvil_buf_appendf(&g->functions,
-                                 "const struct anvil_paginator *%s_paginator_%s(void) {\n"
-                                 "    const struct anvil_paginator_set *set = %s_paginators();\n"
-                                 "    if (!set) {\n"
-                                 "        return NULL;\n"
-                                 "    }\n"
-                                 "    return anvil_paginator_set_find(set, \"%.*s\", %zu);\n"
-                                 "}\n\n",
-                                 g->prefix, snake, g->prefix, (int)p->operation.len, p->operation.ptr, p->operation.len)
-             : rc;
+    rc = rc == ANVIL_OK ? s_signaturef(&g->functions, no_params, 1, ") {",
+                                       "const struct anvil_paginator *%s_paginator_%s(", g->prefix, snake)
+                        : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_appendf(&g->functions,
+                                            "    const struct anvil_paginator_set *set = %s_paginators();\n"
+                                            "    if (!set) {\n"
+                                            "        return NULL;\n"
+                                            "    }\n"
+                                            "    return anvil_paginator_set_find(set, \"%.*s\", %zu);\n"
+                                            "}\n\n",
+                                            g->prefix, (int)p->operation.len, p->operation.ptr, p->operation.len)
+                        : rc;
     rc = rc == ANVIL_OK ? s_signaturef(&g->functions, s_pages_params, S_N(s_pages_params), ") {", "int %s_%s_pages(",
                                        g->prefix, snake)
                         : rc;
@@ -913,60 +971,71 @@ static int s_paginator(struct s_gen *g, const struct anvil_paginator *p) {
     return rc;
 }
 
+/* An operation of the service a waiter or paginator names: by shape id (Smithy) or by name (botocore's files). */
+struct s_probe {
+    struct anvil_str_view want;
+    struct anvil_str_view found; /* its shape id, empty until found */
+};
+
 static bool s_in_service(const struct anvil_shape *op, void *user_data) {
-    struct anvil_str_view *want = user_data;
-    if (anvil_sv_eq(anvil_shape_id(op), *want)) {
-        want->len = 0; /* found */
+    struct s_probe *p = user_data;
+    struct anvil_str_view id = anvil_shape_id(op);
+    bool by_name = anvil_sv_find_byte(p->want, 0, '#') == SIZE_MAX;
+    if (anvil_sv_eq(by_name ? s_name_part(id) : id, p->want)) {
+        p->found = id;
         return false;
     }
     return true;
 }
 
 static int s_generate(struct s_gen *g, const struct anvil_codegen_options *o) {
-    int rc = anvil_waiter_set_from_model(NULL, g->model, &g->waiters, g->diag);
+    int rc = o->waiters ? ANVIL_OK : anvil_waiter_set_from_model(NULL, g->model, &g->waiters, g->diag);
     if (rc != ANVIL_OK) {
         return rc;
     }
+    const struct anvil_waiter_set *waiters = o->waiters ? o->waiters : g->waiters;
     /* The waiters of this service's operations, sorted by name. */
-    size_t n = anvil_waiter_set_count(g->waiters);
+    size_t n = anvil_waiter_set_count(waiters);
     const struct anvil_waiter **mine = calloc(n ? n : 1, sizeof *mine);
     if (!mine) {
         return ANVIL_ENOMEM;
     }
     size_t count = 0;
     for (size_t i = 0; i < n && rc == ANVIL_OK; i++) {
-        const struct anvil_waiter *w = anvil_waiter_set_at(g->waiters, i);
-        struct anvil_str_view probe = w->operation;
+        const struct anvil_waiter *w = anvil_waiter_set_at(waiters, i);
+        struct s_probe probe = {w->operation, {NULL, 0}};
         rc = anvil_service_operations(g->model, g->service, s_in_service, &probe, NULL);
-        if (rc == ANVIL_OK && probe.len == 0) {
+        if (rc == ANVIL_OK && probe.found.len) {
             size_t at = count++;
             while (at > 0 && anvil_sv_cmp(mine[at - 1]->name, w->name) > 0) {
                 mine[at] = mine[at - 1];
                 at--;
             }
             mine[at] = w;
-            rc = s_add_op(g, w->operation);
+            rc = s_add_op(g, probe.found);
         }
     }
     /* The paginated operations of this service, sorted by operation. */
     bool any_waiter = count > 0;
-    rc = rc == ANVIL_OK ? anvil_paginator_set_from_model(NULL, g->model, &g->paginators, g->diag) : rc;
-    size_t pn = rc == ANVIL_OK ? anvil_paginator_set_count(g->paginators) : 0;
+    rc =
+        rc == ANVIL_OK && !o->paginators ? anvil_paginator_set_from_model(NULL, g->model, &g->paginators, g->diag) : rc;
+    const struct anvil_paginator_set *paginators = o->paginators ? o->paginators : g->paginators;
+    size_t pn = rc == ANVIL_OK ? anvil_paginator_set_count(paginators) : 0;
     const struct anvil_paginator **pages = calloc(pn ? pn : 1, sizeof *pages);
     size_t page_count = 0;
     rc = rc == ANVIL_OK && !pages ? ANVIL_ENOMEM : rc;
     for (size_t i = 0; i < pn && rc == ANVIL_OK; i++) {
-        const struct anvil_paginator *p = anvil_paginator_set_at(g->paginators, i);
-        struct anvil_str_view probe = p->operation;
+        const struct anvil_paginator *p = anvil_paginator_set_at(paginators, i);
+        struct s_probe probe = {p->operation, {NULL, 0}};
         rc = anvil_service_operations(g->model, g->service, s_in_service, &probe, NULL);
-        if (rc == ANVIL_OK && probe.len == 0) {
+        if (rc == ANVIL_OK && probe.found.len) {
             size_t at = page_count++;
             while (at > 0 && anvil_sv_cmp(pages[at - 1]->operation, p->operation) > 0) {
                 pages[at] = pages[at - 1];
                 at--;
             }
             pages[at] = p;
-            rc = s_add_op(g, p->operation);
+            rc = s_add_op(g, probe.found);
         }
     }
     static const char *const fixed[] = {"model",           "model_text",     "model_value", "model_once",
@@ -978,8 +1047,8 @@ static int s_generate(struct s_gen *g, const struct anvil_codegen_options *o) {
     if (rc == ANVIL_OK && !any_waiter && page_count == 0) {
         struct anvil_str_view sid = anvil_shape_id(g->service);
         rc = anvil_diag_set(g->diag, ANVIL_EMODEL, 0, 0, 0,
-                            "%.*s has no waiters and no paginators in the model (a botocore model's waiters-2.json and "
-                            "paginators-1.json are not read by anvil gen)",
+                            "%.*s has no waiters and no paginators (for a botocore model, give its waiters-2.json and "
+                            "paginators-1.json: anvil gen --service NAME finds them)",
                             (int)sid.len, sid.ptr);
     }
     const char *header_name = o->header_name && *o->header_name ? o->header_name : NULL;

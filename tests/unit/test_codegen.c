@@ -53,7 +53,7 @@ TEST(codegen_writes_waiters_paginators_and_the_model) {
     anvil_buf_init(&h2, t->alloc, 0);
     anvil_buf_init(&c2, t->alloc, 0);
     CHECK_OK(anvil_model_load(t->alloc, s_model, sizeof s_model - 1, NULL, &model, NULL));
-    struct anvil_codegen_options o = {"ex", NULL, NULL, false};
+    struct anvil_codegen_options o = {"ex", NULL, NULL, false, NULL, NULL};
     struct anvil_codegen_stats stats;
     struct anvil_diag diag;
     CHECK_OK(anvil_codegen_generate(model, &o, &h, &c, &stats, &diag));
@@ -86,17 +86,17 @@ TEST(codegen_writes_waiters_paginators_and_the_model) {
     /* Every matcher interpreted when asked: the same functions, each compiling its expression at first use. */
     anvil_buf_clear(&h2);
     anvil_buf_clear(&c2);
-    struct anvil_codegen_options interpreted = {"ex", NULL, NULL, true};
+    struct anvil_codegen_options interpreted = {"ex", NULL, NULL, true, NULL, NULL};
     CHECK_OK(anvil_codegen_generate(model, &interpreted, &h2, &c2, &stats, NULL));
     CHECK_EQ_U64(stats.compiled, 0);
     CHECK_EQ_U64(stats.fallbacks, 3);
     CHECK(s_has(&c2, "Interpreted, not compiled: anvil gen --interpret"));
     CHECK(h.len == h2.len && memcmp(h.data, h2.data, h.len) == 0);
     /* A prefix that is no C identifier, a service the model lacks. */
-    struct anvil_codegen_options bad = {"9x", NULL, NULL, false};
+    struct anvil_codegen_options bad = {"9x", NULL, NULL, false, NULL, NULL};
     CHECK_STATUS(anvil_codegen_generate(model, &bad, &h2, &c2, NULL, &diag), ANVIL_EINVAL);
     CHECK_STR_EQ(diag.message, "the prefix `9x` is not a C identifier of at most 40 bytes");
-    struct anvil_codegen_options other = {"ex", "ex.svc#Nope", NULL, false};
+    struct anvil_codegen_options other = {"ex", "ex.svc#Nope", NULL, false, NULL, NULL};
     CHECK_STATUS(anvil_codegen_generate(model, &other, &h2, &c2, NULL, &diag), ANVIL_EINVAL);
     CHECK_STR_EQ(diag.message, "`ex.svc#Nope` is not a service of the model");
 done:
@@ -167,7 +167,7 @@ TEST(codegen_refuses_colliding_names) {
     anvil_buf_init(&h, t->alloc, 0);
     anvil_buf_init(&c, t->alloc, 0);
     CHECK_OK(anvil_model_load(t->alloc, model_text, sizeof model_text - 1, NULL, &model, NULL));
-    struct anvil_codegen_options o = {"ex", NULL, NULL, false};
+    struct anvil_codegen_options o = {"ex", NULL, NULL, false, NULL, NULL};
     struct anvil_diag diag;
     CHECK_STATUS(anvil_codegen_generate(model, &o, &h, &c, NULL, &diag), ANVIL_EMODEL);
     CHECK_STR_EQ(diag.message,
@@ -196,14 +196,14 @@ TEST(codegen_keeps_paths_apart_past_a_nul) {
     anvil_buf_init(&h, t->alloc, 0);
     anvil_buf_init(&c, t->alloc, 0);
     CHECK_OK(anvil_model_load(t->alloc, model_text, sizeof model_text - 1, NULL, &model, NULL));
-    struct anvil_codegen_options o = {"ex", NULL, NULL, false};
+    struct anvil_codegen_options o = {"ex", NULL, NULL, false, NULL, NULL};
     struct anvil_codegen_stats stats;
     CHECK_OK(anvil_codegen_generate(model, &o, &h, &c, &stats, NULL));
     CHECK_EQ_U64(stats.matchers, 2);
     /* The documentation: a '<' that opens no tag kept, a tag dropped, no trigraph left in the comment. */
     CHECK(s_has(&h, " * count < 5, see X ? ?/"));
     /* Prefixes that would clash with anvil's, libcurl's or POSIX threads' names, or reserved ones. */
-    struct anvil_codegen_options bad = {"anvil_x", NULL, NULL, false};
+    struct anvil_codegen_options bad = {"anvil_x", NULL, NULL, false, NULL, NULL};
     struct anvil_diag diag;
     CHECK_STATUS(anvil_codegen_generate(model, &bad, &h, &c, NULL, &diag), ANVIL_EINVAL);
     CHECK_STR_EQ(diag.message, "the prefix `anvil_x` would make names that clash with anvil's: choose another");

@@ -213,6 +213,13 @@ struct cli_service_files {
  */
 int cli_service_find(const char *command, const char *name, struct cli_service_files *out);
 
+/*
+ * For a botocore model file (MODEL_DIR/service-2.json[.gz]), the files
+ * beside it as cli_service_find() names them; false when `model_path` is
+ * not named so (or its folder's name is too long).
+ */
+bool cli_service_companions(const char *model_path, struct cli_service_files *out);
+
 struct cli_exec_args {
     struct cli_paths models; /* --model, any number of times: one model assembled from them all */
     const char *botocore, *name;

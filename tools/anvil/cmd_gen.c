@@ -39,6 +39,36 @@ static int s_commit(const char *path) {
     return CLI_EXIT_OK;
 }
 
+/* A botocore service's waiters-2.json and paginators-1.json (either may be missing: an empty set). */
+static int s_load_botocore(const struct cli_service_files *files, struct anvil_waiter_set **waiters,
+                           struct anvil_paginator_set **paginators) {
+    const char *paths[2] = {files->waiters, files->paginators};
+    int code = CLI_EXIT_OK;
+    for (int i = 0; i < 2 && code == CLI_EXIT_OK; i++) {
+        struct cli_input input = {0};
+        static const char empty[] = "{\"version\": 2, \"waiters\": {}}";
+        static const char no_pages[] = "{\"pagination\": {}}";
+        if (paths[i][0] &&
+            (code = cli_input_read_data(paths[i], ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input)) != CLI_EXIT_OK) {
+            break;
+        }
+        const char *text = paths[i][0] ? input.data : i == 0 ? empty : no_pages;
+        size_t len = paths[i][0] ? input.len : strlen(text);
+        struct anvil_diag diag;
+        anvil_diag_clear(&diag);
+        int rc = i == 0 ? anvil_waiter_set_from_botocore(NULL, text, len, waiters, &diag)
+                        : anvil_paginator_set_from_botocore(NULL, text, len, paginators, &diag);
+        if (rc != ANVIL_OK) {
+            cli_error("gen: %s: %s", paths[i], rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
+            code = cli_exit_for_status(rc);
+        }
+        if (paths[i][0]) {
+            cli_input_release(&input);
+        }
+    }
+    return code;
+}
+
 int cli_cmd_gen(int argc, char **argv) {
     static const struct cli_option options[] = {
         CLI_OPTION_HELP,
@@ -79,8 +109,25 @@ int cli_cmd_gen(int argc, char **argv) {
             out_dir = value;
         }
     }
+    /* --service NAME (no '#'): botocore's files of the service; a botocore --model: the files beside it. */
+    static struct cli_service_files botocore;
+    bool from_botocore = false;
+    if (service && !strchr(service, '#')) {
+        if (models.count) {
+            return cli_usage_error("gen", "give --model FILE or --service NAME (botocore's data), not both");
+        }
+        int code = cli_service_find("gen", service, &botocore);
+        if (code != CLI_EXIT_OK) {
+            return code;
+        }
+        service = NULL;
+        from_botocore = true;
+        models.items[models.count++] = botocore.model;
+    } else if (models.count == 1) {
+        from_botocore = cli_service_companions(models.items[0], &botocore);
+    }
     if (!models.count || !prefix || !out_dir) {
-        return cli_usage_error("gen", "give --model, --prefix and --out");
+        return cli_usage_error("gen", "give --model (or --service NAME), --prefix and --out");
     }
     if (strlen(out_dir) + strlen(prefix) + 3 >= 4200) {
         return cli_usage_error("gen", "the files under --out would have paths longer than 4,199 bytes");
@@ -96,14 +143,19 @@ int cli_cmd_gen(int argc, char **argv) {
     if (code != CLI_EXIT_OK) {
         return code;
     }
+    struct anvil_waiter_set *waiters = NULL;
+    struct anvil_paginator_set *paginators = NULL;
+    if (from_botocore) {
+        code = s_load_botocore(&botocore, &waiters, &paginators);
+    }
     struct anvil_buf header, source;
     anvil_buf_init(&header, NULL, 0);
     anvil_buf_init(&source, NULL, 0);
-    struct anvil_codegen_options o = {prefix, service, NULL, interpret};
+    struct anvil_codegen_options o = {prefix, service, NULL, interpret, waiters, paginators};
     struct anvil_codegen_stats stats;
     struct anvil_diag diag;
     anvil_diag_clear(&diag);
-    int rc = anvil_codegen_generate(model, &o, &header, &source, &stats, &diag);
+    int rc = code == CLI_EXIT_OK ? anvil_codegen_generate(model, &o, &header, &source, &stats, &diag) : ANVIL_OK;
     if (rc != ANVIL_OK) {
         cli_error("gen: %s", diag.message[0] ? diag.message : anvil_status_str(rc));
         code = rc == ANVIL_EINVAL ? CLI_EXIT_USAGE : rc == ANVIL_EMODEL ? CLI_EXIT_DATA : cli_exit_for_status(rc);
@@ -130,6 +182,8 @@ int cli_cmd_gen(int argc, char **argv) {
     anvil_buf_clean_up(&header);
     anvil_buf_clean_up(&source);
     anvil_model_destroy(model);
+    anvil_waiter_set_destroy(waiters);
+    anvil_paginator_set_destroy(paginators);
     cli_input_release(&input);
     return code;
 }

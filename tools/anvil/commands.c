@@ -106,6 +106,7 @@ const struct cli_command cli_commands[] = {
      cli_cmd_endpoint},
     {"gen", "Generate C for a model's waiters (JMESPath compiled to C)",
      "Usage: anvil gen --model FILE... [--service ID] --prefix NAME --out DIR [--interpret]\n"
+     "       anvil gen --service NAME --prefix NAME --out DIR [--interpret]\n"
      "\n"
      "Writes DIR/NAME.h and DIR/NAME.c: per waiter of the service, its description\n"
      "(NAME_waiter_<Waiter>) and NAME_wait_until_<waiter>(client, input, options,\n"
@@ -114,14 +115,17 @@ const struct cli_command cli_commands[] = {
      "needs no model file. Each acceptor's JMESPath path and comparator become a C\n"
      "function over anvil's JSON values (the interpreter where the compiler cannot,\n"
      "said in a comment). The code uses only anvil's public API; the output is the\n"
-     "same for the same model. docs/codegen.md.\n"
+     "same for the same model. A botocore service-2.json brings the waiters-2.json\n"
+     "and paginators-1.json beside it; --service NAME finds all three as wait does.\n"
+     "docs/codegen.md.\n"
      "\n"
      "Exit status: 0 written, 64 usage, 65 bad model, 74 the files could not be written.\n"
      "\n"
      "Options:\n"
      "  -m, --model FILE            the model: JSON AST, .smithy, botocore service-2.json\n"
      "                              (.gz too) or a folder; repeat to assemble one model\n"
-     "      --service ID            the service (an absolute shape id) when the model has several\n"
+     "      --service ID|NAME       the service (an absolute shape id) when the model has\n"
+     "                              several; a NAME (ec2, dynamodb): botocore's newest data\n"
      "      --prefix NAME           the C prefix of every generated name (a C identifier)\n"
      "  -o, --out DIR               the folder to write NAME.h and NAME.c into\n"
      "      --interpret             every matcher through the interpreter (to compare)\n",

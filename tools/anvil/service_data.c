@@ -209,3 +209,23 @@ int cli_service_find(const char *command, const char *name, struct cli_service_f
     s_roots_free(&r);
     return code;
 }
+
+bool cli_service_companions(const char *model_path, struct cli_service_files *out) {
+    memset(out, 0, sizeof(*out));
+    const char *slash = strrchr(model_path, '/');
+    const char *base = slash ? slash + 1 : model_path;
+    if (strcmp(base, "service-2.json") != 0 && strcmp(base, "service-2.json.gz") != 0) {
+        return false;
+    }
+    size_t dir_len = slash ? (size_t)(slash - model_path) : 1;
+    if (dir_len >= sizeof out->dir) {
+        return false;
+    }
+    memcpy(out->dir, slash ? model_path : ".", dir_len);
+    out->dir[dir_len] = '\0';
+    snprintf(out->model, sizeof out->model, "%s", model_path);
+    s_data_file(out->dir, "waiters-2", out->waiters, sizeof out->waiters);
+    s_data_file(out->dir, "paginators-1", out->paginators, sizeof out->paginators);
+    s_data_file(out->dir, "endpoint-rule-set-1", out->endpoint_rules, sizeof out->endpoint_rules);
+    return true;
+}
