@@ -164,6 +164,13 @@ struct anvil_client_options {
     /** When set, called with one line per attempt (method, target, status, latency, decision); never secrets. */
     void (*debug)(void *ctx, const char *line);
     void *debug_ctx;
+    /**
+     * The application's id in every request's User-Agent ("anvil/VERSION
+     * os/OS lang/c app/ID", as AWS SDKs send `sdk_ua_app_id`): NULL =
+     * AWS_SDK_UA_APP_ID from the environment, else none. At most 50 bytes
+     * are kept; a byte that may not appear in a User-Agent token becomes '-'.
+     */
+    const char *app_id;
 };
 
 struct anvil_client;

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "anvil/version.h"
 #include "transport/client_internal.h"
 #include "transport/credentials_internal.h"
 
@@ -166,6 +167,42 @@ const char *anvil_client_protocol(const struct anvil_shape *service) {
     return p ? p->name : NULL;
 }
 
+/*
+ * "anvil/VERSION os/OS lang/c", then " app/ID" when the caller or
+ * AWS_SDK_UA_APP_ID names the application: the token's bytes as RFC 9110
+ * allows them in a User-Agent token (others become '-'), at most 50.
+ */
+static void s_user_agent(struct anvil_client *c) {
+#if defined(__linux__)
+    const char *os = "linux";
+#elif defined(__APPLE__)
+    const char *os = "macos";
+#elif defined(__FreeBSD__)
+    const char *os = "freebsd";
+#else
+    const char *os = "other";
+#endif
+    const char *app = c->options.app_id;
+    if (!app) {
+        app = c->options.getenv ? c->options.getenv(c->options.getenv_ctx, "AWS_SDK_UA_APP_ID")
+                                : getenv("AWS_SDK_UA_APP_ID");
+    }
+    int n = snprintf(c->user_agent, sizeof c->user_agent, "anvil/%s os/%s lang/c", anvil_version_string(), os);
+    if (!app || !*app || n < 0 || (size_t)n + 5 >= sizeof c->user_agent) {
+        return;
+    }
+    size_t at = (size_t)n;
+    memcpy(c->user_agent + at, " app/", 5);
+    at += 5;
+    for (size_t i = 0; app[i] && i < 50 && at + 1 < sizeof c->user_agent; i++) {
+        char ch = app[i];
+        bool token = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                     (ch && strchr("!#$%&'*+-.^_`|~", ch));
+        c->user_agent[at++] = token ? ch : '-';
+    }
+    c->user_agent[at] = '\0';
+}
+
 int anvil_client_new(struct anvil_allocator *allocator, const struct anvil_model *model, const char *service,
                      const struct anvil_client_options *options, struct anvil_client **out, struct anvil_diag *diag) {
     if (!out || !model) {
@@ -205,6 +242,9 @@ int anvil_client_new(struct anvil_allocator *allocator, const struct anvil_model
     }
     if (rc == ANVIL_OK) {
         rc = s_ca_bundle(c, diag);
+    }
+    if (rc == ANVIL_OK) {
+        s_user_agent(c);
     }
     if (rc == ANVIL_OK &&
         anvil_compression_settings_from_env(&c->compression, o.getenv, o.getenv_ctx, diag) == ANVIL_EINVAL) {

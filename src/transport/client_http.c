@@ -312,12 +312,19 @@ int anvil__client_prepare(struct anvil_client *c, const struct anvil__endpoint *
     for (size_t i = 0; i < n && rc == ANVIL_OK; i++) {
         rc = s_prepared_add(p, signed_headers[i].name, signed_headers[i].value);
     }
+    /* Unsigned, as every SDK sends it: a proxy may rewrite a User-Agent. None when the request has its own. */
+    bool own_agent = false;
+    for (size_t i = 0; i < n && signed_headers; i++) {
+        own_agent = own_agent || anvil_sv_eq_ascii_nocase(signed_headers[i].name, ANVIL_SV("User-Agent"));
+    }
     struct anvil_str_view extra_names[] = {ANVIL_SV("X-Amz-Date"), ANVIL_SV("x-amz-content-sha256"),
-                                           ANVIL_SV("X-Amz-Security-Token"), ANVIL_SV("Authorization")};
+                                           ANVIL_SV("X-Amz-Security-Token"), ANVIL_SV("Authorization"),
+                                           ANVIL_SV("User-Agent")};
     struct anvil_str_view extra_values[] = {
         anvil_sv_from_cstr(sig.amz_date),
         ep->s3_signing && ep->sign ? anvil_sv_from_cstr(sig.payload_hash) : anvil_sv("", 0),
-        ep->sign ? anvil_sv_from_cstr(c->aws.session_token) : anvil_sv("", 0), anvil_buf_view(&sig.authorization)};
+        ep->sign ? anvil_sv_from_cstr(c->aws.session_token) : anvil_sv("", 0), anvil_buf_view(&sig.authorization),
+        own_agent ? anvil_sv("", 0) : anvil_sv_from_cstr(c->user_agent)};
     for (size_t i = 0; i < ANVIL_ARRAY_LEN(extra_names) && rc == ANVIL_OK; i++) {
         if (extra_values[i].len) {
             rc = s_prepared_add(p, extra_names[i], extra_values[i]);

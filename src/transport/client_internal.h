@@ -60,6 +60,8 @@ struct anvil_client {
     bool rules_drop_host_prefix;
     /* The CA bundle to verify TLS with ("" = curl's default). */
     char ca_bundle[1024];
+    /* Every request's User-Agent (s_user_agent in client.c). */
+    char user_agent[160];
     struct anvil_retry_strategy *retry;
     /* Where the credentials come from (NULL when requests go unsigned). */
     struct anvil_credentials_provider *credentials;

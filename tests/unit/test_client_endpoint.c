@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "anvil/version.h"
 #include "harness.h"
 #include "transport/client_internal.h"
 
@@ -275,6 +276,49 @@ TEST(client_endpoint_an_unsigned_client_needs_no_sigv4) {
 done:
     anvil_json_doc_destroy(f.rules);
     anvil_json_doc_destroy(f.params);
+    s_fixture_clean_up(&f);
+}
+
+static const char *s_env_app(void *ctx, const char *name) {
+    return strcmp(name, "AWS_SDK_UA_APP_ID") == 0 ? "from-env" : s_env(ctx, name);
+}
+
+/* Every request names anvil in its User-Agent, unsigned, with the application's id when there is one. */
+TEST(client_user_agent_names_anvil_and_the_app) {
+    struct s_fixture f;
+    memset(&f, 0, sizeof f);
+    struct anvil_model_source src = {"svc.smithy", s_idl, strlen(s_idl), ANVIL_MODEL_FORMAT_IDL};
+    CHECK_OK(anvil_model_assemble(t->alloc, &src, 1, NULL, &f.model, NULL, &f.diag));
+    CHECK_OK(anvil_arena_new(t->alloc, NULL, &f.arena));
+    char want[200];
+    struct {
+        const char *app_id;
+        anvil_client_getenv_fn *getenv;
+        const char *app;
+    } cases[] = {
+        {NULL, s_env, NULL},
+        {NULL, s_env_app, "from-env"},
+        {"mine", s_env_app, "mine"}, /* the caller's over the environment's */
+        /* A byte a User-Agent token cannot hold becomes '-'; 50 bytes kept. */
+        {"my app/1\r\nX-Evil: 1", s_env, "my-app-1--X-Evil--1"},
+        {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", s_env,
+         "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct anvil_client_options o = {.region = "us-west-2", .app_id = cases[i].app_id, .getenv = cases[i].getenv};
+        CHECK_OK(anvil_client_new(t->alloc, f.model, NULL, &o, &f.client, &f.diag));
+        struct anvil_http_request r;
+        CHECK_OK(s_prepare(t, &f, "Op", "{}", &r));
+#if defined(__linux__)
+        snprintf(want, sizeof want, "anvil/%s os/linux lang/c%s%s", anvil_version_string(), cases[i].app ? " app/" : "",
+                 cases[i].app ? cases[i].app : "");
+        CHECK(anvil_sv_eq_cstr(s_header(&r, "User-Agent"), want));
+#endif
+        CHECK(!s_contains(s_header(&r, "Authorization"), "user-agent"));
+        anvil_client_destroy(f.client);
+        f.client = NULL;
+    }
+done:
     s_fixture_clean_up(&f);
 }
 
