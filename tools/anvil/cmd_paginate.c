@@ -13,7 +13,8 @@ enum {
     OPT_MAX_PAGES,
     OPT_STARTING_TOKEN,
     OPT_DUPLICATES,
-    OPT_ITEMS
+    OPT_ITEMS,
+    OPT_OUTPUT
 };
 
 struct s_args {
@@ -21,6 +22,7 @@ struct s_args {
     const char *input, *starting_token, *duplicates;
     uint64_t page_size, max_items, max_pages;
     bool items;
+    bool json; /* --output json: a last line saying how the pagination ended and where to resume */
 };
 
 static int s_number(const char *option, const char *text, uint64_t *out) {
@@ -54,6 +56,12 @@ static int s_option(void *ctx, int id, const char *value) {
     case OPT_ITEMS:
         a->items = true;
         return CLI_EXIT_OK;
+    case OPT_OUTPUT:
+        if (strcmp(value, "text") != 0 && strcmp(value, "json") != 0) {
+            return cli_usage_error("paginate", "--output takes text or json, not '%s'", value);
+        }
+        a->json = strcmp(value, "json") == 0;
+        return CLI_EXIT_OK;
     default:
         return CLI_EXIT_OK;
     }
@@ -71,6 +79,7 @@ static int s_parse(int argc, char **argv, struct s_args *a) {
         {"starting-token", 0, CLI_ARG_REQUIRED, OPT_STARTING_TOKEN},
         {"duplicates", 0, CLI_ARG_REQUIRED, OPT_DUPLICATES},
         {"items", 0, CLI_ARG_NONE, OPT_ITEMS},
+        {"output", 'o', CLI_ARG_REQUIRED, OPT_OUTPUT},
         {"exec", 'x', CLI_ARG_NONE, CLI_OPT_EXEC},
         CLI_HTTP_OPTIONS,
         {NULL, 0, CLI_ARG_NONE, 0},
@@ -159,6 +168,29 @@ static int s_print(const struct anvil_json *output, const struct anvil_paginate_
     return cli_write_output(out->data ? out->data : "", out->len);
 }
 
+/*
+ * --output json's last line: {"anvil_paginate": {"reason": ..., "pages": N, "items": N,
+ * "starting_token": TOKEN or null}}, so a script can tell the end from a stop and resume.
+ */
+static int s_print_end(const struct anvil_paginate_page *page, uint64_t pages, uint64_t items, struct anvil_buf *out) {
+    anvil_buf_clear(out);
+    int rc = anvil_buf_appendf(out,
+                               "{\"anvil_paginate\":{\"reason\":\"%s\",\"pages\":%llu,\"items\":%llu,"
+                               "\"starting_token\":",
+                               anvil_paginate_reason_name(page->reason), (unsigned long long)pages,
+                               (unsigned long long)items);
+    if (rc == ANVIL_OK) {
+        rc = page->resume_token.len ? anvil_json_write_string(page->resume_token, 0, out)
+                                    : anvil_buf_append_cstr(out, "null");
+    }
+    rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, "}}\n") : rc;
+    if (rc != ANVIL_OK) {
+        cli_error("paginate: %s", anvil_status_str(rc));
+        return cli_exit_for_status(rc);
+    }
+    return cli_write_output(out->data, out->len);
+}
+
 static int s_run(const struct s_args *a, const struct anvil_paginator *p, const struct anvil_json *input,
                  struct anvil_client *client, const struct anvil_shape *operation) {
     struct anvil_paginate_options o = {0};
@@ -229,6 +261,9 @@ static int s_run(const struct s_args *a, const struct anvil_paginator *p, const 
             if (page.resume_token.len) {
                 cli_error("paginate: stopped at %s; resume with --starting-token %.*s",
                           anvil_paginate_reason_name(page.reason), (int)page.resume_token.len, page.resume_token.ptr);
+            }
+            if (a->json && code == CLI_EXIT_OK) {
+                code = s_print_end(&page, anvil_paginate_pages(run), anvil_paginate_items(run), &out);
             }
             break;
         }

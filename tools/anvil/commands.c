@@ -154,7 +154,7 @@ const struct cli_command cli_commands[] = {
      "Usage: anvil paginate (--model FILE | --botocore FILE | --service NAME) OPERATION\n"
      "                      [--input JSON|@FILE]\n"
      "                      [--page-size N] [--max-items N] [--max-pages N] [--starting-token T]\n"
-     "                      [--duplicates stop|error|continue] [--items]\n"
+     "                      [--duplicates stop|error|continue] [--items] [--output text|json]\n"
      "                      (--exec CMD [ARG...] | [HTTP OPTIONS])\n"
      "\n"
      "Pages through OPERATION as its @paginated trait (merged with the service's\n"
@@ -165,7 +165,9 @@ const struct cli_command cli_commands[] = {
      "token is missing, null, \"\" or {}, when more_results is false, when a page\n"
      "answers the request's own token or one seen a few pages before, or at a limit.\n"
      "Stopped by --max-items or --max-pages, it prints a resume token on standard\n"
-     "error for --starting-token.\n"
+     "error for --starting-token. With --output json a last line says how it ended:\n"
+     "{\"anvil_paginate\": {\"reason\": R, \"pages\": N, \"items\": N, \"starting_token\": T}}\n"
+     "(T null when there is nothing to resume).\n"
      "\n"
      "Exit status: 0 done, 3 a page failed (or a repeated token with --duplicates\n"
      "error), 64 usage, 65 a bad model or input.\n"
@@ -183,6 +185,7 @@ const struct cli_command cli_commands[] = {
      "      --starting-token T    resume where an earlier run stopped\n"
      "      --duplicates POLICY   a repeated token: stop (default), error, or continue\n"
      "      --items               print items, not pages\n"
+     "  -o, --output FORMAT       text (default) or json (adds the last line above)\n"
      "  -x, --exec CMD ...        the command that calls the operation\n"
      "\n" S_HTTP_HELP,
      cli_cmd_paginate},
