@@ -39,6 +39,17 @@ echo "ok: CreateTable, then TableExists: $(grep -c attempt "$work/progress.txt")
 grep -q '"orders"' "$work/list.json" || fail "ListTables: $(cat "$work/list.json")"
 echo "ok: an endpoint URL with a trailing slash"
 
+# --query on call, wait and paginate: the answer through JMESPath, as aws-cli has it.
+names=$("$anvil" call --model "$model" ListTables "${http[@]}" --query 'TableNames[0]') || fail "call --query exited $?"
+[[ $names == '"orders"' ]] || fail "call --query: $names"
+status=$("$anvil" wait --model "$model" TableExists "${http[@]}" --input '{"TableName":"orders"}' --max-wait 30 \
+  --output json --query 'Table.TableStatus') || fail "wait --query exited $?"
+grep -q '"output":"ACTIVE"' <<< "$status" || fail "wait --query: $status"
+pages=$("$anvil" paginate --model "$model" ListTables "${http[@]}" --query 'length(TableNames)' |
+  "$anvil" query --lines '@') || fail "paginate --query | query --lines exited $?"
+[[ $pages == 1 ]] || fail "paginate --query: $pages"
+echo "ok: --query on call, wait and paginate, and query --lines"
+
 # DeleteTable, then TableNotExists.
 "$anvil" call --model "$model" DeleteTable "${http[@]}" --input '{"TableName":"orders"}' > /dev/null
 "$anvil" wait --model "$model" TableNotExists "${http[@]}" --input '{"TableName":"orders"}' --max-wait 30 \

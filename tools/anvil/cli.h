@@ -139,6 +139,7 @@ enum cli_next cli_parser_next(struct cli_parser *parser, int *id, const char **v
 #define CLI_OPT_SERVICE 2010
 #define CLI_OPT_NO_SIGN 2011
 #define CLI_OPT_ENDPOINT_PARAMS 2012
+#define CLI_OPT_QUERY 2013
 
 /* The HTTP transport's options, for a command's option table; and --service, which every such command takes. */
 /* clang-format off */
@@ -157,6 +158,24 @@ enum cli_next cli_parser_next(struct cli_parser *parser, int *id, const char **v
     {"endpoint-params", 0, CLI_ARG_REQUIRED, CLI_OPT_ENDPOINT_PARAMS}, \
     {"debug", 0, CLI_ARG_NONE, CLI_OPT_DEBUG}
 /* clang-format on */
+#define CLI_QUERY_OPTION                                                                                               \
+    { "query", 0, CLI_ARG_REQUIRED, CLI_OPT_QUERY }
+
+/* ---- JMESPath on the command line (query.c) ---- */
+
+/* "anvil: COMMAND: KIND: MESSAGE", and for a syntax error the expression with a caret. CLI_EXIT_DATA (or INTERNAL). */
+int cli_query_report(const char *command, const char *expr, size_t len, int rc, const struct anvil_diag *diag);
+
+/* --query's expression compiled (*out NULL when `text` is NULL); a bad one is reported, CLI_EXIT_USAGE. */
+int cli_query_compile(const char *command, const char *text, struct anvil_jmespath **out);
+
+/*
+ * `value` through --query into *out (in `arena`), or `value` itself when
+ * `expr` is NULL; a runtime error (invalid-type, ...) is reported,
+ * CLI_EXIT_DATA.
+ */
+int cli_query_apply(const char *command, const struct anvil_jmespath *expr, const struct anvil_json *value,
+                    struct anvil_arena *arena, struct anvil_json *out);
 
 struct cli_exec_spec {
     const char *command; /* "wait" */
@@ -222,6 +241,8 @@ bool cli_service_companions(const char *model_path, struct cli_service_files *ou
 
 struct cli_exec_args {
     struct cli_paths models; /* --model, any number of times: one model assembled from them all */
+    /* --query EXPR (a command that takes it lists CLI_QUERY_OPTION): applied to what it prints. */
+    const char *query;
     const char *botocore, *name;
     /* --service NAME: the files it found (models and botocore point into them). */
     const char *service;

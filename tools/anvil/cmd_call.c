@@ -90,6 +90,7 @@ int cli_cmd_call(int argc, char **argv) {
         {"model", 'm', CLI_ARG_REQUIRED, CLI_OPT_MODEL},
         {"input", 'i', CLI_ARG_REQUIRED, OPT_INPUT},
         {"dry-run", 0, CLI_ARG_NONE, OPT_DRY_RUN},
+        CLI_QUERY_OPTION,
         CLI_HTTP_OPTIONS,
         {NULL, 0, CLI_ARG_NONE, 0},
     };
@@ -105,8 +106,12 @@ int cli_cmd_call(int argc, char **argv) {
     struct anvil_client *client = NULL;
     struct anvil_json_doc *input = NULL;
     struct anvil_arena *arena = NULL;
+    struct anvil_jmespath *query = NULL;
     struct anvil_buf out;
     anvil_buf_init(&out, NULL, 0);
+    if ((code = cli_query_compile("call", a.exec.query, &query)) != CLI_EXIT_OK) {
+        return code;
+    }
     if ((code = cli_model_assemble(a.exec.models.items, a.exec.models.count, false, &file, &model)) != CLI_EXIT_OK) {
         return code;
     }
@@ -136,8 +141,11 @@ int cli_cmd_call(int argc, char **argv) {
     cli_signals_catch(&signals);
     int rc = anvil_client_call(client, op, anvil_json_doc_root(input), 0, arena, &reply);
     cli_signals_restore(&signals);
-    if (rc == ANVIL_OK) {
-        rc = anvil_json_write(&reply.output, ANVIL_JSON_WRITE_PRETTY, &out);
+    struct anvil_json shown;
+    if (rc == ANVIL_OK && (code = cli_query_apply("call", query, &reply.output, arena, &shown)) != CLI_EXIT_OK) {
+        /* reported */
+    } else if (rc == ANVIL_OK) {
+        rc = anvil_json_write(&shown, ANVIL_JSON_WRITE_PRETTY, &out);
         rc = rc == ANVIL_OK ? anvil_buf_append_byte(&out, '\n') : rc;
         code = rc == ANVIL_OK ? cli_write_output(out.data, out.len) : cli_exit_for_status(rc);
     } else if (rc == ANVIL_ECANCELED) {
@@ -160,5 +168,6 @@ done:
     anvil_client_destroy(client);
     anvil_json_doc_destroy(input);
     anvil_model_destroy(model);
+    anvil_jmespath_destroy(query);
     return code;
 }

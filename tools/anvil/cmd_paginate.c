@@ -81,6 +81,7 @@ static int s_parse(int argc, char **argv, struct s_args *a) {
         {"items", 0, CLI_ARG_NONE, OPT_ITEMS},
         {"output", 'o', CLI_ARG_REQUIRED, OPT_OUTPUT},
         {"exec", 'x', CLI_ARG_NONE, CLI_OPT_EXEC},
+        CLI_QUERY_OPTION,
         CLI_HTTP_OPTIONS,
         {NULL, 0, CLI_ARG_NONE, 0},
     };
@@ -138,28 +139,56 @@ static int s_find(const struct anvil_paginator_set *set, const char *name, const
                             "unknown paginated operation", "");
 }
 
-/* Prints the page (or each of its items: list elements, or {"key", "value"} for map entries) as JSON lines. */
+/* One JSON line: `value` through --query (in `arena`) when there is one. */
+static int s_line(const struct anvil_json *value, const struct anvil_jmespath *query, struct anvil_arena *arena,
+                  struct anvil_buf *out, int *code) {
+    struct anvil_json shown;
+    if ((*code = cli_query_apply("paginate", query, value, arena, &shown)) != CLI_EXIT_OK) {
+        return ANVIL_OK;
+    }
+    int rc = anvil_json_write(&shown, 0, out);
+    return rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+}
+
+/*
+ * Prints the page (or each of its items: list elements, or {"key", "value"}
+ * for map entries) as JSON lines, each through --query when given.
+ */
 static int s_print(const struct anvil_json *output, const struct anvil_paginate_page *page, bool items,
-                   struct anvil_buf *out) {
+                   const struct anvil_jmespath *query, struct anvil_arena *arena, struct anvil_buf *out) {
     anvil_buf_clear(out);
-    int rc = ANVIL_OK;
+    int rc = ANVIL_OK, code = CLI_EXIT_OK;
     if (!items) {
-        rc = anvil_json_write(output, 0, out);
-        rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+        rc = s_line(output, query, arena, out, &code);
     } else if (anvil_json_is_array(&page->items)) {
-        for (size_t i = 0; rc == ANVIL_OK && i < anvil_json_len(&page->items); i++) {
-            rc = anvil_json_write(anvil_json_array_at(&page->items, i), 0, out);
-            rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+        for (size_t i = 0; rc == ANVIL_OK && code == CLI_EXIT_OK && i < anvil_json_len(&page->items); i++) {
+            rc = s_line(anvil_json_array_at(&page->items, i), query, arena, out, &code);
         }
     } else if (anvil_json_is_object(&page->items)) {
-        for (size_t i = 0; rc == ANVIL_OK && i < anvil_json_len(&page->items); i++) {
+        struct anvil_buf entry;
+        anvil_buf_init(&entry, NULL, 0);
+        for (size_t i = 0; rc == ANVIL_OK && code == CLI_EXIT_OK && i < anvil_json_len(&page->items); i++) {
             const struct anvil_json_member *m = anvil_json_object_at(&page->items, i);
-            rc = anvil_buf_append_cstr(out, "{\"key\":");
-            rc = rc == ANVIL_OK ? anvil_json_write_string(anvil_json_member_key(m), 0, out) : rc;
-            rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, ",\"value\":") : rc;
-            rc = rc == ANVIL_OK ? anvil_json_write(&m->value, 0, out) : rc;
-            rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, "}\n") : rc;
+            anvil_buf_clear(&entry);
+            rc = anvil_buf_append_cstr(&entry, "{\"key\":");
+            rc = rc == ANVIL_OK ? anvil_json_write_string(anvil_json_member_key(m), 0, &entry) : rc;
+            rc = rc == ANVIL_OK ? anvil_buf_append_cstr(&entry, ",\"value\":") : rc;
+            rc = rc == ANVIL_OK ? anvil_json_write(&m->value, 0, &entry) : rc;
+            rc = rc == ANVIL_OK ? anvil_buf_append_cstr(&entry, "}") : rc;
+            if (rc == ANVIL_OK && query) {
+                /* The entry as a value the query can take. */
+                struct anvil_json value;
+                rc = anvil_json_parse_into(arena, NULL, entry.data, entry.len, NULL, &value, NULL);
+                rc = rc == ANVIL_OK ? s_line(&value, query, arena, out, &code) : rc;
+            } else if (rc == ANVIL_OK) {
+                rc = anvil_buf_append(out, entry.data, entry.len);
+                rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+            }
         }
+        anvil_buf_clean_up(&entry);
+    }
+    if (code != CLI_EXIT_OK) {
+        return code;
     }
     if (rc != ANVIL_OK) {
         cli_error("paginate: cannot print a page: %s", anvil_status_str(rc));
@@ -192,7 +221,7 @@ static int s_print_end(const struct anvil_paginate_page *page, uint64_t pages, u
 }
 
 static int s_run(const struct s_args *a, const struct anvil_paginator *p, const struct anvil_json *input,
-                 struct anvil_client *client, const struct anvil_shape *operation) {
+                 struct anvil_client *client, const struct anvil_shape *operation, const struct anvil_jmespath *query) {
     struct anvil_paginate_options o = {0};
     o.page_size = (int64_t)a->page_size;
     o.max_items = a->max_items;
@@ -251,7 +280,7 @@ static int s_run(const struct s_args *a, const struct anvil_paginator *p, const 
             rc = reported;
             break;
         }
-        code = s_print(&reply.output, &page, a->items, &out);
+        code = s_print(&reply.output, &page, a->items, query, arena, &out);
         if (reported == ANVIL_EVALUE) {
             cli_error("paginate: page %llu answered the %s token again (--duplicates error)",
                       (unsigned long long)page.number, page.reason == ANVIL_PAGINATE_CYCLE ? "earlier" : "same");
@@ -290,6 +319,10 @@ int cli_cmd_paginate(int argc, char **argv) {
     struct anvil_client *client = NULL;
     struct anvil_json_doc *input = NULL;
     const struct anvil_paginator *p = NULL;
+    struct anvil_jmespath *query = NULL;
+    if ((code = cli_query_compile("paginate", a.exec.query, &query)) != CLI_EXIT_OK) {
+        return code;
+    }
     if ((code = s_load(&a, &set, &model)) == CLI_EXIT_OK && (code = s_find(set, a.exec.name, &p)) == CLI_EXIT_OK &&
         (code = cli_json_argument("--input", a.input, &input)) == CLI_EXIT_OK &&
         (a.exec.command ||
@@ -318,9 +351,10 @@ int cli_cmd_paginate(int argc, char **argv) {
             code = CLI_EXIT_USAGE;
             goto done;
         }
-        code = s_run(&a, p, anvil_json_doc_root(input), client, operation);
+        code = s_run(&a, p, anvil_json_doc_root(input), client, operation, query);
     }
 done:
+    anvil_jmespath_destroy(query);
     anvil_client_destroy(client);
     anvil_json_doc_destroy(input);
     anvil_paginator_set_destroy(set);

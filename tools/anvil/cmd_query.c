@@ -4,15 +4,65 @@
 
 #include "cli.h"
 
-enum { OPT_FILE = 'f', OPT_UNQUOTED = 'u', OPT_PRETTY = 'p', OPT_AST = 1000, OPT_EXPR_FILE = 'e' };
+enum { OPT_FILE = 'f', OPT_UNQUOTED = 'u', OPT_PRETTY = 'p', OPT_AST = 1000, OPT_EXPR_FILE = 'e', OPT_LINES = 'l' };
 
-/* "anvil: query: KIND: MESSAGE", and for syntax errors the expression with a caret. */
 static int s_report(const char *expr, size_t len, int rc, const struct anvil_diag *diag) {
-    cli_error("query: %s: %s", anvil_jmespath_error_kind(rc), diag->message);
-    if (rc == ANVIL_ESYNTAX && diag->line > 0 && memchr(expr, '\n', len) == NULL) {
-        fprintf(stderr, "  %.*s\n  %*s^\n", (int)len, expr, (int)(diag->column - 1), "");
+    return cli_query_report("query", expr, len, rc, diag);
+}
+
+/* The result as a line: JSON (compact or `flags`), or with --unquoted a string's bytes as they are. */
+static int s_write_result(const struct anvil_json *result, bool unquoted, unsigned flags, struct anvil_buf *out) {
+    anvil_buf_clear(out);
+    int rc = unquoted && anvil_json_is_string(result) ? anvil_buf_append_sv(out, anvil_json_string(result))
+                                                      : anvil_json_write(result, flags, out);
+    rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+    if (rc != ANVIL_OK) {
+        cli_error("query: cannot print the result: %s", anvil_status_str(rc));
+        return cli_exit_for_status(rc);
     }
-    return rc == ANVIL_ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_DATA;
+    return cli_write_output(out->data, out->len);
+}
+
+/* --lines: each non-blank line of the input a JSON document, its result a line; the first bad line ends it. */
+static int s_lines(const struct anvil_jmespath *expr, const struct cli_input *input, bool unquoted, unsigned flags,
+                   struct anvil_buf *out) {
+    struct anvil_arena *arena = NULL;
+    if (anvil_arena_new(NULL, NULL, &arena) != ANVIL_OK) {
+        cli_error("query: out of memory");
+        return CLI_EXIT_INTERNAL;
+    }
+    int code = CLI_EXIT_OK;
+    size_t number = 0;
+    for (size_t at = 0; at < input->len && code == CLI_EXIT_OK;) {
+        const char *line = input->data + at;
+        const char *end = memchr(line, '\n', input->len - at);
+        size_t len = end ? (size_t)(end - line) : input->len - at;
+        at += len + (end != NULL);
+        number++;
+        size_t blank = 0;
+        while (blank < len && (line[blank] == ' ' || line[blank] == '\t' || line[blank] == '\r')) {
+            blank++;
+        }
+        if (blank == len) {
+            continue;
+        }
+        anvil_arena_reset(arena);
+        struct anvil_diag diag;
+        anvil_diag_clear(&diag);
+        struct anvil_json doc, result;
+        int rc = anvil_json_parse_into(arena, NULL, line, len, NULL, &doc, &diag);
+        if (rc != ANVIL_OK) {
+            cli_error("query: %s: line %zu: %s", input->label, number, diag.message);
+            code = cli_exit_for_status(rc);
+        } else if ((rc = anvil_jmespath_search(expr, &doc, arena, &result, &diag)) != ANVIL_OK) {
+            cli_error("query: %s: line %zu: %s: %s", input->label, number, anvil_jmespath_error_kind(rc), diag.message);
+            code = rc == ANVIL_ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_DATA;
+        } else {
+            code = s_write_result(&result, unquoted, flags, out);
+        }
+    }
+    anvil_arena_destroy(arena);
+    return code;
 }
 
 int cli_cmd_query(int argc, char **argv) {
@@ -23,12 +73,13 @@ int cli_cmd_query(int argc, char **argv) {
         {"unquoted", 'u', CLI_ARG_NONE, OPT_UNQUOTED},
         {"pretty", 'p', CLI_ARG_NONE, OPT_PRETTY},
         {"ast", 0, CLI_ARG_NONE, OPT_AST},
+        {"lines", 'l', CLI_ARG_NONE, OPT_LINES},
         {NULL, 0, CLI_ARG_NONE, 0},
     };
     struct cli_parser parser;
     cli_parser_init(&parser, argc, argv, options, "query");
     const char *file = NULL, *expr_file = NULL, *expression = NULL;
-    bool unquoted = false, ast = false;
+    bool unquoted = false, ast = false, lines = false;
     unsigned flags = ANVIL_JSON_WRITE_COMPACT;
     int id;
     const char *value;
@@ -62,6 +113,9 @@ int cli_cmd_query(int argc, char **argv) {
             break;
         case OPT_AST:
             ast = true;
+            break;
+        case OPT_LINES:
+            lines = true;
             break;
         }
     }
@@ -117,6 +171,11 @@ int cli_cmd_query(int argc, char **argv) {
     if (code != CLI_EXIT_OK) {
         goto done;
     }
+    if (lines) {
+        code = s_lines(expr, &input, unquoted, flags, &out);
+        cli_input_release(&input);
+        goto done;
+    }
     struct anvil_json_doc *doc = NULL;
     rc = anvil_json_parse(NULL, input.data, input.len, NULL, &doc, &diag);
     if (rc != ANVIL_OK) {
@@ -131,22 +190,8 @@ int cli_cmd_query(int argc, char **argv) {
     rc = anvil_arena_new(NULL, NULL, &arena);
     if (rc == ANVIL_OK) {
         rc = anvil_jmespath_search(expr, anvil_json_doc_root(doc), arena, &result, &diag);
-        if (rc != ANVIL_OK) {
-            code = s_report(expression, expr_len, rc, &diag);
-        } else if (unquoted && anvil_json_is_string(&result)) {
-            struct anvil_str_view s = anvil_json_string(&result);
-            if ((rc = anvil_buf_append_sv(&out, s)) == ANVIL_OK &&
-                (rc = anvil_buf_append_byte(&out, '\n')) == ANVIL_OK) {
-                code = cli_write_output(out.data, out.len);
-            }
-        } else if ((rc = anvil_json_write(&result, flags, &out)) == ANVIL_OK &&
-                   (rc = anvil_buf_append_byte(&out, '\n')) == ANVIL_OK) {
-            code = cli_write_output(out.data, out.len);
-        }
-        if (rc != ANVIL_OK && code == CLI_EXIT_OK) {
-            cli_error("query: cannot print the result: %s", anvil_status_str(rc));
-            code = cli_exit_for_status(rc);
-        }
+        code =
+            rc != ANVIL_OK ? s_report(expression, expr_len, rc, &diag) : s_write_result(&result, unquoted, flags, &out);
     } else {
         cli_error("query: out of memory");
         code = CLI_EXIT_INTERNAL;

@@ -79,6 +79,7 @@ static int s_parse(int argc, char **argv, struct s_args *a) {
         {"output", 'o', CLI_ARG_REQUIRED, OPT_OUTPUT},
         {"progress", 'p', CLI_ARG_REQUIRED, OPT_PROGRESS},
         {"exec", 'x', CLI_ARG_NONE, CLI_OPT_EXEC},
+        CLI_QUERY_OPTION,
         CLI_HTTP_OPTIONS,
         {NULL, 0, CLI_ARG_NONE, 0},
     };
@@ -245,7 +246,9 @@ static int s_exit_code(enum anvil_wait_reason reason) {
     }
 }
 
-static int s_outcome_json(const struct anvil_waiter *w, const struct anvil_wait_result *r, struct anvil_buf *out) {
+/* `output` is what the outcome shows of the last output (through --query), NULL when there is none. */
+static int s_outcome_json(const struct anvil_waiter *w, const struct anvil_wait_result *r,
+                          const struct anvil_json *output, struct anvil_buf *out) {
     const struct anvil_wait_outcome *o = &r->outcome;
     int rc = anvil_buf_append_cstr(out, "{\"waiter\":");
     if (rc == ANVIL_OK) {
@@ -260,10 +263,10 @@ static int s_outcome_json(const struct anvil_waiter *w, const struct anvil_wait_
         rc = o->acceptor >= 0 ? anvil_buf_appendf(out, ",\"acceptor\":%d", o->acceptor + 1)
                               : anvil_buf_append_cstr(out, ",\"acceptor\":null");
     }
-    if (rc == ANVIL_OK && o->has_output) {
+    if (rc == ANVIL_OK && output) {
         rc = anvil_buf_append_cstr(out, ",\"output\":");
         if (rc == ANVIL_OK) {
-            rc = anvil_json_write(o->output, 0, out);
+            rc = anvil_json_write(output, 0, out);
         }
     }
     if (rc == ANVIL_OK && o->has_error) {
@@ -284,8 +287,13 @@ static int s_outcome_json(const struct anvil_waiter *w, const struct anvil_wait_
     return rc == ANVIL_OK ? anvil_buf_append_cstr(out, "}\n") : rc;
 }
 
-/* The text outcome's one line; what came from the model, the server or the command is escaped. */
-static int s_outcome_text(const struct anvil_waiter *w, const struct anvil_wait_result *r, struct anvil_buf *out) {
+/*
+ * The text outcome's one line; what came from the model, the server or the
+ * command is escaped. With --query, `output` (the query's result) follows
+ * as a JSON line.
+ */
+static int s_outcome_text(const struct anvil_waiter *w, const struct anvil_wait_result *r,
+                          const struct anvil_json *output, struct anvil_buf *out) {
     const struct anvil_wait_outcome *o = &r->outcome;
     static const char *const words[] = {"pending",       "succeeded",
                                         "failed",        "failed on an unexpected error",
@@ -312,13 +320,18 @@ static int s_outcome_text(const struct anvil_waiter *w, const struct anvil_wait_
         }
         rc = rc == ANVIL_OK ? anvil_text_append_escaped(out, o->error.message) : rc;
     }
-    return rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+    if (rc == ANVIL_OK && output) {
+        rc = anvil_json_write(output, 0, out);
+        rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+    }
+    return rc;
 }
 
 /* ---- the command ---- */
 
 static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, const struct anvil_json *input,
-                 struct anvil_client *client, const struct anvil_model *model) {
+                 struct anvil_client *client, const struct anvil_model *model, const struct anvil_jmespath *query) {
     const struct anvil_env *env = cli_env();
     struct s_observer observer = {PROGRESS_NONE, waiter, false};
     if (a->progress && strcmp(a->progress, "json") == 0) {
@@ -367,11 +380,23 @@ static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, cons
         struct anvil_buf out;
         anvil_buf_init(&out, NULL, 0);
         bool json = a->output && strcmp(a->output, "json") == 0;
-        rc = json ? s_outcome_json(waiter, &result, &out) : s_outcome_text(waiter, &result, &out);
-        code = rc == ANVIL_OK ? cli_write_output(out.data, out.len) : cli_exit_for_status(rc);
+        /* The output shown: the last one, through --query (text shows it only then). */
+        struct anvil_arena *arena = NULL;
+        struct anvil_json shown;
+        const struct anvil_json *output = result.outcome.has_output && (json || query) ? result.outcome.output : NULL;
+        code = output && query && anvil_arena_new(NULL, NULL, &arena) != ANVIL_OK ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
+        if (code == CLI_EXIT_OK && output && query &&
+            (code = cli_query_apply("wait", query, output, arena, &shown)) == CLI_EXIT_OK) {
+            output = &shown;
+        }
+        if (code == CLI_EXIT_OK) {
+            rc = json ? s_outcome_json(waiter, &result, output, &out) : s_outcome_text(waiter, &result, output, &out);
+            code = rc == ANVIL_OK ? cli_write_output(out.data, out.len) : cli_exit_for_status(rc);
+        }
         if (code == CLI_EXIT_OK) {
             code = s_exit_code(result.outcome.reason);
         }
+        anvil_arena_destroy(arena);
         anvil_buf_clean_up(&out);
     }
     anvil_wait_result_clean_up(&result);
@@ -389,6 +414,10 @@ int cli_cmd_wait(int argc, char **argv) {
     struct anvil_client *client = NULL;
     struct anvil_json_doc *input = NULL;
     const struct anvil_waiter *waiter = NULL;
+    struct anvil_jmespath *query = NULL;
+    if ((code = cli_query_compile("wait", a.exec.query, &query)) != CLI_EXIT_OK) {
+        return code;
+    }
     if ((code = s_load_waiters(&a, &set, &model)) != CLI_EXIT_OK || (code = s_find_waiter(set, a.exec.name, &waiter)) ||
         (code = cli_json_argument("--input", a.input, &input)) != CLI_EXIT_OK ||
         (!a.exec.command &&
@@ -398,8 +427,9 @@ int cli_cmd_wait(int argc, char **argv) {
     if (waiter->deprecated) {
         cli_error("warning: waiter '%.*s' is deprecated", (int)waiter->name.len, waiter->name.ptr);
     }
-    code = s_run(&a, waiter, anvil_json_doc_root(input), client, model);
+    code = s_run(&a, waiter, anvil_json_doc_root(input), client, model, query);
 done:
+    anvil_jmespath_destroy(query);
     anvil_client_destroy(client);
     anvil_json_doc_destroy(input);
     anvil_waiter_set_destroy(set);

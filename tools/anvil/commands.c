@@ -25,7 +25,7 @@
 const struct cli_command cli_commands[] = {
     {"call", "Call one operation of a service over HTTP in its AWS protocol",
      "Usage: anvil call (--model FILE | --service NAME) OPERATION [--input JSON|@FILE] [--dry-run]\n"
-     "                  [HTTP OPTIONS]\n"
+     "                  [--query EXPR] [HTTP OPTIONS]\n"
      "\n"
      "Calls OPERATION of the model's service in its protocol (awsJson1_0, awsJson1_1,\n"
      "restJson1, awsQuery, ec2Query or restXml) and prints its output as JSON, in the\n"
@@ -50,6 +50,7 @@ const struct cli_command cli_commands[] = {
      "                              from ANVIL_MODEL_PATH or where AWS tools keep it\n"
      "  -i, --input JSON            the operation's input, or @FILE (default {})\n"
      "      --dry-run               print the signed request instead of sending it\n"
+     "      --query EXPR            print the output through this JMESPath expression\n"
      "\n" S_HTTP_HELP,
      cli_cmd_call},
     {"credentials", "Show where credentials come from (never the secret)",
@@ -155,6 +156,7 @@ const struct cli_command cli_commands[] = {
      "                      [--input JSON|@FILE]\n"
      "                      [--page-size N] [--max-items N] [--max-pages N] [--starting-token T]\n"
      "                      [--duplicates stop|error|continue] [--items] [--output text|json]\n"
+     "                      [--query EXPR]\n"
      "                      (--exec CMD [ARG...] | [HTTP OPTIONS])\n"
      "\n"
      "Pages through OPERATION as its @paginated trait (merged with the service's\n"
@@ -186,23 +188,28 @@ const struct cli_command cli_commands[] = {
      "      --duplicates POLICY   a repeated token: stop (default), error, or continue\n"
      "      --items               print items, not pages\n"
      "  -o, --output FORMAT       text (default) or json (adds the last line above)\n"
+     "      --query EXPR          print each page (each item with --items) through this\n"
+     "                            JMESPath expression\n"
      "  -x, --exec CMD ...        the command that calls the operation\n"
      "\n" S_HTTP_HELP,
      cli_cmd_paginate},
     {"query", "Evaluate a JMESPath expression against a JSON document",
-     "Usage: anvil query [-f FILE] [-e EXPR_FILE] [-u] [-p] [--ast] EXPRESSION [FILE]\n"
+     "Usage: anvil query [-f FILE] [-e EXPR_FILE] [-u] [-p] [-l] [--ast] EXPRESSION [FILE]\n"
      "\n"
      "Evaluates the JMESPath EXPRESSION against the JSON document in FILE (standard\n"
      "input when absent or '-') and prints the result as JSON. Compatible with jp.\n"
      "Errors print \"anvil: query: KIND: MESSAGE\" (KIND is syntax, invalid-type,\n"
      "invalid-arity, invalid-value or unknown-function) and exit 65; syntax errors\n"
-     "also show the expression with a caret under the problem.\n"
+     "also show the expression with a caret under the problem. With --lines each\n"
+     "non-blank line is a document and gets a result line (anvil paginate ... |\n"
+     "anvil query --lines EXPR); the first bad line ends it, named by its number.\n"
      "\n"
      "Options:\n"
      "  -f, --filename FILE   read the document from FILE\n"
      "  -e, --expr-file FILE  read the expression from FILE\n"
      "  -u, --unquoted        print a string result without quotes\n"
      "  -p, --pretty          indent the result\n"
+     "  -l, --lines           JSON lines: a result per document, one per line\n"
      "      --ast             print the parsed expression tree instead of evaluating\n",
      cli_cmd_query},
     {"ast", "Assemble Smithy models (IDL or JSON AST, files or folders) and print the JSON AST",
@@ -257,7 +264,7 @@ const struct cli_command cli_commands[] = {
      "Usage: anvil wait (--model FILE | --botocore FILE | --service NAME) WAITER\n"
      "                  --max-wait SECONDS\n"
      "                  [--min-delay S] [--max-delay S] [--max-attempts N] [--input JSON|@FILE]\n"
-     "                  [--output text|json] [--progress auto|json|none]\n"
+     "                  [--output text|json] [--progress auto|json|none] [--query EXPR]\n"
      "                  (--exec CMD [ARG...] | [HTTP OPTIONS])\n"
      "\n"
      "Runs WAITER from a Smithy model (--model), a botocore waiters-2.json\n"
@@ -290,6 +297,8 @@ const struct cli_command cli_commands[] = {
      "      --max-attempts N  stop after N calls (botocore waiters default to theirs)\n"
      "  -i, --input JSON      the operation's input, or @FILE to read it (default {})\n"
      "  -o, --output FORMAT   text (default: one line) or json (the whole outcome)\n"
+     "      --query EXPR      the last output through this JMESPath expression: json's\n"
+     "                        \"output\", or a JSON line after text's\n"
      "  -p, --progress MODE   auto (a live line on a terminal), json (a JSON line per\n"
      "                        attempt on standard error) or none\n"
      "  -x, --exec CMD ...    the command that calls the operation\n"

@@ -88,6 +88,8 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
             out->no_sign = true;
         } else if (id == CLI_OPT_ENDPOINT_PARAMS) {
             out->endpoint_params = value;
+        } else if (id == CLI_OPT_QUERY) {
+            out->query = value;
         } else if (id == CLI_OPT_RETRY_MAX_ATTEMPTS) {
             uint64_t n;
             if (anvil_sv_parse_u64(anvil_sv_from_cstr(value), 100, &n) != ANVIL_OK || n == 0) {
