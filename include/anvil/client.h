@@ -7,6 +7,12 @@
  * emulator), SigV4, credentials and region found the way AWS tools find
  * them, every call through a retry strategy, idempotency tokens filled and
  * request compression applied. docs/client.md.
+ *
+ * Threads: a client is used by one thread at a time (it owns one libcurl
+ * handle and a clock offset); make one client per thread. What clients may
+ * share across threads: the model, a retry strategy (its quota and rate
+ * limiter are locked), a credentials provider (its refresh is locked) and
+ * compiled endpoint rules, each of which must outlive the clients.
  */
 
 #include <signal.h>

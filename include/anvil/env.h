@@ -4,8 +4,11 @@
 /**
  * The environment: every clock read, sleep and random draw in anvil goes
  * through a `struct anvil_env`, so tests can replace them (docs/time.md).
- * The sans-I/O layers (waiter, retry, paginator) never touch an env at all:
- * they are handed `now_ms`. Only the blocking drivers use one.
+ * The sans-I/O layers (waiter, retry, paginator) never read a clock or
+ * sleep: they are handed `now_ms`. Two draw randomness through an env: the
+ * wait state its jitter (anvil_wait_options.env, random_bytes only) and a
+ * retry strategy its backoff (anvil_retry_options.env, outside its lock).
+ * The blocking drivers use the whole env.
  *
  * anvil_env_system() is the real one. struct anvil_fake_env is a fake for
  * tests: a clock that only moves when told or when something sleeps, and a

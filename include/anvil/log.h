@@ -2,10 +2,13 @@
 #define ANVIL_LOG_H
 
 /**
- * Logging hook. anvil is silent unless given a logger. Objects that log take
- * a `const struct anvil_logger *` in their options; NULL there means the
- * process-wide default set with anvil_logger_set_default(), which itself is
- * "nothing" until set. Secrets (keys, signatures, tokens) are never logged.
+ * Logging hook. anvil is silent unless given a logger: anvil_log() writes
+ * through the logger it is handed, NULL meaning the process-wide default
+ * set with anvil_logger_set_default(), which itself is "nothing" until set.
+ * No object of anvil logs on its own today: a client reports each attempt
+ * through its `debug` callback (anvil_client_options), a wait through its
+ * observer (anvil_wait_call), and failures through return codes and diags.
+ * Secrets (keys, signatures, tokens) are never logged or reported.
  */
 
 #include <stdarg.h>

@@ -223,8 +223,8 @@ static uint32_t s_cost(const struct anvil_retry_options *o, enum anvil_retry_err
 }
 
 /* Full jitter: U[0,1) * min(base * 2^(attempt-1), max), then x-amz-retry-after clamped to [t, t + 5 s] (2.1). */
-static int s_backoff(const struct anvil_retry_token *t, enum anvil_retry_error_type type, int64_t retry_after_ms,
-                     uint64_t *delay_ms) {
+static uint64_t s_backoff(const struct anvil_retry_token *t, enum anvil_retry_error_type type, int64_t retry_after_ms,
+                          double u) {
     const struct anvil_retry_options *o = &t->strategy->options;
     uint64_t base = type == ANVIL_RETRY_ERROR_THROTTLING ? o->throttling_base_delay_ms : t->base_delay_ms;
     if (o->behavior == ANVIL_RETRY_BEHAVIOR_2_0) {
@@ -236,18 +236,12 @@ static int s_backoff(const struct anvil_retry_token *t, enum anvil_retry_error_t
         double grown = (double)base * ldexp(1.0, (int)doublings);
         ceiling = grown < ceiling ? grown : ceiling;
     }
-    double u;
-    int rc = anvil_env_random_unit(o->env, &u);
-    if (rc != ANVIL_OK) {
-        return rc;
-    }
     double delay = u * ceiling;
     if (o->behavior == ANVIL_RETRY_BEHAVIOR_2_1 && retry_after_ms >= 0) {
         double r = (double)retry_after_ms;
         delay = r < delay ? delay : r > delay + 5000 ? delay + 5000 : r;
     }
-    *delay_ms = (uint64_t)llround(delay);
-    return ANVIL_OK;
+    return (uint64_t)llround(delay);
 }
 
 static const char *s_io_name(enum anvil_retry_io_error e) {
@@ -343,6 +337,16 @@ int anvil_retry_after_attempt(struct anvil_retry_token *t, uint64_t now_ms, cons
     bool success =
         v.directive == ANVIL_RETRY_DIRECTIVE_SUCCEED || (v.directive == ANVIL_RETRY_DIRECTIVE_DEFAULT && r->success);
     double now_s = (double)now_ms / 1000.0;
+    /*
+     * The jitter is drawn before the lock (the caller's random source runs
+     * outside it), and only when the retry gets as far as a backoff: what
+     * decides that is the token's own, so the draws are the same as if
+     * they were made under the lock.
+     */
+    bool backs_off = !success && v.directive != ANVIL_RETRY_DIRECTIVE_FAIL && c.retryable &&
+                     (t->call.idempotent || c.safe_for_any_operation) && t->attempt < t->max_attempts;
+    double u = 0;
+    int random_rc = backs_off ? anvil_env_random_unit(o->env, &u) : ANVIL_OK;
     pthread_mutex_lock(&s->lock);
     struct anvil_retry_partition *p = t->partition;
     if (o->mode == ANVIL_RETRY_ADAPTIVE) {
@@ -393,14 +397,13 @@ int anvil_retry_after_attempt(struct anvil_retry_token *t, uint64_t now_ms, cons
         return ANVIL_OK;
     }
     uint32_t cost = s_cost(o, c.type);
-    uint64_t delay = 0;
-    int rc = s_backoff(t, c.type, o->behavior == ANVIL_RETRY_BEHAVIOR_2_1 ? r->retry_after_ms : -1, &delay);
-    if (rc != ANVIL_OK) {
+    if (random_rc != ANVIL_OK) {
         pthread_mutex_unlock(&s->lock);
         d->reason = ANVIL_RETRY_REASON_NOT_RETRYABLE;
         s_explain(d, "not retried: the random source failed");
-        return rc;
+        return random_rc;
     }
+    uint64_t delay = s_backoff(t, c.type, o->behavior == ANVIL_RETRY_BEHAVIOR_2_1 ? r->retry_after_ms : -1, u);
     /* No quota is spent on a retry that could not start in time: the loop's limit, then the call's deadline. */
     uint64_t limit = anvil_retry_token_deadline_ms(t);
     uint64_t start = now_ms + delay < now_ms ? UINT64_MAX : now_ms + delay;
