@@ -38,11 +38,17 @@ enum anvil_json_type {
     ANVIL_JSON_OBJECT = 5
 };
 
-/** A key record: shared by every equal key of a document. `bytes` is NUL-terminated. */
+/**
+ * A key record: shared by every equal key of a document. Its `len` bytes,
+ * NUL-terminated, follow the record (C names them `bytes`; C++, which has
+ * no flexible array members, reads them with anvil_json_member_key()).
+ */
 struct anvil_json_key {
     uint32_t len;
     uint32_t hash;
+#ifndef __cplusplus
     char bytes[];
+#endif
 };
 
 struct anvil_json_member;
@@ -173,7 +179,7 @@ static inline const struct anvil_json_member *anvil_json_object_at(const struct 
 
 /** A member's key as a view. */
 static inline struct anvil_str_view anvil_json_member_key(const struct anvil_json_member *m) {
-    struct anvil_str_view sv = {m->key->bytes, m->key->len};
+    struct anvil_str_view sv = {(const char *)(m->key + 1), m->key->len}; /* the bytes after the record */
     return sv;
 }
 

@@ -3,12 +3,17 @@
 
 /* Shared by the parser, builder, writer and value code; not installed. */
 
+#include <stddef.h>
 #include <string.h>
 
 #include "anvil/json.h"
 #include "anvil/status.h"
 #include "core/arena_internal.h"
 #include "core/core_internal.h"
+
+/* anvil_json_member_key() (and C++) reads a key's bytes just after the record: `bytes` must be there. */
+_Static_assert(offsetof(struct anvil_json_key, bytes) == sizeof(struct anvil_json_key),
+               "a key's bytes follow its record");
 
 /* Objects with an index carry this header just before their members. */
 struct anvil__json_index {

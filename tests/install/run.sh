@@ -42,6 +42,17 @@ flags=$(pkg-config --cflags --libs anvil)
 LD_LIBRARY_PATH=$libdir "$scratch/consumer_pc"
 pkg-config --modversion anvil
 
+echo "== a C++ consumer (-std=c++11 -pedantic -Werror)"
+# The C compiler's own C++ driver: its sanitizer runtime is the one the library was built with.
+if "$cc" --version 2> /dev/null | grep -q clang; then cxx=clang++; else cxx=g++; fi
+if command -v "$cxx" > /dev/null; then
+  # shellcheck disable=SC2086
+  "$cxx" -std=c++11 -pedantic -Wall -Wextra -Werror $sanitize "$here/consumer/main.cpp" $flags -o "$scratch/consumer_cxx"
+  LD_LIBRARY_PATH=$libdir "$scratch/consumer_cxx"
+else
+  echo "skipped: no C++ compiler ($cxx)"
+fi
+
 echo "== installed CLI"
 LD_LIBRARY_PATH=$libdir "$prefix/bin/anvil" --version
 echo "PASS install.consumer"
