@@ -54,6 +54,7 @@ set(ANVIL_MODEL_SOURCES
   src/model/idl_write.c
   src/model/idl_write_model.c
   src/model/load.c
+  src/model/load_file.c
   src/model/prelude.c
   src/model/sample.c
   src/model/shapes.c
@@ -115,6 +116,7 @@ set(ANVIL_TRANSPORT_SOURCES
   src/transport/aws_config.c
   src/transport/client.c
   src/transport/client_call.c
+  src/transport/client_wait.c
   src/transport/client_endpoint.c
   src/transport/client_http.c
   src/transport/credentials.c

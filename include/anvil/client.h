@@ -22,6 +22,7 @@
 #include "anvil/env.h"
 #include "anvil/json.h"
 #include "anvil/model.h"
+#include "anvil/paginator.h"
 #include "anvil/retry.h"
 #include "anvil/waiter.h"
 
@@ -286,6 +287,43 @@ struct anvil_client_operation {
  */
 ANVIL_API int anvil_client_operation_call(void *user_data, const struct anvil_json *input, uint64_t deadline_ms,
                                           struct anvil_arena *arena, struct anvil_operation_reply *reply);
+
+/* ---- one call ---- */
+
+/**
+ * Waits with the model's waiter `waiter_name` (a waiter of an operation of
+ * the client's service, e.g. "TableExists"), polling through the client:
+ * anvil_wait() with anvil_client_operation_call(). `options->max_wait_ms`
+ * is required. ANVIL_ENOTFOUND (diag names it) when the service has no such
+ * waiter; otherwise what anvil_wait() returns, the outcome in `result`
+ * (release it with anvil_wait_result_clean_up() in every case). The
+ * model's waiters are read at the first call and kept with the client. Not
+ * thread-safe (a client is one thread's). docs/embedding.md.
+ */
+ANVIL_API int anvil_client_wait(struct anvil_client *client, const char *waiter_name, const struct anvil_json *input,
+                                const struct anvil_wait_options *options, struct anvil_wait_result *result,
+                                struct anvil_diag *diag);
+
+/**
+ * Receives each page of anvil_client_paginate(): the operation's output and
+ * what the paginator made of it (items, why paginating would stop). Both
+ * are valid during the call only. Return 0 to go on, anything else to stop
+ * (anvil_client_paginate() then returns it).
+ */
+typedef int anvil_client_page_fn(void *ctx, const struct anvil_json *output, const struct anvil_paginate_page *page);
+
+/**
+ * Calls the paginated operation `operation_name` (by name, e.g.
+ * "ListTables") page after page with the model's @paginated description,
+ * from `input` (NULL = {}), handing each page to `on_page`, until the
+ * paginator says the end or a limit of `options` (NULL = none) is reached.
+ * ANVIL_OK; ANVIL_ENOTFOUND for an operation that is not paginated; a
+ * failed call's status with diag naming the page and the service's error;
+ * the callback's own value when it stops. Not thread-safe.
+ */
+ANVIL_API int anvil_client_paginate(struct anvil_client *client, const char *operation_name,
+                                    const struct anvil_json *input, const struct anvil_paginate_options *options,
+                                    anvil_client_page_fn *on_page, void *ctx, struct anvil_diag *diag);
 
 ANVIL_EXTERN_C_END
 

@@ -140,6 +140,17 @@ ANVIL_API int anvil_model_assemble(struct anvil_allocator *allocator, const stru
                                    struct anvil_events **events, struct anvil_diag *diag);
 
 /**
+ * The model in the file at `path` (a Smithy JSON AST, Smithy IDL or a
+ * botocore service-2.json, told apart as ANVIL_MODEL_FORMAT_AUTO does;
+ * uncompressed), assembled as anvil_model_assemble() assembles one source.
+ * ANVIL_EIO naming the file when it cannot be read; ANVIL_ELIMIT past
+ * 256 MiB; otherwise what anvil_model_assemble() returns. Thread-safe.
+ */
+ANVIL_API int anvil_model_load_file(struct anvil_allocator *allocator, const char *path,
+                                    const struct anvil_model_options *options, struct anvil_model **out,
+                                    struct anvil_diag *diag);
+
+/**
  * The JSON AST the model was loaded from: for an assembled model, every file
  * merged with ids absolute and `apply` folded in (what `smithy ast` prints),
  * made from the model the first time it is asked for (loading does not need

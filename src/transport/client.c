@@ -279,6 +279,8 @@ void anvil_client_destroy(struct anvil_client *c) {
         curl_easy_cleanup(c->curl);
     }
     anvil_retry_strategy_release(c->retry);
+    anvil_waiter_set_destroy(c->waiters);
+    anvil_paginator_set_destroy(c->paginators);
     anvil__client_endpoint_clean_up(c);
     anvil_credentials_provider_release(c->credentials);
     /* The secret does not outlive the client in freed memory. */

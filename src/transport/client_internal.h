@@ -7,6 +7,7 @@
 #include "anvil/client.h"
 #include "anvil/compress.h"
 #include "anvil/endpoint.h"
+#include "anvil/paginator.h"
 #include "anvil/traits.h"
 #include "core/core_internal.h"
 #include "protocol/protocol_internal.h"
@@ -62,6 +63,9 @@ struct anvil_client {
     char ca_bundle[1024];
     /* Every request's User-Agent (s_user_agent in client.c). */
     char user_agent[160];
+    /* The model's waiters and paginators, read at the first anvil_client_wait/_paginate. */
+    struct anvil_waiter_set *waiters;
+    struct anvil_paginator_set *paginators;
     struct anvil_retry_strategy *retry;
     /* Where the credentials come from (NULL when requests go unsigned). */
     struct anvil_credentials_provider *credentials;

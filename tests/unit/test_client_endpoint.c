@@ -279,6 +279,11 @@ done:
     s_fixture_clean_up(&f);
 }
 
+static int s_no_page(void *ctx, const struct anvil_json *output, const struct anvil_paginate_page *page) {
+    (void)ctx, (void)output, (void)page;
+    return ANVIL_EINVAL;
+}
+
 static const char *s_env_app(void *ctx, const char *name) {
     return strcmp(name, "AWS_SDK_UA_APP_ID") == 0 ? "from-env" : s_env(ctx, name);
 }
@@ -318,6 +323,23 @@ TEST(client_user_agent_names_anvil_and_the_app) {
         anvil_client_destroy(f.client);
         f.client = NULL;
     }
+done:
+    s_fixture_clean_up(&f);
+}
+
+/* One-call waits and pagination name what the service lacks. */
+TEST(client_wait_and_paginate_name_what_is_missing) {
+    struct s_fixture f;
+    CHECK_OK(s_client(t, &f, false, NULL));
+    struct anvil_wait_options wait = {.max_wait_ms = 1000};
+    struct anvil_wait_result result;
+    CHECK_STATUS(anvil_client_wait(f.client, "TableExists", NULL, &wait, &result, &f.diag), ANVIL_ENOTFOUND);
+    CHECK_STR_EQ(f.diag.message, "the service has no waiter `TableExists`");
+    anvil_wait_result_clean_up(&result);
+    CHECK_STATUS(anvil_client_wait(f.client, "TableExists", NULL, NULL, &result, &f.diag), ANVIL_EINVAL);
+    CHECK_STATUS(anvil_client_paginate(f.client, "Op", NULL, NULL, NULL, NULL, &f.diag), ANVIL_EINVAL);
+    CHECK_STATUS(anvil_client_paginate(f.client, "ListThings", NULL, NULL, s_no_page, NULL, &f.diag), ANVIL_ENOTFOUND);
+    CHECK_STR_EQ(f.diag.message, "the service has no paginated operation `ListThings`");
 done:
     s_fixture_clean_up(&f);
 }

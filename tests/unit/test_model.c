@@ -306,3 +306,20 @@ TEST(model_typed_trait_readers) {
 done:
     anvil_model_destroy(m);
 }
+
+/* A model from a file: the format told by name and text; a file that cannot be read is named. */
+TEST(model_load_file_reads_a_file_and_names_a_missing_one) {
+    struct anvil_model *model = NULL;
+    struct anvil_diag diag;
+    char path[512];
+    snprintf(path, sizeof path, "%s/smithy-models/aws/dynamodb-2012-08-10.json", ANVIL_TESTDATA_DIR);
+    CHECK_OK(anvil_model_load_file(t->alloc, path, NULL, &model, &diag));
+    CHECK(anvil_model_find(model, "com.amazonaws.dynamodb#DescribeTable", 36) != NULL);
+    anvil_model_destroy(model);
+    model = NULL;
+    CHECK_STATUS(anvil_model_load_file(t->alloc, "/nonexistent/model.json", NULL, &model, &diag), ANVIL_EIO);
+    CHECK(model == NULL);
+    CHECK_STR_EQ(diag.message, "/nonexistent/model.json: No such file or directory");
+done:
+    anvil_model_destroy(model);
+}
