@@ -32,6 +32,14 @@ ANVIL_API int anvil_text_append_utf8(struct anvil_buf *out, struct anvil_str_vie
  */
 ANVIL_API int anvil_text_append_escaped(struct anvil_buf *out, struct anvil_str_view s);
 
+/**
+ * Appends `s` with the ASCII whitespace (space, tab, CR, LF) at its ends
+ * dropped and each run of it inside as one space: a header value as SigV4
+ * canonicalises it, a documentation paragraph on one line. ANVIL_OK,
+ * ANVIL_ENOMEM, ANVIL_ELIMIT. Thread-safe.
+ */
+ANVIL_API int anvil_text_append_collapsed(struct anvil_buf *out, struct anvil_str_view s);
+
 ANVIL_EXTERN_C_END
 
 #endif

@@ -112,3 +112,20 @@ int anvil__text_keep(struct anvil_arena *arena, struct anvil_str_view text, size
     anvil_buf_clean_up(&scratch);
     return copy ? ANVIL_OK : ANVIL_ENOMEM;
 }
+
+int anvil_text_append_collapsed(struct anvil_buf *out, struct anvil_str_view s) {
+    bool space = false, any = false;
+    int rc = ANVIL_OK;
+    for (size_t i = 0; i < s.len && rc == ANVIL_OK; i++) {
+        char c = s.ptr[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            space = any;
+            continue;
+        }
+        rc = space ? anvil_buf_append_byte(out, ' ') : ANVIL_OK;
+        rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, c) : rc;
+        space = false;
+        any = true;
+    }
+    return rc;
+}

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "anvil/sigv4.h"
+#include "anvil/text.h"
 #include "core/core_internal.h"
 
 void anvil_sigv4_result_init(struct anvil_sigv4_result *r, struct anvil_allocator *allocator) {
@@ -306,28 +307,6 @@ static bool s_skipped(const char *name) {
     return false;
 }
 
-/* Appends a value trimmed, with runs of whitespace collapsed to one space. */
-static int s_append_value(struct anvil_buf *out, struct anvil_str_view v) {
-    v = anvil_sv_trim(v);
-    bool space = false;
-    int rc = ANVIL_OK;
-    for (size_t i = 0; i < v.len && rc == ANVIL_OK; i++) {
-        char c = v.ptr[i];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-            space = true;
-            continue;
-        }
-        if (space) {
-            rc = anvil_buf_append_byte(out, ' ');
-            space = false;
-        }
-        if (rc == ANVIL_OK) {
-            rc = anvil_buf_append_byte(out, c);
-        }
-    }
-    return rc;
-}
-
 struct s_headers {
     struct anvil_allocator *allocator;
     struct s_header *items;
@@ -351,7 +330,7 @@ static int s_header_add(struct s_headers *hs, struct anvil_str_view name, struct
         if (strcmp(hs->items[i].name, lower) == 0) {
             /* Repeated headers: their values in order, joined by commas. */
             int rc = anvil_buf_append_byte(&hs->items[i].value, ',');
-            return rc == ANVIL_OK ? s_append_value(&hs->items[i].value, value) : rc;
+            return rc == ANVIL_OK ? anvil_text_append_collapsed(&hs->items[i].value, value) : rc;
         }
     }
     if (hs->count == hs->cap) {
@@ -363,7 +342,7 @@ static int s_header_add(struct s_headers *hs, struct anvil_str_view name, struct
     struct s_header *h = &hs->items[hs->count++];
     memcpy(h->name, lower, name.len + 1);
     anvil_buf_init(&h->value, hs->allocator, 0);
-    return s_append_value(&h->value, value);
+    return anvil_text_append_collapsed(&h->value, value);
 }
 
 static void s_headers_clean_up(struct s_headers *hs) {

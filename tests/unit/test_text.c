@@ -128,3 +128,24 @@ TEST(json_write_string_output_is_always_utf8) {
 done:
     anvil_buf_clean_up(&b);
 }
+
+/* Whitespace at the ends dropped, each run inside one space (SigV4's header values, docs on one line). */
+TEST(text_collapsed_trims_and_folds_whitespace) {
+    static const char *const cases[][2] = {
+        {"  a \t b\r\n c  ", "a b c"},
+        {"", ""},
+        {" \t\r\n", ""},
+        {"one", "one"},
+        {"x\n\ny", "x y"},
+        {"\xc3\xa9  \xc3\xa9", "\xc3\xa9 \xc3\xa9"}, /* bytes other than the four kept as they are */
+    };
+    struct anvil_buf out;
+    anvil_buf_init(&out, t->alloc, 0);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        anvil_buf_clear(&out);
+        CHECK_OK(anvil_text_append_collapsed(&out, anvil_sv_from_cstr(cases[i][0])));
+        CHECK(anvil_sv_eq_cstr(anvil_buf_view(&out), cases[i][1]));
+    }
+done:
+    anvil_buf_clean_up(&out);
+}

@@ -40,25 +40,19 @@ static int s_text(struct anvil_buf *out, struct anvil_str_view text) {
 
 /* Documentation on one line: tags stripped, whitespace runs as one space, at most 160 bytes (whole characters). */
 static int s_doc_line(struct anvil_buf *out, struct anvil_str_view doc) {
-    struct anvil_buf plain, cut;
+    struct anvil_buf untagged, plain, cut;
+    anvil_buf_init(&untagged, NULL, 0);
     anvil_buf_init(&plain, NULL, 0);
     anvil_buf_init(&cut, NULL, 0);
     int rc = ANVIL_OK;
-    bool in_tag = false, space = false;
+    bool in_tag = false;
     for (size_t i = 0; i < doc.len && rc == ANVIL_OK; i++) {
         char c = doc.ptr[i];
-        if (c == '<') {
-            in_tag = true;
-        } else if (c == '>') {
-            in_tag = false;
-        } else if (!in_tag && (c == '\n' || c == '\t' || c == ' ' || c == '\r')) {
-            space = plain.len > 0;
-        } else if (!in_tag) {
-            rc = space ? anvil_buf_append_byte(&plain, ' ') : ANVIL_OK;
-            rc = rc == ANVIL_OK ? anvil_buf_append_byte(&plain, c) : rc;
-            space = false;
-        }
+        in_tag = c == '<' ? true : c == '>' ? false : in_tag;
+        rc = !in_tag && c != '>' ? anvil_buf_append_byte(&untagged, c) : ANVIL_OK;
     }
+    rc = rc == ANVIL_OK ? anvil_text_append_collapsed(&plain, anvil_buf_view(&untagged)) : rc;
+    anvil_buf_clean_up(&untagged);
     rc = rc == ANVIL_OK ? anvil_text_append_utf8(&cut, anvil_buf_view(&plain), 160) : rc;
     rc = rc == ANVIL_OK ? s_text(out, anvil_buf_view(&cut)) : rc;
     if (rc == ANVIL_OK && cut.len < plain.len) {
