@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "behavior/behavior_internal.h"
+#include "core/core_internal.h"
 
 /*
  * The longest single sleep, so a cancel is seen promptly during a long
@@ -142,14 +143,15 @@ static int s_loop(struct s_run *run) {
             }
             break;
         }
-        case ANVIL_WAIT_SLEEP: {
-            uint64_t most = run->state.cancel ? S_SLEEP_SLICE_FLAG_MS : S_SLEEP_SLICE_MS;
-            uint64_t slice = at - now < most ? at - now : most;
-            if (anvil_env_sleep_ms(run->env, slice) == ANVIL_ECANCELED) {
+        case ANVIL_WAIT_SLEEP:
+            /* A cancel flag set meanwhile is the state's to see (anvil_wait_next); the env's own cancel is told. */
+            if (anvil__env_sleep_sliced(run->env, at - now, run->state.cancel,
+                                        run->state.cancel ? S_SLEEP_SLICE_FLAG_MS : S_SLEEP_SLICE_MS) ==
+                    ANVIL_ECANCELED &&
+                !(run->state.cancel && *run->state.cancel)) {
                 anvil_wait_cancel(&run->state, anvil_env_now_ms(run->env));
             }
             break;
-        }
         }
     }
 }

@@ -3,6 +3,7 @@
 
 /* Helpers shared by every module inside the library; not installed. */
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -83,5 +84,17 @@ int anvil__mem_grow(struct anvil_allocator *allocator, void **array, size_t *cap
 static inline uint64_t anvil__u64_add_sat(uint64_t a, uint64_t b) {
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
+
+/*
+ * Sleeps `ms` on `env` in slices of at most `slice_ms` (a signal does not
+ * cut the env's sleep short; an env that cancels its sleeps is asked again
+ * each slice): ANVIL_OK, or ANVIL_ECANCELED as soon as *cancel (may be
+ * NULL) is set, seen before each slice, or the env's own sleep was
+ * cancelled. The one cancel-aware sleep of the
+ * blocking drivers (the client's backoffs, anvil_wait()'s delays).
+ */
+struct anvil_env;
+int anvil__env_sleep_sliced(const struct anvil_env *env, uint64_t ms, const volatile sig_atomic_t *cancel,
+                            uint64_t slice_ms);
 
 #endif

@@ -119,6 +119,24 @@ int anvil_env_sleep_ms(const struct anvil_env *env, uint64_t ms) {
     return env->sleep_ms(env->ctx, ms);
 }
 
+int anvil__env_sleep_sliced(const struct anvil_env *env, uint64_t ms, const volatile sig_atomic_t *cancel,
+                            uint64_t slice_ms) {
+    for (;;) {
+        if (cancel && *cancel) {
+            return ANVIL_ECANCELED;
+        }
+        if (ms == 0) {
+            return ANVIL_OK;
+        }
+        uint64_t slice = ms > slice_ms ? slice_ms : ms;
+        int rc = anvil_env_sleep_ms(env, slice);
+        if (rc != ANVIL_OK) {
+            return rc;
+        }
+        ms -= slice;
+    }
+}
+
 int anvil_env_random_bytes(const struct anvil_env *env, void *out, size_t len) {
     if (len == 0) {
         return ANVIL_OK;

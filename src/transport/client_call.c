@@ -41,23 +41,9 @@ static void s_policy(void *ctx, const struct anvil_retry_response *r, struct anv
 /* The longest single sleep, so the caller's cancel flag is seen promptly. */
 #define S_SLEEP_SLICE_MS 200
 
-/* Sleeps `ms` on the client's env in slices: ANVIL_OK, or ANVIL_ECANCELED when the flag or the env cancelled it. */
+/* Sleeps `ms` on the client's env: ANVIL_OK, or ANVIL_ECANCELED when the flag or the env cancelled it. */
 static int s_sleep(struct anvil_client *c, uint64_t ms) {
-    const volatile sig_atomic_t *cancel = c->options.cancel;
-    for (;;) {
-        if (cancel && *cancel) {
-            return ANVIL_ECANCELED;
-        }
-        if (ms == 0) {
-            return ANVIL_OK;
-        }
-        uint64_t slice = cancel && ms > S_SLEEP_SLICE_MS ? S_SLEEP_SLICE_MS : ms;
-        int rc = anvil_env_sleep_ms(c->options.env, slice);
-        if (rc != ANVIL_OK) {
-            return rc;
-        }
-        ms -= slice;
-    }
+    return anvil__env_sleep_sliced(c->options.env, ms, c->options.cancel, S_SLEEP_SLICE_MS);
 }
 
 /* Sleeps until `deadline` on the client's env (see s_sleep). */
