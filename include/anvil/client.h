@@ -212,8 +212,15 @@ ANVIL_API void anvil_client_destroy(struct anvil_client *client);
 /** The service shape the client calls. */
 ANVIL_API const struct anvil_shape *anvil_client_service(const struct anvil_client *client);
 
-/** The operation shape named `name` (e.g. "DescribeTable") in the service's closure, or NULL. */
+/**
+ * The operation shape named `name` (e.g. "DescribeTable", or its absolute
+ * shape id) in the service's closure, or NULL.
+ */
 ANVIL_API const struct anvil_shape *anvil_client_operation(const struct anvil_client *client, const char *name);
+
+/** anvil_client_operation() with the name as a string view (a waiter's or paginator's operation, say). */
+ANVIL_API const struct anvil_shape *anvil_client_operation_sv(const struct anvil_client *client,
+                                                              struct anvil_str_view name);
 
 /**
  * One logical call: fills the idempotency token, then sends, signs and

@@ -289,13 +289,13 @@ void anvil_client_destroy(struct anvil_client *c) {
 }
 
 struct s_find {
-    const char *name;
+    struct anvil_str_view name;
     const struct anvil_shape *found;
 };
 
 static bool s_visit(const struct anvil_shape *op, void *user_data) {
     struct s_find *f = user_data;
-    if (anvil_sv_eq_cstr(anvil_shape_name(op), f->name) || anvil_sv_eq_cstr(anvil_shape_id(op), f->name)) {
+    if (anvil_sv_eq(anvil_shape_name(op), f->name) || anvil_sv_eq(anvil_shape_id(op), f->name)) {
         f->found = op;
         return false;
     }
@@ -306,12 +306,16 @@ const struct anvil_shape *anvil_client_service(const struct anvil_client *c) {
     return c ? c->service : NULL;
 }
 
-const struct anvil_shape *anvil_client_operation(const struct anvil_client *c, const char *name) {
+const struct anvil_shape *anvil_client_operation_sv(const struct anvil_client *c, struct anvil_str_view name) {
     struct s_find f = {name, NULL};
-    if (c && name) {
+    if (c && (name.ptr || name.len == 0)) {
         anvil_service_operations(c->model, c->service, s_visit, &f, NULL);
     }
     return f.found;
+}
+
+const struct anvil_shape *anvil_client_operation(const struct anvil_client *c, const char *name) {
+    return name ? anvil_client_operation_sv(c, anvil_sv_from_cstr(name)) : NULL;
 }
 
 /* ---- one HTTP exchange ---- */

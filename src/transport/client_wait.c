@@ -16,16 +16,7 @@ static int s_sets(struct anvil_client *c, struct anvil_diag *diag) {
 
 /* The operation a waiter or paginator names (by shape id, or by name), if it is the client's service's. */
 static const struct anvil_shape *s_operation(struct anvil_client *c, struct anvil_str_view op) {
-    size_t hash = anvil_sv_find_byte(op, 0, '#');
-    char name[256];
-    struct anvil_str_view bare = hash == SIZE_MAX ? op : anvil_sv_slice(op, hash + 1, op.len - hash - 1);
-    if (bare.len >= sizeof name) {
-        return NULL;
-    }
-    memcpy(name, bare.ptr, bare.len);
-    name[bare.len] = '\0';
-    const struct anvil_shape *shape = anvil_client_operation(c, name);
-    return shape && (hash == SIZE_MAX || anvil_sv_eq(anvil_shape_id(shape), op)) ? shape : NULL;
+    return anvil_client_operation_sv(c, op);
 }
 
 int anvil_client_wait(struct anvil_client *client, const char *waiter_name, const struct anvil_json *input,

@@ -340,6 +340,15 @@ TEST(client_wait_and_paginate_name_what_is_missing) {
     CHECK_STATUS(anvil_client_paginate(f.client, "Op", NULL, NULL, NULL, NULL, &f.diag), ANVIL_EINVAL);
     CHECK_STATUS(anvil_client_paginate(f.client, "ListThings", NULL, NULL, s_no_page, NULL, &f.diag), ANVIL_ENOTFOUND);
     CHECK_STR_EQ(f.diag.message, "the service has no paginated operation `ListThings`");
+    /* Operations by name or by id, from views that need not end in a NUL. */
+    const struct anvil_shape *op = anvil_client_operation_sv(f.client, anvil_sv("OpX", 2));
+    const struct anvil_shape *by_name = anvil_client_operation(f.client, "Op");
+    const struct anvil_shape *by_id = anvil_client_operation_sv(f.client, ANVIL_SV("t#Op"));
+    if ((!op || !by_name || !by_id) && anvil_test_injected(t)) {
+        goto done; /* the walk over the service's closure allocates */
+    }
+    CHECK(op != NULL && op == by_name && op == by_id);
+    CHECK(anvil_client_operation_sv(f.client, ANVIL_SV("u#Op")) == NULL);
 done:
     s_fixture_clean_up(&f);
 }

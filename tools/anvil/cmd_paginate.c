@@ -329,10 +329,7 @@ int cli_cmd_paginate(int argc, char **argv) {
          (code = cli_http_client(&a.exec, model, "paginate", &cli_cancel_signal, &client)) == CLI_EXIT_OK)) {
         const struct anvil_shape *operation = NULL;
         if (client) {
-            char name[256];
-            snprintf(name, sizeof name, "%.*s", (int)p->operation.len, p->operation.ptr);
-            const char *hash = strchr(name, '#');
-            operation = anvil_client_operation(client, hash ? hash + 1 : name);
+            operation = anvil_client_operation_sv(client, p->operation);
         }
         if (client && !operation) {
             cli_error("paginate: `%.*s` is not an operation of the model's service", (int)p->operation.len,

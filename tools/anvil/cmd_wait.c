@@ -331,7 +331,7 @@ static int s_outcome_text(const struct anvil_waiter *w, const struct anvil_wait_
 /* ---- the command ---- */
 
 static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, const struct anvil_json *input,
-                 struct anvil_client *client, const struct anvil_model *model, const struct anvil_jmespath *query) {
+                 struct anvil_client *client, const struct anvil_jmespath *query) {
     const struct anvil_env *env = cli_env();
     struct s_observer observer = {PROGRESS_NONE, waiter, false};
     if (a->progress && strcmp(a->progress, "json") == 0) {
@@ -343,14 +343,11 @@ static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, cons
     struct anvil_wait_call call = {anvil_exec_operation, &exec, s_observe, &observer, env, NULL};
     struct anvil_client_operation http = {client, NULL, waiter};
     if (client) {
-        /* A Smithy waiter names its operation by id, a waiters-2 one by name. */
+        /* A Smithy waiter names its operation by id, a waiters-2 one by name: the client finds either. */
         struct anvil_str_view op = waiter->operation;
-        char name[256];
-        snprintf(name, sizeof name, "%.*s", (int)op.len, op.ptr);
-        http.operation = anvil_sv_find_byte(op, 0, '#') != SIZE_MAX ? anvil_model_find(model, op.ptr, op.len)
-                                                                    : anvil_client_operation(client, name);
+        http.operation = anvil_client_operation_sv(client, op);
         if (!http.operation) {
-            cli_error("wait: the operation `%.*s` is not in the model", (int)op.len, op.ptr);
+            cli_error("wait: the operation `%.*s` is not an operation of the model's service", (int)op.len, op.ptr);
             return CLI_EXIT_DATA;
         }
         int checked = cli_check_input(client, http.operation, input, "wait");
@@ -427,7 +424,7 @@ int cli_cmd_wait(int argc, char **argv) {
     if (waiter->deprecated) {
         cli_error("warning: waiter '%.*s' is deprecated", (int)waiter->name.len, waiter->name.ptr);
     }
-    code = s_run(&a, waiter, anvil_json_doc_root(input), client, model, query);
+    code = s_run(&a, waiter, anvil_json_doc_root(input), client, query);
 done:
     anvil_jmespath_destroy(query);
     anvil_client_destroy(client);
