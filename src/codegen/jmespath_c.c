@@ -200,6 +200,28 @@ static void s_close(struct s_fn *f) {
     }
 }
 
+/* Where the body was being written while lines go to the prologue (the function's start) instead. */
+struct s_place {
+    struct anvil_buf body;
+    int indent;
+    struct s_cse *cse;
+};
+
+/* Lines from here on go to the prologue, one level in, until s_leave_prologue(). */
+static struct s_place s_enter_prologue(struct s_fn *f) {
+    struct s_place was = {f->body, f->indent, f->cse};
+    f->body = f->prologue;
+    f->indent = 1;
+    return was;
+}
+
+static void s_leave_prologue(struct s_fn *f, const struct s_place *was) {
+    f->prologue = f->body;
+    f->body = was->body;
+    f->indent = was->indent;
+    f->cse = was->cse;
+}
+
 /* Searches `hay` for `needle`. */
 static bool s_contains_text(const struct anvil_buf *hay, const char *needle) {
     size_t n = strlen(needle);
@@ -712,11 +734,7 @@ static const char *s_literal(struct s_fn *f, const struct anvil_json *v) {
     l->next = f->literals;
     f->literals = l;
     /* Written into the prologue, which the function body follows. */
-    int saved_indent = f->indent;
-    struct s_cse *saved_cse = f->cse;
-    struct anvil_buf body = f->body;
-    f->body = f->prologue;
-    f->indent = 1;
+    struct s_place body = s_enter_prologue(f);
     switch (anvil_json_type(v)) {
     case ANVIL_JSON_NULL:
         s_line(f, "struct anvil_json %s = anvil_json_make_null();", var);
@@ -745,10 +763,7 @@ static const char *s_literal(struct s_fn *f, const struct anvil_json *v) {
                 strlen(text), var);
         break;
     }
-    f->prologue = f->body;
-    f->body = body;
-    f->indent = saved_indent;
-    f->cse = saved_cse;
+    s_leave_prologue(f, &body);
     return var;
 }
 
@@ -1088,14 +1103,9 @@ static const char *s_field(struct s_fn *f, const char *in, struct anvil_str_view
         /* Looked up in object after object: a hint, declared with the function's literals. */
         const char *helper = s_helper(f, H_GET_HINTED, "get_hinted");
         const char *hint = s_unique(f, s_fmt(f->g, "hint_%s", s_snake(f->g, name)));
-        struct anvil_buf body = f->body;
-        int saved_indent = f->indent;
-        f->body = f->prologue;
-        f->indent = 1;
+        struct s_place body = s_enter_prologue(f);
         s_line(f, "struct %shint %s = {0, NULL};", f->g->prefix, hint);
-        f->prologue = f->body;
-        f->body = body;
-        f->indent = saved_indent;
+        s_leave_prologue(f, &body);
         s_line(f, "const struct anvil_json *%s = %s(%s, %s, %zu, &%s);", var, helper, in, s_cstr(f, name), name.len,
                hint);
     } else {
