@@ -51,16 +51,7 @@
 
 /* ---- writing the code ---- */
 
-/* Static types: which JSON types a node can give (errors aside). */
-enum {
-    T_NULL = 1 << 0,
-    T_BOOL = 1 << 1,
-    T_NUMBER = 1 << 2,
-    T_STRING = 1 << 3,
-    T_ARRAY = 1 << 4,
-    T_OBJECT = 1 << 5,
-    T_ANY = (1 << 6) - 1
-};
+/* Static types (which JSON types a node can give, errors aside) are the interpreter's JP_T_* masks. */
 
 struct s_name {
     struct s_name *next;
@@ -471,43 +462,43 @@ static unsigned s_function_types(const struct jp_node *n) {
         const char *name;
         unsigned types;
     } results[] = {
-        {"abs", T_NUMBER},
-        {"avg", T_NUMBER | T_NULL},
-        {"ceil", T_NUMBER},
-        {"contains", T_BOOL},
-        {"ends_with", T_BOOL},
-        {"floor", T_NUMBER},
-        {"join", T_STRING},
-        {"keys", T_ARRAY},
-        {"length", T_NUMBER},
-        {"map", T_ARRAY},
-        {"max", T_NUMBER | T_STRING | T_NULL},
-        {"merge", T_OBJECT},
-        {"min", T_NUMBER | T_STRING | T_NULL},
-        {"reverse", T_STRING | T_ARRAY},
-        {"sort", T_ARRAY},
-        {"sort_by", T_ARRAY},
-        {"starts_with", T_BOOL},
-        {"sum", T_NUMBER},
-        {"to_array", T_ARRAY},
-        {"to_number", T_NUMBER | T_NULL},
-        {"to_string", T_STRING},
-        {"type", T_STRING},
-        {"values", T_ARRAY},
+        {"abs", JP_T_NUMBER},
+        {"avg", JP_T_NUMBER | JP_T_NULL},
+        {"ceil", JP_T_NUMBER},
+        {"contains", JP_T_BOOL},
+        {"ends_with", JP_T_BOOL},
+        {"floor", JP_T_NUMBER},
+        {"join", JP_T_STRING},
+        {"keys", JP_T_ARRAY},
+        {"length", JP_T_NUMBER},
+        {"map", JP_T_ARRAY},
+        {"max", JP_T_NUMBER | JP_T_STRING | JP_T_NULL},
+        {"merge", JP_T_OBJECT},
+        {"min", JP_T_NUMBER | JP_T_STRING | JP_T_NULL},
+        {"reverse", JP_T_STRING | JP_T_ARRAY},
+        {"sort", JP_T_ARRAY},
+        {"sort_by", JP_T_ARRAY},
+        {"starts_with", JP_T_BOOL},
+        {"sum", JP_T_NUMBER},
+        {"to_array", JP_T_ARRAY},
+        {"to_number", JP_T_NUMBER | JP_T_NULL},
+        {"to_string", JP_T_STRING},
+        {"type", JP_T_STRING},
+        {"values", JP_T_ARRAY},
     };
     if (strcmp(n->function->name, "not_null") == 0) {
         unsigned t = 0;
         for (size_t i = 0; i < n->count; i++) {
             t |= s_types(n->children[i]);
         }
-        return t | T_NULL;
+        return t | JP_T_NULL;
     }
     for (size_t i = 0; i < sizeof(results) / sizeof(results[0]); i++) {
         if (strcmp(results[i].name, n->function->name) == 0) {
             return results[i].types;
         }
     }
-    return T_ANY; /* max_by, min_by: an item */
+    return JP_T_ANY; /* max_by, min_by: an item */
 }
 
 static unsigned s_types(const struct jp_node *n) {
@@ -523,9 +514,9 @@ static unsigned s_types(const struct jp_node *n) {
     case JP_N_FILTER_PROJECTION:
     case JP_N_FLATTEN:
     case JP_N_MULTI_LIST:
-        return T_ARRAY | T_NULL;
+        return JP_T_ARRAY | JP_T_NULL;
     case JP_N_MULTI_HASH:
-        return T_OBJECT | T_NULL;
+        return JP_T_OBJECT | JP_T_NULL;
     case JP_N_OR:
     case JP_N_AND:
         for (size_t i = 0; i < n->count; i++) {
@@ -533,35 +524,23 @@ static unsigned s_types(const struct jp_node *n) {
         }
         return t;
     case JP_N_NOT:
-        return T_BOOL;
+        return JP_T_BOOL;
     case JP_N_COMPARE:
         /* Ordering gives null unless both sides are numbers. */
         if (n->op == JP_EQ || n->op == JP_NE ||
-            ((s_types(n->children[0]) | s_types(n->children[1])) & ~(unsigned)T_NUMBER) == 0) {
-            return T_BOOL;
+            ((s_types(n->children[0]) | s_types(n->children[1])) & ~(unsigned)JP_T_NUMBER) == 0) {
+            return JP_T_BOOL;
         }
-        return T_BOOL | T_NULL;
+        return JP_T_BOOL | JP_T_NULL;
     case JP_N_LITERAL:
         return s_json_type_bit(&n->literal);
     case JP_N_FUNCTION:
         return s_function_types(n);
     case JP_N_EXPREF:
-        return T_NULL;
+        return JP_T_NULL;
     default:
-        return T_ANY;
+        return JP_T_ANY;
     }
-}
-
-/* The types a parameter mask accepts without looking at items; ARRAY_NUMBER and ARRAY_STRING accept none. */
-static unsigned s_accepted(unsigned mask) {
-    unsigned t = 0;
-    t |= mask & JP_T_NULL ? T_NULL : 0;
-    t |= mask & JP_T_BOOL ? T_BOOL : 0;
-    t |= mask & JP_T_NUMBER ? T_NUMBER : 0;
-    t |= mask & JP_T_STRING ? T_STRING : 0;
-    t |= mask & JP_T_ARRAY ? T_ARRAY : 0;
-    t |= mask & JP_T_OBJECT ? T_OBJECT : 0;
-    return t;
 }
 
 static unsigned s_param(const struct jp_function *fn, size_t i) {
@@ -585,7 +564,7 @@ static unsigned s_fail_kinds(const struct jp_node *n) {
             unsigned mask = s_param(n->function, i);
             bool expref = n->children[i]->type == JP_N_EXPREF;
             if (expref != ((mask & JP_T_EXPREF) != 0) ||
-                (!expref && (s_types(n->children[i]) & ~s_accepted(mask)) != 0)) {
+                (!expref && (s_types(n->children[i]) & ~(mask & JP_T_ANY)) != 0)) {
                 kinds |= F_TYPE;
             }
         }
@@ -885,7 +864,7 @@ static void s_sink_item(struct s_fn *f, struct s_sink *s, const char *elem) {
             s_close(f);
         } else {
             const char *r = s_value(f, s->rhs, elem);
-            if (s_types(s->rhs) & T_NULL) {
+            if (s_types(s->rhs) & JP_T_NULL) {
                 s_open(f, "if (!anvil_json_is_null(%s))", r);
                 s_sink_item(f, s->next, r);
                 s_close(f);
@@ -1222,7 +1201,7 @@ static const char *s_compare(struct s_fn *f, const struct jp_node *n, const char
             ptrs[i] = anvil_json_is_number(o->literal) ? s_fmt(f->g, "&%s", s_literal(f, o->literal)) : "NULL";
         } else {
             ptrs[i] = o->ptr;
-            if (o->types & ~(unsigned)T_NUMBER) {
+            if (o->types & ~(unsigned)JP_T_NUMBER) {
                 checks = s_fmt(f->g, "%s%sanvil_json_is_number(%s)", checks, *checks ? " && " : "", o->ptr);
             }
         }
@@ -1304,15 +1283,15 @@ static const char *s_expref(struct s_fn *f, const struct jp_node *expref) {
 
 /* The C condition for `v` being accepted by parameter `mask`: NULL when it always is, "false" when never. */
 static const char *s_accepts(struct s_fn *f, unsigned mask, const char *v, unsigned types) {
-    unsigned simple = s_accepted(mask);
+    unsigned simple = (mask & JP_T_ANY);
     if ((types & ~simple) == 0) {
         return NULL;
     }
     static const struct {
         unsigned bit;
         const char *test;
-    } tests[] = {{T_NULL, "null"},     {T_BOOL, "bool"},   {T_NUMBER, "number"},
-                 {T_STRING, "string"}, {T_ARRAY, "array"}, {T_OBJECT, "object"}};
+    } tests[] = {{JP_T_NULL, "null"},     {JP_T_BOOL, "bool"},   {JP_T_NUMBER, "number"},
+                 {JP_T_STRING, "string"}, {JP_T_ARRAY, "array"}, {JP_T_OBJECT, "object"}};
     const char *cond = "";
     int parts = 0;
     for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
@@ -1320,11 +1299,11 @@ static const char *s_accepts(struct s_fn *f, unsigned mask, const char *v, unsig
             cond = s_fmt(f->g, "%s%sanvil_json_is_%s(%s)", cond, parts++ ? " || " : "", tests[i].test, v);
         }
     }
-    if ((mask & JP_T_ARRAY_NUMBER) && (types & T_ARRAY)) {
+    if ((mask & JP_T_ARRAY_NUMBER) && (types & JP_T_ARRAY)) {
         cond = s_fmt(f->g, "%s%s%s(%s, ANVIL_JSON_NUMBER)", cond, parts++ ? " || " : "",
                      s_helper(f, H_ALL_OF, "all_of"), v);
     }
-    if ((mask & JP_T_ARRAY_STRING) && (types & T_ARRAY)) {
+    if ((mask & JP_T_ARRAY_STRING) && (types & JP_T_ARRAY)) {
         cond = s_fmt(f->g, "%s%s%s(%s, ANVIL_JSON_STRING)", cond, parts++ ? " || " : "",
                      s_helper(f, H_ALL_OF, "all_of"), v);
     }
@@ -1642,7 +1621,7 @@ static const char *s_truth(struct s_fn *f, const struct jp_node *n, const char *
         return flag;
     }
     const char *v = s_value(f, n, in);
-    if (s_types(n) == T_BOOL) {
+    if (s_types(n) == JP_T_BOOL) {
         return s_fmt(f->g, "anvil_json_bool(%s)", v);
     }
     return s_fmt(f->g, "anvil_jmespath_truthy(%s)", v);
@@ -1818,7 +1797,7 @@ static void s_never(struct s_fn *f, const char *what) {
 }
 
 static void s_match_string(struct s_fn *f, const struct jp_node *root, struct anvil_str_view text) {
-    if (!(s_types(root) & T_STRING)) {
+    if (!(s_types(root) & JP_T_STRING)) {
         s_never(f, "a string");
         return;
     }
@@ -1828,11 +1807,11 @@ static void s_match_string(struct s_fn *f, const struct jp_node *root, struct an
 
 static void s_match_bool(struct s_fn *f, const struct jp_node *root, bool expected) {
     unsigned types = s_types(root);
-    if (!(types & T_BOOL)) {
+    if (!(types & JP_T_BOOL)) {
         s_never(f, "a boolean");
         return;
     }
-    if (types == T_BOOL) {
+    if (types == JP_T_BOOL) {
         const char *c = s_truth(f, root, "root");
         s_line(f, "*matched = %s%s;", expected ? "" : "!", c);
         return;
@@ -1871,7 +1850,7 @@ static void s_match(struct s_fn *f, const struct jp_node *root, enum anvil_waite
     case ANVIL_CMP_ALL_EQUALS:
     case ANVIL_CMP_ANY_STRING_EQUALS:
     case ANVIL_CMP_ANY_EQUALS: {
-        if (!(types & T_ARRAY)) {
+        if (!(types & JP_T_ARRAY)) {
             s_never(f, "an array");
             return;
         }
