@@ -627,14 +627,9 @@ static int s_matcher(struct s_gen *g, const struct anvil_waiter *w, const struct
     struct anvil_diag why;
     anvil_diag_clear(&why);
     /* The emitted function carries the path and the comparator in a comment of its own. */
-    rc = ANVIL_OK;
-    if (g->interpret) {
-        anvil_diag_set(&why, ANVIL_EUNSUPPORTED, 0, 0, 0, "anvil gen --interpret");
-    }
-    int compiled = rc == ANVIL_OK && g->interpret ? ANVIL_EUNSUPPORTED
-                   : rc == ANVIL_OK ? anvil__jpc_emit_match(a->path, a->comparator, &a->expected, name, &jo,
-                                                            &g->helpers, &g->matchers, &why)
-                                    : rc;
+    int compiled = g->interpret ? anvil_diag_set(&why, ANVIL_EUNSUPPORTED, 0, 0, 0, "anvil gen --interpret")
+                                : anvil__jpc_emit_match(a->path, a->comparator, &a->expected, name, &jo, &g->helpers,
+                                                        &g->matchers, &why);
     if (compiled == ANVIL_OK) {
         g->stats.compiled++;
         return ANVIL_OK;
@@ -775,20 +770,22 @@ static int s_waiter(struct s_gen *g, const struct anvil_waiter *w) {
         }
     }
     char names[64][160];
-    for (size_t i = 0; i < w->acceptor_count && rc == ANVIL_OK; i++) {
-        const struct anvil_waiter_acceptor *a = &w->acceptors[i];
-        names[i % 64][0] = '\0';
-        if (a->matcher == ANVIL_MATCH_OUTPUT || a->matcher == ANVIL_MATCH_INPUT_OUTPUT) {
-            if (i >= 64) {
-                return anvil_diag_set(g->diag, ANVIL_ELIMIT, 0, 0, 0, "waiter `%.*s` has more than 64 acceptors",
-                                      (int)w->name.len, w->name.ptr);
-            }
-            rc = s_matcher(g, w, a, names[i], sizeof names[i]);
-        }
-        if (a->message) {
+    if (w->acceptor_count > 64) {
+        return anvil_diag_set(g->diag, ANVIL_ELIMIT, 0, 0, 0, "waiter `%.*s` has more than 64 acceptors",
+                              (int)w->name.len, w->name.ptr);
+    }
+    for (size_t i = 0; i < w->acceptor_count; i++) {
+        if (w->acceptors[i].message) {
             return anvil_diag_set(g->diag, ANVIL_EMODEL, 0, 0, 0,
                                   "waiter `%.*s`: acceptor messages are not generated yet", (int)w->name.len,
                                   w->name.ptr);
+        }
+    }
+    for (size_t i = 0; i < w->acceptor_count && rc == ANVIL_OK; i++) {
+        const struct anvil_waiter_acceptor *a = &w->acceptors[i];
+        names[i][0] = '\0';
+        if (a->matcher == ANVIL_MATCH_OUTPUT || a->matcher == ANVIL_MATCH_INPUT_OUTPUT) {
+            rc = s_matcher(g, w, a, names[i], sizeof names[i]);
         }
     }
     rc = rc == ANVIL_OK
