@@ -268,6 +268,7 @@ int anvil__client_prepare(struct anvil_client *c, const struct anvil__endpoint *
         rc = ANVIL_ENOMEM;
     }
     size_t k = 1;
+    bool own_agent = false;
     if (rc == ANVIL_OK) {
         signed_headers[0] = (struct anvil_sigv4_header){ANVIL_SV("Host"), anvil_buf_view(&host)};
         for (size_t i = 0; i < req->header_count && rc == ANVIL_OK; i++) {
@@ -276,6 +277,7 @@ int anvil__client_prepare(struct anvil_client *c, const struct anvil__endpoint *
                 continue;
             }
             signed_headers[k++] = (struct anvil_sigv4_header){req->headers[i].name, req->headers[i].value};
+            own_agent = own_agent || anvil_sv_eq_ascii_nocase(req->headers[i].name, ANVIL_SV("User-Agent"));
             p->has_content_type =
                 p->has_content_type || anvil_sv_eq_ascii_nocase(req->headers[i].name, ANVIL_SV("Content-Type"));
             rc = s_header_ok(req->headers[i].name, req->headers[i].value) ? ANVIL_OK : ANVIL_EINVAL;
@@ -285,6 +287,7 @@ int anvil__client_prepare(struct anvil_client *c, const struct anvil__endpoint *
             for (size_t j = 0; j < anvil_json_len(&m->value) && rc == ANVIL_OK; j++) {
                 struct anvil_str_view value = anvil_json_string(anvil_json_array_at(&m->value, j));
                 signed_headers[k++] = (struct anvil_sigv4_header){anvil_json_member_key(m), value};
+                own_agent = own_agent || anvil_sv_eq_ascii_nocase(anvil_json_member_key(m), ANVIL_SV("User-Agent"));
                 p->has_content_type =
                     p->has_content_type || anvil_sv_eq_ascii_nocase(anvil_json_member_key(m), ANVIL_SV("Content-Type"));
                 rc = s_header_ok(anvil_json_member_key(m), value) ? ANVIL_OK : ANVIL_EINVAL;
@@ -313,10 +316,6 @@ int anvil__client_prepare(struct anvil_client *c, const struct anvil__endpoint *
         rc = s_prepared_add(p, signed_headers[i].name, signed_headers[i].value);
     }
     /* Unsigned, as every SDK sends it: a proxy may rewrite a User-Agent. None when the request has its own. */
-    bool own_agent = false;
-    for (size_t i = 0; i < n && signed_headers; i++) {
-        own_agent = own_agent || anvil_sv_eq_ascii_nocase(signed_headers[i].name, ANVIL_SV("User-Agent"));
-    }
     struct anvil_str_view extra_names[] = {ANVIL_SV("X-Amz-Date"), ANVIL_SV("x-amz-content-sha256"),
                                            ANVIL_SV("X-Amz-Security-Token"), ANVIL_SV("Authorization"),
                                            ANVIL_SV("User-Agent")};

@@ -6,34 +6,32 @@
 #include "anvil/status.h"
 #include "transport/client_internal.h"
 
-/* The model's waiters and paginators, read once per client. */
-static int s_sets(struct anvil_client *c, struct anvil_diag *diag) {
-    int rc = c->waiters ? ANVIL_OK : anvil_waiter_set_from_model(c->allocator, c->model, &c->waiters, diag);
-    return rc == ANVIL_OK && !c->paginators
-               ? anvil_paginator_set_from_model(c->allocator, c->model, &c->paginators, diag)
-               : rc;
+/* The model's waiters (or paginators), read at the first call that needs them and kept with the client. */
+static int s_waiters(struct anvil_client *c, struct anvil_diag *diag) {
+    return c->waiters ? ANVIL_OK : anvil_waiter_set_from_model(c->allocator, c->model, &c->waiters, diag);
 }
 
-/* The operation a waiter or paginator names (by shape id, or by name), if it is the client's service's. */
-static const struct anvil_shape *s_operation(struct anvil_client *c, struct anvil_str_view op) {
-    return anvil_client_operation_sv(c, op);
+static int s_paginators(struct anvil_client *c, struct anvil_diag *diag) {
+    return c->paginators ? ANVIL_OK : anvil_paginator_set_from_model(c->allocator, c->model, &c->paginators, diag);
 }
 
 int anvil_client_wait(struct anvil_client *client, const char *waiter_name, const struct anvil_json *input,
                       const struct anvil_wait_options *options, struct anvil_wait_result *result,
                       struct anvil_diag *diag) {
+    if (result) {
+        memset(result, 0, sizeof *result); /* cleaned up in every case */
+    }
     if (!client || !waiter_name || !options || !result) {
         return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0,
                               "anvil_client_wait needs a client, a waiter's name, "
                               "options (max_wait_ms) and a result");
     }
-    memset(result, 0, sizeof *result);
-    int rc = s_sets(client, diag);
+    int rc = s_waiters(client, diag);
     if (rc != ANVIL_OK) {
         return rc;
     }
     const struct anvil_waiter *waiter = anvil_waiter_set_find(client->waiters, waiter_name, strlen(waiter_name));
-    const struct anvil_shape *operation = waiter ? s_operation(client, waiter->operation) : NULL;
+    const struct anvil_shape *operation = waiter ? anvil_client_operation_sv(client, waiter->operation) : NULL;
     if (!waiter || !operation) {
         return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "the service has no waiter `%.100s`%s", waiter_name,
                               waiter ? " (its operation is another service's)" : "");
@@ -50,7 +48,7 @@ int anvil_client_paginate(struct anvil_client *client, const char *operation_nam
         return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0,
                               "anvil_client_paginate needs a client, an operation's name and a page callback");
     }
-    int rc = s_sets(client, diag);
+    int rc = s_paginators(client, diag);
     if (rc != ANVIL_OK) {
         return rc;
     }

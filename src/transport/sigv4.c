@@ -330,7 +330,7 @@ static int s_header_add(struct s_headers *hs, struct anvil_str_view name, struct
         if (strcmp(hs->items[i].name, lower) == 0) {
             /* Repeated headers: their values in order, joined by commas. */
             int rc = anvil_buf_append_byte(&hs->items[i].value, ',');
-            return rc == ANVIL_OK ? anvil_text_append_collapsed(&hs->items[i].value, value) : rc;
+            return rc == ANVIL_OK ? anvil_text_append_collapsed(&hs->items[i].value, anvil_sv_trim(value)) : rc;
         }
     }
     if (hs->count == hs->cap) {
@@ -342,7 +342,7 @@ static int s_header_add(struct s_headers *hs, struct anvil_str_view name, struct
     struct s_header *h = &hs->items[hs->count++];
     memcpy(h->name, lower, name.len + 1);
     anvil_buf_init(&h->value, hs->allocator, 0);
-    return anvil_text_append_collapsed(&h->value, value);
+    return anvil_text_append_collapsed(&h->value, anvil_sv_trim(value));
 }
 
 static void s_headers_clean_up(struct s_headers *hs) {

@@ -141,13 +141,13 @@ int cli_cmd_call(int argc, char **argv) {
     cli_signals_catch(&signals);
     int rc = anvil_client_call(client, op, anvil_json_doc_root(input), 0, arena, &reply);
     cli_signals_restore(&signals);
-    struct anvil_json shown;
-    if (rc == ANVIL_OK && (code = cli_query_apply("call", query, &reply.output, arena, &shown)) != CLI_EXIT_OK) {
-        /* reported */
-    } else if (rc == ANVIL_OK) {
-        rc = anvil_json_write(&shown, ANVIL_JSON_WRITE_PRETTY, &out);
-        rc = rc == ANVIL_OK ? anvil_buf_append_byte(&out, '\n') : rc;
-        code = rc == ANVIL_OK ? cli_write_output(out.data, out.len) : cli_exit_for_status(rc);
+    if (rc == ANVIL_OK) {
+        struct anvil_json shown;
+        if ((code = cli_query_apply("call", query, &reply.output, arena, &shown)) == CLI_EXIT_OK) {
+            rc = anvil_json_write(&shown, ANVIL_JSON_WRITE_PRETTY, &out);
+            rc = rc == ANVIL_OK ? anvil_buf_append_byte(&out, '\n') : rc;
+            code = rc == ANVIL_OK ? cli_write_output(out.data, out.len) : cli_exit_for_status(rc);
+        }
     } else if (rc == ANVIL_ECANCELED) {
         cli_error("call: interrupted");
         code = cli_exit_for_cancel();

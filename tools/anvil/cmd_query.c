@@ -6,10 +6,6 @@
 
 enum { OPT_FILE = 'f', OPT_UNQUOTED = 'u', OPT_PRETTY = 'p', OPT_AST = 1000, OPT_EXPR_FILE = 'e', OPT_LINES = 'l' };
 
-static int s_report(const char *expr, size_t len, int rc, const struct anvil_diag *diag) {
-    return cli_query_report("query", expr, len, rc, diag);
-}
-
 /* The result as a line: JSON (compact or `flags`), or with --unquoted a string's bytes as they are. */
 static int s_write_result(const struct anvil_json *result, bool unquoted, unsigned flags, struct anvil_buf *out) {
     anvil_buf_clear(out);
@@ -149,7 +145,7 @@ int cli_cmd_query(int argc, char **argv) {
     struct anvil_diag diag;
     int rc = anvil_jmespath_compile(NULL, expression, expr_len, NULL, &expr, &diag);
     if (rc != ANVIL_OK) {
-        int code = s_report(expression, expr_len, rc, &diag);
+        int code = cli_query_report("query", expression, expr_len, rc, &diag);
         cli_input_release(&expr_text);
         return code;
     }
@@ -190,8 +186,8 @@ int cli_cmd_query(int argc, char **argv) {
     rc = anvil_arena_new(NULL, NULL, &arena);
     if (rc == ANVIL_OK) {
         rc = anvil_jmespath_search(expr, anvil_json_doc_root(doc), arena, &result, &diag);
-        code =
-            rc != ANVIL_OK ? s_report(expression, expr_len, rc, &diag) : s_write_result(&result, unquoted, flags, &out);
+        code = rc != ANVIL_OK ? cli_query_report("query", expression, expr_len, rc, &diag)
+                              : s_write_result(&result, unquoted, flags, &out);
     } else {
         cli_error("query: out of memory");
         code = CLI_EXIT_INTERNAL;

@@ -377,13 +377,11 @@ static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, cons
         struct anvil_buf out;
         anvil_buf_init(&out, NULL, 0);
         bool json = a->output && strcmp(a->output, "json") == 0;
-        /* The output shown: the last one, through --query (text shows it only then). */
-        struct anvil_arena *arena = NULL;
+        /* The output shown: the last one, through --query (text shows it only then), in the result's arena. */
         struct anvil_json shown;
         const struct anvil_json *output = result.outcome.has_output && (json || query) ? result.outcome.output : NULL;
-        code = output && query && anvil_arena_new(NULL, NULL, &arena) != ANVIL_OK ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
-        if (code == CLI_EXIT_OK && output && query &&
-            (code = cli_query_apply("wait", query, output, arena, &shown)) == CLI_EXIT_OK) {
+        code = CLI_EXIT_OK;
+        if (output && (code = cli_query_apply("wait", query, output, result.arena, &shown)) == CLI_EXIT_OK) {
             output = &shown;
         }
         if (code == CLI_EXIT_OK) {
@@ -393,7 +391,6 @@ static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, cons
         if (code == CLI_EXIT_OK) {
             code = s_exit_code(result.outcome.reason);
         }
-        anvil_arena_destroy(arena);
         anvil_buf_clean_up(&out);
     }
     anvil_wait_result_clean_up(&result);
