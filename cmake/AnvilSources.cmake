@@ -8,6 +8,7 @@ set(ANVIL_CORE_SOURCES
   src/core/diag.c
   src/core/env.c
   src/core/env_fake.c
+  src/core/file.c
   src/core/log.c
   src/core/status.c
   src/core/str_view.c

@@ -143,7 +143,8 @@ ANVIL_API int anvil_model_assemble(struct anvil_allocator *allocator, const stru
  * The model in the file at `path` (a Smithy JSON AST, Smithy IDL or a
  * botocore service-2.json, told apart as ANVIL_MODEL_FORMAT_AUTO does;
  * uncompressed), assembled as anvil_model_assemble() assembles one source.
- * ANVIL_EIO naming the file when it cannot be read; ANVIL_ELIMIT past
+ * ANVIL_EIO naming the file when it cannot be read or is not a regular
+ * file (a FIFO or a device is refused, never waited on); ANVIL_ELIMIT past
  * 256 MiB; otherwise what anvil_model_assemble() returns. Thread-safe.
  */
 ANVIL_API int anvil_model_load_file(struct anvil_allocator *allocator, const char *path,

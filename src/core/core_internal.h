@@ -97,4 +97,21 @@ struct anvil_env;
 int anvil__env_sleep_sliced(const struct anvil_env *env, uint64_t ms, const volatile sig_atomic_t *cancel,
                             uint64_t slice_ms);
 
+/*
+ * Opens `path` read-only, non-blocking and close-on-exec, and only when it
+ * is a regular file: a FIFO would block a read forever, a device never end,
+ * a directory cannot be read. 0 with `*fd` set; else `*fd` is -1 and the
+ * result is the errno of the open (ENOENT, EACCES...) or -1 for a path that
+ * is not a regular file.
+ */
+int anvil__open_regular(const char *path, int *fd);
+
+/*
+ * Appends everything `fd` holds to `out`, keeping `out` at most `max` bytes:
+ * ANVIL_OK; ANVIL_ELIMIT past `max`; ANVIL_EIO (errno says why);
+ * ANVIL_ENOMEM. Retries reads a signal interrupted.
+ */
+struct anvil_buf;
+int anvil__read_fd(int fd, size_t max, struct anvil_buf *out);
+
 #endif

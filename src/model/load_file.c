@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "anvil/model.h"
 #include "anvil/status.h"
@@ -18,24 +19,21 @@ int anvil_model_load_file(struct anvil_allocator *allocator, const char *path,
         return ANVIL_EINVAL;
     }
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        return anvil_diag_set(diag, ANVIL_EIO, 0, 0, 0, "%.200s: %s", path, strerror(errno));
+    int fd;
+    int err = anvil__open_regular(path, &fd);
+    if (err) {
+        return err < 0 ? anvil_diag_set(diag, ANVIL_EIO, 0, 0, 0, "%.200s: not a regular file", path)
+                       : anvil_diag_set(diag, ANVIL_EIO, 0, 0, 0, "%.200s: %s", path, strerror(err));
     }
     struct anvil_buf text;
     anvil_buf_init(&text, allocator, 0);
-    char chunk[65536];
-    size_t n;
-    int rc = ANVIL_OK;
-    while (rc == ANVIL_OK && (n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        rc = text.len + n > S_MAX_BYTES ? ANVIL_ELIMIT : anvil_buf_append(&text, chunk, n);
-    }
-    if (rc == ANVIL_OK && ferror(f)) {
-        rc = anvil_diag_set(diag, ANVIL_EIO, 0, 0, 0, "%.200s: %s", path, strerror(errno));
+    int rc = anvil__read_fd(fd, S_MAX_BYTES, &text);
+    if (rc == ANVIL_EIO) {
+        anvil_diag_set(diag, rc, 0, 0, 0, "%.200s: %s", path, strerror(errno));
     } else if (rc == ANVIL_ELIMIT) {
         anvil_diag_set(diag, rc, 0, 0, 0, "%.200s: larger than %llu bytes", path, (unsigned long long)S_MAX_BYTES);
     }
-    fclose(f);
+    close(fd);
     if (rc == ANVIL_OK) {
         struct anvil_model_source source = {path, text.data ? text.data : "", text.len, ANVIL_MODEL_FORMAT_AUTO};
         rc = anvil_model_assemble(allocator, &source, 1, options, out, NULL, diag);

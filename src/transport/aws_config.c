@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "anvil/client.h"
+#include "core/core_internal.h"
 #include "transport/credentials_internal.h"
 
 /* The longest line of a credentials or config file (a long session token fits). */
@@ -133,16 +134,15 @@ static bool s_section_is(const struct s_ini_want *w, struct anvil_str_view heade
  */
 static int s_open(const char *path, FILE **f, struct anvil_diag *diag) {
     *f = NULL;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        return errno == ENOENT || errno == ENOTDIR
-                   ? ANVIL_OK
-                   : anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "cannot read %s: %s", path, strerror(errno));
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
+    int fd;
+    int err = anvil__open_regular(path, &fd);
+    if (err < 0) {
         return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s is not a regular file", path);
+    }
+    if (err) {
+        return err == ENOENT || err == ENOTDIR
+                   ? ANVIL_OK
+                   : anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "cannot read %s: %s", path, strerror(err));
     }
     *f = fdopen(fd, "r");
     if (!*f) {

@@ -102,14 +102,10 @@ int anvil__read_small_file(const char *path, char *out, size_t size, size_t *len
     }
     out[0] = '\0';
     /* Non-blocking, and only a regular file: a FIFO would block the read forever. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        return ANVIL_EIO;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return ANVIL_EINVAL;
+    int fd;
+    int err = anvil__open_regular(path, &fd);
+    if (err) {
+        return err < 0 ? ANVIL_EINVAL : ANVIL_EIO;
     }
     size_t n = 0;
     ssize_t got;

@@ -1,3 +1,7 @@
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "harness.h"
 
 static int s_load(struct anvil_test *t, const char *text, struct anvil_model **model, struct anvil_diag *diag) {
@@ -320,6 +324,19 @@ TEST(model_load_file_reads_a_file_and_names_a_missing_one) {
     CHECK_STATUS(anvil_model_load_file(t->alloc, "/nonexistent/model.json", NULL, &model, &diag), ANVIL_EIO);
     CHECK(model == NULL);
     CHECK_STR_EQ(diag.message, "/nonexistent/model.json: No such file or directory");
+    /* A FIFO (or a device, or a folder) is refused at once: reading one could block forever or never end. */
+    char dir[] = "/tmp/anvil-model-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char fifo[64];
+    snprintf(fifo, sizeof fifo, "%s/model.json", dir);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    int fifo_rc = anvil_model_load_file(t->alloc, fifo, NULL, &model, &diag);
+    unlink(fifo);
+    CHECK_STATUS(fifo_rc, ANVIL_EIO);
+    CHECK(strstr(diag.message, "/model.json: not a regular file") != NULL);
+    CHECK_STATUS(anvil_model_load_file(t->alloc, dir, NULL, &model, &diag), ANVIL_EIO);
+    CHECK(strstr(diag.message, ": not a regular file") != NULL);
+    rmdir(dir);
 done:
     anvil_model_destroy(model);
 }
