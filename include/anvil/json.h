@@ -189,7 +189,43 @@ static inline const char *anvil_json_type_name(enum anvil_json_type type) {
     return (unsigned)type < 6 ? names[type] : "unknown";
 }
 
-/* ---- values that need no storage (by value; strings borrow their bytes) ---- */
+/* ---- values that need no storage ---- */
+
+/*
+ * Static initialisers (C and C++), for constants and tables:
+ * `static const struct anvil_json none = ANVIL_JSON_NULL_INIT;`. Empty
+ * containers need no storage either.
+ */
+#define ANVIL_JSON_NULL_INIT                                                                                           \
+    {                                                                                                                  \
+        ANVIL_JSON_NULL, {                                                                                             \
+            0                                                                                                          \
+        }                                                                                                              \
+    }
+#define ANVIL_JSON_BOOL_INIT(b)                                                                                        \
+    {                                                                                                                  \
+        (uint64_t) ANVIL_JSON_BOOL | ((b) ? ANVIL_JSON__FLAG : 0), {                                                   \
+            0                                                                                                          \
+        }                                                                                                              \
+    }
+#define ANVIL_JSON_INT_INIT(i)                                                                                         \
+    {                                                                                                                  \
+        (uint64_t) ANVIL_JSON_NUMBER | ANVIL_JSON__FLAG, {                                                             \
+            (int64_t)(i)                                                                                               \
+        }                                                                                                              \
+    }
+#define ANVIL_JSON_EMPTY_ARRAY_INIT                                                                                    \
+    {                                                                                                                  \
+        ANVIL_JSON_ARRAY, {                                                                                            \
+            0                                                                                                          \
+        }                                                                                                              \
+    }
+#define ANVIL_JSON_EMPTY_OBJECT_INIT                                                                                   \
+    {                                                                                                                  \
+        ANVIL_JSON_OBJECT, {                                                                                           \
+            0                                                                                                          \
+        }                                                                                                              \
+    }
 
 static inline struct anvil_json anvil_json_make_null(void) {
     struct anvil_json v = {ANVIL_JSON_NULL, {0}};
@@ -380,6 +416,35 @@ ANVIL_API int anvil_json_make_double_checked(double d, struct anvil_json *out);
  */
 ANVIL_API int anvil_json_new_array(struct anvil_arena *arena, size_t count, struct anvil_json *out,
                                    struct anvil_json **items);
+
+/** A member for anvil_json_new_object(): its key (copied) and its value (shared). */
+struct anvil_json_pair {
+    struct anvil_str_view key;
+    struct anvil_json value;
+};
+
+/**
+ * Makes an object of `count` members in `arena` and stores it in `*out`.
+ * Keys are copied (ANVIL_EVALUE when one is not valid UTF-8); values are
+ * shared as anvil_json_builder_value() shares them, so each must live as
+ * long as the result is used (anvil_json_copy() first when not). A later
+ * duplicate key replaces the earlier one's value, keeping its position (last
+ * wins, the parser's default). Objects of ANVIL_JSON_INDEX_MIN members or
+ * more get their hash index. ANVIL_ENOMEM; ANVIL_ELIMIT for a key longer
+ * than 4 GiB - 1 or more than 2^30 members; ANVIL_EINVAL for NULL `arena`,
+ * `out`, or `pairs` with count > 0.
+ */
+ANVIL_API int anvil_json_new_object(struct anvil_arena *arena, const struct anvil_json_pair *pairs, size_t count,
+                                    struct anvil_json *out);
+
+/**
+ * Makes an object in `arena` from `count` members of other objects (such as
+ * a run of one object's members: anvil_json_object_at(v, i) for i in a
+ * range are contiguous). Keys and values are shared, not copied: they must
+ * outlive the result. Duplicates and the index as anvil_json_new_object().
+ */
+ANVIL_API int anvil_json_new_object_members(struct anvil_arena *arena, const struct anvil_json_member *members,
+                                            size_t count, struct anvil_json *out);
 
 /**
  * Deep-copies `src` into `arena` (strings, keys and containers), so the copy

@@ -12,7 +12,6 @@
 #include "anvil/paginator.h"
 #include "behavior/behavior_internal.h"
 #include "core/core_internal.h"
-#include "json/json_internal.h"
 
 /* botocore's key for the items already returned from a truncated page. */
 #define S_TRUNCATE_KEY "boto_truncate_amount"
@@ -371,18 +370,13 @@ static int s_slice(struct anvil_paginate_run *r, struct anvil_json *items, size_
         return rc;
     }
     if (anvil_json_is_object(items)) {
-        struct anvil_json_member *members = n ? anvil_arena_alloc(r->page_arena, n * sizeof *members, 0) : NULL;
-        if (n && !members) {
-            return ANVIL_ENOMEM;
+        /* The members of a range are contiguous; the new object shares their keys and values. */
+        struct anvil_json out;
+        int rc = anvil_json_new_object_members(r->page_arena, n ? anvil_json_object_at(items, from) : NULL, n, &out);
+        if (rc == ANVIL_OK) {
+            *items = out;
         }
-        for (size_t i = 0; i < n; i++) {
-            members[i] = *anvil_json_object_at(items, from + i);
-        }
-        /* Few members need no index; larger objects are rebuilt with one. */
-        if (n >= ANVIL_JSON_INDEX_MIN) {
-            return anvil__json_object_finish(r->page_arena, r->allocator, members, n, false, NULL, items);
-        }
-        *items = anvil__json_container(ANVIL_JSON_OBJECT, n, members);
+        return rc;
     }
     return ANVIL_OK;
 }

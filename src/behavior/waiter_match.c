@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "behavior/behavior_internal.h"
-#include "json/json_internal.h"
 
 static bool s_string_is(const struct anvil_json *v, const struct anvil_json *expected) {
     return anvil_json_is_string(v) && anvil_sv_eq(anvil_json_string(v), anvil_json_string(expected));
@@ -68,46 +67,33 @@ static bool s_code_matches(const struct anvil_waiter_acceptor *a, const struct a
     return false;
 }
 
-/* A small object value in `arena` from `count` keys and values. */
-static int s_object(struct anvil_arena *arena, const char *const *keys, const struct anvil_json *values, size_t count,
-                    struct anvil_json *out) {
-    struct anvil_json_member *members = anvil_arena_alloc(arena, count * sizeof *members, 0);
-    if (!members) {
-        return ANVIL_ENOMEM;
-    }
-    for (size_t i = 0; i < count; i++) {
-        size_t len = strlen(keys[i]);
-        members[i].key = anvil__json_key_new(arena, keys[i], len, anvil_json_hash(keys[i], len));
-        if (!members[i].key) {
-            return ANVIL_ENOMEM;
-        }
-        members[i].value = values[i];
-    }
-    *out = anvil__json_container(ANVIL_JSON_OBJECT, count, members);
-    return ANVIL_OK;
-}
-
 static int s_input_output(struct anvil_arena *arena, const struct anvil_json *input, const struct anvil_json *output,
                           struct anvil_json *out) {
-    static const char *const keys[] = {"input", "output"};
-    struct anvil_json values[2] = {input ? *input : anvil_json_make_null(), output ? *output : anvil_json_make_null()};
-    return s_object(arena, keys, values, 2, out);
+    struct anvil_json_pair pairs[2] = {
+        {ANVIL_SV("input"), input ? *input : anvil_json_make_null()},
+        {ANVIL_SV("output"), output ? *output : anvil_json_make_null()},
+    };
+    return anvil_json_new_object(arena, pairs, 2, out);
 }
 
 static int s_error_object(struct anvil_arena *arena, const struct anvil_operation_error *error,
                           struct anvil_json *out) {
-    static const char *const keys[] = {"code", "message", "status"};
-    struct anvil_json values[3];
+    struct anvil_json_pair pairs[3] = {{ANVIL_SV("code"), ANVIL_JSON_NULL_INIT},
+                                       {ANVIL_SV("message"), ANVIL_JSON_NULL_INIT},
+                                       {ANVIL_SV("status"), ANVIL_JSON_NULL_INIT}};
     struct anvil_str_view code = anvil_error_code_normalize(error->code);
-    int rc = anvil_json_new_string(arena, code.ptr, code.len, &values[0]);
+    int rc = anvil_json_new_string(arena, code.ptr, code.len, &pairs[0].value);
     if (rc == ANVIL_OK) {
-        rc = anvil_json_new_string(arena, error->message.ptr ? error->message.ptr : "", error->message.len, &values[1]);
+        rc = anvil_json_new_string(arena, error->message.ptr ? error->message.ptr : "", error->message.len,
+                                   &pairs[1].value);
     }
     if (rc != ANVIL_OK) {
         return rc;
     }
-    values[2] = error->http_status ? anvil_json_make_int(error->http_status) : anvil_json_make_null();
-    return s_object(arena, keys, values, 3, out);
+    if (error->http_status) {
+        pairs[2].value = anvil_json_make_int(error->http_status);
+    }
+    return anvil_json_new_object(arena, pairs, 3, out);
 }
 
 /* A runtime error of the expression on this data means "no match"; running out of memory does not. */

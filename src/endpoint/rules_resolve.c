@@ -687,7 +687,7 @@ static int s_key_copy(struct s_run *run, const struct anvil_json_key *k, const s
 /* An object of `n` members built in the scratch area, moved into the arena. */
 static int s_object(struct s_run *run, struct anvil_json_member *members, size_t n, struct anvil_json *out) {
     size_t unused;
-    int rc = anvil__json_object_finish(run->arena, NULL, members, n, false, &unused, out);
+    int rc = anvil__json_object_finish(run->arena, members, n, false, &unused, out);
     return rc == ANVIL_ENOMEM ? s_arena_fail(run) : rc;
 }
 

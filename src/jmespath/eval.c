@@ -276,7 +276,7 @@ static int s_multi_hash(struct jp_eval *ev, const struct jp_node *n, const struc
     }
     if (rc == ANVIL_OK) {
         size_t unused;
-        rc = anvil__json_object_finish(ev->arena, ev->scratch, members, n->count, false, &unused, out);
+        rc = anvil__json_object_finish(ev->arena, members, n->count, false, &unused, out);
         if (rc != ANVIL_OK) {
             rc = jp_nomem(ev);
         }

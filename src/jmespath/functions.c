@@ -14,14 +14,6 @@
 
 #define ARGS struct jp_eval *ev, const struct jp_node *call, struct jp_arg *args, size_t count, struct anvil_json *out
 
-/* A string value pointing at bytes that outlive the result (input keys, input strings). */
-static struct anvil_json s_borrowed_string(const char *bytes, size_t len) {
-    struct anvil_json v;
-    v.tag = (uint64_t)ANVIL_JSON_STRING | ((uint64_t)len << ANVIL_JSON__LEN_SHIFT);
-    v.u.str = bytes;
-    return v;
-}
-
 static int s_new_string(struct jp_eval *ev, const char *bytes, size_t len, struct anvil_json *out) {
     return anvil__json_string_value(ev->arena, bytes, len, out) == ANVIL_OK ? ANVIL_OK : jp_nomem(ev);
 }
@@ -331,7 +323,7 @@ static int s_keys(ARGS) {
     size_t mark = ev->stack_len;
     for (size_t i = 0; i < anvil_json_len(o); i++) {
         const struct anvil_json_key *k = o->u.members[i].key;
-        if (jp_push(ev, s_borrowed_string(k->bytes, k->len)) != ANVIL_OK) {
+        if (jp_push(ev, anvil__json_borrowed_string(k->bytes, k->len)) != ANVIL_OK) {
             return ANVIL_ENOMEM;
         }
     }
@@ -370,7 +362,7 @@ static int s_merge(ARGS) {
     }
     size_t unused;
     /* Later objects win, in the position where the key first appeared. */
-    int rc = anvil__json_object_finish(ev->arena, ev->scratch, n ? members : NULL, n, false, &unused, out);
+    int rc = anvil__json_object_finish(ev->arena, n ? members : NULL, n, false, &unused, out);
     anvil_mem_release(ev->scratch, members);
     return rc == ANVIL_OK ? ANVIL_OK : jp_nomem(ev);
 }

@@ -29,6 +29,7 @@ static size_t s_pow2_at_least(size_t n) {
 }
 
 /* Small objects: quadratic de-duplication in place; no index. */
+/* Folds later duplicates into the first of their key (last value wins, first position kept); the count kept. */
 static size_t s_dedupe_small(struct anvil_json_member *members, size_t count, bool reject, size_t *dup_at) {
     size_t kept = 0;
     for (size_t j = 0; j < count; j++) {
@@ -49,24 +50,23 @@ static size_t s_dedupe_small(struct anvil_json_member *members, size_t count, bo
     return kept;
 }
 
-int anvil__json_object_finish(struct anvil_arena *arena, struct anvil_allocator *scratch,
-                              struct anvil_json_member *members, size_t count, bool reject, size_t *dup_at,
-                              struct anvil_json *out) {
-    (void)scratch;
+int anvil__json_object_finish(struct anvil_arena *arena, const struct anvil_json_member *members, size_t count,
+                              bool reject, size_t *dup_at, struct anvil_json *out) {
     if (count < ANVIL_JSON_INDEX_MIN) {
-        size_t kept = s_dedupe_small(members, count, reject, dup_at);
-        if (kept == SIZE_MAX) {
-            return ANVIL_ESYNTAX;
-        }
+        /* Copied first, deduplicated in place: a duplicate leaves its slot unused at the end. */
         struct anvil_json_member *stored = NULL;
-        if (kept) {
-            stored = anvil__arena_bump(arena, kept * sizeof(*stored), _Alignof(struct anvil_json_member));
+        if (count) {
+            stored = anvil__arena_bump(arena, count * sizeof(*stored), _Alignof(struct anvil_json_member));
             if (!stored) {
                 return ANVIL_ENOMEM;
             }
-            memcpy(stored, members, kept * sizeof(*stored));
+            memcpy(stored, members, count * sizeof(*stored));
         }
-        *out = anvil__json_container(ANVIL_JSON_OBJECT, kept, stored);
+        size_t kept = s_dedupe_small(stored, count, reject, dup_at);
+        if (kept == SIZE_MAX) {
+            return ANVIL_ESYNTAX;
+        }
+        *out = anvil__json_container(ANVIL_JSON_OBJECT, kept, kept ? stored : NULL);
         return ANVIL_OK;
     }
     if (count > UINT32_MAX / 4) {
@@ -105,6 +105,52 @@ int anvil__json_object_finish(struct anvil_arena *arena, struct anvil_allocator 
     index->reserved = 0;
     *out = anvil__json_container(ANVIL_JSON_OBJECT, kept, stored);
     return ANVIL_OK;
+}
+
+int anvil_json_new_object_members(struct anvil_arena *arena, const struct anvil_json_member *members, size_t count,
+                                  struct anvil_json *out) {
+    if (!arena || !out || (count > 0 && !members)) {
+        return ANVIL_EINVAL;
+    }
+    return anvil__json_object_finish(arena, members, count, false, NULL, out);
+}
+
+int anvil_json_new_object(struct anvil_arena *arena, const struct anvil_json_pair *pairs, size_t count,
+                          struct anvil_json *out) {
+    if (!arena || !out || (count > 0 && !pairs)) {
+        return ANVIL_EINVAL;
+    }
+    if (count > UINT32_MAX / 4) {
+        return ANVIL_ELIMIT;
+    }
+    /* Gathered in the arena: a small object keeps them as its members (a large one copies them beside its index). */
+    struct anvil_json_member *members = NULL;
+    if (count) {
+        members = anvil__arena_bump(arena, count * sizeof(*members), _Alignof(struct anvil_json_member));
+        if (!members) {
+            return ANVIL_ENOMEM;
+        }
+    }
+    for (size_t i = 0; i < count; i++) {
+        struct anvil_str_view key = pairs[i].key;
+        if (key.len > (size_t)UINT32_MAX - 1) {
+            return ANVIL_ELIMIT;
+        }
+        if ((key.len && !key.ptr) || !anvil__utf8_valid(key.ptr, key.len)) {
+            return key.len && !key.ptr ? ANVIL_EINVAL : ANVIL_EVALUE;
+        }
+        members[i].key = anvil__json_key_new(arena, key.ptr, key.len, anvil_json_hash(key.ptr, key.len));
+        if (!members[i].key) {
+            return ANVIL_ENOMEM;
+        }
+        members[i].value = pairs[i].value;
+    }
+    if (count < ANVIL_JSON_INDEX_MIN) {
+        size_t kept = s_dedupe_small(members, count, false, NULL);
+        *out = anvil__json_container(ANVIL_JSON_OBJECT, kept, kept ? members : NULL);
+        return ANVIL_OK;
+    }
+    return anvil__json_object_finish(arena, members, count, false, NULL, out);
 }
 
 int anvil_json_new_string(struct anvil_arena *arena, const char *s, size_t len, struct anvil_json *out) {
@@ -191,7 +237,7 @@ static int s_copy(struct anvil_arena *arena, const struct anvil_json *src, struc
         }
         /* Keys are already unique; this only rebuilds the index. */
         size_t unused;
-        return anvil__json_object_finish(arena, NULL, members, n, false, &unused, out);
+        return anvil__json_object_finish(arena, members, n, false, &unused, out);
     }
     }
     return ANVIL_EINTERNAL;

@@ -143,8 +143,7 @@ static int s_end(struct anvil_json_builder *b, bool object) {
     int rc;
     if (object) {
         size_t unused;
-        rc = anvil__json_object_finish(b->arena, b->allocator, count ? b->slots + f->start : NULL, count, false,
-                                       &unused, &v);
+        rc = anvil__json_object_finish(b->arena, count ? b->slots + f->start : NULL, count, false, &unused, &v);
     } else {
         struct anvil_json *items;
         rc = anvil_json_new_array(b->arena, count, &v, &items);

@@ -45,7 +45,7 @@ static inline bool anvil__json_key_eq(const struct anvil_json_key *a, const stru
 
 /* An empty object value with static storage. */
 static inline const struct anvil_json *anvil__json_empty_object(void) {
-    static const struct anvil_json empty = {ANVIL_JSON_OBJECT, {0}};
+    static const struct anvil_json empty = ANVIL_JSON_EMPTY_OBJECT_INIT;
     return &empty;
 }
 
@@ -106,6 +106,17 @@ static inline int anvil__json_string_value(struct anvil_arena *arena, const char
     return ANVIL_OK;
 }
 
+/*
+ * A string value over `len` bytes that outlive it, valid UTF-8 and followed
+ * by a NUL (a key record's bytes, another string's): nothing is copied.
+ */
+static inline struct anvil_json anvil__json_borrowed_string(const char *bytes, size_t len) {
+    struct anvil_json v;
+    v.tag = (uint64_t)ANVIL_JSON_STRING | ((uint64_t)len << ANVIL_JSON__LEN_SHIFT);
+    v.u.str = bytes;
+    return v;
+}
+
 /* A key record in `arena` (not interned). */
 const struct anvil_json_key *anvil__json_key_new(struct anvil_arena *arena, const char *bytes, size_t len,
                                                  uint32_t hash);
@@ -114,12 +125,11 @@ const struct anvil_json_key *anvil__json_key_new(struct anvil_arena *arena, cons
  * Turns `count` members (keys need not be interned) into an object value in
  * `arena`: later duplicates overwrite earlier values in place (last wins) or,
  * with `reject`, stop with ANVIL_ESYNTAX and the duplicate's position in
- * `*dup_at`. Builds the index for large objects. `members` is scratch and may
- * be reordered/compacted.
+ * `*dup_at`. Builds the index for large objects. `members` is only read
+ * (anvil_json_new_object_members() passes a document's own).
  */
-int anvil__json_object_finish(struct anvil_arena *arena, struct anvil_allocator *scratch,
-                              struct anvil_json_member *members, size_t count, bool reject, size_t *dup_at,
-                              struct anvil_json *out);
+int anvil__json_object_finish(struct anvil_arena *arena, const struct anvil_json_member *members, size_t count,
+                              bool reject, size_t *dup_at, struct anvil_json *out);
 
 /* An empty document (root null) whose arena starts with `first_block` bytes, for values built in it: ANVIL_ENOMEM. */
 int anvil__json_doc_new(struct anvil_allocator *allocator, size_t first_block, struct anvil_json_doc **out);

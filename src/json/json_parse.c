@@ -614,8 +614,8 @@ static int s_close(struct s_parser *ps, const unsigned char *at, struct anvil_js
         size_t count = ps->member_len - f->start;
         size_t dup = 0;
         /* No members may have been allocated yet (an empty object). */
-        rc = anvil__json_object_finish(ps->arena, ps->allocator, count ? ps->members + f->start : NULL, count,
-                                       ps->reject_duplicates, &dup, out);
+        rc = anvil__json_object_finish(ps->arena, count ? ps->members + f->start : NULL, count, ps->reject_duplicates,
+                                       &dup, out);
         if (rc == ANVIL_ESYNTAX) {
             return s_error_at(ps, ANVIL_ESYNTAX, ps->begin + ps->key_offsets[f->start + dup],
                               "duplicate key in object");

@@ -894,7 +894,7 @@ struct anvil_json anvil__asm_obj_finish(struct anvil__asm *a, struct anvil__asm_
     struct anvil_json out = *anvil__json_empty_object();
     size_t unused;
     if (!a->error && obj->count &&
-        anvil__json_object_finish(a->arena, a->allocator, obj->items, obj->count, false, &unused, &out) != ANVIL_OK) {
+        anvil__json_object_finish(a->arena, obj->items, obj->count, false, &unused, &out) != ANVIL_OK) {
         a->error = ANVIL_ENOMEM;
     }
     s_items_release(a, obj);
@@ -912,8 +912,7 @@ struct anvil_json anvil__asm_str(struct anvil__asm *a, struct anvil_str_view s) 
     }
     const struct anvil_json_key *k = anvil__asm_key(a, s);
     if (k) { /* a string value over the key's bytes (NUL-terminated, as a string's are) */
-        v.tag = (uint64_t)ANVIL_JSON_STRING | ((uint64_t)k->len << ANVIL_JSON__LEN_SHIFT);
-        v.u.str = k->bytes;
+        v = anvil__json_borrowed_string(k->bytes, k->len);
     }
     return v;
 }

@@ -68,9 +68,11 @@ static int s_docs(struct anvil__asm *a, const struct anvil__idl_node *node, stru
     if (text == small) {
         return anvil__asm_string(a, anvil_sv(small, n), out); /* held in the value itself */
     }
-    out->tag = (uint64_t)ANVIL_JSON_STRING | ((uint64_t)n << ANVIL_JSON__LEN_SHIFT);
-    out->u.str = text;
-    return n <= (size_t)UINT32_MAX - 1 ? ANVIL_OK : ANVIL_ELIMIT; /* as anvil__json_string_value */
+    if (n > (size_t)UINT32_MAX - 1) { /* as anvil__json_string_value */
+        return ANVIL_ELIMIT;
+    }
+    *out = anvil__json_borrowed_string(text, n);
+    return ANVIL_OK;
 }
 
 static int s_node_json(struct anvil__asm *a, const struct anvil__idl_file *file, const struct anvil__idl_node *node,
@@ -129,7 +131,7 @@ static int s_node_json(struct anvil__asm *a, const struct anvil__idl_file *file,
         }
         size_t unused;
         if (rc == ANVIL_OK) {
-            rc = anvil__json_object_finish(a->arena, a->allocator, members, node->count, false, &unused, out);
+            rc = anvil__json_object_finish(a->arena, members, node->count, false, &unused, out);
         }
         anvil_mem_release(a->allocator, members);
         return rc;

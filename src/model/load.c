@@ -371,7 +371,7 @@ static int s_merge_traits(struct anvil__model_builder *ld, struct anvil_json *in
         }
     }
     size_t unused;
-    int rc = anvil__json_object_finish(ld->model->arena, ld->model->allocator, all, n, false, &unused, into);
+    int rc = anvil__json_object_finish(ld->model->arena, all, n, false, &unused, into);
     anvil_mem_release(ld->model->allocator, all);
     return rc == ANVIL_OK ? ANVIL_OK : s_nomem(ld);
 }

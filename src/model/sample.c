@@ -175,7 +175,7 @@ static struct anvil_json s_string_of_a(struct s_sampler *s, size_t n) {
 static struct anvil_json s_object(struct s_sampler *s, struct anvil_json_member *members, size_t count) {
     struct anvil_json v = *anvil__json_empty_object();
     size_t unused;
-    if (count && anvil__json_object_finish(s->arena, s->scratch, members, count, false, &unused, &v) != ANVIL_OK) {
+    if (count && anvil__json_object_finish(s->arena, members, count, false, &unused, &v) != ANVIL_OK) {
         s->rc = ANVIL_ENOMEM;
     }
     return v;

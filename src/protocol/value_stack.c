@@ -46,7 +46,7 @@ int anvil__values_member_named(struct anvil__values *v, struct anvil_str_view na
 int anvil__values_object(struct anvil__values *v, size_t base, struct anvil_json *out) {
     size_t unused;
     size_t n = v->member_count - base;
-    int rc = anvil__json_object_finish(v->arena, v->allocator, n ? v->members + base : NULL, n, false, &unused, out);
+    int rc = anvil__json_object_finish(v->arena, n ? v->members + base : NULL, n, false, &unused, out);
     v->member_count = base;
     return rc;
 }

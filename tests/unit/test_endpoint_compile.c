@@ -325,7 +325,7 @@ static int s_deep(struct anvil_arena *arena, size_t depth, bool tree, struct anv
             return ANVIL_ENOMEM;
         }
         size_t unused;
-        int rc = anvil__json_object_finish(arena, NULL, m, 2, false, &unused, &inner);
+        int rc = anvil__json_object_finish(arena, m, 2, false, &unused, &inner);
         if (rc != ANVIL_OK) {
             return rc;
         }
@@ -348,7 +348,7 @@ static int s_deep(struct anvil_arena *arena, size_t depth, bool tree, struct anv
         }
         m[1].value = list;
         size_t unused;
-        int rc = anvil__json_object_finish(arena, NULL, m, 2, false, &unused, &inner);
+        int rc = anvil__json_object_finish(arena, m, 2, false, &unused, &inner);
         if (rc != ANVIL_OK) {
             return rc;
         }
@@ -375,7 +375,7 @@ static int s_rule_set(struct anvil_arena *arena, const struct anvil_json *rule, 
     m[1].value = *anvil__json_empty_object();
     items[0] = *rule;
     size_t unused;
-    return anvil__json_object_finish(arena, NULL, m, 3, false, &unused, out);
+    return anvil__json_object_finish(arena, m, 3, false, &unused, out);
 }
 
 TEST(endpoint_compile_deep_trees) {
@@ -435,7 +435,7 @@ TEST(endpoint_compile_deep_functions) {
     items[0] = fn;
     CHECK_OK(anvil_json_new_string(arena, "x", 1, &m[2].value));
     size_t unused;
-    CHECK_OK(anvil__json_object_finish(arena, NULL, m, 3, false, &unused, &rule));
+    CHECK_OK(anvil__json_object_finish(arena, m, 3, false, &unused, &rule));
     CHECK_OK(s_rule_set(arena, &rule, &rs));
     CHECK_STATUS(anvil_endpoint_rules_compile(t->alloc, &rs, NULL, &rules, &diag), ANVIL_ELIMIT);
     CHECK(strstr(diag.message, "functions nested more than 64 deep") != NULL);
