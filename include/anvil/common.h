@@ -28,4 +28,19 @@
 #define ANVIL_EXTERN_C_END
 #endif
 
+/**
+ * The storage of a struct whose layout is private: `words` 64-bit words,
+ * aligned for any pointer, integer or double. The caller owns the memory (on
+ * the stack, in arrays, inside its own structs) and never reads it; only the
+ * library's functions do. Each such struct's size is part of the ABI and
+ * holds room for the library to grow into, so a new release neither breaks
+ * programs built against an older one nor makes them allocate.
+ */
+#define ANVIL_OPAQUE_STORAGE(words)                                                                                    \
+    union {                                                                                                            \
+        uint64_t words_[words];                                                                                        \
+        void *pointer_;                                                                                                \
+        double double_;                                                                                                \
+    } opaque_
+
 #endif

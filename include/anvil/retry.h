@@ -256,21 +256,12 @@ struct anvil_retry_decision {
 };
 
 /**
- * One operation's retry state. Fields are private. Fixed size; no
- * allocation. Holds a reference to the strategy until cleaned up.
+ * One operation's retry state: 128 bytes whose layout is private. Fixed
+ * size, caller's memory, no allocation. Holds a reference to the strategy
+ * until cleaned up.
  */
 struct anvil_retry_token {
-    struct anvil_retry_strategy *strategy;
-    struct anvil_retry_partition *partition;
-    struct anvil_retry_call call;
-    uint32_t attempt;
-    uint32_t max_attempts;
-    uint32_t held_cost;
-    bool holds_cost;
-    bool started;
-    uint64_t base_delay_ms;
-    /* When the first attempt began (before_attempt's now_ms). */
-    uint64_t start_ms;
+    ANVIL_OPAQUE_STORAGE(16);
 };
 
 /** Starts an operation: finds (or creates) its partition. ANVIL_ENOMEM. */
@@ -296,6 +287,9 @@ ANVIL_API int anvil_retry_before_attempt(struct anvil_retry_token *token, uint64
  */
 ANVIL_API uint64_t anvil_retry_token_deadline_ms(const struct anvil_retry_token *token);
 
+/** The attempt the token is on: 1 until the first retry is decided, then 2, ... */
+ANVIL_API uint32_t anvil_retry_token_attempt(const struct anvil_retry_token *token);
+
 /**
  * After each attempt: asks the call's policy, else classifies the result;
  * updates the quota and the rate limiter, and decides. A retry whose
@@ -305,41 +299,6 @@ ANVIL_API uint64_t anvil_retry_token_deadline_ms(const struct anvil_retry_token 
 ANVIL_API int anvil_retry_after_attempt(struct anvil_retry_token *token, uint64_t now_ms,
                                         const struct anvil_retry_response *response,
                                         struct anvil_retry_decision *decision);
-
-/* ---- the adaptive limiter, exposed for tests and tools ---- */
-
-/** The CUBIC client rate limiter state (B3 of research/retries.md). Times in seconds. */
-struct anvil_rate_limiter {
-    double fill_rate;
-    double max_capacity;
-    double capacity;
-    double last_refill;
-    bool enabled;
-    double measured_rate;
-    double last_bucket;
-    uint64_t bucket_count;
-    double last_max_rate;
-    double last_throttle;
-};
-
-/** A limiter created at `now_s`: disabled, fill rate 0.5, nothing measured. */
-ANVIL_API void anvil_rate_limiter_init(struct anvil_rate_limiter *limiter, double now_s);
-
-/** Records an attempt's end at `now_s` (throttled or not) and recomputes the sending rate. */
-ANVIL_API void anvil_rate_limiter_update(struct anvil_rate_limiter *limiter, double now_s, bool throttled);
-
-/**
- * Takes `amount` tokens at `now_s`: returns 0 when taken (or when the
- * limiter is not enabled yet), else the seconds to wait before asking again.
- * Never drives the capacity negative.
- */
-ANVIL_API double anvil_rate_limiter_acquire(struct anvil_rate_limiter *limiter, double now_s, double amount);
-
-/** The CUBIC rate at `now_s` with the limiter's last maximum and throttle time (no state change). */
-ANVIL_API double anvil_rate_limiter_cubic_success(const struct anvil_rate_limiter *limiter, double now_s);
-
-/** The rate after a throttle: rate * beta. */
-ANVIL_API double anvil_rate_limiter_cubic_throttle(double rate);
 
 ANVIL_EXTERN_C_END
 

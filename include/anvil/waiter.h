@@ -241,39 +241,13 @@ ANVIL_API const char *anvil_wait_reason_name(enum anvil_wait_reason reason);
 ANVIL_API int anvil_waiter_expects_error(const struct anvil_waiter *waiter, const struct anvil_operation_error *error);
 
 /**
- * One wait in progress. Fields are private: read them through the functions
- * below. Fixed size (under 256 bytes); the caller owns the memory, so
- * thousands can live in one array.
+ * One wait in progress: 256 bytes whose layout is private (read a wait
+ * through the functions below). The caller owns the memory, so thousands
+ * can live in one array; nothing needs freeing. anvil_wait_start() sets it
+ * up, whatever it held.
  */
 struct anvil_wait_state {
-    const struct anvil_waiter *waiter;
-    const struct anvil_json *input;
-    const struct anvil_env *env;
-    const volatile sig_atomic_t *cancel;
-    /* Time is kept relative to start_ms. */
-    uint64_t start_ms;
-    uint64_t max_wait_ms;
-    uint64_t next_at_ms;
-    uint64_t elapsed_ms;
-    uint64_t attempts;
-    uint64_t max_attempts;
-    /* The last result (borrowed: see anvil_wait_report_output()). */
-    const struct anvil_json *last_output;
-    struct anvil_operation_error last_error;
-    uint32_t min_delay_s;
-    uint32_t max_delay_s;
-    uint32_t last_delay_s;
-    /* -1: no acceptor matched. */
-    int32_t acceptor;
-    uint8_t phase;
-    uint8_t reason;
-    uint8_t state;
-    bool has_output;
-    bool has_error;
-    bool final_attempt;
-    bool cancelled;
-    /* The slot in a wait group's heap + 1 (0 = not queued). */
-    uint32_t group_slot;
+    ANVIL_OPAQUE_STORAGE(32);
 };
 
 /**
@@ -384,10 +358,7 @@ ANVIL_API int anvil_waiter_delay_ms(uint32_t min_delay_s, uint32_t max_delay_s, 
  * wait on top of the state.
  */
 struct anvil_wait_group {
-    struct anvil_allocator *allocator;
-    struct anvil_wait_group_entry *heap;
-    size_t count;
-    size_t capacity;
+    ANVIL_OPAQUE_STORAGE(8);
 };
 
 ANVIL_API void anvil_wait_group_init(struct anvil_wait_group *group, struct anvil_allocator *allocator);
@@ -413,6 +384,9 @@ ANVIL_API struct anvil_wait_state *anvil_wait_group_pop(struct anvil_wait_group 
                                                         enum anvil_wait_action *action, uint64_t *wake_ms);
 
 ANVIL_API size_t anvil_wait_group_count(const struct anvil_wait_group *group);
+
+/** The heap memory the group holds, in bytes (its timer heap; the states are the caller's). */
+ANVIL_API size_t anvil_wait_group_memory(const struct anvil_wait_group *group);
 
 /* ---- the blocking driver ---- */
 

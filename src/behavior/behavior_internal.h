@@ -6,6 +6,65 @@
 #include "anvil/retry.h"
 #include "anvil/waiter.h"
 
+#include "core/core_internal.h"
+
+/* The layout behind struct anvil_wait_state (waiter.h). */
+struct ANVIL__MAY_ALIAS anvil__wait_state {
+    const struct anvil_waiter *waiter;
+    const struct anvil_json *input;
+    const struct anvil_env *env;
+    const volatile sig_atomic_t *cancel;
+    /* Time is kept relative to start_ms. */
+    uint64_t start_ms;
+    uint64_t max_wait_ms;
+    uint64_t next_at_ms;
+    uint64_t elapsed_ms;
+    uint64_t attempts;
+    uint64_t max_attempts;
+    /* The last result (borrowed: see anvil_wait_report_output()). */
+    const struct anvil_json *last_output;
+    struct anvil_operation_error last_error;
+    uint32_t min_delay_s;
+    uint32_t max_delay_s;
+    uint32_t last_delay_s;
+    /* -1: no acceptor matched. */
+    int32_t acceptor;
+    uint8_t phase;
+    uint8_t reason;
+    uint8_t state;
+    bool has_output;
+    bool has_error;
+    bool final_attempt;
+    bool cancelled;
+    /* The slot in a wait group's heap + 1 (0 = not queued). */
+    uint32_t group_slot;
+};
+ANVIL__OPAQUE_FITS(anvil__wait_state, anvil_wait_state);
+
+static inline struct anvil__wait_state *anvil__wait_of(struct anvil_wait_state *state) {
+    return (struct anvil__wait_state *)(void *)state;
+}
+static inline const struct anvil__wait_state *anvil__wait_of_const(const struct anvil_wait_state *state) {
+    return (const struct anvil__wait_state *)(const void *)state;
+}
+
+/* The layout behind struct anvil_wait_group. */
+struct anvil__wait_group_entry;
+struct ANVIL__MAY_ALIAS anvil__wait_group {
+    struct anvil_allocator *allocator;
+    struct anvil__wait_group_entry *heap;
+    size_t count;
+    size_t capacity;
+};
+ANVIL__OPAQUE_FITS(anvil__wait_group, anvil_wait_group);
+
+static inline struct anvil__wait_group *anvil__group_of(struct anvil_wait_group *group) {
+    return (struct anvil__wait_group *)(void *)group;
+}
+static inline const struct anvil__wait_group *anvil__group_of_const(const struct anvil_wait_group *group) {
+    return (const struct anvil__wait_group *)(const void *)group;
+}
+
 /* Phases of a wait. */
 enum {
     ANVIL__WAIT_DUE = 0,       /* the next attempt is due at next_at_ms */

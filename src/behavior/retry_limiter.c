@@ -7,7 +7,7 @@
 
 #include <math.h>
 
-#include "anvil/retry.h"
+#include "behavior/rate_limiter.h"
 
 #define S_BETA 0.7
 #define S_SCALE 0.4
@@ -16,7 +16,7 @@
 #define S_MIN_FILL_RATE 0.5
 #define S_MIN_CAPACITY 1.0
 
-void anvil_rate_limiter_init(struct anvil_rate_limiter *l, double now_s) {
+void anvil__rate_limiter_init(struct anvil__rate_limiter *l, double now_s) {
     l->fill_rate = S_MIN_FILL_RATE;
     l->max_capacity = S_MIN_CAPACITY;
     l->capacity = 0;
@@ -29,7 +29,7 @@ void anvil_rate_limiter_init(struct anvil_rate_limiter *l, double now_s) {
     l->last_throttle = now_s;
 }
 
-static void s_refill(struct anvil_rate_limiter *l, double now_s) {
+static void s_refill(struct anvil__rate_limiter *l, double now_s) {
     if (now_s > l->last_refill) {
         double filled = l->capacity + (now_s - l->last_refill) * l->fill_rate;
         l->capacity = filled < l->max_capacity ? filled : l->max_capacity;
@@ -37,17 +37,17 @@ static void s_refill(struct anvil_rate_limiter *l, double now_s) {
     }
 }
 
-double anvil_rate_limiter_cubic_success(const struct anvil_rate_limiter *l, double now_s) {
+double anvil__rate_limiter_cubic_success(const struct anvil__rate_limiter *l, double now_s) {
     double k = cbrt(l->last_max_rate * (1 - S_BETA) / S_SCALE);
     double x = now_s - l->last_throttle - k;
     return S_SCALE * x * x * x + l->last_max_rate;
 }
 
-double anvil_rate_limiter_cubic_throttle(double rate) {
+double anvil__rate_limiter_cubic_throttle(double rate) {
     return rate * S_BETA;
 }
 
-void anvil_rate_limiter_update(struct anvil_rate_limiter *l, double now_s, bool throttled) {
+void anvil__rate_limiter_update(struct anvil__rate_limiter *l, double now_s, bool throttled) {
     /* The measured sending rate: attempts per half-second bucket, smoothed. */
     double bucket = floor(now_s / S_BUCKET) * S_BUCKET;
     l->bucket_count++;
@@ -62,10 +62,10 @@ void anvil_rate_limiter_update(struct anvil_rate_limiter *l, double now_s, bool 
         double rate = l->enabled && l->fill_rate < l->measured_rate ? l->fill_rate : l->measured_rate;
         l->last_max_rate = rate;
         l->last_throttle = now_s;
-        calculated = anvil_rate_limiter_cubic_throttle(rate);
+        calculated = anvil__rate_limiter_cubic_throttle(rate);
         l->enabled = true;
     } else {
-        calculated = anvil_rate_limiter_cubic_success(l, now_s);
+        calculated = anvil__rate_limiter_cubic_success(l, now_s);
     }
     double ceiling = 2 * l->measured_rate;
     double rate = calculated < ceiling ? calculated : ceiling;
@@ -77,7 +77,7 @@ void anvil_rate_limiter_update(struct anvil_rate_limiter *l, double now_s, bool 
     }
 }
 
-double anvil_rate_limiter_acquire(struct anvil_rate_limiter *l, double now_s, double amount) {
+double anvil__rate_limiter_acquire(struct anvil__rate_limiter *l, double now_s, double amount) {
     if (!l->enabled) {
         return 0;
     }

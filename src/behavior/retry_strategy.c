@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "behavior/behavior_internal.h"
+#include "behavior/rate_limiter.h"
 #include "core/core_internal.h"
 
 #define S_MAX_PARTITION_NAME 128
@@ -23,8 +24,32 @@ struct anvil_retry_partition {
     char name[S_MAX_PARTITION_NAME];
     uint32_t quota;
     bool limiter_started;
-    struct anvil_rate_limiter limiter;
+    struct anvil__rate_limiter limiter;
 };
+
+/* The layout behind struct anvil_retry_token (retry.h). */
+struct ANVIL__MAY_ALIAS anvil__retry_token {
+    struct anvil_retry_strategy *strategy;
+    struct anvil_retry_partition *partition;
+    struct anvil_retry_call call;
+    uint32_t attempt;
+    uint32_t max_attempts;
+    uint32_t held_cost;
+    bool holds_cost;
+    bool started;
+    uint64_t base_delay_ms;
+    /* When the first attempt began (before_attempt's now_ms). */
+    uint64_t start_ms;
+};
+ANVIL__OPAQUE_FITS(anvil__retry_token, anvil_retry_token);
+
+static struct anvil__retry_token *s_token(struct anvil_retry_token *token) {
+    return (struct anvil__retry_token *)(void *)token;
+}
+
+static const struct anvil__retry_token *s_token_const(const struct anvil_retry_token *token) {
+    return (const struct anvil__retry_token *)(const void *)token;
+}
 
 struct anvil_retry_strategy {
     struct anvil_allocator *allocator;
@@ -143,12 +168,13 @@ static bool s_is_dynamodb(const char *service) {
     return service && (strcasecmp(service, "dynamodb") == 0 || strcasecmp(service, "dynamodb-streams") == 0);
 }
 
-int anvil_retry_token_init(struct anvil_retry_token *t, struct anvil_retry_strategy *s,
+int anvil_retry_token_init(struct anvil_retry_token *token, struct anvil_retry_strategy *s,
                            const struct anvil_retry_call *call) {
-    if (!t || !s) {
+    if (!token || !s) {
         return ANVIL_EINVAL;
     }
-    memset(t, 0, sizeof *t);
+    memset(token, 0, sizeof *token);
+    struct anvil__retry_token *t = s_token(token);
     if (call) {
         t->call = *call;
     }
@@ -167,22 +193,24 @@ int anvil_retry_token_init(struct anvil_retry_token *t, struct anvil_retry_strat
     return ANVIL_OK;
 }
 
-void anvil_retry_token_clean_up(struct anvil_retry_token *t) {
+void anvil_retry_token_clean_up(struct anvil_retry_token *token) {
+    struct anvil__retry_token *t = s_token(token);
     if (t && t->strategy) {
         anvil_retry_strategy_release(t->strategy);
         t->strategy = NULL;
     }
 }
 
-static struct anvil_rate_limiter *s_limiter(struct anvil_retry_partition *p, double now_s) {
+static struct anvil__rate_limiter *s_limiter(struct anvil_retry_partition *p, double now_s) {
     if (!p->limiter_started) {
-        anvil_rate_limiter_init(&p->limiter, now_s);
+        anvil__rate_limiter_init(&p->limiter, now_s);
         p->limiter_started = true;
     }
     return &p->limiter;
 }
 
-int anvil_retry_before_attempt(struct anvil_retry_token *t, uint64_t now_ms, uint64_t *wait_ms) {
+int anvil_retry_before_attempt(struct anvil_retry_token *token, uint64_t now_ms, uint64_t *wait_ms) {
+    struct anvil__retry_token *t = s_token(token);
     *wait_ms = 0;
     if (!t->started) {
         t->started = true;
@@ -194,7 +222,7 @@ int anvil_retry_before_attempt(struct anvil_retry_token *t, uint64_t now_ms, uin
     }
     double now_s = (double)now_ms / 1000.0;
     pthread_mutex_lock(&s->lock);
-    double wait_s = anvil_rate_limiter_acquire(s_limiter(t->partition, now_s), now_s, 1.0);
+    double wait_s = anvil__rate_limiter_acquire(s_limiter(t->partition, now_s), now_s, 1.0);
     pthread_mutex_unlock(&s->lock);
     if (wait_s > 0 && s->options.adaptive_fail_fast) {
         return ANVIL_EQUOTA;
@@ -203,12 +231,17 @@ int anvil_retry_before_attempt(struct anvil_retry_token *t, uint64_t now_ms, uin
     return ANVIL_OK;
 }
 
-uint64_t anvil_retry_token_deadline_ms(const struct anvil_retry_token *t) {
+uint64_t anvil_retry_token_deadline_ms(const struct anvil_retry_token *token) {
+    const struct anvil__retry_token *t = s_token_const(token);
     uint64_t limit = t && t->strategy ? t->strategy->options.max_total_ms : 0;
     if (!limit || !t->started) {
         return 0;
     }
     return t->start_ms + limit < t->start_ms ? UINT64_MAX : t->start_ms + limit;
+}
+
+uint32_t anvil_retry_token_attempt(const struct anvil_retry_token *token) {
+    return s_token_const(token)->attempt;
 }
 
 static uint32_t s_cost(const struct anvil_retry_options *o, enum anvil_retry_error_type type) {
@@ -223,7 +256,7 @@ static uint32_t s_cost(const struct anvil_retry_options *o, enum anvil_retry_err
 }
 
 /* Full jitter: U[0,1) * min(base * 2^(attempt-1), max), then x-amz-retry-after clamped to [t, t + 5 s] (2.1). */
-static uint64_t s_backoff(const struct anvil_retry_token *t, enum anvil_retry_error_type type, int64_t retry_after_ms,
+static uint64_t s_backoff(const struct anvil__retry_token *t, enum anvil_retry_error_type type, int64_t retry_after_ms,
                           double u) {
     const struct anvil_retry_options *o = &t->strategy->options;
     uint64_t base = type == ANVIL_RETRY_ERROR_THROTTLING ? o->throttling_base_delay_ms : t->base_delay_ms;
@@ -289,8 +322,8 @@ static void s_policy_class(const struct anvil_retry_verdict *v, struct anvil_ret
  * cost, or reward a first try with 1. Called with the strategy's lock held;
  * releases it.
  */
-static void s_succeed(struct anvil_retry_token *t, struct anvil_retry_partition *p, const struct anvil_retry_verdict *v,
-                      struct anvil_retry_decision *d) {
+static void s_succeed(struct anvil__retry_token *t, struct anvil_retry_partition *p,
+                      const struct anvil_retry_verdict *v, struct anvil_retry_decision *d) {
     const struct anvil_retry_options *o = &t->strategy->options;
     uint32_t refund = t->holds_cost ? t->held_cost : t->attempt == 1 ? 1 : 0;
     p->quota = p->quota + refund > o->capacity ? o->capacity : p->quota + refund;
@@ -307,8 +340,9 @@ static void s_succeed(struct anvil_retry_token *t, struct anvil_retry_partition 
     }
 }
 
-int anvil_retry_after_attempt(struct anvil_retry_token *t, uint64_t now_ms, const struct anvil_retry_response *r,
+int anvil_retry_after_attempt(struct anvil_retry_token *token, uint64_t now_ms, const struct anvil_retry_response *r,
                               struct anvil_retry_decision *d) {
+    struct anvil__retry_token *t = s_token(token);
     memset(d, 0, sizeof *d);
     d->action = ANVIL_RETRY_FAIL;
     struct anvil_retry_strategy *s = t->strategy;
@@ -353,7 +387,7 @@ int anvil_retry_after_attempt(struct anvil_retry_token *t, uint64_t now_ms, cons
         /* The limiter learns of every throttle the service sent, whatever a policy did with it. */
         bool throttled = (seen.retryable && seen.type == ANVIL_RETRY_ERROR_THROTTLING) ||
                          (v.directive == ANVIL_RETRY_DIRECTIVE_RETRY && c.type == ANVIL_RETRY_ERROR_THROTTLING);
-        anvil_rate_limiter_update(s_limiter(p, now_s), now_s, throttled);
+        anvil__rate_limiter_update(s_limiter(p, now_s), now_s, throttled);
     }
     if (success) {
         s_succeed(t, p, &v, d);
@@ -405,7 +439,7 @@ int anvil_retry_after_attempt(struct anvil_retry_token *t, uint64_t now_ms, cons
     }
     uint64_t delay = s_backoff(t, c.type, o->behavior == ANVIL_RETRY_BEHAVIOR_2_1 ? r->retry_after_ms : -1, u);
     /* No quota is spent on a retry that could not start in time: the loop's limit, then the call's deadline. */
-    uint64_t limit = anvil_retry_token_deadline_ms(t);
+    uint64_t limit = anvil_retry_token_deadline_ms(token);
     uint64_t start = now_ms + delay < now_ms ? UINT64_MAX : now_ms + delay;
     if (limit && start >= limit && (!t->call.deadline_ms || limit <= t->call.deadline_ms)) {
         pthread_mutex_unlock(&s->lock);

@@ -41,11 +41,11 @@ static void s_observe(struct s_run *run, uint64_t now_ms) {
     if (!run->call->observer) {
         return;
     }
-    const struct anvil_wait_state *s = &run->state;
+    const struct anvil__wait_state *s = anvil__wait_of_const(&run->state);
     uint64_t next_at = s->next_at_ms;
     bool done = s->phase == ANVIL__WAIT_DONE;
     uint64_t elapsed = now_ms > s->start_ms ? now_ms - s->start_ms : 0;
-    uint64_t deadline = anvil_wait_deadline_ms(s);
+    uint64_t deadline = anvil_wait_deadline_ms(&run->state);
     struct anvil_wait_progress p = {
         .attempt = s->attempts,
         .state = done ? (enum anvil_waiter_state)s->state : ANVIL_WAITER_RETRY,
@@ -69,11 +69,12 @@ static void s_transport_error(struct s_run *run, int status) {
 
 /* One attempt: call the operation into a fresh arena and report what it gave. */
 static int s_attempt(struct s_run *run) {
-    struct anvil_arena *arena = run->arenas[run->state.attempts % 2];
+    struct anvil_arena *arena = run->arenas[anvil__wait_of(&run->state)->attempts % 2];
     anvil_arena_reset(arena);
     memset(&run->reply, 0, sizeof run->reply);
     uint64_t deadline = anvil_wait_attempt_deadline_ms(&run->state, anvil_env_now_ms(run->env));
-    int rc = run->call->operation(run->call->operation_data, run->state.input, deadline, arena, &run->reply);
+    int rc = run->call->operation(run->call->operation_data, anvil__wait_of(&run->state)->input, deadline, arena,
+                                  &run->reply);
     uint64_t now = anvil_env_now_ms(run->env);
     if (rc == ANVIL_ENOMEM) {
         return rc; /* running out of memory is not something the service said */
@@ -105,7 +106,7 @@ static int s_attempt(struct s_run *run) {
             }
             anvil_wait_expire(&run->state, now, seen ? error : NULL);
             if (seen) {
-                run->last = run->state.attempts % 2;
+                run->last = anvil__wait_of(&run->state)->attempts % 2;
             }
             s_observe(run, now);
             return ANVIL_OK;
@@ -123,7 +124,7 @@ static int s_attempt(struct s_run *run) {
         rc = anvil_wait_report_error(&run->state, now, error, arena);
     }
     if (rc == ANVIL_OK) {
-        run->last = run->state.attempts % 2;
+        run->last = anvil__wait_of(&run->state)->attempts % 2;
         s_observe(run, now);
     }
     return rc;
@@ -145,10 +146,10 @@ static int s_loop(struct s_run *run) {
         }
         case ANVIL_WAIT_SLEEP:
             /* A cancel flag set meanwhile is the state's to see (anvil_wait_next); the env's own cancel is told. */
-            if (anvil__env_sleep_sliced(run->env, at - now, run->state.cancel,
-                                        run->state.cancel ? S_SLEEP_SLICE_FLAG_MS : S_SLEEP_SLICE_MS) ==
-                    ANVIL_ECANCELED &&
-                !(run->state.cancel && *run->state.cancel)) {
+            if (anvil__env_sleep_sliced(run->env, at - now, anvil__wait_of(&run->state)->cancel,
+                                        anvil__wait_of(&run->state)->cancel ? S_SLEEP_SLICE_FLAG_MS
+                                                                            : S_SLEEP_SLICE_MS) == ANVIL_ECANCELED &&
+                !(anvil__wait_of(&run->state)->cancel && *anvil__wait_of(&run->state)->cancel)) {
                 anvil_wait_cancel(&run->state, anvil_env_now_ms(run->env));
             }
             break;
@@ -197,7 +198,7 @@ int anvil_wait(const struct anvil_waiter *waiter, const struct anvil_json *input
         run->arenas[keep] = NULL;
         anvil_wait_outcome(&run->state, &result->outcome);
         rc = anvil_wait_message(&run->state, result->arena, &result->message);
-    } else if (run->state.reason == ANVIL_WAIT_REASON_INVALID) {
+    } else if (anvil__wait_of(&run->state)->reason == ANVIL_WAIT_REASON_INVALID) {
         anvil_wait_outcome(&run->state, &result->outcome);
     }
     anvil_arena_destroy(run->arenas[0]);

@@ -39,7 +39,7 @@ int anvil_waiter_delay_ms(uint32_t min_delay_s, uint32_t max_delay_s, uint64_t a
     return ANVIL_OK;
 }
 
-static void s_finish(struct anvil_wait_state *s, enum anvil_wait_reason reason, uint64_t now_ms) {
+static void s_finish(struct anvil__wait_state *s, enum anvil_wait_reason reason, uint64_t now_ms) {
     s->phase = ANVIL__WAIT_DONE;
     s->reason = (uint8_t)reason;
     s->state = reason == ANVIL_WAIT_REASON_SUCCESS ? ANVIL_WAITER_SUCCESS : ANVIL_WAITER_FAILURE;
@@ -48,12 +48,13 @@ static void s_finish(struct anvil_wait_state *s, enum anvil_wait_reason reason, 
     }
 }
 
-int anvil_wait_start(struct anvil_wait_state *s, const struct anvil_waiter *waiter, const struct anvil_json *input,
+int anvil_wait_start(struct anvil_wait_state *wait, const struct anvil_waiter *waiter, const struct anvil_json *input,
                      const struct anvil_wait_options *options, uint64_t now_ms, struct anvil_diag *diag) {
-    if (!s) {
+    if (!wait) {
         return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "no wait state");
     }
-    memset(s, 0, sizeof *s);
+    memset(wait, 0, sizeof *wait);
+    struct anvil__wait_state *s = anvil__wait_of(wait);
     s->waiter = waiter;
     s->input = input;
     s->start_ms = now_ms;
@@ -87,7 +88,8 @@ int anvil_wait_start(struct anvil_wait_state *s, const struct anvil_waiter *wait
     return ANVIL_OK;
 }
 
-enum anvil_wait_action anvil_wait_next(struct anvil_wait_state *s, uint64_t now_ms, uint64_t *at_ms) {
+enum anvil_wait_action anvil_wait_next(struct anvil_wait_state *wait, uint64_t now_ms, uint64_t *at_ms) {
+    struct anvil__wait_state *s = anvil__wait_of(wait);
     if (s->phase != ANVIL__WAIT_DONE && (s->cancelled || (s->cancel && *s->cancel))) {
         s_finish(s, ANVIL_WAIT_REASON_CANCELLED, now_ms);
     }
@@ -109,14 +111,16 @@ enum anvil_wait_action anvil_wait_next(struct anvil_wait_state *s, uint64_t now_
     }
 }
 
-void anvil_wait_cancel(struct anvil_wait_state *s, uint64_t now_ms) {
+void anvil_wait_cancel(struct anvil_wait_state *wait, uint64_t now_ms) {
+    struct anvil__wait_state *s = anvil__wait_of(wait);
     if (s->phase != ANVIL__WAIT_DONE) {
         s->cancelled = true;
         s_finish(s, ANVIL_WAIT_REASON_CANCELLED, now_ms);
     }
 }
 
-void anvil_wait_expire(struct anvil_wait_state *s, uint64_t now_ms, const struct anvil_operation_error *error) {
+void anvil_wait_expire(struct anvil_wait_state *wait, uint64_t now_ms, const struct anvil_operation_error *error) {
+    struct anvil__wait_state *s = anvil__wait_of(wait);
     if (s->phase != ANVIL__WAIT_DONE) {
         if (error) {
             s->has_output = false;
@@ -129,13 +133,15 @@ void anvil_wait_expire(struct anvil_wait_state *s, uint64_t now_ms, const struct
     }
 }
 
-uint64_t anvil_wait_deadline_ms(const struct anvil_wait_state *s) {
+uint64_t anvil_wait_deadline_ms(const struct anvil_wait_state *wait) {
+    const struct anvil__wait_state *s = anvil__wait_of_const(wait);
     uint64_t deadline = s->start_ms + s->max_wait_ms;
     return deadline < s->start_ms ? UINT64_MAX : deadline;
 }
 
-uint64_t anvil_wait_attempt_deadline_ms(const struct anvil_wait_state *s, uint64_t now_ms) {
-    uint64_t deadline = anvil_wait_deadline_ms(s);
+uint64_t anvil_wait_attempt_deadline_ms(const struct anvil_wait_state *wait, uint64_t now_ms) {
+    const struct anvil__wait_state *s = anvil__wait_of_const(wait);
+    uint64_t deadline = anvil_wait_deadline_ms(wait);
     if (s->final_attempt) {
         uint64_t grace = now_ms + (uint64_t)s->min_delay_s * 1000;
         if (grace < now_ms) {
@@ -157,7 +163,7 @@ static bool s_needs_scratch(const struct anvil_waiter *w) {
 }
 
 /* Runs the acceptors and decides, changing nothing until every fallible step has passed. */
-static int s_report(struct anvil_wait_state *s, uint64_t now_ms, const struct anvil__wait_result *result,
+static int s_report(struct anvil__wait_state *s, uint64_t now_ms, const struct anvil__wait_result *result,
                     struct anvil_arena *scratch) {
     if (s->phase != ANVIL__WAIT_IN_FLIGHT) {
         return ANVIL_EINVAL;
@@ -220,14 +226,16 @@ static int s_report(struct anvil_wait_state *s, uint64_t now_ms, const struct an
     return ANVIL_OK;
 }
 
-int anvil_wait_report_output(struct anvil_wait_state *s, uint64_t now_ms, const struct anvil_json *output,
+int anvil_wait_report_output(struct anvil_wait_state *wait, uint64_t now_ms, const struct anvil_json *output,
                              int http_status, struct anvil_arena *scratch) {
+    struct anvil__wait_state *s = anvil__wait_of(wait);
     struct anvil__wait_result result = {true, output, NULL, http_status};
     return s_report(s, now_ms, &result, scratch);
 }
 
-int anvil_wait_report_error(struct anvil_wait_state *s, uint64_t now_ms, const struct anvil_operation_error *error,
+int anvil_wait_report_error(struct anvil_wait_state *wait, uint64_t now_ms, const struct anvil_operation_error *error,
                             struct anvil_arena *scratch) {
+    struct anvil__wait_state *s = anvil__wait_of(wait);
     if (!error) {
         return ANVIL_EINVAL;
     }
@@ -235,7 +243,8 @@ int anvil_wait_report_error(struct anvil_wait_state *s, uint64_t now_ms, const s
     return s_report(s, now_ms, &result, scratch);
 }
 
-void anvil_wait_outcome(const struct anvil_wait_state *s, struct anvil_wait_outcome *out) {
+void anvil_wait_outcome(const struct anvil_wait_state *wait, struct anvil_wait_outcome *out) {
+    const struct anvil__wait_state *s = anvil__wait_of_const(wait);
     memset(out, 0, sizeof *out);
     out->reason = (enum anvil_wait_reason)s->reason;
     out->state = (enum anvil_waiter_state)s->state;
@@ -281,7 +290,8 @@ static int s_message_text(struct anvil_arena *arena, const struct anvil_json *va
     return ANVIL_OK;
 }
 
-int anvil_wait_message(const struct anvil_wait_state *s, struct anvil_arena *arena, struct anvil_str_view *out) {
+int anvil_wait_message(const struct anvil_wait_state *wait, struct anvil_arena *arena, struct anvil_str_view *out) {
+    const struct anvil__wait_state *s = anvil__wait_of_const(wait);
     *out = anvil_sv("", 0);
     if (s->acceptor < 0 || (!s->has_output && !s->has_error)) {
         return ANVIL_OK;

@@ -24,6 +24,21 @@
 #define ANVIL_NOINLINE
 #endif
 
+/*
+ * The private layout behind a public struct of ANVIL_OPAQUE_STORAGE: declared
+ * `struct ANVIL__MAY_ALIAS anvil__name {...}` (its accesses may alias the
+ * caller's storage type, so no compiler assumes they cannot) and checked to
+ * fit with ANVIL__OPAQUE_FITS.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define ANVIL__MAY_ALIAS __attribute__((__may_alias__))
+#else
+#define ANVIL__MAY_ALIAS
+#endif
+#define ANVIL__OPAQUE_FITS(inner, outer)                                                                               \
+    _Static_assert(sizeof(struct inner) <= sizeof(struct outer) && _Alignof(struct inner) <= _Alignof(struct outer),   \
+                   #inner " must fit in " #outer)
+
 /* anvil_sv_eq and anvil_sv_find_byte for hot loops over short strings (ids, names): inline, no memchr call. */
 static inline bool anvil__sv_same(struct anvil_str_view a, struct anvil_str_view b) {
     return a.len == b.len && (a.ptr == b.ptr || a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);

@@ -255,7 +255,7 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
             if (x.deadline_ms == deadline_ms && (rc = s_sleep_until(c, deadline_ms)) != ANVIL_OK) {
                 break;
             }
-            result = s_cut_off(&k, loop_deadline, token.attempt);
+            result = s_cut_off(&k, loop_deadline, anvil_retry_token_attempt(&token));
             break;
         }
         if (wait && (rc = s_sleep(c, wait)) != ANVIL_OK) {
@@ -287,7 +287,7 @@ static int s_call(struct anvil_client *c, const struct anvil_shape *op, const st
             break;
         }
         if (a.curl == CURLE_ABORTED_BY_CALLBACK) {
-            result = s_cut_off(&k, loop_deadline, token.attempt);
+            result = s_cut_off(&k, loop_deadline, anvil_retry_token_attempt(&token));
             anvil__client_debug(c, "%s %.*s cut off after %llu ms; %s", method, (int)name.len, name.ptr,
                                 (unsigned long long)a.latency_ms,
                                 result == ANVIL_ETIMEDOUT ? "the deadline came"

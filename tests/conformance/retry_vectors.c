@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "anvil/anvil.h"
+#include "behavior/rate_limiter.h"
 #include "read_file.h"
 
 static size_t s_passed, s_failed;
@@ -237,14 +238,14 @@ static bool s_close(double got, double want, double tolerance) {
 }
 
 static void s_cubic(const struct anvil_json *c) {
-    struct anvil_rate_limiter l;
-    anvil_rate_limiter_init(&l, 0);
+    struct anvil__rate_limiter l;
+    anvil__rate_limiter_init(&l, 0);
     l.last_max_rate = s_num(c, "last_max_rate", 0);
     l.last_throttle = s_num(c, "last_throttle", 0);
     const struct anvil_json *k = s_get(c, "k");
     if (k) {
         /* cubic_success at last_throttle + K returns last_max_rate: K is where the curve is flat. */
-        double at = anvil_rate_limiter_cubic_success(&l, l.last_throttle + anvil_json_double(k));
+        double at = anvil__rate_limiter_cubic_success(&l, l.last_throttle + anvil_json_double(k));
         s_result(s_close(at, l.last_max_rate, 1e-12), "%s: rate at K is %.17g", s_str(c, "name"), at);
         return;
     }
@@ -260,9 +261,9 @@ static void s_cubic(const struct anvil_json *c) {
             /* The SEP: the last maximum is the rate before the cut. */
             l.last_max_rate = rate;
             l.last_throttle = t;
-            rate = anvil_rate_limiter_cubic_throttle(rate);
+            rate = anvil__rate_limiter_cubic_throttle(rate);
         } else {
-            rate = anvil_rate_limiter_cubic_success(&l, t);
+            rate = anvil__rate_limiter_cubic_success(&l, t);
         }
         if (!s_close(rate, want, 1e-9)) {
             printf("  %s t=%g: got %.17g, want %.17g\n", s_str(c, "name"), t, rate, want);
@@ -273,15 +274,15 @@ static void s_cubic(const struct anvil_json *c) {
 }
 
 static void s_adaptive_e2e(const struct anvil_json *c) {
-    struct anvil_rate_limiter l;
-    anvil_rate_limiter_init(&l, 0);
+    struct anvil__rate_limiter l;
+    anvil__rate_limiter_init(&l, 0);
     double tolerance = s_num(c, "tolerance", 5e-7);
     const struct anvil_json *steps = s_get(c, "steps");
     for (size_t i = 0; i < anvil_json_len(steps); i++) {
         const struct anvil_json *step = anvil_json_array_at(steps, i);
         double t = anvil_json_double(anvil_json_array_at(step, 0));
         bool throttle = strcmp(anvil_json_string_ptr(anvil_json_array_at(step, 1)), "throttle") == 0;
-        anvil_rate_limiter_update(&l, t, throttle);
+        anvil__rate_limiter_update(&l, t, throttle);
         double measured = anvil_json_double(anvil_json_array_at(step, 2));
         double fill = anvil_json_double(anvil_json_array_at(step, 3));
         s_result(s_close(l.measured_rate, measured, tolerance) && s_close(l.fill_rate, fill, tolerance),
@@ -291,20 +292,20 @@ static void s_adaptive_e2e(const struct anvil_json *c) {
 }
 
 static void s_rate_clock(const struct anvil_json *c) {
-    struct anvil_rate_limiter l;
-    anvil_rate_limiter_init(&l, 0);
+    struct anvil__rate_limiter l;
+    anvil__rate_limiter_init(&l, 0);
     const struct anvil_json *records = s_get(c, "records");
     for (size_t i = 0; i < anvil_json_len(records); i++) {
-        anvil_rate_limiter_update(&l, anvil_json_double(anvil_json_array_at(records, i)), false);
+        anvil__rate_limiter_update(&l, anvil_json_double(anvil_json_array_at(records, i)), false);
     }
     double tps = s_num(c, "tps", 0);
     if (tps > 0) {
         size_t n = s_get(c, "count") ? (size_t)s_num(c, "count", 0) : (size_t)(s_num(c, "seconds", 0) * tps);
         for (size_t i = 1; i <= n; i++) {
-            anvil_rate_limiter_update(&l, (double)i / tps, false);
+            anvil__rate_limiter_update(&l, (double)i / tps, false);
         }
         if (s_get(c, "then")) {
-            anvil_rate_limiter_update(&l, s_num(c, "then", 0), false);
+            anvil__rate_limiter_update(&l, s_num(c, "then", 0), false);
         }
     }
     double lo = s_num(c, "min", 0), hi = s_num(c, "max", 0);
@@ -313,8 +314,8 @@ static void s_rate_clock(const struct anvil_json *c) {
 }
 
 static void s_token_bucket(const struct anvil_json *c) {
-    struct anvil_rate_limiter l;
-    anvil_rate_limiter_init(&l, 0);
+    struct anvil__rate_limiter l;
+    anvil__rate_limiter_init(&l, 0);
     l.enabled = true;
     l.fill_rate = l.max_capacity = s_num(c, "rate", 1);
     l.capacity = 0;
@@ -325,7 +326,7 @@ static void s_token_bucket(const struct anvil_json *c) {
         double t = anvil_json_double(anvil_json_array_at(step, 0));
         double amount = anvil_json_double(anvil_json_array_at(step, 1));
         double want = anvil_json_double(anvil_json_array_at(step, 2));
-        double wait = anvil_rate_limiter_acquire(&l, t, amount);
+        double wait = anvil__rate_limiter_acquire(&l, t, amount);
         if (!s_close(wait, want, 1e-9) || l.capacity < 0) {
             printf("  %s t=%g: wait %.17g, want %g (capacity %g)\n", s_str(c, "name"), t, wait, want, l.capacity);
             ok = false;

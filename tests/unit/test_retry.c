@@ -6,6 +6,8 @@
 
 #include "harness.h"
 
+#include "behavior/rate_limiter.h"
+
 static struct anvil_retry_response s_status(int status, const char *code) {
     struct anvil_retry_response r = {0};
     r.http_status = status;
@@ -230,12 +232,12 @@ done:
 }
 
 TEST(retry_rate_limiter_never_goes_negative) {
-    struct anvil_rate_limiter l;
-    anvil_rate_limiter_init(&l, 0);
-    anvil_rate_limiter_update(&l, 0.1, true); /* enables it */
+    struct anvil__rate_limiter l;
+    anvil__rate_limiter_init(&l, 0);
+    anvil__rate_limiter_update(&l, 0.1, true); /* enables it */
     for (int i = 0; i < 1000; i++) {
         double now = 0.1 + i * 0.001;
-        double wait = anvil_rate_limiter_acquire(&l, now, 1.0);
+        double wait = anvil__rate_limiter_acquire(&l, now, 1.0);
         CHECK(wait >= 0);
         CHECK(l.capacity >= 0);
     }

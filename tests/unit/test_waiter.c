@@ -11,6 +11,19 @@
 #include "harness.h"
 #include "waiter_trait.h"
 
+/* A wait's outcome so far (the state is opaque: what a caller can read, the tests read). */
+static struct anvil_wait_outcome s_out(const struct anvil_wait_state *state) {
+    struct anvil_wait_outcome o;
+    anvil_wait_outcome(state, &o);
+    return o;
+}
+
+/* When a wait that is sleeping wants its next attempt (UINT64_MAX when it is not sleeping at `now`). */
+static uint64_t s_next_at(struct anvil_wait_state *state, uint64_t now) {
+    uint64_t at = UINT64_MAX;
+    return anvil_wait_next(state, now, &at) == ANVIL_WAIT_SLEEP ? at : UINT64_MAX;
+}
+
 /* ---- helpers ---- */
 
 /* A waiter set from the JSON of a `smithy.waiters#waitable` trait. */
@@ -244,7 +257,7 @@ TEST(waiter_first_call_is_immediate) {
     CHECK_EQ_INT(anvil_wait_next(&s, 5000, &at), ANVIL_WAIT_INVOKE);
     /* Asking again before the report answers INVOKE without counting another attempt. */
     CHECK_EQ_INT(anvil_wait_next(&s, 5001, &at), ANVIL_WAIT_INVOKE);
-    CHECK_EQ_U64(s.attempts, 1);
+    CHECK_EQ_U64(s_out(&s).attempts, 1);
     CHECK_EQ_U64(anvil_wait_deadline_ms(&s), 65000);
 done:
     anvil_waiter_set_destroy(set);
@@ -427,7 +440,7 @@ static int s_matches(struct anvil_test *t, const char *comparator, const char *e
         anvil_wait_next(&s, 0, NULL);
         rc = s_report_json(t, &s, 0, output, &doc);
     }
-    *matched = rc == ANVIL_OK && s.reason == ANVIL_WAIT_REASON_SUCCESS;
+    *matched = rc == ANVIL_OK && s_out(&s).reason == ANVIL_WAIT_REASON_SUCCESS;
     anvil_json_doc_destroy(doc);
     anvil_waiter_set_destroy(set);
     return rc;
@@ -487,11 +500,11 @@ TEST(waiter_input_output_sees_input_and_output) {
     CHECK_OK(anvil_wait_start(&s, anvil_waiter_set_at(set, 0), anvil_json_doc_root(input), &options, 0, NULL));
     anvil_wait_next(&s, 0, NULL);
     CHECK_OK(s_report_json(t, &s, 0, "{\"Name\": \"n2\"}", &doc));
-    CHECK_EQ_INT(s.reason, ANVIL_WAIT_PENDING);
+    CHECK_EQ_INT(s_out(&s).reason, ANVIL_WAIT_PENDING);
     CHECK_EQ_INT(anvil_wait_next(&s, 1000000, NULL), ANVIL_WAIT_INVOKE);
     CHECK_OK(s_report_json(t, &s, 1000000, "{\"Name\": \"n1\"}", &doc));
-    CHECK_EQ_INT(s.reason, ANVIL_WAIT_REASON_SUCCESS);
-    CHECK_EQ_U64(s.attempts, 2);
+    CHECK_EQ_INT(s_out(&s).reason, ANVIL_WAIT_REASON_SUCCESS);
+    CHECK_EQ_U64(s_out(&s).attempts, 2);
 done:
     anvil_json_doc_destroy(doc);
     anvil_json_doc_destroy(input);
@@ -555,8 +568,8 @@ TEST(waiter_cancel_during_sleep_ends_the_wait) {
     CHECK_EQ_INT(anvil_wait_next(&s, 0, NULL), ANVIL_WAIT_INVOKE);
     flag = 1;
     CHECK_EQ_INT(anvil_wait_next(&s, 5, NULL), ANVIL_WAIT_DONE);
-    CHECK_EQ_INT(s.reason, ANVIL_WAIT_REASON_CANCELLED);
-    CHECK_EQ_U64(s.elapsed_ms, 5);
+    CHECK_EQ_INT(s_out(&s).reason, ANVIL_WAIT_REASON_CANCELLED);
+    CHECK_EQ_U64(s_out(&s).elapsed_ms, 5);
     CHECK_STATUS(anvil_wait_report_output(&s, 6, NULL, 200, NULL), ANVIL_EINVAL);
 done:
     anvil_wait_result_clean_up(&result);
@@ -785,35 +798,35 @@ TEST(waiter_set_reads_botocore_waiters_2) {
     CHECK_OK(anvil_wait_start(&s, bucket, NULL, &options, 0, NULL));
     anvil_wait_next(&s, 0, NULL);
     CHECK_OK(anvil_wait_report_error(&s, 0, &missing, NULL));
-    CHECK_EQ_INT(s.reason, ANVIL_WAIT_PENDING);
-    CHECK_EQ_U64(s.next_at_ms, 5000); /* a fixed delay */
+    CHECK_EQ_INT(s_out(&s).reason, ANVIL_WAIT_PENDING);
+    CHECK_EQ_U64(s_next_at(&s, 0), 5000); /* a fixed delay */
     anvil_wait_next(&s, 5000, NULL);
     CHECK_OK(s_report_json(t, &s, 5000, "{}", &doc));
-    CHECK_EQ_INT(s.reason, ANVIL_WAIT_REASON_SUCCESS);
+    CHECK_EQ_INT(s_out(&s).reason, ANVIL_WAIT_REASON_SUCCESS);
 
     /* pathAny on an empty list is false; a typed `expected` (true) matches only a boolean. */
     CHECK_OK(anvil_wait_start(&s, running, NULL, &options, 0, NULL));
     anvil_wait_next(&s, 0, NULL);
     CHECK_OK(s_report_json(t, &s, 0, "{\"Reservations\": [], \"Broken\": \"true\"}", &doc));
-    CHECK_EQ_INT(s.reason, ANVIL_WAIT_PENDING);
+    CHECK_EQ_INT(s_out(&s).reason, ANVIL_WAIT_PENDING);
     anvil_wait_next(&s, 15000, NULL);
     CHECK_OK(s_report_json(t, &s, 15000,
                            "{\"Reservations\": [{\"Instances\": [{\"State\": {\"Name\": \"running\"}},"
                            "{\"State\": {\"Name\": \"running\"}}]}]}",
                            &doc));
-    CHECK_EQ_INT(s.reason, ANVIL_WAIT_REASON_SUCCESS);
+    CHECK_EQ_INT(s_out(&s).reason, ANVIL_WAIT_REASON_SUCCESS);
     CHECK_OK(anvil_wait_start(&s, running, NULL, &options, 0, NULL));
     anvil_wait_next(&s, 0, NULL);
     CHECK_OK(s_report_json(t, &s, 0, "{\"Broken\": true}", &doc));
-    CHECK_EQ_INT(s.reason, ANVIL_WAIT_REASON_FAILURE);
-    CHECK_EQ_INT(s.acceptor, 2);
+    CHECK_EQ_INT(s_out(&s).reason, ANVIL_WAIT_REASON_FAILURE);
+    CHECK_EQ_INT(s_out(&s).acceptor, 2);
     /* error: true is any error, after the specific code. */
     struct anvil_operation_error denied = {ANVIL_SV("UnauthorizedOperation"), ANVIL_SV(""), 403};
     CHECK_OK(anvil_wait_start(&s, running, NULL, &options, 0, NULL));
     anvil_wait_next(&s, 0, NULL);
     CHECK_OK(anvil_wait_report_error(&s, 0, &denied, NULL));
-    CHECK_EQ_INT(s.reason, ANVIL_WAIT_REASON_FAILURE);
-    CHECK_EQ_INT(s.acceptor, 4);
+    CHECK_EQ_INT(s_out(&s).reason, ANVIL_WAIT_REASON_FAILURE);
+    CHECK_EQ_INT(s_out(&s).acceptor, 4);
 done:
     anvil_json_doc_destroy(doc);
     anvil_waiter_set_destroy(set);
@@ -889,7 +902,7 @@ TEST(waiter_group_drives_many_waits_in_time_order) {
         CHECK_EQ_INT(action, ANVIL_WAIT_INVOKE);
         invocations++;
         /* Each wait finishes on its fifth attempt. */
-        if (s->attempts == 5) {
+        if (s_out(s).attempts == 5) {
             CHECK_OK(anvil_wait_report_error(s, now, &done_error, NULL));
             finished++;
         } else {
@@ -899,8 +912,8 @@ TEST(waiter_group_drives_many_waits_in_time_order) {
     }
     CHECK_EQ_U64(finished, N - 1);
     CHECK_EQ_U64(invocations, 5 * (N - 1));
-    CHECK_EQ_INT(states[7].reason, ANVIL_WAIT_PENDING);
-    CHECK_EQ_INT(states[0].reason, ANVIL_WAIT_REASON_SUCCESS);
+    CHECK_EQ_INT(s_out(&states[7]).reason, ANVIL_WAIT_PENDING);
+    CHECK_EQ_INT(s_out(&states[0]).reason, ANVIL_WAIT_REASON_SUCCESS);
 done:
     anvil_wait_group_clean_up(&group);
     anvil_mem_release(t->alloc, states);
@@ -967,8 +980,8 @@ TEST(waiter_last_attempt_gets_min_delay_to_answer) {
     CHECK_EQ_INT(anvil_wait_next(&s, 8000, NULL), ANVIL_WAIT_INVOKE);
     CHECK_EQ_U64(anvil_wait_attempt_deadline_ms(&s, 8000), 13000);
     anvil_wait_expire(&s, 13000, NULL);
-    CHECK_EQ_INT(s.reason, ANVIL_WAIT_REASON_TIMED_OUT);
-    CHECK_EQ_U64(s.elapsed_ms, 12000);
+    CHECK_EQ_INT(s_out(&s).reason, ANVIL_WAIT_REASON_TIMED_OUT);
+    CHECK_EQ_U64(s_out(&s).elapsed_ms, 12000);
 done:
     anvil_waiter_set_destroy(set);
 }
