@@ -537,6 +537,9 @@ int cli_exit_for_status(int status);
 /* "SECONDS" as a whole or decimal number of seconds (600, 0.5, at most 3 decimals) -> milliseconds. */
 bool cli_parse_seconds(const char *text, uint64_t max_ms, uint64_t *out_ms);
 
+/* CLI_HTTP_OPTIONS alone, for documentation (exec_args.c). */
+extern const struct cli_option cli_http_options[];
+
 /* The options that come before the command: --help, --version (commands.c). */
 extern const struct cli_option cli_global_options[];
 
