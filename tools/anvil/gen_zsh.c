@@ -78,7 +78,7 @@ static int s_description(struct anvil_buf *out, const char *help) {
     return rc;
 }
 
-/* An _arguments action for a value of `kind`. */
+/* An _arguments action for a value of `kind` (in braces: called as written, without _arguments' own options). */
 static int s_action(struct anvil_buf *out, enum cli_value_kind kind, const char *choices) {
     switch (kind) {
     case CLI_VALUE_FILE:
@@ -101,11 +101,11 @@ static int s_action(struct anvil_buf *out, enum cli_value_kind kind, const char 
         return rc == ANVIL_OK ? anvil_buf_append_byte(out, ')') : rc;
     }
     case CLI_VALUE_WAITER:
-        return anvil_buf_append_cstr(out, "_anvil_names waiters waiter");
+        return anvil_buf_append_cstr(out, "{_anvil_names waiters waiter}");
     case CLI_VALUE_OPERATION:
-        return anvil_buf_append_cstr(out, "_anvil_names operations operation");
+        return anvil_buf_append_cstr(out, "{_anvil_names operations operation}");
     case CLI_VALUE_PAGINATED:
-        return anvil_buf_append_cstr(out, "_anvil_names paginated \"paginated operation\"");
+        return anvil_buf_append_cstr(out, "{_anvil_names paginated \"paginated operation\"}");
     case CLI_VALUE_TEXT:
         break;
     }
