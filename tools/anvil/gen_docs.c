@@ -68,7 +68,49 @@ static int s_markdown(const char *in_path, const char *out_path) {
     return code;
 }
 
+/*
+ * What every generated file relies on, checked before any is written so that a table entry
+ * missing its help fails the build: each listed option has help, a value name when it takes a
+ * value and its values when it takes one of a few; no two options of a command share a name; each
+ * listed command has a summary, usage and description.
+ */
+static bool s_options_ok(const char *command, const struct cli_option *options) {
+    bool ok = true;
+    for (const struct cli_option *o = options; o->long_name; o++) {
+        const char *problem = !cli_option_listed(o)                                         ? NULL
+                              : !o->help || !o->help[0]                                     ? "has no help"
+                              : (o->arg != CLI_ARG_NONE) != (o->value_name != NULL)         ? "value name does not fit"
+                              : (o->value_kind == CLI_VALUE_CHOICE) != (o->choices != NULL) ? "choices do not fit"
+                                                                                            : NULL;
+        for (const struct cli_option *p = options; !problem && p != o; p++) {
+            problem = strcmp(p->long_name, o->long_name) == 0 || (o->short_name && p->short_name == o->short_name)
+                          ? "shares a name with an earlier option"
+                          : NULL;
+        }
+        if (problem) {
+            fprintf(stderr, "anvil-gen-docs: %s --%s: %s\n", command, o->long_name, problem);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+static bool s_tables_ok(void) {
+    bool ok = s_options_ok("anvil", cli_global_options) && s_options_ok("HTTP", cli_http_options);
+    for (const struct cli_command *c = cli_commands; c->name; c++) {
+        if (cli_gen_listed(c) && (!c->summary || !c->usage || !c->description)) {
+            fprintf(stderr, "anvil-gen-docs: %s: no summary, usage or description\n", c->name);
+            ok = false;
+        }
+        ok = s_options_ok(c->name, c->options) && ok;
+    }
+    return ok;
+}
+
 int main(int argc, char **argv) {
+    if (!s_tables_ok()) {
+        return 1;
+    }
     if (argc == 3 && strcmp(argv[1], "man") == 0) {
         return s_man(argv[2]);
     }
