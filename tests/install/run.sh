@@ -55,4 +55,11 @@ fi
 
 echo "== installed CLI"
 LD_LIBRARY_PATH=$libdir "$prefix/bin/anvil" --version
+# Its man pages and completion scripts, made from its option tables at build time.
+for f in share/man/man1/anvil.1 share/man/man1/anvil-wait.1 share/man/man1/anvil-call.1 \
+         share/bash-completion/completions/anvil share/zsh/site-functions/_anvil; do
+  [[ -s $prefix/$f ]] || { echo "missing after install: $f"; exit 1; }
+done
+[[ -z $(find "$prefix" -name '*__complete*') ]] || { echo "the hidden __complete command has a page"; exit 1; }
+bash -c 'source "$1" && complete -p anvil' sh "$prefix/share/bash-completion/completions/anvil"
 echo "PASS install.consumer"

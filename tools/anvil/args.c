@@ -172,7 +172,7 @@ enum cli_next cli_parser_next(struct cli_parser *parser, int *id, const char **v
                 break;
             }
         }
-        if (!match || (arg[2] != '\0' && match->arg == CLI_ARG_NONE)) {
+        if (!match || (arg[2] != '\0' && match->arg != CLI_ARG_REQUIRED)) {
             char spelled[3] = {'-', arg[1], '\0'};
             s_unknown_option(parser, spelled);
             return CLI_NEXT_ERROR;
@@ -180,7 +180,7 @@ enum cli_next cli_parser_next(struct cli_parser *parser, int *id, const char **v
         inline_value = arg[2] ? arg + 2 : NULL;
     }
     *id = match->id;
-    if (match->arg == CLI_ARG_NONE) {
+    if (match->arg != CLI_ARG_REQUIRED) {
         if (inline_value) {
             cli_usage_error(parser->command, "option '--%s' takes no value", match->long_name);
             return CLI_NEXT_ERROR;

@@ -45,12 +45,43 @@ int cli_exit_for_cancel(void);
 
 typedef int cli_command_fn(int argc, char **argv);
 
+struct cli_option;
+
+/* What a value is, so that completion scripts can offer candidates (cli_docs). */
+enum cli_value_kind {
+    CLI_VALUE_TEXT = 0,  /* anything: nothing to offer */
+    CLI_VALUE_FILE,      /* a file or folder name */
+    CLI_VALUE_DIR,       /* a folder name */
+    CLI_VALUE_CHOICE,    /* one of the option's `choices` */
+    CLI_VALUE_COMMAND,   /* a program and its arguments (--exec) */
+    CLI_VALUE_TOPIC,     /* an anvil command (`anvil help COMMAND`) */
+    CLI_VALUE_WAITER,    /* a waiter of the model on the command line */
+    CLI_VALUE_OPERATION, /* an operation of the model on the command line */
+    CLI_VALUE_PAGINATED  /* a paginated operation of the model or paginators file on the command line */
+};
+
+/* The command is accepted but listed nowhere (help, man pages, completion): `anvil __complete`. */
+#define CLI_COMMAND_HIDDEN 1u
+
+/*
+ * A command and its documentation. `anvil help CMD`, the man pages, docs/cli.md and the completion
+ * scripts are all made from these fields and the option table (cli_docs.c, gen_docs.c).
+ */
 struct cli_command {
     const char *name;
-    /* One line for the command list. */
+    /* One line for the command list (and the man page's NAME). */
     const char *summary;
-    /* Full help: usage line, description, options. */
-    const char *help;
+    /* What follows "Usage: ": one line per form, continuation lines indented to follow "Usage: ". */
+    const char *usage;
+    /* Paragraphs, wrapped to 80 columns, separated by an empty line. */
+    const char *description;
+    /* One sentence, unwrapped ("0 success, 64 usage, ..."); NULL when only the general codes apply. */
+    const char *exit_status;
+    /* The table the command's parser reads (NULL-long_name terminated). */
+    const struct cli_option *options;
+    /* What the command's operands are, for completion (CLI_VALUE_TEXT: nothing to offer). */
+    enum cli_value_kind operand;
+    unsigned flags;
     cli_command_fn *run;
 };
 
@@ -79,24 +110,57 @@ const char *cli_suggest(const char *word, const char *const *candidates);
 
 /* ---- option parsing ---- */
 
-enum cli_arg_kind { CLI_ARG_NONE, CLI_ARG_REQUIRED };
+enum cli_arg_kind {
+    CLI_ARG_NONE,     /* a flag */
+    CLI_ARG_REQUIRED, /* takes a value: --name VALUE, --name=VALUE, -x VALUE, -xVALUE */
+    CLI_ARG_REST      /* a flag after which every argument belongs to it (--exec CMD ARG...) */
+};
 
+/* Flags of an option. */
+#define CLI_OPTION_HIDDEN 1u     /* accepted, but in no help, man page, doc or completion */
+#define CLI_OPTION_REPEATABLE 2u /* may be given more than once, each adding to the others */
+#define CLI_OPTION_HTTP 4u       /* listed under "HTTP options" (CLI_HTTP_OPTIONS) */
+
+/*
+ * One option: what the parser needs (names, whether it takes a value, the id it reports) and what
+ * its help, man page, docs/cli.md block and completion say, so each is written once, here.
+ */
 struct cli_option {
     const char *long_name; /* without the leading "--" */
     char short_name;       /* 0 for none */
     enum cli_arg_kind arg;
     int id;
+    /* The value's name in help ("FILE" in --model FILE, "CMD ..." for --exec); NULL for a flag. */
+    const char *value_name;
+    enum cli_value_kind value_kind;
+    /* CLI_VALUE_CHOICE: the values, space-separated ("text json"). */
+    const char *choices;
+    /* One paragraph, unwrapped (help wraps it); NULL only for a hidden option. */
+    const char *help;
+    unsigned flags;
 };
+
+/* Table entries, by what the option takes. */
+#define CLI_FLAG(name, short_name, id, help)                                                                           \
+    { (name), (short_name), CLI_ARG_NONE, (id), NULL, CLI_VALUE_TEXT, NULL, (help), 0u }
+#define CLI_TEXT(name, short_name, id, value_name, help)                                                               \
+    { (name), (short_name), CLI_ARG_REQUIRED, (id), (value_name), CLI_VALUE_TEXT, NULL, (help), 0u }
+#define CLI_VALUE(name, short_name, id, value_name, kind, help)                                                        \
+    { (name), (short_name), CLI_ARG_REQUIRED, (id), (value_name), (kind), NULL, (help), 0u }
+#define CLI_CHOICE(name, short_name, id, value_name, choices, help)                                                    \
+    { (name), (short_name), CLI_ARG_REQUIRED, (id), (value_name), CLI_VALUE_CHOICE, (choices), (help), 0u }
+#define CLI_OPTIONS_END                                                                                                \
+    { NULL, 0, CLI_ARG_NONE, 0, NULL, CLI_VALUE_TEXT, NULL, NULL, 0u }
 
 /*
  * Every command's option table starts with this entry so the parser accepts
  * -h/--help, but only main.c acts on it: it prints a command's help before
  * running the command whenever -h or --help appears before "--". Commands
- * therefore never see CLI_OPT_HELP (except `anvil help` itself).
+ * therefore never see CLI_OPT_HELP (except `anvil help` itself). A command's
+ * help leaves it out (it is what is being read); man pages and completion list it.
  */
 #define CLI_OPT_HELP 'h'
-#define CLI_OPTION_HELP                                                                                                \
-    { "help", 'h', CLI_ARG_NONE, CLI_OPT_HELP }
+#define CLI_OPTION_HELP CLI_FLAG("help", 'h', CLI_OPT_HELP, "show this help and exit")
 
 struct cli_parser {
     int argc;
@@ -141,25 +205,67 @@ enum cli_next cli_parser_next(struct cli_parser *parser, int *id, const char **v
 #define CLI_OPT_ENDPOINT_PARAMS 2012
 #define CLI_OPT_QUERY 2013
 
-/* The HTTP transport's options, for a command's option table; and --service, which every such command takes. */
+/* The HTTP transport's options, for a command's option table (listed under "HTTP options"). */
+#define CLI_HTTP_OPTION(name, id, value_name, kind, choices, flags, help)                                              \
+    { (name), 0, CLI_ARG_REQUIRED, (id), (value_name), (kind), (choices), (help), CLI_OPTION_HTTP | (flags) }
+#define CLI_HTTP_FLAG(name, id, help)                                                                                  \
+    { (name), 0, CLI_ARG_NONE, (id), NULL, CLI_VALUE_TEXT, NULL, (help), CLI_OPTION_HTTP }
 /* clang-format off */
 #define CLI_HTTP_OPTIONS \
-    {"service", 0, CLI_ARG_REQUIRED, CLI_OPT_SERVICE}, \
-    {"endpoint-url", 0, CLI_ARG_REQUIRED, CLI_OPT_ENDPOINT}, \
-    {"region", 0, CLI_ARG_REQUIRED, CLI_OPT_REGION}, \
-    {"profile", 0, CLI_ARG_REQUIRED, CLI_OPT_PROFILE}, \
-    {"retry-mode", 0, CLI_ARG_REQUIRED, CLI_OPT_RETRY_MODE}, \
-    {"retry-max-attempts", 0, CLI_ARG_REQUIRED, CLI_OPT_RETRY_MAX_ATTEMPTS}, \
-    {"retry-max-time", 0, CLI_ARG_REQUIRED, CLI_OPT_RETRY_MAX_TIME}, \
-    {"retry-error", 0, CLI_ARG_REQUIRED, CLI_OPT_RETRY_ERROR}, \
-    {"max-response-bytes", 0, CLI_ARG_REQUIRED, CLI_OPT_MAX_RESPONSE}, \
-    {"ca-bundle", 0, CLI_ARG_REQUIRED, CLI_OPT_CA_BUNDLE}, \
-    {"no-sign-request", 0, CLI_ARG_NONE, CLI_OPT_NO_SIGN}, \
-    {"endpoint-params", 0, CLI_ARG_REQUIRED, CLI_OPT_ENDPOINT_PARAMS}, \
-    {"debug", 0, CLI_ARG_NONE, CLI_OPT_DEBUG}
+    CLI_HTTP_OPTION("endpoint-url", CLI_OPT_ENDPOINT, "URL", CLI_VALUE_TEXT, NULL, 0u, \
+                    "default AWS_ENDPOINT_URL_<SDK ID>, AWS_ENDPOINT_URL, or the service's endpoint rules " \
+                    "(docs/endpoints.md)"), \
+    CLI_HTTP_OPTION("region", CLI_OPT_REGION, "R", CLI_VALUE_TEXT, NULL, 0u, \
+                    "default AWS_REGION, AWS_DEFAULT_REGION or the profile's"), \
+    CLI_HTTP_OPTION("profile", CLI_OPT_PROFILE, "P", CLI_VALUE_TEXT, NULL, 0u, \
+                    "default AWS_PROFILE, else \"default\""), \
+    CLI_HTTP_OPTION("retry-mode", CLI_OPT_RETRY_MODE, "MODE", CLI_VALUE_CHOICE, "standard adaptive", 0u, \
+                    "standard (default) or adaptive"), \
+    CLI_HTTP_OPTION("retry-max-attempts", CLI_OPT_RETRY_MAX_ATTEMPTS, "N", CLI_VALUE_TEXT, NULL, 0u, \
+                    "attempts per call, the first included (1 to 100; default 3)"), \
+    CLI_HTTP_OPTION("retry-max-time", CLI_OPT_RETRY_MAX_TIME, "S", CLI_VALUE_TEXT, NULL, 0u, \
+                    "the longest one call's retries may take, in seconds"), \
+    CLI_HTTP_OPTION("retry-error", CLI_OPT_RETRY_ERROR, "CODE", CLI_VALUE_TEXT, NULL, CLI_OPTION_REPEATABLE, \
+                    "retry this error code too, as a server error (repeatable, up to 16)"), \
+    CLI_HTTP_OPTION("max-response-bytes", CLI_OPT_MAX_RESPONSE, "N", CLI_VALUE_TEXT, NULL, 0u, \
+                    "the largest answer accepted (1024 to 2^40; default 64 MiB)"), \
+    CLI_HTTP_OPTION("ca-bundle", CLI_OPT_CA_BUNDLE, "FILE", CLI_VALUE_FILE, NULL, 0u, \
+                    "CA certificates for TLS (default AWS_CA_BUNDLE, the profile's)"), \
+    CLI_HTTP_FLAG("no-sign-request", CLI_OPT_NO_SIGN, \
+                    "send requests unsigned: no credentials needed"), \
+    CLI_HTTP_OPTION("endpoint-params", CLI_OPT_ENDPOINT_PARAMS, "JSON", CLI_VALUE_TEXT, NULL, 0u, \
+                    "the endpoint rules' parameters by name, or @FILE (e.g. '{\"ForcePathStyle\": true}')"), \
+    CLI_HTTP_FLAG("debug", CLI_OPT_DEBUG, \
+                    "log each attempt on standard error (never secrets)")
 /* clang-format on */
-#define CLI_QUERY_OPTION                                                                                               \
-    { "query", 0, CLI_ARG_REQUIRED, CLI_OPT_QUERY }
+
+/* --model FILE, as every command that loads a model through cli_model_assemble() takes it. */
+#define CLI_MODEL_OPTION                                                                                                 \
+    {                                                                                                                    \
+        "model", 'm', CLI_ARG_REQUIRED, CLI_OPT_MODEL, "FILE", CLI_VALUE_FILE, NULL,                                     \
+            "the model: JSON AST, .smithy, botocore service-2.json (.gz too) or a folder; repeat to assemble one model", \
+            CLI_OPTION_REPEATABLE                                                                                        \
+    }
+
+/* --service NAME (cli_service_find()); `help` says which of the service's files the command takes. */
+#define CLI_SERVICE_OPTION(help) CLI_TEXT("service", 0, CLI_OPT_SERVICE, "NAME", help)
+
+/* --input JSON|@FILE, an operation's input. */
+#define CLI_INPUT_OPTION(id)                                                                                           \
+    CLI_TEXT("input", 'i', (id), "JSON", "the operation's input, or @FILE to read it (default {})")
+
+/* --query EXPR; `help` says what goes through it. */
+#define CLI_QUERY_OPTION(help) CLI_TEXT("query", 0, CLI_OPT_QUERY, "EXPR", help)
+
+/* --exec CMD [ARG...]: everything after it is the command. */
+#define CLI_EXEC_OPTION                                                                                                \
+    {                                                                                                                  \
+        "exec", 'x', CLI_ARG_REST, CLI_OPT_EXEC, "CMD ...", CLI_VALUE_COMMAND, NULL,                                   \
+            "the command that calls the operation, with its arguments: everything after --exec", 0u                    \
+    }
+
+/* The heading of the CLI_HTTP_OPTIONS part of a command's options. */
+#define CLI_HTTP_HEADING "HTTP options (instead of --exec; the service is the model's)"
 
 /* ---- JMESPath on the command line (query.c) ---- */
 
@@ -295,11 +401,33 @@ int cli_unknown_name(const char *command, const char *name, size_t count,
 int cli_http_client(const struct cli_exec_args *args, const struct anvil_model *model, const char *command,
                     const volatile sig_atomic_t *cancel, struct anvil_client **client);
 
-/* Prints a command's full help to `out`. */
+/* ---- documentation from the tables (cli_docs.c) ---- */
+
+/* Prints a command's full help to `out`: usage, description, exit status, and its options from its table. */
 void cli_print_command_help(FILE *out, const struct cli_command *command);
 
 /* Prints the top-level help to `out`. */
 void cli_print_main_help(FILE *out);
+
+/* Whether the option is shown in a command's documentation (help leaves --help out, man pages keep it). */
+bool cli_option_listed(const struct cli_option *option);
+
+/*
+ * The option as help shows it: "-m, --model FILE" (or "    --model FILE" without a short name) into
+ * `buf`; returns its length.
+ */
+size_t cli_option_spec(const struct cli_option *option, char *buf, size_t size);
+
+/* The exit codes every command shares, and the environment variables anvil reads; NULL-terminated. */
+struct cli_reference {
+    const char *name; /* "64", "AWS_REGION" */
+    const char *text; /* one unwrapped sentence */
+};
+extern const struct cli_reference cli_exit_codes[];
+extern const struct cli_reference cli_environment[];
+
+/* The one-line description of anvil, and the main help's closing line. */
+#define CLI_TAGLINE "Smithy client behaviours: waiters, retries, paginators"
 
 /* A whole input: a read-only mapping of a regular file, or bytes read into a buffer. */
 struct cli_input {
@@ -409,6 +537,29 @@ int cli_exit_for_status(int status);
 /* "SECONDS" as a whole or decimal number of seconds (600, 0.5, at most 3 decimals) -> milliseconds. */
 bool cli_parse_seconds(const char *text, uint64_t max_ms, uint64_t *out_ms);
 
+/* CLI_HTTP_OPTIONS alone, for documentation (exec_args.c). */
+extern const struct cli_option cli_http_options[];
+
+/* The options that come before the command: --help, --version (commands.c). */
+extern const struct cli_option cli_global_options[];
+
+/* Each command's option table (in its cmd_*.c, beside the parser that reads it). */
+extern const struct cli_option cli_call_options[];
+extern const struct cli_option cli_credentials_options[];
+extern const struct cli_option cli_endpoint_options[];
+extern const struct cli_option cli_gen_options[];
+extern const struct cli_option cli_help_options[];
+extern const struct cli_option cli_json_options[];
+extern const struct cli_option cli_paginate_options[];
+extern const struct cli_option cli_query_options[];
+extern const struct cli_option cli_validate_options[];
+extern const struct cli_option cli_ast_options[];
+extern const struct cli_option cli_idl_options[];
+extern const struct cli_option cli_wait_options[];
+extern const struct cli_option cli_waiters_options[];
+extern const struct cli_option cli_version_options[];
+extern const struct cli_option cli_complete_options[];
+
 int cli_cmd_call(int argc, char **argv);
 int cli_cmd_credentials(int argc, char **argv);
 int cli_cmd_endpoint(int argc, char **argv);
@@ -423,5 +574,6 @@ int cli_cmd_idl(int argc, char **argv);
 int cli_cmd_wait(int argc, char **argv);
 int cli_cmd_waiters(int argc, char **argv);
 int cli_cmd_version(int argc, char **argv);
+int cli_cmd_complete(int argc, char **argv);
 
 #endif

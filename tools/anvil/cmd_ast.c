@@ -10,12 +10,16 @@ static int s_on_option(void *compact, int id, const char *value) {
     return CLI_EXIT_OK;
 }
 
+const struct cli_option cli_ast_options[] = {
+    CLI_OPTION_HELP,
+    CLI_FLAG("compact", 'c', OPT_COMPACT, "print the JSON on one line"),
+    CLI_OPTIONS_END,
+};
+
 int cli_cmd_ast(int argc, char **argv) {
-    static const struct cli_option options[] = {
-        CLI_OPTION_HELP, {"compact", 'c', CLI_ARG_NONE, OPT_COMPACT}, {NULL, 0, CLI_ARG_NONE, 0}};
     struct cli_paths files;
     bool compact = false;
-    int code = cli_parse_paths(argc, argv, options, "ast", s_on_option, &compact, &files);
+    int code = cli_parse_paths(argc, argv, cli_ast_options, "ast", s_on_option, &compact, &files);
     if (code != CLI_EXIT_OK) {
         return code;
     }

@@ -84,17 +84,21 @@ static int s_dry_run(struct anvil_client *client, const struct anvil_shape *op, 
     return rc == ANVIL_OK ? cli_write_output(out->data, out->len) : cli_exit_for_status(rc);
 }
 
+const struct cli_option cli_call_options[] = {
+    CLI_OPTION_HELP,
+    CLI_MODEL_OPTION,
+    CLI_SERVICE_OPTION("the newest botocore service-2.json of NAME (ec2, s3, ...) from ANVIL_MODEL_PATH or where AWS "
+                       "tools keep it"),
+    CLI_INPUT_OPTION(OPT_INPUT),
+    CLI_FLAG("dry-run", 0, OPT_DRY_RUN, "print the signed request instead of sending it"),
+    CLI_QUERY_OPTION("print the output through this JMESPath expression"),
+    CLI_HTTP_OPTIONS,
+    CLI_OPTIONS_END,
+};
+
 int cli_cmd_call(int argc, char **argv) {
-    static const struct cli_option options[] = {
-        CLI_OPTION_HELP,
-        {"model", 'm', CLI_ARG_REQUIRED, CLI_OPT_MODEL},
-        {"input", 'i', CLI_ARG_REQUIRED, OPT_INPUT},
-        {"dry-run", 0, CLI_ARG_NONE, OPT_DRY_RUN},
-        CLI_QUERY_OPTION,
-        CLI_HTTP_OPTIONS,
-        {NULL, 0, CLI_ARG_NONE, 0},
-    };
-    static const struct cli_exec_spec spec = {"call", "OPERATION", "operations", options, false, false, s_option};
+    static const struct cli_exec_spec spec = {"call", "OPERATION", "operations", cli_call_options,
+                                              false,  false,       s_option};
     struct s_args a;
     memset(&a, 0, sizeof a);
     int code = cli_parse_exec_command(argc, argv, &spec, &a, &a.exec);

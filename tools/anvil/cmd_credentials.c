@@ -26,17 +26,18 @@ static void s_iso(uint64_t ms, char *out, size_t size) {
     }
 }
 
+const struct cli_option cli_credentials_options[] = {
+    CLI_OPTION_HELP,
+    CLI_TEXT("profile", 0, OPT_PROFILE, "P", "the profile (outranks the environment's keys)"),
+    CLI_TEXT("region", 0, OPT_REGION, "R", "the region of STS calls (default: the profile's)"),
+    CLI_CHOICE("output", 'o', OPT_OUTPUT, "FORMAT", "text json", "text (default) or json"),
+    CLI_FLAG("debug", 0, OPT_DEBUG, "one line per provider tried and request made"),
+    CLI_OPTIONS_END,
+};
+
 int cli_cmd_credentials(int argc, char **argv) {
-    static const struct cli_option options[] = {
-        CLI_OPTION_HELP,
-        {"profile", 0, CLI_ARG_REQUIRED, OPT_PROFILE},
-        {"region", 0, CLI_ARG_REQUIRED, OPT_REGION},
-        {"output", 'o', CLI_ARG_REQUIRED, OPT_OUTPUT},
-        {"debug", 0, CLI_ARG_NONE, OPT_DEBUG},
-        {NULL, 0, CLI_ARG_NONE, 0},
-    };
     struct cli_parser parser;
-    cli_parser_init(&parser, argc, argv, options, "credentials");
+    cli_parser_init(&parser, argc, argv, cli_credentials_options, "credentials");
     const char *profile = NULL, *region = NULL;
     bool json = false, debug = false;
     int id;

@@ -113,17 +113,20 @@ static int s_write(const struct anvil_endpoint *e, const char *rule, struct anvi
     return rc == ANVIL_OK ? anvil_buf_append_cstr(out, "\n}\n") : rc;
 }
 
+const struct cli_option cli_endpoint_options[] = {
+    CLI_OPTION_HELP,
+    CLI_MODEL_OPTION,
+    CLI_SERVICE_OPTION("the newest botocore data of NAME (s3, ec2, ...): its service-2.json and endpoint rules"),
+    CLI_VALUE("operation", 0, OPT_OPERATION, "OP", CLI_VALUE_OPERATION, "the operation (or give it as an operand)"),
+    CLI_TEXT("input", 'i', OPT_INPUT, "JSON", "OPERATION's input, or @FILE (default {})"),
+    CLI_TEXT("params", 0, OPT_PARAMS, "JSON", "the rule set's parameters by name, exactly, or @FILE"),
+    CLI_HTTP_OPTIONS,
+    CLI_OPTIONS_END,
+};
+
 int cli_cmd_endpoint(int argc, char **argv) {
-    static const struct cli_option options[] = {
-        CLI_OPTION_HELP,
-        {"model", 'm', CLI_ARG_REQUIRED, CLI_OPT_MODEL},
-        {"input", 'i', CLI_ARG_REQUIRED, OPT_INPUT},
-        {"operation", 0, CLI_ARG_REQUIRED, OPT_OPERATION},
-        {"params", 0, CLI_ARG_REQUIRED, OPT_PARAMS},
-        CLI_HTTP_OPTIONS,
-        {NULL, 0, CLI_ARG_NONE, 0},
-    };
-    static const struct cli_exec_spec spec = {"endpoint", "OPERATION", "operations", options, false, true, s_option};
+    static const struct cli_exec_spec spec = {"endpoint", "OPERATION", "operations", cli_endpoint_options,
+                                              false,      true,        s_option};
     struct s_args a;
     memset(&a, 0, sizeof a);
     int code = cli_parse_exec_command(argc, argv, &spec, &a, &a.exec);

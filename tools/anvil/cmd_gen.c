@@ -69,18 +69,21 @@ static int s_load_botocore(const struct cli_service_files *files, struct anvil_w
     return code;
 }
 
+const struct cli_option cli_gen_options[] = {
+    CLI_OPTION_HELP,
+    CLI_MODEL_OPTION,
+    CLI_TEXT("service", 0, OPT_SERVICE, "ID|NAME",
+             "the service (an absolute shape id) when the model has several; a NAME (ec2, dynamodb): botocore's "
+             "newest data"),
+    CLI_TEXT("prefix", 0, OPT_PREFIX, "NAME", "the C prefix of every generated name (a C identifier)"),
+    CLI_VALUE("out", 'o', OPT_OUT, "DIR", CLI_VALUE_DIR, "the folder to write NAME.h and NAME.c into"),
+    CLI_FLAG("interpret", 0, OPT_INTERPRET, "every matcher through the interpreter (to compare)"),
+    CLI_OPTIONS_END,
+};
+
 int cli_cmd_gen(int argc, char **argv) {
-    static const struct cli_option options[] = {
-        CLI_OPTION_HELP,
-        {"model", 'm', CLI_ARG_REQUIRED, CLI_OPT_MODEL},
-        {"service", 0, CLI_ARG_REQUIRED, OPT_SERVICE},
-        {"prefix", 0, CLI_ARG_REQUIRED, OPT_PREFIX},
-        {"out", 'o', CLI_ARG_REQUIRED, OPT_OUT},
-        {"interpret", 0, CLI_ARG_NONE, OPT_INTERPRET},
-        {NULL, 0, CLI_ARG_NONE, 0},
-    };
     struct cli_parser parser;
-    cli_parser_init(&parser, argc, argv, options, "gen");
+    cli_parser_init(&parser, argc, argv, cli_gen_options, "gen");
     struct cli_paths models = {{NULL}, 0};
     const char *service = NULL, *prefix = NULL, *out_dir = NULL;
     bool interpret = false;

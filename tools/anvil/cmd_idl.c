@@ -142,14 +142,18 @@ static int s_on_option(void *ctx, int id, const char *value) {
     return CLI_EXIT_OK;
 }
 
+const struct cli_option cli_idl_options[] = {
+    CLI_OPTION_HELP,
+    CLI_TEXT("namespace", 'n', OPT_NAMESPACE, "NS", "print the shapes of namespace NS"),
+    CLI_VALUE("output-dir", 'o', OPT_OUTPUT_DIR, "DIR", CLI_VALUE_DIR,
+              "write one file per namespace into DIR (made if missing)"),
+    CLI_OPTIONS_END,
+};
+
 int cli_cmd_idl(int argc, char **argv) {
-    static const struct cli_option options[] = {CLI_OPTION_HELP,
-                                                {"namespace", 'n', CLI_ARG_REQUIRED, OPT_NAMESPACE},
-                                                {"output-dir", 'o', CLI_ARG_REQUIRED, OPT_OUTPUT_DIR},
-                                                {NULL, 0, CLI_ARG_NONE, 0}};
     struct cli_paths files;
     struct s_choice choice = {NULL, NULL};
-    int code = cli_parse_paths(argc, argv, options, "idl", s_on_option, &choice, &files);
+    int code = cli_parse_paths(argc, argv, cli_idl_options, "idl", s_on_option, &choice, &files);
     if (code != CLI_EXIT_OK) {
         return code;
     }

@@ -4,18 +4,19 @@
 
 enum { OPT_PRETTY = 'p', OPT_ASCII = 'a', OPT_QUIET = 'q', OPT_MAX_DEPTH = 1000, OPT_MAX_BYTES };
 
+const struct cli_option cli_json_options[] = {
+    CLI_OPTION_HELP,
+    CLI_FLAG("pretty", 'p', OPT_PRETTY, "indent with two spaces, one member or item per line"),
+    CLI_FLAG("ascii", 'a', OPT_ASCII, "escape every non-ASCII character as \\uXXXX"),
+    CLI_FLAG("quiet", 'q', OPT_QUIET, "only validate; print nothing on success"),
+    CLI_TEXT("max-depth", 0, OPT_MAX_DEPTH, "N", "deepest nesting accepted (default 512)"),
+    CLI_TEXT("max-bytes", 0, OPT_MAX_BYTES, "N", "largest input accepted in bytes (default 1 GiB)"),
+    CLI_OPTIONS_END,
+};
+
 int cli_cmd_json(int argc, char **argv) {
-    static const struct cli_option options[] = {
-        CLI_OPTION_HELP,
-        {"pretty", 'p', CLI_ARG_NONE, OPT_PRETTY},
-        {"ascii", 'a', CLI_ARG_NONE, OPT_ASCII},
-        {"quiet", 'q', CLI_ARG_NONE, OPT_QUIET},
-        {"max-depth", 0, CLI_ARG_REQUIRED, OPT_MAX_DEPTH},
-        {"max-bytes", 0, CLI_ARG_REQUIRED, OPT_MAX_BYTES},
-        {NULL, 0, CLI_ARG_NONE, 0},
-    };
     struct cli_parser parser;
-    cli_parser_init(&parser, argc, argv, options, "json");
+    cli_parser_init(&parser, argc, argv, cli_json_options, "json");
     unsigned flags = ANVIL_JSON_WRITE_COMPACT;
     bool quiet = false;
     const char *path = NULL;

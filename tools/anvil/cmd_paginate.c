@@ -67,25 +67,32 @@ static int s_option(void *ctx, int id, const char *value) {
     }
 }
 
+const struct cli_option cli_paginate_options[] = {
+    CLI_OPTION_HELP,
+    CLI_MODEL_OPTION,
+    CLI_VALUE("botocore", 'b', CLI_OPT_BOTOCORE, "FILE", CLI_VALUE_FILE,
+              "a botocore paginators-1.json (with --model over HTTP)"),
+    CLI_SERVICE_OPTION("the newest botocore data of NAME (ec2, s3, ...): its paginators-1.json and, over HTTP, its "
+                       "service-2.json"),
+    CLI_INPUT_OPTION(OPT_INPUT),
+    CLI_TEXT("page-size", 0, OPT_PAGE_SIZE, "N", "ask for N items a page"),
+    CLI_TEXT("max-items", 0, OPT_MAX_ITEMS, "N", "stop after N items (counted on the first items path)"),
+    CLI_TEXT("max-pages", 0, OPT_MAX_PAGES, "N", "stop after N pages"),
+    CLI_TEXT("starting-token", 0, OPT_STARTING_TOKEN, "T", "resume where an earlier run stopped"),
+    CLI_CHOICE("duplicates", 0, OPT_DUPLICATES, "POLICY", "stop error continue",
+               "a repeated token: stop (default), error, or continue"),
+    CLI_FLAG("items", 0, OPT_ITEMS, "print items, not pages"),
+    CLI_CHOICE("output", 'o', OPT_OUTPUT, "FORMAT", "text json",
+               "text (default) or json (adds a last line saying how it ended)"),
+    CLI_QUERY_OPTION("print each page (each item with --items) through this JMESPath expression"),
+    CLI_EXEC_OPTION,
+    CLI_HTTP_OPTIONS,
+    CLI_OPTIONS_END,
+};
+
 static int s_parse(int argc, char **argv, struct s_args *a) {
-    static const struct cli_option options[] = {
-        CLI_OPTION_HELP,
-        {"model", 'm', CLI_ARG_REQUIRED, CLI_OPT_MODEL},
-        {"botocore", 'b', CLI_ARG_REQUIRED, CLI_OPT_BOTOCORE},
-        {"input", 'i', CLI_ARG_REQUIRED, OPT_INPUT},
-        {"page-size", 0, CLI_ARG_REQUIRED, OPT_PAGE_SIZE},
-        {"max-items", 0, CLI_ARG_REQUIRED, OPT_MAX_ITEMS},
-        {"max-pages", 0, CLI_ARG_REQUIRED, OPT_MAX_PAGES},
-        {"starting-token", 0, CLI_ARG_REQUIRED, OPT_STARTING_TOKEN},
-        {"duplicates", 0, CLI_ARG_REQUIRED, OPT_DUPLICATES},
-        {"items", 0, CLI_ARG_NONE, OPT_ITEMS},
-        {"output", 'o', CLI_ARG_REQUIRED, OPT_OUTPUT},
-        {"exec", 'x', CLI_ARG_NONE, CLI_OPT_EXEC},
-        CLI_QUERY_OPTION,
-        CLI_HTTP_OPTIONS,
-        {NULL, 0, CLI_ARG_NONE, 0},
-    };
-    static const struct cli_exec_spec spec = {"paginate", "OPERATION", "paginators", options, true, false, s_option};
+    static const struct cli_exec_spec spec = {"paginate", "OPERATION", "paginators", cli_paginate_options,
+                                              true,       false,       s_option};
     return cli_parse_exec_command(argc, argv, &spec, a, &a->exec);
 }
 

@@ -61,19 +61,20 @@ static int s_lines(const struct anvil_jmespath *expr, const struct cli_input *in
     return code;
 }
 
+const struct cli_option cli_query_options[] = {
+    CLI_OPTION_HELP,
+    CLI_VALUE("filename", 'f', OPT_FILE, "FILE", CLI_VALUE_FILE, "read the document from FILE"),
+    CLI_VALUE("expr-file", 'e', OPT_EXPR_FILE, "FILE", CLI_VALUE_FILE, "read the expression from FILE"),
+    CLI_FLAG("unquoted", 'u', OPT_UNQUOTED, "print a string result without quotes"),
+    CLI_FLAG("pretty", 'p', OPT_PRETTY, "indent the result"),
+    CLI_FLAG("lines", 'l', OPT_LINES, "JSON lines: a result per document, one per line"),
+    CLI_FLAG("ast", 0, OPT_AST, "print the parsed expression tree instead of evaluating"),
+    CLI_OPTIONS_END,
+};
+
 int cli_cmd_query(int argc, char **argv) {
-    static const struct cli_option options[] = {
-        CLI_OPTION_HELP,
-        {"filename", 'f', CLI_ARG_REQUIRED, OPT_FILE},
-        {"expr-file", 'e', CLI_ARG_REQUIRED, OPT_EXPR_FILE},
-        {"unquoted", 'u', CLI_ARG_NONE, OPT_UNQUOTED},
-        {"pretty", 'p', CLI_ARG_NONE, OPT_PRETTY},
-        {"ast", 0, CLI_ARG_NONE, OPT_AST},
-        {"lines", 'l', CLI_ARG_NONE, OPT_LINES},
-        {NULL, 0, CLI_ARG_NONE, 0},
-    };
     struct cli_parser parser;
-    cli_parser_init(&parser, argc, argv, options, "query");
+    cli_parser_init(&parser, argc, argv, cli_query_options, "query");
     const char *file = NULL, *expr_file = NULL, *expression = NULL;
     bool unquoted = false, ast = false, lines = false;
     unsigned flags = ANVIL_JSON_WRITE_COMPACT;

@@ -63,10 +63,14 @@ static int s_validate(const char *path, bool *had_error) {
     return code;
 }
 
+const struct cli_option cli_validate_options[] = {
+    CLI_OPTION_HELP,
+    CLI_OPTIONS_END,
+};
+
 int cli_cmd_validate(int argc, char **argv) {
-    static const struct cli_option options[] = {CLI_OPTION_HELP, {NULL, 0, CLI_ARG_NONE, 0}};
     struct cli_paths files;
-    int code = cli_parse_paths(argc, argv, options, "validate", NULL, NULL, &files);
+    int code = cli_parse_paths(argc, argv, cli_validate_options, "validate", NULL, NULL, &files);
     if (code != CLI_EXIT_OK) {
         return code;
     }

@@ -1,9 +1,13 @@
 #include "cli.h"
 
+const struct cli_option cli_version_options[] = {
+    CLI_OPTION_HELP,
+    CLI_OPTIONS_END,
+};
+
 int cli_cmd_version(int argc, char **argv) {
-    static const struct cli_option options[] = {CLI_OPTION_HELP, {NULL, 0, CLI_ARG_NONE, 0}};
     struct cli_parser parser;
-    cli_parser_init(&parser, argc, argv, options, "version");
+    cli_parser_init(&parser, argc, argv, cli_version_options, "version");
     int id;
     const char *value;
     enum cli_next next = cli_parser_next(&parser, &id, &value); /* --help never arrives: main.c handles it */

@@ -66,24 +66,31 @@ static int s_option(void *ctx, int id, const char *value) {
     return code;
 }
 
+const struct cli_option cli_wait_options[] = {
+    CLI_OPTION_HELP,
+    CLI_MODEL_OPTION,
+    CLI_VALUE("botocore", 'b', CLI_OPT_BOTOCORE, "FILE", CLI_VALUE_FILE,
+              "a botocore waiters-2.json that defines WAITER"),
+    CLI_SERVICE_OPTION("the newest botocore data of NAME (ec2, s3, ...) from ANVIL_MODEL_PATH, ~/.aws/models, "
+                       "python3-botocore or aws-cli v2's and pip's copies (docs/cli.md lists them)"),
+    CLI_TEXT("max-wait", 'w', OPT_MAX_WAIT, "S", "the most time to wait, in seconds (required; e.g. 600 or 0.5)"),
+    CLI_TEXT("min-delay", 0, OPT_MIN_DELAY, "S", "override the waiter's minimum delay (whole seconds)"),
+    CLI_TEXT("max-delay", 0, OPT_MAX_DELAY, "S", "override the waiter's maximum delay (whole seconds)"),
+    CLI_TEXT("max-attempts", 0, OPT_MAX_ATTEMPTS, "N", "stop after N calls (botocore waiters default to theirs)"),
+    CLI_INPUT_OPTION(OPT_INPUT),
+    CLI_CHOICE("output", 'o', OPT_OUTPUT, "FORMAT", "text json",
+               "text (default: one line) or json (the whole outcome)"),
+    CLI_QUERY_OPTION(
+        "the last output through this JMESPath expression: json's \"output\", or a JSON line after text's"),
+    CLI_CHOICE("progress", 'p', OPT_PROGRESS, "MODE", "auto json none",
+               "auto (a live line on a terminal), json (a JSON line per attempt on standard error) or none"),
+    CLI_EXEC_OPTION,
+    CLI_HTTP_OPTIONS,
+    CLI_OPTIONS_END,
+};
+
 static int s_parse(int argc, char **argv, struct s_args *a) {
-    static const struct cli_option options[] = {
-        CLI_OPTION_HELP,
-        {"model", 'm', CLI_ARG_REQUIRED, CLI_OPT_MODEL},
-        {"botocore", 'b', CLI_ARG_REQUIRED, CLI_OPT_BOTOCORE},
-        {"max-wait", 'w', CLI_ARG_REQUIRED, OPT_MAX_WAIT},
-        {"min-delay", 0, CLI_ARG_REQUIRED, OPT_MIN_DELAY},
-        {"max-delay", 0, CLI_ARG_REQUIRED, OPT_MAX_DELAY},
-        {"max-attempts", 0, CLI_ARG_REQUIRED, OPT_MAX_ATTEMPTS},
-        {"input", 'i', CLI_ARG_REQUIRED, OPT_INPUT},
-        {"output", 'o', CLI_ARG_REQUIRED, OPT_OUTPUT},
-        {"progress", 'p', CLI_ARG_REQUIRED, OPT_PROGRESS},
-        {"exec", 'x', CLI_ARG_NONE, CLI_OPT_EXEC},
-        CLI_QUERY_OPTION,
-        CLI_HTTP_OPTIONS,
-        {NULL, 0, CLI_ARG_NONE, 0},
-    };
-    static const struct cli_exec_spec spec = {"wait", "WAITER", "waiters", options, true, false, s_option};
+    static const struct cli_exec_spec spec = {"wait", "WAITER", "waiters", cli_wait_options, true, false, s_option};
     int parsed = cli_parse_exec_command(argc, argv, &spec, a, &a->exec);
     if (parsed != CLI_EXIT_OK) {
         return parsed;

@@ -361,17 +361,19 @@ struct s_args {
     struct cli_paths files;
 };
 
+const struct cli_option cli_waiters_options[] = {
+    CLI_OPTION_HELP,
+    CLI_CHOICE("output", 'o', OPT_OUTPUT, "FORMAT", "text json", "text (default) or json"),
+    CLI_TEXT("tag", 't', OPT_TAG, "TAG", "only waiters carrying TAG (botocore waiters have none)"),
+    CLI_VALUE("botocore", 'b', OPT_BOTOCORE, "FILE", CLI_VALUE_FILE, "a botocore waiters-2.json (.gz too)"),
+    CLI_TEXT("service", 0, OPT_SERVICE, "NAME",
+             "the newest botocore waiters-2.json of NAME, found as 'anvil wait --service' finds it"),
+    CLI_OPTIONS_END,
+};
+
 static int s_parse(int argc, char **argv, struct s_args *a) {
-    static const struct cli_option options[] = {
-        CLI_OPTION_HELP,
-        {"output", 'o', CLI_ARG_REQUIRED, OPT_OUTPUT},
-        {"tag", 't', CLI_ARG_REQUIRED, OPT_TAG},
-        {"botocore", 'b', CLI_ARG_REQUIRED, OPT_BOTOCORE},
-        {"service", 0, CLI_ARG_REQUIRED, OPT_SERVICE},
-        {NULL, 0, CLI_ARG_NONE, 0},
-    };
     struct cli_parser parser;
-    cli_parser_init(&parser, argc, argv, options, "waiters");
+    cli_parser_init(&parser, argc, argv, cli_waiters_options, "waiters");
     int id;
     const char *value;
     enum cli_next next;

@@ -9,6 +9,11 @@
 
 #include "cli.h"
 
+const struct cli_option cli_http_options[] = {
+    CLI_HTTP_OPTIONS,
+    CLI_OPTIONS_END,
+};
+
 /*
  * --service NAME: the service's botocore files stand for --model (over HTTP) and --botocore (the waiters-2 or
  * paginators-1 file the command needs).

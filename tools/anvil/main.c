@@ -37,11 +37,6 @@ static int s_flush_stdout(int code) {
 }
 
 int main(int argc, char **argv) {
-    static const struct cli_option options[] = {
-        CLI_OPTION_HELP,
-        {"version", 'V', CLI_ARG_NONE, 'V'},
-        {NULL, 0, CLI_ARG_NONE, 0},
-    };
     /* A reader that goes away (`anvil json big | head`) is a write error (exit 74), not a silent death. */
     signal(SIGPIPE, SIG_IGN);
     if (argc < 2) {
@@ -49,7 +44,7 @@ int main(int argc, char **argv) {
     }
     /* Global options come before the command; the first operand is the command. */
     struct cli_parser parser;
-    cli_parser_init(&parser, argc - 1, argv + 1, options, NULL);
+    cli_parser_init(&parser, argc - 1, argv + 1, cli_global_options, NULL);
     int id;
     const char *value;
     for (;;) {
