@@ -401,6 +401,42 @@ int cli_unknown_name(const char *command, const char *name, size_t count,
 int cli_http_client(const struct cli_exec_args *args, const struct anvil_model *model, const char *command,
                     const volatile sig_atomic_t *cancel, struct anvil_client **client);
 
+/* ---- the path call, wait, paginate and endpoint share (target.c) ---- */
+
+struct cli_target {
+    const char *command;
+    /* --model's (or --service's) model; NULL with only --botocore. */
+    struct anvil_model *model;
+    /* --input, {} when not given. */
+    struct anvil_json_doc *input;
+    /* Over HTTP (cli_target_connect()): the client and the operation found. */
+    struct anvil_client *client;
+    const struct anvil_shape *operation;
+};
+
+/* Loads the model of --model/--service (when given) and parses `input` (the value of `input_option`; NULL = {}). */
+int cli_target_load(struct cli_target *t, const char *command, const struct cli_exec_args *exec,
+                    const char *input_option, const char *input);
+
+const struct anvil_json *cli_target_input(const struct cli_target *t);
+
+/* Where an operation's name came from: the command line (a wrong one is a usage error) or a description (data). */
+enum cli_operation_source { CLI_OPERATION_ARGUMENT, CLI_OPERATION_MODEL };
+
+/*
+ * Over HTTP: makes the client; finds `operation` (empty: none) by name or
+ * shape id; with `check`, makes the input into a request (nothing sent) so a
+ * bad one is refused before the first call (cli_check_input()).
+ */
+int cli_target_connect(struct cli_target *t, const struct cli_exec_args *exec, struct anvil_str_view operation,
+                       enum cli_operation_source source, bool check);
+
+void cli_target_clean_up(struct cli_target *t);
+
+/* A botocore waiters-2.json / paginators-1.json at `path` (NULL or "": an empty set), errors named by path. */
+int cli_botocore_waiters(const char *path, struct anvil_waiter_set **set);
+int cli_botocore_paginators(const char *path, struct anvil_paginator_set **set);
+
 /* ---- documentation from the tables (cli_docs.c) ---- */
 
 /* Prints a command's full help to `out`: usage, description, exit status, and its options from its table. */

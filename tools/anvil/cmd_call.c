@@ -105,10 +105,7 @@ int cli_cmd_call(int argc, char **argv) {
     if (code != CLI_EXIT_OK) {
         return code;
     }
-    struct cli_input file;
-    struct anvil_model *model = NULL;
-    struct anvil_client *client = NULL;
-    struct anvil_json_doc *input = NULL;
+    struct cli_target target;
     struct anvil_arena *arena = NULL;
     struct anvil_jmespath *query = NULL;
     struct anvil_buf out;
@@ -116,34 +113,26 @@ int cli_cmd_call(int argc, char **argv) {
     if ((code = cli_query_compile("call", a.exec.query, &query)) != CLI_EXIT_OK) {
         return code;
     }
-    if ((code = cli_model_assemble(a.exec.models.items, a.exec.models.count, false, &file, &model)) != CLI_EXIT_OK) {
-        return code;
-    }
-    cli_input_release(&file);
-    if ((code = cli_json_argument("--input", a.input, &input)) != CLI_EXIT_OK ||
-        (code = cli_http_client(&a.exec, model, "call", &cli_cancel_signal, &client)) != CLI_EXIT_OK) {
-        goto done;
-    }
-    const struct anvil_shape *op = anvil_client_operation(client, a.exec.name);
-    if (!op) {
-        code = cli_usage_error("call", "'%s' is not an operation of the service", a.exec.name);
+    if ((code = cli_target_load(&target, "call", &a.exec, "--input", a.input)) != CLI_EXIT_OK ||
+        (code = cli_target_connect(&target, &a.exec, anvil_sv_from_cstr(a.exec.name), CLI_OPERATION_ARGUMENT, true)) !=
+            CLI_EXIT_OK) {
         goto done;
     }
     if (anvil_arena_new(NULL, NULL, &arena) != ANVIL_OK) {
         code = CLI_EXIT_INTERNAL;
         goto done;
     }
-    if ((code = cli_check_input(client, op, anvil_json_doc_root(input), "call")) != CLI_EXIT_OK) {
-        goto done;
-    }
+    struct anvil_client *client = target.client;
+    const struct anvil_shape *op = target.operation;
+    const struct anvil_json *input = cli_target_input(&target);
     if (a.dry_run) {
-        code = s_dry_run(client, op, anvil_json_doc_root(input), arena, &out);
+        code = s_dry_run(client, op, input, arena, &out);
         goto done;
     }
     struct anvil_operation_reply reply;
     struct cli_signals signals;
     cli_signals_catch(&signals);
-    int rc = anvil_client_call(client, op, anvil_json_doc_root(input), 0, arena, &reply);
+    int rc = anvil_client_call(client, op, input, 0, arena, &reply);
     cli_signals_restore(&signals);
     if (rc == ANVIL_OK) {
         struct anvil_json shown;
@@ -169,9 +158,7 @@ int cli_cmd_call(int argc, char **argv) {
 done:
     anvil_buf_clean_up(&out);
     anvil_arena_destroy(arena);
-    anvil_client_destroy(client);
-    anvil_json_doc_destroy(input);
-    anvil_model_destroy(model);
+    cli_target_clean_up(&target);
     anvil_jmespath_destroy(query);
     return code;
 }

@@ -147,42 +147,34 @@ int cli_cmd_endpoint(int argc, char **argv) {
     /* Nothing is signed: resolving needs the region, not credentials (and --params not even that). */
     a.exec.no_sign = true;
     a.exec.region = a.params && !a.exec.region ? "us-east-1" : a.exec.region;
-    struct cli_input file;
-    struct anvil_model *model = NULL;
-    struct anvil_client *client = NULL;
-    struct anvil_json_doc *input = NULL, *params = NULL;
+    struct cli_target target;
+    struct anvil_json_doc *params = NULL;
     struct anvil_arena *arena = NULL;
     struct anvil_buf out;
     anvil_buf_init(&out, NULL, 0);
-    if ((code = cli_model_assemble(a.exec.models.items, a.exec.models.count, false, &file, &model)) != CLI_EXIT_OK) {
-        return code;
-    }
-    cli_input_release(&file);
-    if ((a.params && (code = cli_json_argument("--params", a.params, &params)) != CLI_EXIT_OK) ||
-        (code = cli_json_argument("--input", a.input, &input)) != CLI_EXIT_OK ||
-        (code = cli_http_client(&a.exec, model, "endpoint", NULL, &client)) != CLI_EXIT_OK) {
-        goto done;
-    }
-    const struct anvil_shape *op = a.exec.name ? anvil_client_operation(client, a.exec.name) : NULL;
-    if (a.exec.name && !op) {
-        code = cli_usage_error("endpoint", "'%s' is not an operation of the service", a.exec.name);
+    /* An input a call would refuse (a blank bucket, a member of the wrong type) is refused here too; not with --params.
+     */
+    if ((code = cli_target_load(&target, "endpoint", &a.exec, "--input", a.input)) != CLI_EXIT_OK ||
+        (a.params && (code = cli_json_argument("--params", a.params, &params)) != CLI_EXIT_OK) ||
+        (code = cli_target_connect(&target, &a.exec, anvil_sv_from_cstr(a.exec.name ? a.exec.name : ""),
+                                   CLI_OPERATION_ARGUMENT, !params)) != CLI_EXIT_OK) {
         goto done;
     }
     if (anvil_arena_new(NULL, NULL, &arena) != ANVIL_OK) {
         code = CLI_EXIT_INTERNAL;
         goto done;
     }
-    if (op && !params && (code = cli_check_input(client, op, anvil_json_doc_root(input), "endpoint")) != CLI_EXIT_OK) {
-        goto done; /* an input a call would refuse (a blank bucket, a member of the wrong type) */
-    }
+    struct anvil_client *client = target.client;
+    struct anvil_model *model = target.model;
+    const struct anvil_shape *op = target.operation;
+    const struct anvil_json *input = op ? cli_target_input(&target) : NULL;
     struct anvil_endpoint e;
     struct anvil_diag diag;
     anvil_diag_clear(&diag);
     memset(&e, 0, sizeof e);
     e.rule = SIZE_MAX;
-    int rc = params ? s_resolve_params(client, model, op, op ? anvil_json_doc_root(input) : NULL,
-                                       anvil_json_doc_root(params), arena, &e, &diag)
-                    : anvil_client_endpoint(client, op, op ? anvil_json_doc_root(input) : NULL, arena, &e, &diag);
+    int rc = params ? s_resolve_params(client, model, op, input, anvil_json_doc_root(params), arena, &e, &diag)
+                    : anvil_client_endpoint(client, op, input, arena, &e, &diag);
     if (rc == ANVIL_ENOTFOUND) {
         code = cli_usage_error("endpoint", "%s", diag.message);
         goto done;
@@ -217,9 +209,7 @@ int cli_cmd_endpoint(int argc, char **argv) {
 done:
     anvil_buf_clean_up(&out);
     anvil_arena_destroy(arena);
-    anvil_client_destroy(client);
-    anvil_json_doc_destroy(input);
     anvil_json_doc_destroy(params);
-    anvil_model_destroy(model);
+    cli_target_clean_up(&target);
     return code;
 }

@@ -42,31 +42,8 @@ static int s_commit(const char *path) {
 /* A botocore service's waiters-2.json and paginators-1.json (either may be missing: an empty set). */
 static int s_load_botocore(const struct cli_service_files *files, struct anvil_waiter_set **waiters,
                            struct anvil_paginator_set **paginators) {
-    const char *paths[2] = {files->waiters, files->paginators};
-    int code = CLI_EXIT_OK;
-    for (int i = 0; i < 2 && code == CLI_EXIT_OK; i++) {
-        struct cli_input input = {0};
-        static const char empty[] = "{\"version\": 2, \"waiters\": {}}";
-        static const char no_pages[] = "{\"pagination\": {}}";
-        if (paths[i][0] &&
-            (code = cli_input_read_data(paths[i], ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input)) != CLI_EXIT_OK) {
-            break;
-        }
-        const char *text = paths[i][0] ? input.data : i == 0 ? empty : no_pages;
-        size_t len = paths[i][0] ? input.len : strlen(text);
-        struct anvil_diag diag;
-        anvil_diag_clear(&diag);
-        int rc = i == 0 ? anvil_waiter_set_from_botocore(NULL, text, len, waiters, &diag)
-                        : anvil_paginator_set_from_botocore(NULL, text, len, paginators, &diag);
-        if (rc != ANVIL_OK) {
-            cli_error("gen: %s: %s", paths[i], rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
-            code = cli_exit_for_status(rc);
-        }
-        if (paths[i][0]) {
-            cli_input_release(&input);
-        }
-    }
-    return code;
+    int code = cli_botocore_waiters(files->waiters, waiters);
+    return code == CLI_EXIT_OK ? cli_botocore_paginators(files->paginators, paginators) : code;
 }
 
 const struct cli_option cli_gen_options[] = {

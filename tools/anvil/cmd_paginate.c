@@ -96,36 +96,16 @@ static int s_parse(int argc, char **argv, struct s_args *a) {
     return cli_parse_exec_command(argc, argv, &spec, a, &a->exec);
 }
 
-/* The paginators; with --model, the model too (the HTTP client needs it). */
-static int s_load(const struct s_args *a, struct anvil_paginator_set **set, struct anvil_model **model) {
-    struct cli_input input;
+/* The paginators: the model's, or a botocore file's (--botocore, or --service's). */
+static int s_load(const struct s_args *a, const struct anvil_model *model, struct anvil_paginator_set **set) {
+    if (a->exec.botocore) {
+        return cli_botocore_paginators(a->exec.botocore, set);
+    }
     struct anvil_diag diag;
     anvil_diag_clear(&diag);
-    if (a->exec.models.count > 0) {
-        int code = cli_model_assemble(a->exec.models.items, a->exec.models.count, false, &input, model);
-        if (code != CLI_EXIT_OK) {
-            return code;
-        }
-        cli_input_release(&input);
-    }
-    int rc;
-    const char *label = a->exec.models.items[0];
-    if (!a->exec.botocore) {
-        rc = anvil_paginator_set_from_model(NULL, *model, set, &diag);
-    } else {
-        int code = cli_input_read_data(a->exec.botocore, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
-        if (code != CLI_EXIT_OK) {
-            return code;
-        }
-        rc = anvil_paginator_set_from_botocore(NULL, input.data, input.len, set, &diag);
-        if (rc == ANVIL_ESYNTAX) {
-            cli_report_diag(input.label, &diag);
-        }
-        label = a->exec.botocore;
-        cli_input_release(&input);
-    }
-    if (rc != ANVIL_OK && rc != ANVIL_ESYNTAX) {
-        cli_error("%s: %s", label, rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
+    int rc = anvil_paginator_set_from_model(NULL, model, set, &diag);
+    if (rc != ANVIL_OK) {
+        cli_error("%s: %s", a->exec.models.items[0], rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
     }
     return rc == ANVIL_OK ? CLI_EXIT_OK : cli_exit_for_status(rc);
 }
@@ -322,46 +302,30 @@ int cli_cmd_paginate(int argc, char **argv) {
         return code;
     }
     struct anvil_paginator_set *set = NULL;
-    struct anvil_model *model = NULL;
-    struct anvil_client *client = NULL;
-    struct anvil_json_doc *input = NULL;
+    struct cli_target target;
     const struct anvil_paginator *p = NULL;
     struct anvil_jmespath *query = NULL;
     if ((code = cli_query_compile("paginate", a.exec.query, &query)) != CLI_EXIT_OK) {
         return code;
     }
-    if ((code = s_load(&a, &set, &model)) == CLI_EXIT_OK && (code = s_find(set, a.exec.name, &p)) == CLI_EXIT_OK &&
-        (code = cli_json_argument("--input", a.input, &input)) == CLI_EXIT_OK &&
-        (a.exec.command ||
-         (code = cli_http_client(&a.exec, model, "paginate", &cli_cancel_signal, &client)) == CLI_EXIT_OK)) {
-        const struct anvil_shape *operation = NULL;
-        if (client) {
-            operation = anvil_client_operation_sv(client, p->operation);
-        }
-        if (client && !operation) {
-            cli_error("paginate: `%.*s` is not an operation of the model's service", (int)p->operation.len,
-                      p->operation.ptr);
-            code = CLI_EXIT_DATA;
-            goto done;
-        }
-        if (client &&
-            (code = cli_check_input(client, operation, anvil_json_doc_root(input), "paginate")) != CLI_EXIT_OK) {
-            goto done;
-        }
-        if (a.items && p->item_count == 0) {
-            cli_error("paginate: --items: the paginator of `%.*s` names no items (Smithy's @paginated has no "
-                      "`items`); print pages, or give botocore's paginators-1.json (--botocore, --service)",
-                      (int)p->operation.len, p->operation.ptr);
-            code = CLI_EXIT_USAGE;
-            goto done;
-        }
-        code = s_run(&a, p, anvil_json_doc_root(input), client, operation, query);
+    if ((code = cli_target_load(&target, "paginate", &a.exec, "--input", a.input)) != CLI_EXIT_OK ||
+        (code = s_load(&a, target.model, &set)) != CLI_EXIT_OK ||
+        (code = s_find(set, a.exec.name, &p)) != CLI_EXIT_OK ||
+        (!a.exec.command &&
+         (code = cli_target_connect(&target, &a.exec, p->operation, CLI_OPERATION_MODEL, true)) != CLI_EXIT_OK)) {
+        goto done;
     }
+    if (a.items && p->item_count == 0) {
+        cli_error("paginate: --items: the paginator of `%.*s` names no items (Smithy's @paginated has no "
+                  "`items`); print pages, or give botocore's paginators-1.json (--botocore, --service)",
+                  (int)p->operation.len, p->operation.ptr);
+        code = CLI_EXIT_USAGE;
+        goto done;
+    }
+    code = s_run(&a, p, cli_target_input(&target), target.client, target.operation, query);
 done:
     anvil_jmespath_destroy(query);
-    anvil_client_destroy(client);
-    anvil_json_doc_destroy(input);
     anvil_paginator_set_destroy(set);
-    anvil_model_destroy(model);
+    cli_target_clean_up(&target);
     return code;
 }

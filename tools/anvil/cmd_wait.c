@@ -116,37 +116,17 @@ static int s_parse(int argc, char **argv, struct s_args *a) {
 
 /* ---- loading ---- */
 
-/* The waiters (the model's, or a botocore file's); with a model, the model too (the HTTP client needs it). */
-static int s_load_waiters(const struct s_args *a, struct anvil_waiter_set **set, struct anvil_model **model) {
-    struct cli_input input;
+/* The waiters: the model's, or a botocore file's (--botocore, or --service's). */
+static int s_load_waiters(const struct s_args *a, const struct anvil_model *model, struct anvil_waiter_set **set) {
+    if (a->exec.botocore) {
+        return cli_botocore_waiters(a->exec.botocore, set);
+    }
     struct anvil_diag diag;
     anvil_diag_clear(&diag);
-    if (a->exec.models.count > 0) {
-        int code = cli_model_assemble(a->exec.models.items, a->exec.models.count, false, &input, model);
-        if (code != CLI_EXIT_OK) {
-            return code;
-        }
-        int rc = a->exec.botocore ? ANVIL_OK : anvil_waiter_set_from_model(NULL, *model, set, &diag);
-        cli_input_release(&input);
-        if (rc != ANVIL_OK) {
-            cli_error("%s: %s", a->exec.models.items[0], rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
-            return cli_exit_for_status(rc);
-        }
-        if (!a->exec.botocore) {
-            return CLI_EXIT_OK;
-        }
+    int rc = anvil_waiter_set_from_model(NULL, model, set, &diag);
+    if (rc != ANVIL_OK) {
+        cli_error("%s: %s", a->exec.models.items[0], rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
     }
-    int code = cli_input_read_data(a->exec.botocore, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
-    if (code != CLI_EXIT_OK) {
-        return code;
-    }
-    int rc = anvil_waiter_set_from_botocore(NULL, input.data, input.len, set, &diag);
-    if (rc == ANVIL_ESYNTAX) {
-        cli_report_diag(input.label, &diag);
-    } else if (rc != ANVIL_OK) {
-        cli_error("%s: %s", input.label, rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
-    }
-    cli_input_release(&input);
     return rc == ANVIL_OK ? CLI_EXIT_OK : cli_exit_for_status(rc);
 }
 
@@ -337,9 +317,10 @@ static int s_outcome_text(const struct anvil_waiter *w, const struct anvil_wait_
 
 /* ---- the command ---- */
 
-static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, const struct anvil_json *input,
-                 struct anvil_client *client, const struct anvil_jmespath *query) {
+static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, const struct cli_target *target,
+                 const struct anvil_jmespath *query) {
     const struct anvil_env *env = cli_env();
+    const struct anvil_json *input = cli_target_input(target);
     struct s_observer observer = {PROGRESS_NONE, waiter, false};
     if (a->progress && strcmp(a->progress, "json") == 0) {
         observer.mode = PROGRESS_JSON;
@@ -348,19 +329,8 @@ static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, cons
     }
     struct anvil_exec_operation exec = {a->exec.command, {0, env, 0, &cli_cancel_signal}, NULL};
     struct anvil_wait_call call = {anvil_exec_operation, &exec, s_observe, &observer, env, NULL};
-    struct anvil_client_operation http = {client, NULL, waiter};
-    if (client) {
-        /* A Smithy waiter names its operation by id, a waiters-2 one by name: the client finds either. */
-        struct anvil_str_view op = waiter->operation;
-        http.operation = anvil_client_operation_sv(client, op);
-        if (!http.operation) {
-            cli_error("wait: the operation `%.*s` is not an operation of the model's service", (int)op.len, op.ptr);
-            return CLI_EXIT_DATA;
-        }
-        int checked = cli_check_input(client, http.operation, input, "wait");
-        if (checked != CLI_EXIT_OK) {
-            return checked;
-        }
+    struct anvil_client_operation http = {target->client, target->operation, waiter};
+    if (target->client) {
         call.operation = anvil_client_operation_call;
         call.operation_data = &http;
     }
@@ -411,29 +381,26 @@ int cli_cmd_wait(int argc, char **argv) {
         return code;
     }
     struct anvil_waiter_set *set = NULL;
-    struct anvil_model *model = NULL;
-    struct anvil_client *client = NULL;
-    struct anvil_json_doc *input = NULL;
+    struct cli_target target;
     const struct anvil_waiter *waiter = NULL;
     struct anvil_jmespath *query = NULL;
     if ((code = cli_query_compile("wait", a.exec.query, &query)) != CLI_EXIT_OK) {
         return code;
     }
-    if ((code = s_load_waiters(&a, &set, &model)) != CLI_EXIT_OK || (code = s_find_waiter(set, a.exec.name, &waiter)) ||
-        (code = cli_json_argument("--input", a.input, &input)) != CLI_EXIT_OK ||
+    if ((code = cli_target_load(&target, "wait", &a.exec, "--input", a.input)) != CLI_EXIT_OK ||
+        (code = s_load_waiters(&a, target.model, &set)) != CLI_EXIT_OK ||
+        (code = s_find_waiter(set, a.exec.name, &waiter)) != CLI_EXIT_OK ||
         (!a.exec.command &&
-         (code = cli_http_client(&a.exec, model, "wait", &cli_cancel_signal, &client)) != CLI_EXIT_OK)) {
+         (code = cli_target_connect(&target, &a.exec, waiter->operation, CLI_OPERATION_MODEL, true)) != CLI_EXIT_OK)) {
         goto done;
     }
     if (waiter->deprecated) {
         cli_error("warning: waiter '%.*s' is deprecated", (int)waiter->name.len, waiter->name.ptr);
     }
-    code = s_run(&a, waiter, anvil_json_doc_root(input), client, query);
+    code = s_run(&a, waiter, &target, query);
 done:
     anvil_jmespath_destroy(query);
-    anvil_client_destroy(client);
-    anvil_json_doc_destroy(input);
     anvil_waiter_set_destroy(set);
-    anvil_model_destroy(model);
+    cli_target_clean_up(&target);
     return code;
 }
