@@ -1,9 +1,17 @@
 #include "anvil/diag.h"
 
+/* The functions themselves, not the debug build's origin-noting macros. */
+#undef anvil_diag_set
+#undef anvil_diag_set_at
+
 #include <stdio.h>
 #include <string.h>
 
 #include "anvil/status.h"
+
+/* origin_state_: cleared by anvil_diag_clear(); an origin kept (anything else: never cleared). */
+#define S_ORIGIN_CLEARED UINT32_C(0x0d1a6c1e)
+#define S_ORIGIN_KEPT UINT32_C(0x0d1a6c0f)
 
 void anvil_diag_clear(struct anvil_diag *diag) {
     if (diag) {
@@ -12,7 +20,42 @@ void anvil_diag_clear(struct anvil_diag *diag) {
         diag->column = 0;
         diag->offset = 0;
         diag->message[0] = '\0';
+        diag->origin_state_ = S_ORIGIN_CLEARED;
+        diag->origin_[0] = '\0';
     }
+}
+
+int anvil__diag_note_origin(struct anvil_diag *diag, const char *file, int line, int code) {
+    if (!diag || diag->origin_state_ == S_ORIGIN_KEPT) {
+        return code;
+    }
+    /* From the project's own folder on: "src/json/json_parse.c" rather than the build machine's path. */
+    const char *from = file;
+    for (const char *p = file; *p; p++) {
+        if (strncmp(p, "/src/", 5) == 0) {
+            from = p + 1;
+        }
+    }
+    size_t len = strlen(from);
+    if (len > sizeof diag->origin_ - 12) {
+        from += len - (sizeof diag->origin_ - 12);
+    }
+    snprintf(diag->origin_, sizeof diag->origin_, "%s:%d", from, line);
+    diag->origin_state_ = S_ORIGIN_KEPT;
+    return code;
+}
+
+const char *anvil_diag_origin(const struct anvil_diag *diag) {
+    if (!diag || diag->code == ANVIL_OK || diag->origin_state_ != S_ORIGIN_KEPT ||
+        !memchr(diag->origin_, '\0', sizeof diag->origin_)) {
+        return "";
+    }
+    for (const char *p = diag->origin_; *p; p++) {
+        if (*p < 0x20 || *p > 0x7e) {
+            return ""; /* not one this library wrote */
+        }
+    }
+    return diag->origin_;
 }
 
 /* After truncation, drop a partial UTF-8 sequence at the end so the message

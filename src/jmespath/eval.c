@@ -28,12 +28,12 @@ bool anvil_jmespath_truthy(const struct anvil_json *v) {
     return false;
 }
 
-int jp_error(struct jp_eval *ev, int code, const struct jp_node *at, const char *fmt, ...) {
+int(jp_error)(ANVIL__ORIGIN_DECL struct jp_eval *ev, int code, const struct jp_node *at, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
     anvil_diag_vset_at(ev->diag, code, ev->expr->text, ev->expr->len, at ? at->pos : 0, fmt, args);
     va_end(args);
-    return code;
+    return ANVIL__ORIGIN_NOTE(ev->diag, code), code;
 }
 
 int jp_nomem(struct jp_eval *ev) {

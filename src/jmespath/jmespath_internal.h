@@ -5,6 +5,7 @@
  * parser, evaluator and functions; not installed. */
 
 #include "anvil/jmespath.h"
+#include "core/core_internal.h"
 #include "json/json_internal.h"
 
 #define ANVIL_JMESPATH_MAX_DEPTH_LIMIT 4096
@@ -160,7 +161,9 @@ struct jp_eval {
 };
 
 int jp_eval_node(struct jp_eval *ev, const struct jp_node *node, const struct anvil_json *in, struct anvil_json *out);
-int jp_error(struct jp_eval *ev, int code, const struct jp_node *at, const char *fmt, ...) ANVIL_PRINTF(4, 5);
+int(jp_error)(ANVIL__ORIGIN_DECL struct jp_eval *ev, int code, const struct jp_node *at, const char *fmt, ...)
+    ANVIL_PRINTF(4 + ANVIL__ORIGIN_ARGC, 5 + ANVIL__ORIGIN_ARGC);
+#define jp_error(...) (jp_error)(ANVIL__ORIGIN_HERE __VA_ARGS__)
 int jp_push(struct jp_eval *ev, struct anvil_json value);
 /* Moves stack[from..] into a new array in the arena and pops them. */
 int jp_pop_array(struct jp_eval *ev, size_t from, struct anvil_json *out);

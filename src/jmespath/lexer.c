@@ -19,14 +19,16 @@ struct s_lexer {
     struct jp_token *stack; /* the caller's buffer, used until it is full */
 };
 
-static int s_error(struct s_lexer *lx, int code, size_t at, const char *fmt, ...) ANVIL_PRINTF(4, 5);
+static int(s_error)(ANVIL__ORIGIN_DECL struct s_lexer *lx, int code, size_t at, const char *fmt, ...)
+    ANVIL_PRINTF(4 + ANVIL__ORIGIN_ARGC, 5 + ANVIL__ORIGIN_ARGC);
+#define s_error(...) (s_error)(ANVIL__ORIGIN_HERE __VA_ARGS__)
 
-static int s_error(struct s_lexer *lx, int code, size_t at, const char *fmt, ...) {
+static int(s_error)(ANVIL__ORIGIN_DECL struct s_lexer *lx, int code, size_t at, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
     anvil_diag_vset_at(lx->diag, code, lx->text, lx->len, at, fmt, args);
     va_end(args);
-    return code;
+    return ANVIL__ORIGIN_NOTE(lx->diag, code), code;
 }
 
 static int s_push(struct s_lexer *lx, enum jp_token_type type, size_t pos, struct jp_token **out) {

@@ -66,14 +66,16 @@ struct s_parser {
     uint64_t hash_seed;
 };
 
-static int s_error(struct s_parser *ps, int code, size_t pos, const char *fmt, ...) ANVIL_PRINTF(4, 5);
+static int(s_error)(ANVIL__ORIGIN_DECL struct s_parser *ps, int code, size_t pos, const char *fmt, ...)
+    ANVIL_PRINTF(4 + ANVIL__ORIGIN_ARGC, 5 + ANVIL__ORIGIN_ARGC);
+#define s_error(...) (s_error)(ANVIL__ORIGIN_HERE __VA_ARGS__)
 
-static int s_error(struct s_parser *ps, int code, size_t pos, const char *fmt, ...) {
+static int(s_error)(ANVIL__ORIGIN_DECL struct s_parser *ps, int code, size_t pos, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
     anvil_diag_vset_at(ps->diag, code, ps->expr->text, ps->expr->len, pos, fmt, args);
     va_end(args);
-    return code;
+    return ANVIL__ORIGIN_NOTE(ps->diag, code), code;
 }
 
 static struct jp_token *s_current(struct s_parser *ps) {

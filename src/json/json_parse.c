@@ -65,15 +65,18 @@ static void s_describe(const unsigned char *p, const unsigned char *end, char *o
     }
 }
 
-static int s_error_at(struct s_parser *ps, int code, const unsigned char *at, const char *fmt, ...) ANVIL_PRINTF(4, 5);
+static int(s_error_at)(ANVIL__ORIGIN_DECL struct s_parser *ps, int code, const unsigned char *at, const char *fmt, ...)
+    ANVIL_PRINTF(4 + ANVIL__ORIGIN_ARGC, 5 + ANVIL__ORIGIN_ARGC);
+#define s_error_at(...) (s_error_at)(ANVIL__ORIGIN_HERE __VA_ARGS__)
 
-static int s_error_at(struct s_parser *ps, int code, const unsigned char *at, const char *fmt, ...) {
+static int(s_error_at)(ANVIL__ORIGIN_DECL struct s_parser *ps, int code, const unsigned char *at, const char *fmt,
+                       ...) {
     va_list args;
     va_start(args, fmt);
     anvil_diag_vset_at(ps->diag, code, (const char *)ps->begin, (size_t)(ps->end - ps->begin), (size_t)(at - ps->begin),
                        fmt, args);
     va_end(args);
-    return code;
+    return ANVIL__ORIGIN_NOTE(ps->diag, code), code;
 }
 
 static int s_unexpected(struct s_parser *ps, const unsigned char *at, const char *expected) {

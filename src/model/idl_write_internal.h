@@ -23,6 +23,7 @@
 #include "anvil/diag.h"
 #include "anvil/json.h"
 #include "anvil/status.h"
+#include "core/core_internal.h"
 #include "model/idl_text.h"
 
 /* Shapes a walk through mixins may visit (cycles and diamonds stay bounded). */
@@ -141,7 +142,9 @@ static inline bool anvil__iw_is(struct anvil_str_view id, const char *cstr) {
 }
 
 /* Records the first failure (code and message) in `w`; later ones are dropped. */
-void anvil__iw_fail(struct anvil__iw_writer *w, int code, const char *fmt, ...) ANVIL_PRINTF(3, 4);
+void(anvil__iw_fail)(ANVIL__ORIGIN_DECL struct anvil__iw_writer *w, int code, const char *fmt, ...)
+    ANVIL_PRINTF(3 + ANVIL__ORIGIN_ARGC, 4 + ANVIL__ORIGIN_ARGC);
+#define anvil__iw_fail(...) (anvil__iw_fail)(ANVIL__ORIGIN_HERE __VA_ARGS__)
 
 /* anvil__iw_fail with the usual message for a status (ENOMEM, ELIMIT, ...). */
 void anvil__iw_fail_status(struct anvil__iw_writer *w, int rc);

@@ -83,10 +83,8 @@ const char *const anvil__iw_kind_names[ANVIL__IW_NONE] = {
 
 /* ---- errors ---- */
 
-void anvil__iw_fail(struct anvil__iw_writer *w, int code, const char *fmt, ...) ANVIL_PRINTF(3, 4);
-
 /* Records the first failure and its message; later ones are dropped. */
-void anvil__iw_fail(struct anvil__iw_writer *w, int code, const char *fmt, ...) {
+void(anvil__iw_fail)(ANVIL__ORIGIN_DECL struct anvil__iw_writer *w, int code, const char *fmt, ...) {
     if (!anvil__iw_ok(w)) {
         return;
     }
@@ -95,6 +93,7 @@ void anvil__iw_fail(struct anvil__iw_writer *w, int code, const char *fmt, ...) 
     va_start(args, fmt);
     anvil_diag_vset(w->diag, code, 0, 0, 0, fmt, args);
     va_end(args);
+    ANVIL__ORIGIN_NOTE(w->diag, code);
 }
 
 void anvil__iw_fail_status(struct anvil__iw_writer *w, int rc) {

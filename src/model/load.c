@@ -14,14 +14,16 @@
 #include "model/idl_internal.h"
 #include "model/model_internal.h"
 
-static int s_error(struct anvil__model_builder *ld, int code, const char *fmt, ...) ANVIL_PRINTF(3, 4);
+static int(s_error)(ANVIL__ORIGIN_DECL struct anvil__model_builder *ld, int code, const char *fmt, ...)
+    ANVIL_PRINTF(3 + ANVIL__ORIGIN_ARGC, 4 + ANVIL__ORIGIN_ARGC);
+#define s_error(...) (s_error)(ANVIL__ORIGIN_HERE __VA_ARGS__)
 
-static int s_error(struct anvil__model_builder *ld, int code, const char *fmt, ...) {
+static int(s_error)(ANVIL__ORIGIN_DECL struct anvil__model_builder *ld, int code, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
     anvil_diag_vset(ld->diag, code, 0, 0, 0, fmt, args);
     va_end(args);
-    return code;
+    return ANVIL__ORIGIN_NOTE(ld->diag, code), code;
 }
 
 static int s_nomem(struct anvil__model_builder *ld) {

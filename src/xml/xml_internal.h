@@ -193,8 +193,9 @@ int anvil__xml_scratch_append(struct anvil_xml_reader *r, const unsigned char *a
 
 /* ---- errors (xml_scan.c): each fills the reader's sticky error and returns its code ---- */
 
-int anvil__xml_fail(struct anvil_xml_reader *r, int code, const unsigned char *at, const char *fmt, ...)
-    ANVIL_PRINTF(4, 5);
+int(anvil__xml_fail)(ANVIL__ORIGIN_DECL struct anvil_xml_reader *r, int code, const unsigned char *at, const char *fmt,
+                     ...) ANVIL_PRINTF(4 + ANVIL__ORIGIN_ARGC, 5 + ANVIL__ORIGIN_ARGC);
+#define anvil__xml_fail(...) (anvil__xml_fail)(ANVIL__ORIGIN_HERE __VA_ARGS__)
 /* "expected WHAT, found X" at `at`, with X described by anvil__xml_describe(). */
 int anvil__xml_expected(struct anvil_xml_reader *r, const unsigned char *at, const char *what, ...) ANVIL_PRINTF(3, 4);
 /* The byte at `at` is not an XML character: a control, invalid UTF-8, U+FFFE/U+FFFF. */

@@ -341,12 +341,13 @@ static int s_vfail(struct anvil_xml_reader *r, int code, const unsigned char *at
     return code;
 }
 
-int anvil__xml_fail(struct anvil_xml_reader *r, int code, const unsigned char *at, const char *fmt, ...) {
+int(anvil__xml_fail)(ANVIL__ORIGIN_DECL struct anvil_xml_reader *r, int code, const unsigned char *at, const char *fmt,
+                     ...) {
     va_list args;
     va_start(args, fmt);
     s_vfail(r, code, at, fmt, args);
     va_end(args);
-    return code;
+    return ANVIL__ORIGIN_NOTE(&r->diag, code), code;
 }
 
 int anvil__xml_expected(struct anvil_xml_reader *r, const unsigned char *at, const char *what, ...) {

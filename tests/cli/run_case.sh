@@ -8,7 +8,9 @@
 #   exit     the expected exit code (required)
 #   stdout   the exact expected standard output    | or stdout-grep: an
 #   stderr   the exact expected standard error     | extended regex that
-#                                                    must match some line
+#                                                    must match some line;
+#                                                    stdout-absent/stderr-absent:
+#                                                    regexes no line may match
 # A section's text ends at the next "--- " line; its last newline belongs to
 # it unless the section name ends in "-nonl". "{{VERSION}}" expands to the
 # version the binary reports. "{{TESTDATA}}" expands to ANVIL_TESTDATA_DIR,
@@ -90,6 +92,16 @@ for stream in stdout stderr; do
         fail=1
       fi
     done < "$work/$stream-grep"
+  fi
+  if [[ -f $work/$stream-absent ]]; then
+    while IFS= read -r pattern; do
+      [[ -z $pattern ]] && continue
+      if grep -Eq -- "$pattern" "$got"; then
+        echo "$stream has a line matching what must not be there: $pattern"
+        echo "--- $stream was:"; cat "$got"
+        fail=1
+      fi
+    done < "$work/$stream-absent"
   fi
 done
 if [[ $fail != 0 ]]; then

@@ -66,3 +66,41 @@ TEST(diag_long_message_is_truncated_on_a_utf8_boundary) {
     CHECK((unsigned char)diag.message[len - 1] == 0xA9);
 done:;
 }
+
+/* A debug build names where in anvil's source an error was first raised; a release build names nothing. */
+TEST(diag_origin_names_the_first_raise_in_a_debug_build) {
+    struct anvil_json_doc *doc = NULL;
+    struct anvil_diag diag;
+    anvil_diag_clear(&diag);
+    CHECK_STR_EQ(anvil_diag_origin(&diag), "");
+    CHECK_STR_EQ(anvil_diag_origin(NULL), "");
+    CHECK_STATUS(anvil_json_parse(t->alloc, "[1,]", 4, NULL, &doc, &diag), ANVIL_ESYNTAX);
+    const char *origin = anvil_diag_origin(&diag);
+#ifdef NDEBUG
+    CHECK_STR_EQ(origin, "");
+#else
+    CHECK(strncmp(origin, "src/json/", 9) == 0 && strchr(origin, ':') != NULL);
+#endif
+    /* Noting again (a wrapping raise) keeps the first; clearing forgets it. */
+    char first[64];
+    snprintf(first, sizeof first, "%s", anvil_diag_origin(&diag));
+    CHECK_EQ_INT(anvil__diag_note_origin(&diag, "/build/x/src/outer/wrap.c", 7, ANVIL_ESYNTAX), ANVIL_ESYNTAX);
+#ifndef NDEBUG
+    CHECK_STR_EQ(anvil_diag_origin(&diag), first);
+#endif
+    anvil_diag_clear(&diag);
+    CHECK_STR_EQ(anvil_diag_origin(&diag), "");
+    anvil_diag_set(&diag, ANVIL_EINVAL, 0, 0, 0, "from outside the library: no origin");
+    anvil__diag_note_origin(&diag, "/home/me/anvil/src/core/thing.c", 42, ANVIL_EINVAL);
+    CHECK_STR_EQ(anvil_diag_origin(&diag), "src/core/thing.c:42");
+    /* A diag that was never cleared (whatever its bytes) gets the first note; a long path keeps its end. */
+    memset(&diag, 0xAB, sizeof diag);
+    diag.code = ANVIL_EINVAL;
+    CHECK_STR_EQ(anvil_diag_origin(&diag), "");
+    anvil__diag_note_origin(&diag, "/very/long/path/without/the/usual/folder/name/in/it/at/all/some_file_name.c", 9,
+                            ANVIL_EINVAL);
+    CHECK(strstr(anvil_diag_origin(&diag), "some_file_name.c:9") != NULL);
+    CHECK(strlen(anvil_diag_origin(&diag)) < 60);
+done:
+    anvil_json_doc_destroy(doc);
+}

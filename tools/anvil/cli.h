@@ -543,6 +543,16 @@ void cli_output_error(void);
 /* Prints "LABEL:LINE:COLUMN: MESSAGE" to standard error. */
 void cli_report_diag(const char *label, const struct anvil_diag *diag);
 
+/* --debug (before any command, or a command's own): more on standard error, never secrets. */
+extern bool cli_debug;
+
+/*
+ * With --debug and a debug build of anvil, "anvil: debug: the error was first
+ * raised at src/FILE.c:LINE" (anvil_diag_origin()); else nothing. After each
+ * message made from a diag.
+ */
+void cli_debug_origin(const struct anvil_diag *diag);
+
 /*
  * Appends what a failed call said, for one line of text: "CODE: MESSAGE
  * (HTTP n)", "HTTP 307, a redirect to ..." when there was no error code, or

@@ -73,10 +73,12 @@ static int s_dry_run(struct anvil_client *client, const struct anvil_shape *op, 
     int rc = anvil_client_prepare(client, op, input, arena, &request, &diag);
     if (rc == ANVIL_EINVAL) {
         cli_error_text("call: the input cannot be sent: ", anvil_sv_from_cstr(diag.message));
+        cli_debug_origin(&diag);
         return CLI_EXIT_DATA;
     }
     if (rc != ANVIL_OK && rc != ANVIL_ENOMEM) {
         cli_error_text("call: ", anvil_sv_from_cstr(diag.message[0] ? diag.message : anvil_status_str(rc)));
+        cli_debug_origin(&diag);
     }
     if (rc == ANVIL_OK) {
         rc = s_write_request(&request, out);

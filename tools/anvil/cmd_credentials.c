@@ -62,6 +62,7 @@ int cli_cmd_credentials(int argc, char **argv) {
             }
         } else if (id == OPT_DEBUG) {
             debug = true;
+            cli_debug = true;
         } else if (strcmp(value, "json") == 0 || strcmp(value, "text") == 0) {
             json = strcmp(value, "json") == 0;
         } else {
@@ -90,6 +91,7 @@ int cli_cmd_credentials(int argc, char **argv) {
     anvil_credentials_provider_release(provider);
     if (rc != ANVIL_OK) {
         cli_error("credentials: %s", diag.message[0] ? diag.message : anvil_status_str(rc));
+        cli_debug_origin(&diag);
         anvil_credentials_clear(&creds);
         return rc == ANVIL_ENOMEM || rc == ANVIL_ECANCELED ? cli_exit_for_status(rc) : CLI_EXIT_CONFIG;
     }

@@ -177,6 +177,7 @@ int cli_cmd_endpoint(int argc, char **argv) {
                     : anvil_client_endpoint(client, op, input, arena, &e, &diag);
     if (rc == ANVIL_ENOTFOUND) {
         code = cli_usage_error("endpoint", "%s", diag.message);
+        cli_debug_origin(&diag);
         goto done;
     }
     if (rc == ANVIL_ECONFIG && e.error.len) {
@@ -196,6 +197,7 @@ int cli_cmd_endpoint(int argc, char **argv) {
         /* An input value of the wrong type (65), rules that give what cannot be sent (65), no rule matching (78). */
         cli_error_text(rc == ANVIL_ECONFIG ? "endpoint: the endpoint rules say: " : "endpoint: ",
                        anvil_sv_from_cstr(diag.message[0] ? diag.message : anvil_status_str(rc)));
+        cli_debug_origin(&diag);
         code = rc == ANVIL_EINVAL ? CLI_EXIT_DATA : cli_exit_for_status(rc);
         goto done;
     }

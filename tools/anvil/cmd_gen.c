@@ -138,6 +138,7 @@ int cli_cmd_gen(int argc, char **argv) {
     int rc = code == CLI_EXIT_OK ? anvil_codegen_generate(model, &o, &header, &source, &stats, &diag) : ANVIL_OK;
     if (rc != ANVIL_OK) {
         cli_error("gen: %s", diag.message[0] ? diag.message : anvil_status_str(rc));
+        cli_debug_origin(&diag);
         code = rc == ANVIL_EINVAL ? CLI_EXIT_USAGE : rc == ANVIL_EMODEL ? CLI_EXIT_DATA : cli_exit_for_status(rc);
     }
     /* Both files written before either replaces an old one: never a new header beside an old source. */

@@ -17,6 +17,7 @@ static int s_write(const struct cli_input *input, const struct anvil_model *mode
     int rc = anvil_model_write_idl(model, ns, &options, out, &diag);
     if (rc != ANVIL_OK) {
         cli_error("%s: %s", input->label, rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
+        cli_debug_origin(&diag);
         return cli_exit_for_status(rc);
     }
     return CLI_EXIT_OK;

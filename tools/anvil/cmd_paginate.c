@@ -106,6 +106,7 @@ static int s_load(const struct s_args *a, const struct anvil_model *model, struc
     int rc = anvil_paginator_set_from_model(NULL, model, set, &diag);
     if (rc != ANVIL_OK) {
         cli_error("%s: %s", a->exec.models.items[0], rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
+        cli_debug_origin(&diag);
     }
     return rc == ANVIL_OK ? CLI_EXIT_OK : cli_exit_for_status(rc);
 }
@@ -222,6 +223,7 @@ static int s_run(const struct s_args *a, const struct anvil_paginator *p, const 
     int rc = anvil_paginate_start(NULL, p, input, &o, &run, &diag);
     if (rc != ANVIL_OK) {
         cli_error("paginate: %s", rc == ANVIL_EINVAL ? diag.message : anvil_status_str(rc));
+        cli_debug_origin(&diag);
         return rc == ANVIL_EINVAL ? CLI_EXIT_USAGE : cli_exit_for_status(rc);
     }
     struct anvil_exec_operation exec = {a->exec.command, {0}, NULL};

@@ -49,9 +49,11 @@ static int s_lines(const struct anvil_jmespath *expr, const struct cli_input *in
         int rc = anvil_json_parse_into(arena, NULL, line, len, NULL, &doc, &diag);
         if (rc != ANVIL_OK) {
             cli_error("query: %s: line %zu: %s", input->label, number, diag.message);
+            cli_debug_origin(&diag);
             code = cli_exit_for_status(rc);
         } else if ((rc = anvil_jmespath_search(expr, &doc, arena, &result, &diag)) != ANVIL_OK) {
             cli_error("query: %s: line %zu: %s: %s", input->label, number, anvil_jmespath_error_kind(rc), diag.message);
+            cli_debug_origin(&diag);
             code = rc == ANVIL_ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_DATA;
         } else {
             code = s_write_result(&result, unquoted, flags, out);

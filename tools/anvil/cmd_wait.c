@@ -126,6 +126,7 @@ static int s_load_waiters(const struct s_args *a, const struct anvil_model *mode
     int rc = anvil_waiter_set_from_model(NULL, model, set, &diag);
     if (rc != ANVIL_OK) {
         cli_error("%s: %s", a->exec.models.items[0], rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
+        cli_debug_origin(&diag);
     }
     return rc == ANVIL_OK ? CLI_EXIT_OK : cli_exit_for_status(rc);
 }
@@ -349,6 +350,7 @@ static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, cons
     int code;
     if (rc != ANVIL_OK) {
         cli_error("wait: %s", rc == ANVIL_EINVAL ? diag.message : anvil_status_str(rc));
+        cli_debug_origin(&diag);
         code = rc == ANVIL_EINVAL ? CLI_EXIT_USAGE : cli_exit_for_status(rc);
     } else {
         struct anvil_buf out;

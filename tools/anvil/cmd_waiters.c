@@ -338,6 +338,7 @@ static int s_botocore(const char *path, struct s_listing *l) {
         code = cli_exit_for_status(rc);
     } else if (rc != ANVIL_OK) {
         cli_error("%s: %s", input.label, rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
+        cli_debug_origin(&diag);
         code = cli_exit_for_status(rc);
     } else {
         rc = l->json ? anvil_buf_append_byte(l->out, '[') : ANVIL_OK;

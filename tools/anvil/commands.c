@@ -11,6 +11,8 @@
 const struct cli_option cli_global_options[] = {
     CLI_OPTION_HELP,
     CLI_FLAG("version", 'V', 'V', "print anvil's version and exit"),
+    CLI_FLAG("debug", 0, CLI_OPT_DEBUG,
+             "for any command: after an error, where in anvil's source it was first raised (debug builds)"),
     CLI_OPTIONS_END,
 };
 

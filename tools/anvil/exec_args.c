@@ -89,6 +89,7 @@ int cli_parse_exec_command(int argc, char **argv, const struct cli_exec_spec *sp
             out->ca_bundle = value;
         } else if (id == CLI_OPT_DEBUG) {
             out->debug = true;
+            cli_debug = true;
         } else if (id == CLI_OPT_NO_SIGN) {
             out->no_sign = true;
         } else if (id == CLI_OPT_ENDPOINT_PARAMS) {
@@ -324,6 +325,7 @@ int cli_http_client(const struct cli_exec_args *args, const struct anvil_model *
     anvil_json_doc_destroy(params);
     if (rc != ANVIL_OK) {
         cli_error("%s: %s", command, diag.message[0] ? diag.message : anvil_status_str(rc));
+        cli_debug_origin(&diag);
         /*
          * What the options got wrong is usage (64); what the machine's setup lacks is configuration (78);
          * endpoint rules that do not compile are the model's (65).

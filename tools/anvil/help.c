@@ -107,10 +107,12 @@ void cli_print_command_help(FILE *out, const struct cli_command *command) {
 void cli_print_main_help(FILE *out) {
     fputs("anvil - " CLI_TAGLINE "\n"
           "\n"
-          "Usage: anvil [--help] [--version] COMMAND [ARGS...]\n"
+          "Usage: anvil [--help] [--version] [--debug] COMMAND [ARGS...]\n"
           "\n"
-          "Commands:\n",
+          "Options (before the command):\n",
           out);
+    s_print_options(out, cli_global_options, 20, false);
+    fputs("\nCommands:\n", out);
     size_t widest = 0;
     for (const struct cli_command *c = cli_commands; c->name; c++) {
         widest = !(c->flags & CLI_COMMAND_HIDDEN) && strlen(c->name) > widest ? strlen(c->name) : widest;

@@ -195,6 +195,16 @@ void cli_report_diag(const char *label, const struct anvil_diag *diag) {
         fwrite(shown.data, 1, shown.len, stderr);
     }
     anvil_buf_clean_up(&shown);
+    cli_debug_origin(diag);
+}
+
+bool cli_debug;
+
+void cli_debug_origin(const struct anvil_diag *diag) {
+    const char *origin = anvil_diag_origin(diag);
+    if (cli_debug && origin[0]) {
+        cli_error("debug: the error was first raised at %s", origin);
+    }
 }
 
 int cli_exit_for_status(int status) {
@@ -333,5 +343,6 @@ int cli_check_input(struct anvil_client *client, const struct anvil_shape *opera
              : rc == ANVIL_EUNSUPPORTED ? "cannot call"
                                         : "the input cannot be sent");
     cli_error_text(prefix, anvil_sv_from_cstr(diag.message[0] ? diag.message : anvil_status_str(rc)));
+    cli_debug_origin(&diag);
     return rc == ANVIL_EINVAL || rc == ANVIL_ELIMIT || rc == ANVIL_EMODEL ? CLI_EXIT_DATA : cli_exit_for_status(rc);
 }

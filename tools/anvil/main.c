@@ -55,6 +55,10 @@ int main(int argc, char **argv) {
         if (next == CLI_NEXT_END) {
             return cli_usage_error(NULL, "no command given");
         }
+        if (next == CLI_NEXT_OPTION && id == CLI_OPT_DEBUG) {
+            cli_debug = true;
+            continue;
+        }
         if (next == CLI_NEXT_OPTION) {
             if (id == 'h') {
                 cli_print_main_help(stdout);

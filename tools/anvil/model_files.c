@@ -239,6 +239,7 @@ static void s_report(const struct anvil_diag *diag, const struct anvil_model_sou
         }
     }
     cli_error_text("", anvil_sv_from_cstr(diag->message));
+    cli_debug_origin(diag);
 }
 
 int cli_model_assemble_events(const char *const *paths, size_t path_count, bool allow_unresolved,

@@ -12,6 +12,7 @@ int cli_query_report(const char *command, const char *expr, size_t len, int rc, 
     if (rc == ANVIL_ESYNTAX && diag->line > 0 && memchr(expr, '\n', len) == NULL) {
         fprintf(stderr, "  %.*s\n  %*s^\n", (int)len, expr, (int)(diag->column - 1), "");
     }
+    cli_debug_origin(diag);
     return rc == ANVIL_ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_DATA;
 }
 

@@ -80,6 +80,7 @@ static int s_botocore(const char *path, bool waiters, void **set) {
         cli_report_diag(input.label ? input.label : path, &diag);
     } else if (rc != ANVIL_OK) {
         cli_error("%s: %s", input.label ? input.label : path, rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
+        cli_debug_origin(&diag);
     }
     cli_input_release(&input);
     return rc == ANVIL_OK ? CLI_EXIT_OK : cli_exit_for_status(rc);
