@@ -142,13 +142,7 @@ static int s_value(struct anvil_buf *out, enum cli_value_kind kind, const char *
         return anvil_buf_append_cstr(out, "_anvil_files -c");
     case CLI_VALUE_TOPIC: {
         int rc = anvil_buf_append_cstr(out, "_anvil_reply \"");
-        bool first = true;
-        for (const struct cli_command *c = cli_commands; rc == ANVIL_OK && c->name; c++) {
-            if (cli_gen_listed(c)) {
-                rc = anvil_buf_appendf(out, "%s%s", first ? "" : " ", c->name);
-                first = false;
-            }
-        }
+        rc = rc == ANVIL_OK ? cli_gen_command_words(out) : rc;
         return rc == ANVIL_OK ? anvil_buf_append_byte(out, '"') : rc;
     }
     case CLI_VALUE_WAITER:

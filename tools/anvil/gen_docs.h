@@ -32,6 +32,9 @@ int cli_gen_markdown(struct anvil_str_view doc, struct anvil_buf *out, struct an
 /* Whether the command is documented (not CLI_COMMAND_HIDDEN). */
 bool cli_gen_listed(const struct cli_command *command);
 
+/* The listed commands' names, separated by spaces (completion's word lists). */
+int cli_gen_command_words(struct anvil_buf *out);
+
 /* Whether an option is one of `http` (CLI_OPTION_HTTP) and listed in documentation (not hidden). */
 bool cli_gen_option_in(const struct cli_option *option, bool http);
 

@@ -13,6 +13,18 @@ bool cli_gen_listed(const struct cli_command *command) {
     return !(command->flags & CLI_COMMAND_HIDDEN);
 }
 
+int cli_gen_command_words(struct anvil_buf *out) {
+    int rc = ANVIL_OK;
+    bool first = true;
+    for (const struct cli_command *c = cli_commands; rc == ANVIL_OK && c->name; c++) {
+        if (cli_gen_listed(c)) {
+            rc = anvil_buf_appendf(out, "%s%s", first ? "" : " ", c->name);
+            first = false;
+        }
+    }
+    return rc;
+}
+
 bool cli_gen_option_in(const struct cli_option *option, bool http) {
     return cli_option_listed(option) && !(option->flags & CLI_OPTION_HTTP) == !http;
 }

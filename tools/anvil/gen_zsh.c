@@ -91,13 +91,7 @@ static int s_action(struct anvil_buf *out, enum cli_value_kind kind, const char 
         return anvil_buf_append_cstr(out, "_normal");
     case CLI_VALUE_TOPIC: {
         int rc = anvil_buf_append_byte(out, '(');
-        bool first = true;
-        for (const struct cli_command *c = cli_commands; rc == ANVIL_OK && c->name; c++) {
-            if (cli_gen_listed(c)) {
-                rc = anvil_buf_appendf(out, "%s%s", first ? "" : " ", c->name);
-                first = false;
-            }
-        }
+        rc = rc == ANVIL_OK ? cli_gen_command_words(out) : rc;
         return rc == ANVIL_OK ? anvil_buf_append_byte(out, ')') : rc;
     }
     case CLI_VALUE_WAITER:
@@ -164,7 +158,10 @@ static int s_command(struct anvil_buf *out, const struct cli_command *c) {
 int cli_gen_zsh(struct anvil_buf *out) {
     int rc = anvil_buf_append_cstr(out, s_prologue);
     for (const struct cli_option *o = cli_global_options; rc == ANVIL_OK && o->long_name; o++) {
-        rc = anvil_buf_appendf(out, "    '(- *)'{-%c,--%s}'[", o->short_name, o->long_name);
+        /* --help and --version end the line; --debug comes before a command. */
+        const char *ends = o->id == CLI_OPT_HELP || o->id == 'V' ? "'(- *)'" : "";
+        rc = o->short_name ? anvil_buf_appendf(out, "    %s{-%c,--%s}'[", ends, o->short_name, o->long_name)
+                           : anvil_buf_appendf(out, "    %s'--%s[", ends, o->long_name);
         rc = rc == ANVIL_OK ? s_description(out, o->help) : rc;
         rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, "]' \\\n") : rc;
     }
