@@ -81,30 +81,30 @@ static bool s_readable(const char *path) {
     return path && path[0] && stat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode));
 }
 
-static bool s_from_botocore(enum s_kind kind, const char *path, struct s_names *names) {
-    struct cli_input in;
-    if (!s_readable(path) || cli_input_read_data(path, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &in) != CLI_EXIT_OK) {
-        return false;
-    }
-    struct anvil_diag diag;
-    anvil_diag_clear(&diag);
+/* The names of a set's waiters, or its paginators' operations. */
+static bool s_add_set(enum s_kind kind, const struct anvil_waiter_set *waiters,
+                      const struct anvil_paginator_set *paginators, struct s_names *names) {
     bool ok = true;
     if (kind == S_WAITERS) {
-        struct anvil_waiter_set *set = NULL;
-        ok = anvil_waiter_set_from_botocore(NULL, in.data, in.len, &set, &diag) == ANVIL_OK;
-        for (size_t i = 0; ok && i < anvil_waiter_set_count(set); i++) {
-            ok = s_add(names, anvil_waiter_set_at(set, i)->name);
+        for (size_t i = 0; ok && i < anvil_waiter_set_count(waiters); i++) {
+            ok = s_add(names, anvil_waiter_set_at(waiters, i)->name);
         }
-        anvil_waiter_set_destroy(set);
     } else {
-        struct anvil_paginator_set *set = NULL;
-        ok = anvil_paginator_set_from_botocore(NULL, in.data, in.len, &set, &diag) == ANVIL_OK;
-        for (size_t i = 0; ok && i < anvil_paginator_set_count(set); i++) {
-            ok = s_add(names, s_local(anvil_paginator_set_at(set, i)->operation));
+        for (size_t i = 0; ok && i < anvil_paginator_set_count(paginators); i++) {
+            ok = s_add(names, s_local(anvil_paginator_set_at(paginators, i)->operation));
         }
-        anvil_paginator_set_destroy(set);
     }
-    cli_input_release(&in);
+    return ok;
+}
+
+static bool s_from_botocore(enum s_kind kind, const char *path, struct s_names *names) {
+    struct anvil_waiter_set *waiters = NULL;
+    struct anvil_paginator_set *paginators = NULL;
+    bool ok = s_readable(path) && (kind == S_WAITERS ? cli_botocore_waiters(path, &waiters)
+                                                     : cli_botocore_paginators(path, &paginators)) == CLI_EXIT_OK;
+    ok = ok && s_add_set(kind, waiters, paginators, names);
+    anvil_waiter_set_destroy(waiters);
+    anvil_paginator_set_destroy(paginators);
     return ok;
 }
 
@@ -123,20 +123,14 @@ static bool s_from_model(enum s_kind kind, const struct cli_paths *models, struc
     struct anvil_diag diag;
     anvil_diag_clear(&diag);
     bool ok = true;
-    if (kind == S_WAITERS) {
-        struct anvil_waiter_set *set = NULL;
-        ok = anvil_waiter_set_from_model(NULL, model, &set, &diag) == ANVIL_OK;
-        for (size_t i = 0; ok && i < anvil_waiter_set_count(set); i++) {
-            ok = s_add(names, anvil_waiter_set_at(set, i)->name);
-        }
-        anvil_waiter_set_destroy(set);
-    } else if (kind == S_PAGINATED) {
-        struct anvil_paginator_set *set = NULL;
-        ok = anvil_paginator_set_from_model(NULL, model, &set, &diag) == ANVIL_OK;
-        for (size_t i = 0; ok && i < anvil_paginator_set_count(set); i++) {
-            ok = s_add(names, s_local(anvil_paginator_set_at(set, i)->operation));
-        }
-        anvil_paginator_set_destroy(set);
+    if (kind != S_OPERATIONS) {
+        struct anvil_waiter_set *waiters = NULL;
+        struct anvil_paginator_set *paginators = NULL;
+        ok = (kind == S_WAITERS ? anvil_waiter_set_from_model(NULL, model, &waiters, &diag)
+                                : anvil_paginator_set_from_model(NULL, model, &paginators, &diag)) == ANVIL_OK &&
+             s_add_set(kind, waiters, paginators, names);
+        anvil_waiter_set_destroy(waiters);
+        anvil_paginator_set_destroy(paginators);
     } else {
         for (size_t i = 0; ok && i < anvil_model_shape_count(model); i++) {
             const struct anvil_shape *shape = anvil_model_shape_at(model, i);
