@@ -29,7 +29,11 @@ struct anvil_diag {
     size_t offset;
     /** What went wrong, NUL-terminated, truncated to fit (UTF-8 kept whole). */
     char message[ANVIL_DIAG_MESSAGE_MAX];
-    /** Private: where in anvil's source the error was first raised (anvil_diag_origin()). */
+    /**
+     * Private: where in anvil's source the error was first raised
+     * (anvil_diag_origin(); debug builds). Release builds carry it too, so
+     * both have one layout.
+     */
     uint32_t origin_state_;
     char origin_[60];
 };
@@ -67,29 +71,23 @@ ANVIL_API int anvil_diag_vset_at(struct anvil_diag *diag, int code, const char *
  * always NUL-terminated when out_size > 0). Returns the length the full text
  * needs, like snprintf.
  */
+ANVIL_API size_t anvil_diag_format(const struct anvil_diag *diag, const char *source, char *out, size_t out_size);
+
 /**
  * In a debug build of anvil (CMAKE_BUILD_TYPE=Debug), the place in anvil's
- * own source where the diag's error was first raised, as "src/json/json_parse.c:412":
- * the innermost anvil_diag_set() since anvil_diag_clear() (a diag never
- * cleared keeps the first after it was made); later calls that wrap the
- * message keep it. "" in release builds, for an empty diag, and for a NULL
- * one. For bug reports (`anvil --debug`), never for program logic.
+ * own source where the diag's error was first raised, as
+ * "src/json/json_parse.c:412": the innermost raise since anvil_diag_clear()
+ * (a diag never cleared keeps the first after it was made); later calls that
+ * wrap the message keep it. "" in release builds, for an empty diag, and for
+ * a NULL one. For bug reports (`anvil --debug`), never for program logic.
  */
 ANVIL_API const char *anvil_diag_origin(const struct anvil_diag *diag);
 
-/** Records `file`:`line` as the diag's origin unless one is kept already; returns `code`. Used by the macros below. */
-ANVIL_API int anvil__diag_note_origin(struct anvil_diag *diag, const char *file, int line, int code);
-
-#if defined(ANVIL_BUILDING) && defined(ANVIL_DEBUG_ORIGIN)
-/* Inside a debug build of the library, each raise notes where it happened (zstd's RETURN_ERROR_IF practice). */
-#define anvil_diag_set(diag, ...)                                                                                      \
-    anvil__diag_note_origin((diag), __FILE__, __LINE__, (anvil_diag_set)((diag), __VA_ARGS__))
-#define anvil_diag_set_at(diag, ...)                                                                                   \
-    anvil__diag_note_origin((diag), __FILE__, __LINE__, (anvil_diag_set_at)((diag), __VA_ARGS__))
-#endif
-
-ANVIL_API size_t anvil_diag_format(const struct anvil_diag *diag, const char *source, char *out, size_t out_size);
-
 ANVIL_EXTERN_C_END
+
+#ifdef ANVIL_BUILDING
+/* Inside the library: a debug build notes where each error is raised (src/core/diag_origin.h). */
+#include "core/diag_origin.h"
+#endif
 
 #endif

@@ -287,7 +287,7 @@ ANVIL_API int anvil_retry_before_attempt(struct anvil_retry_token *token, uint64
  */
 ANVIL_API uint64_t anvil_retry_token_deadline_ms(const struct anvil_retry_token *token);
 
-/** The attempt the token is on: 1 until the first retry is decided, then 2, ... */
+/** The attempt the token is on: 1 until the first retry is decided, then 2, ...; 0 for NULL. */
 ANVIL_API uint32_t anvil_retry_token_attempt(const struct anvil_retry_token *token);
 
 /**

@@ -241,7 +241,7 @@ uint64_t anvil_retry_token_deadline_ms(const struct anvil_retry_token *token) {
 }
 
 uint32_t anvil_retry_token_attempt(const struct anvil_retry_token *token) {
-    return s_token_const(token)->attempt;
+    return token ? s_token_const(token)->attempt : 0;
 }
 
 static uint32_t s_cost(const struct anvil_retry_options *o, enum anvil_retry_error_type type) {

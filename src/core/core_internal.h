@@ -39,27 +39,6 @@
     _Static_assert(sizeof(struct inner) <= sizeof(struct outer) && _Alignof(struct inner) <= _Alignof(struct outer),   \
                    #inner " must fit in " #outer)
 
-/*
- * Where an error was raised, through a module's own error helper (a parser's
- * s_error(ps, code, at, fmt, ...)): in a debug build the helper takes the
- * caller's __FILE__ and __LINE__ first and notes them in the diag
- * (anvil_diag_origin()). Declare `int (NAME)(ANVIL__ORIGIN_DECL args...)
- * ANVIL_PRINTF(F + ANVIL__ORIGIN_ARGC, ...)`, then `#define NAME(...)
- * (NAME)(ANVIL__ORIGIN_HERE __VA_ARGS__)`, and after filling the diag
- * ANVIL__ORIGIN_NOTE(diag, code). Release builds pass and note nothing.
- */
-#ifdef ANVIL_DEBUG_ORIGIN
-#define ANVIL__ORIGIN_DECL const char *origin_file_, int origin_line_,
-#define ANVIL__ORIGIN_HERE __FILE__, __LINE__,
-#define ANVIL__ORIGIN_ARGC 2
-#define ANVIL__ORIGIN_NOTE(diag, code) anvil__diag_note_origin((diag), origin_file_, origin_line_, (code))
-#else
-#define ANVIL__ORIGIN_DECL
-#define ANVIL__ORIGIN_HERE
-#define ANVIL__ORIGIN_ARGC 0
-#define ANVIL__ORIGIN_NOTE(diag, code) ((void)0)
-#endif
-
 /* anvil_sv_eq and anvil_sv_find_byte for hot loops over short strings (ids, names): inline, no memchr call. */
 static inline bool anvil__sv_same(struct anvil_str_view a, struct anvil_str_view b) {
     return a.len == b.len && (a.ptr == b.ptr || a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);

@@ -11,7 +11,8 @@
 
 int anvil__open_regular(const char *path, int *fd) {
     *fd = -1;
-    int f = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    /* O_NOCTTY: a terminal's path never becomes a session leader's controlling terminal. */
+    int f = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (f < 0) {
         return errno ? errno : EIO;
     }

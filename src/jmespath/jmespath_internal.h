@@ -6,6 +6,7 @@
 
 #include "anvil/jmespath.h"
 #include "core/core_internal.h"
+#include "core/diag_origin.h"
 #include "json/json_internal.h"
 
 #define ANVIL_JMESPATH_MAX_DEPTH_LIMIT 4096

@@ -5,6 +5,7 @@
 
 #include "anvil/status.h"
 #include "core/core_internal.h"
+#include "core/diag_origin.h"
 #include "jmespath/jmespath_internal.h"
 
 struct s_lexer {

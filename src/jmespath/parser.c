@@ -12,6 +12,7 @@
 
 #include "anvil/status.h"
 #include "core/core_internal.h"
+#include "core/diag_origin.h"
 #include "jmespath/jmespath_internal.h"
 
 static const int s_bp[JP_TOKEN_COUNT] = {

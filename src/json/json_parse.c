@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "anvil/status.h"
+#include "core/diag_origin.h"
 #include "json/json_internal.h"
 
 struct s_frame {
@@ -79,13 +80,15 @@ static int(s_error_at)(ANVIL__ORIGIN_DECL struct s_parser *ps, int code, const u
     return ANVIL__ORIGIN_NOTE(ps->diag, code), code;
 }
 
-static int s_unexpected(struct s_parser *ps, const unsigned char *at, const char *expected) {
+/* "expected X, found Y" at `at`, noting its caller's place. */
+static int(s_unexpected)(ANVIL__ORIGIN_DECL struct s_parser *ps, const unsigned char *at, const char *expected) {
     char found[32];
     s_describe(at, ps->end, found, sizeof(found));
     char message[160];
     snprintf(message, sizeof(message), "expected %s, found %s", expected, found);
-    return s_error_at(ps, ANVIL_ESYNTAX, at, "%s", message);
+    return (s_error_at)(ANVIL__ORIGIN_PASS ps, ANVIL_ESYNTAX, at, "%s", message);
 }
+#define s_unexpected(...) (s_unexpected)(ANVIL__ORIGIN_HERE __VA_ARGS__)
 
 static int s_nomem(struct s_parser *ps, const unsigned char *at) {
     if (anvil_arena_exhausted(ps->arena)) {

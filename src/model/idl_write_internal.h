@@ -24,6 +24,7 @@
 #include "anvil/json.h"
 #include "anvil/status.h"
 #include "core/core_internal.h"
+#include "core/diag_origin.h"
 #include "model/idl_text.h"
 
 /* Shapes a walk through mixins may visit (cycles and diamonds stay bounded). */

@@ -10,6 +10,7 @@
 
 #include "anvil/status.h"
 #include "core/core_internal.h"
+#include "core/diag_origin.h"
 #include "model/botocore_internal.h"
 #include "model/idl_internal.h"
 #include "model/model_internal.h"

@@ -12,6 +12,7 @@
 #include "anvil/status.h"
 #include "anvil/xml.h"
 #include "core/core_internal.h"
+#include "core/diag_origin.h"
 
 /* A view without anvil_sv()'s call and NULL check: hot paths make many. */
 static inline struct anvil_str_view anvil__xml_sv(const void *ptr, size_t len) {
@@ -197,7 +198,9 @@ int(anvil__xml_fail)(ANVIL__ORIGIN_DECL struct anvil_xml_reader *r, int code, co
                      ...) ANVIL_PRINTF(4 + ANVIL__ORIGIN_ARGC, 5 + ANVIL__ORIGIN_ARGC);
 #define anvil__xml_fail(...) (anvil__xml_fail)(ANVIL__ORIGIN_HERE __VA_ARGS__)
 /* "expected WHAT, found X" at `at`, with X described by anvil__xml_describe(). */
-int anvil__xml_expected(struct anvil_xml_reader *r, const unsigned char *at, const char *what, ...) ANVIL_PRINTF(3, 4);
+int(anvil__xml_expected)(ANVIL__ORIGIN_DECL struct anvil_xml_reader *r, const unsigned char *at, const char *what, ...)
+    ANVIL_PRINTF(3 + ANVIL__ORIGIN_ARGC, 4 + ANVIL__ORIGIN_ARGC);
+#define anvil__xml_expected(...) (anvil__xml_expected)(ANVIL__ORIGIN_HERE __VA_ARGS__)
 /* The byte at `at` is not an XML character: a control, invalid UTF-8, U+FFFE/U+FFFF. */
 int anvil__xml_bad_char(struct anvil_xml_reader *r, const unsigned char *at, const char *where);
 int anvil__xml_nomem(struct anvil_xml_reader *r, const unsigned char *at);

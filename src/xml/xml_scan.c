@@ -350,14 +350,15 @@ int(anvil__xml_fail)(ANVIL__ORIGIN_DECL struct anvil_xml_reader *r, int code, co
     return ANVIL__ORIGIN_NOTE(&r->diag, code), code;
 }
 
-int anvil__xml_expected(struct anvil_xml_reader *r, const unsigned char *at, const char *what, ...) {
+int(anvil__xml_expected)(ANVIL__ORIGIN_DECL struct anvil_xml_reader *r, const unsigned char *at, const char *what,
+                         ...) {
     char expected[160], found[48];
     va_list args;
     va_start(args, what);
     vsnprintf(expected, sizeof(expected), what, args);
     va_end(args);
     anvil__xml_describe(r, at, found, sizeof(found));
-    return anvil__xml_fail(r, ANVIL_ESYNTAX, at, "expected %s, found %s", expected, found);
+    return (anvil__xml_fail)(ANVIL__ORIGIN_PASS r, ANVIL_ESYNTAX, at, "expected %s, found %s", expected, found);
 }
 
 int anvil__xml_bad_char(struct anvil_xml_reader *r, const unsigned char *at, const char *where) {

@@ -534,7 +534,10 @@ static int s_split(const char *url, struct anvil__url *u, char *why, size_t size
     struct anvil_diag diag;
     anvil_diag_clear(&diag);
     int rc = anvil__url_split(anvil_sv_from_cstr(url), u, &diag);
-    snprintf(why, size, "%s", diag.message);
+    size_t n = strlen(diag.message);
+    n = n < size - 1 ? n : size - 1;
+    memcpy(why, diag.message, n);
+    why[n] = '\0';
     return rc;
 }
 

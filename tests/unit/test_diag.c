@@ -1,5 +1,7 @@
 #include "harness.h"
 
+#include "core/diag_origin.h"
+
 TEST(diag_set_returns_code_and_formats) {
     struct anvil_diag diag;
     anvil_diag_clear(&diag);

@@ -47,7 +47,7 @@ typedef int cli_command_fn(int argc, char **argv);
 
 struct cli_option;
 
-/* What a value is, so that completion scripts can offer candidates (cli_docs). */
+/* What a value is, so that completion scripts can offer candidates (gen_bash.c, gen_zsh.c). */
 enum cli_value_kind {
     CLI_VALUE_TEXT = 0,  /* anything: nothing to offer */
     CLI_VALUE_FILE,      /* a file or folder name */
@@ -65,7 +65,7 @@ enum cli_value_kind {
 
 /*
  * A command and its documentation. `anvil help CMD`, the man pages, docs/cli.md and the completion
- * scripts are all made from these fields and the option table (cli_docs.c, gen_docs.c).
+ * scripts are all made from these fields and the option table (help.c, gen_docs.c).
  */
 struct cli_command {
     const char *name;
@@ -236,7 +236,7 @@ enum cli_next cli_parser_next(struct cli_parser *parser, int *id, const char **v
     CLI_HTTP_OPTION("endpoint-params", CLI_OPT_ENDPOINT_PARAMS, "JSON", CLI_VALUE_TEXT, NULL, 0u, \
                     "the endpoint rules' parameters by name, or @FILE (e.g. '{\"ForcePathStyle\": true}')"), \
     CLI_HTTP_FLAG("debug", CLI_OPT_DEBUG, \
-                    "log each attempt on standard error (never secrets)")
+                    "log each attempt on standard error (never secrets); after an error, where anvil raised it")
 /* clang-format on */
 
 /* --model FILE, as every command that loads a model through cli_model_assemble() takes it. */
@@ -414,9 +414,11 @@ struct cli_target {
     const struct anvil_shape *operation;
 };
 
-/* Loads the model of --model/--service (when given) and parses `input` (the value of `input_option`; NULL = {}). */
-int cli_target_load(struct cli_target *t, const char *command, const struct cli_exec_args *exec,
-                    const char *input_option, const char *input);
+/* Loads the model of --model/--service, when given. */
+int cli_target_load(struct cli_target *t, const char *command, const struct cli_exec_args *exec);
+
+/* Parses `input`, the value of `option` (NULL = {}; @FILE reads a file). */
+int cli_target_read_input(struct cli_target *t, const char *option, const char *input);
 
 const struct anvil_json *cli_target_input(const struct cli_target *t);
 
@@ -424,12 +426,17 @@ const struct anvil_json *cli_target_input(const struct cli_target *t);
 enum cli_operation_source { CLI_OPERATION_ARGUMENT, CLI_OPERATION_MODEL };
 
 /*
- * Over HTTP: makes the client; finds `operation` (empty: none) by name or
+ * Over HTTP: makes the client; finds `operation` (NULL: none) by name or
  * shape id; with `check`, makes the input into a request (nothing sent) so a
  * bad one is refused before the first call (cli_check_input()).
  */
-int cli_target_connect(struct cli_target *t, const struct cli_exec_args *exec, struct anvil_str_view operation,
+int cli_target_connect(struct cli_target *t, const struct cli_exec_args *exec, const struct anvil_str_view *operation,
                        enum cli_operation_source source, bool check);
+
+/* The waiters or paginators the command runs: --botocore's (or --service's), else the model's. */
+int cli_target_waiters(const struct cli_target *t, const struct cli_exec_args *exec, struct anvil_waiter_set **set);
+int cli_target_paginators(const struct cli_target *t, const struct cli_exec_args *exec,
+                          struct anvil_paginator_set **set);
 
 void cli_target_clean_up(struct cli_target *t);
 
@@ -437,7 +444,7 @@ void cli_target_clean_up(struct cli_target *t);
 int cli_botocore_waiters(const char *path, struct anvil_waiter_set **set);
 int cli_botocore_paginators(const char *path, struct anvil_paginator_set **set);
 
-/* ---- documentation from the tables (cli_docs.c) ---- */
+/* ---- documentation from the tables (help.c) ---- */
 
 /* Prints a command's full help to `out`: usage, description, exit status, and its options from its table. */
 void cli_print_command_help(FILE *out, const struct cli_command *command);
@@ -510,6 +517,14 @@ int cli_model_read(const char *path, bool allow_unresolved, struct cli_input *in
  */
 int cli_model_assemble(const char *const *paths, size_t path_count, bool allow_unresolved, struct cli_input *input,
                        struct anvil_model **model);
+
+/*
+ * From now on a model assembly reads at most `max_files` files and
+ * `max_total_bytes` in all, inflated, and one data file at most
+ * `max_total_bytes` (__complete's TAB). cli_read_limit(): a data file's limit.
+ */
+void cli_limit_reads(size_t max_files, size_t max_total_bytes);
+size_t cli_read_limit(void);
 
 /*
  * cli_model_assemble() that, on CLI_EXIT_OK, hands the assembly's events to

@@ -115,9 +115,10 @@ int cli_cmd_call(int argc, char **argv) {
     if ((code = cli_query_compile("call", a.exec.query, &query)) != CLI_EXIT_OK) {
         return code;
     }
-    if ((code = cli_target_load(&target, "call", &a.exec, "--input", a.input)) != CLI_EXIT_OK ||
-        (code = cli_target_connect(&target, &a.exec, anvil_sv_from_cstr(a.exec.name), CLI_OPERATION_ARGUMENT, true)) !=
-            CLI_EXIT_OK) {
+    struct anvil_str_view name = anvil_sv_from_cstr(a.exec.name);
+    if ((code = cli_target_load(&target, "call", &a.exec)) != CLI_EXIT_OK ||
+        (code = cli_target_read_input(&target, "--input", a.input)) != CLI_EXIT_OK ||
+        (code = cli_target_connect(&target, &a.exec, &name, CLI_OPERATION_ARGUMENT, true)) != CLI_EXIT_OK) {
         goto done;
     }
     if (anvil_arena_new(NULL, NULL, &arena) != ANVIL_OK) {

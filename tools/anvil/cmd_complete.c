@@ -17,6 +17,9 @@
 /* At most this many names are offered; a name is at most this long. */
 #define S_MAX_NAMES 100000
 #define S_MAX_NAME 255
+/* What one TAB may read: model files, and bytes in all once inflated (EC2's model is about 6 MB). */
+#define S_MAX_FILES 64
+#define S_MAX_BYTES ((size_t)64 << 20)
 
 enum s_kind { S_WAITERS, S_OPERATIONS, S_PAGINATED };
 
@@ -76,9 +79,11 @@ static struct anvil_str_view s_local(struct anvil_str_view id) {
     return hash == SIZE_MAX ? id : anvil_sv_slice(id, hash + 1, id.len - hash - 1);
 }
 
+/* A file or folder by name: never "-" (standard input), a FIFO or a device. */
 static bool s_readable(const char *path) {
     struct stat st;
-    return path && path[0] && stat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode));
+    return path && path[0] && strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
+           (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode));
 }
 
 /* The names of a set's waiters, or its paginators' operations. */
@@ -200,6 +205,8 @@ int cli_cmd_complete(int argc, char **argv) {
     if (!freopen("/dev/null", "w", stderr)) {
         return 1;
     }
+    /* One TAB reads little: a hostile folder of gzipped files cannot make it take seconds and gigabytes. */
+    cli_limit_reads(S_MAX_FILES, S_MAX_BYTES);
     struct s_args a;
     memset(&a, 0, sizeof a);
     if (!s_parse(argc, argv, &a)) {

@@ -31,7 +31,8 @@ const struct cli_option cli_credentials_options[] = {
     CLI_TEXT("profile", 0, OPT_PROFILE, "P", "the profile (outranks the environment's keys)"),
     CLI_TEXT("region", 0, OPT_REGION, "R", "the region of STS calls (default: the profile's)"),
     CLI_CHOICE("output", 'o', OPT_OUTPUT, "FORMAT", "text json", "text (default) or json"),
-    CLI_FLAG("debug", 0, OPT_DEBUG, "one line per provider tried and request made"),
+    CLI_FLAG("debug", 0, OPT_DEBUG,
+             "one line per provider tried and request made; after an error, where anvil raised it"),
     CLI_OPTIONS_END,
 };
 

@@ -154,10 +154,12 @@ int cli_cmd_endpoint(int argc, char **argv) {
     anvil_buf_init(&out, NULL, 0);
     /* An input a call would refuse (a blank bucket, a member of the wrong type) is refused here too; not with --params.
      */
-    if ((code = cli_target_load(&target, "endpoint", &a.exec, "--input", a.input)) != CLI_EXIT_OK ||
+    struct anvil_str_view name = anvil_sv_from_cstr(a.exec.name ? a.exec.name : "");
+    if ((code = cli_target_load(&target, "endpoint", &a.exec)) != CLI_EXIT_OK ||
         (a.params && (code = cli_json_argument("--params", a.params, &params)) != CLI_EXIT_OK) ||
-        (code = cli_target_connect(&target, &a.exec, anvil_sv_from_cstr(a.exec.name ? a.exec.name : ""),
-                                   CLI_OPERATION_ARGUMENT, !params)) != CLI_EXIT_OK) {
+        (code = cli_target_read_input(&target, "--input", a.input)) != CLI_EXIT_OK ||
+        (code = cli_target_connect(&target, &a.exec, a.exec.name ? &name : NULL, CLI_OPERATION_ARGUMENT, !params)) !=
+            CLI_EXIT_OK) {
         goto done;
     }
     if (anvil_arena_new(NULL, NULL, &arena) != ANVIL_OK) {

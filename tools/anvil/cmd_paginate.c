@@ -96,21 +96,6 @@ static int s_parse(int argc, char **argv, struct s_args *a) {
     return cli_parse_exec_command(argc, argv, &spec, a, &a->exec);
 }
 
-/* The paginators: the model's, or a botocore file's (--botocore, or --service's). */
-static int s_load(const struct s_args *a, const struct anvil_model *model, struct anvil_paginator_set **set) {
-    if (a->exec.botocore) {
-        return cli_botocore_paginators(a->exec.botocore, set);
-    }
-    struct anvil_diag diag;
-    anvil_diag_clear(&diag);
-    int rc = anvil_paginator_set_from_model(NULL, model, set, &diag);
-    if (rc != ANVIL_OK) {
-        cli_error("%s: %s", a->exec.models.items[0], rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
-        cli_debug_origin(&diag);
-    }
-    return rc == ANVIL_OK ? CLI_EXIT_OK : cli_exit_for_status(rc);
-}
-
 /* A paginator's operation name without its namespace. */
 static struct anvil_str_view s_operation_at(const void *set, size_t index) {
     struct anvil_str_view op = anvil_paginator_set_at(set, index)->operation;
@@ -310,11 +295,12 @@ int cli_cmd_paginate(int argc, char **argv) {
     if ((code = cli_query_compile("paginate", a.exec.query, &query)) != CLI_EXIT_OK) {
         return code;
     }
-    if ((code = cli_target_load(&target, "paginate", &a.exec, "--input", a.input)) != CLI_EXIT_OK ||
-        (code = s_load(&a, target.model, &set)) != CLI_EXIT_OK ||
+    if ((code = cli_target_load(&target, "paginate", &a.exec)) != CLI_EXIT_OK ||
+        (code = cli_target_paginators(&target, &a.exec, &set)) != CLI_EXIT_OK ||
         (code = s_find(set, a.exec.name, &p)) != CLI_EXIT_OK ||
+        (code = cli_target_read_input(&target, "--input", a.input)) != CLI_EXIT_OK ||
         (!a.exec.command &&
-         (code = cli_target_connect(&target, &a.exec, p->operation, CLI_OPERATION_MODEL, true)) != CLI_EXIT_OK)) {
+         (code = cli_target_connect(&target, &a.exec, &p->operation, CLI_OPERATION_MODEL, true)) != CLI_EXIT_OK)) {
         goto done;
     }
     if (a.items && p->item_count == 0) {

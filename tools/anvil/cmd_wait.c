@@ -116,21 +116,6 @@ static int s_parse(int argc, char **argv, struct s_args *a) {
 
 /* ---- loading ---- */
 
-/* The waiters: the model's, or a botocore file's (--botocore, or --service's). */
-static int s_load_waiters(const struct s_args *a, const struct anvil_model *model, struct anvil_waiter_set **set) {
-    if (a->exec.botocore) {
-        return cli_botocore_waiters(a->exec.botocore, set);
-    }
-    struct anvil_diag diag;
-    anvil_diag_clear(&diag);
-    int rc = anvil_waiter_set_from_model(NULL, model, set, &diag);
-    if (rc != ANVIL_OK) {
-        cli_error("%s: %s", a->exec.models.items[0], rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
-        cli_debug_origin(&diag);
-    }
-    return rc == ANVIL_OK ? CLI_EXIT_OK : cli_exit_for_status(rc);
-}
-
 static struct anvil_str_view s_waiter_at(const void *set, size_t index) {
     return anvil_waiter_set_at(set, index)->name;
 }
@@ -389,11 +374,12 @@ int cli_cmd_wait(int argc, char **argv) {
     if ((code = cli_query_compile("wait", a.exec.query, &query)) != CLI_EXIT_OK) {
         return code;
     }
-    if ((code = cli_target_load(&target, "wait", &a.exec, "--input", a.input)) != CLI_EXIT_OK ||
-        (code = s_load_waiters(&a, target.model, &set)) != CLI_EXIT_OK ||
+    if ((code = cli_target_load(&target, "wait", &a.exec)) != CLI_EXIT_OK ||
+        (code = cli_target_waiters(&target, &a.exec, &set)) != CLI_EXIT_OK ||
         (code = s_find_waiter(set, a.exec.name, &waiter)) != CLI_EXIT_OK ||
+        (code = cli_target_read_input(&target, "--input", a.input)) != CLI_EXIT_OK ||
         (!a.exec.command &&
-         (code = cli_target_connect(&target, &a.exec, waiter->operation, CLI_OPERATION_MODEL, true)) != CLI_EXIT_OK)) {
+         (code = cli_target_connect(&target, &a.exec, &waiter->operation, CLI_OPERATION_MODEL, true)) != CLI_EXIT_OK)) {
         goto done;
     }
     if (waiter->deprecated) {

@@ -1,7 +1,7 @@
 /*
  * The command table: one entry per subcommand, in the order help lists them. Each entry's usage,
  * description and exit status, with its option table (in its cmd_*.c), are the one source of its
- * help, its man page, its part of docs/cli.md and its completion (cli_docs.c, gen_docs.c).
+ * help, its man page, its part of docs/cli.md and its completion (help.c, gen_docs.c).
  */
 
 #include <string.h>

@@ -201,9 +201,10 @@ int cli_gen_man_main(struct anvil_buf *out) {
     int rc = s_header(out, "anvil");
     rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, ".SH NAME\nanvil \\- ") : rc;
     rc = rc == ANVIL_OK ? s_line(out, CLI_TAGLINE) : rc;
-    rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, ".SH SYNOPSIS\n.nf\n\\fBanvil\\fR [\\-\\-help] [\\-\\-version] "
-                                                     "\\fICOMMAND\\fR [\\fIARGS\\fR...]\n.fi\n.SH DESCRIPTION\n")
-                        : rc;
+    rc = rc == ANVIL_OK
+             ? anvil_buf_append_cstr(out, ".SH SYNOPSIS\n.nf\n\\fBanvil\\fR [\\-\\-help] [\\-\\-version] [\\-\\-debug] "
+                                          "\\fICOMMAND\\fR [\\fIARGS\\fR...]\n.fi\n.SH DESCRIPTION\n")
+             : rc;
     rc = rc == ANVIL_OK
              ? s_line(out, "anvil runs Smithy waiters and paginators, calls AWS services in their protocols and works "
                            "with Smithy models, JSON and JMESPath from the command line. Each command has its page, "

@@ -31,10 +31,12 @@ static const char s_prologue[] =
     "      (-m|--model|-b|--botocore|--service)\n"
     "        if (( i + 1 < CURRENT )); then\n"
     "          (( i++ ))\n"
-    "          from+=($w \"$(_anvil_path ${words[i]})\")\n"
+    "          # --name=VALUE: a value that looks like an option stays a value.\n"
+    "          case $w in (-m) w=--model ;; (-b) w=--botocore ;; esac\n"
+    "          from+=(\"$w=$(_anvil_path ${words[i]})\")\n"
     "        fi ;;\n"
     "      (--model=*|--botocore=*|--service=*)\n"
-    "        from+=(${w%%=*} \"$(_anvil_path ${w#*=})\") ;;\n"
+    "        from+=(\"${w%%=*}=$(_anvil_path ${w#*=})\") ;;\n"
     "      (-x|--exec|--) break ;;\n"
     "    esac\n"
     "  done\n"
@@ -61,8 +63,13 @@ static int s_quoted(struct anvil_buf *out, const char *text) {
 /* An option's description, for inside [...] within single quotes: its help's first clause, one line. */
 static int s_description(struct anvil_buf *out, const char *help) {
     size_t len = strlen(help);
+    /* The first clause when there is one, unless the cut would leave a parenthesis open. */
     const char *stop = strstr(help, "; ");
-    len = stop && (size_t)(stop - help) >= 12 ? (size_t)(stop - help) : len;
+    int open = 0;
+    for (const char *p = help; stop && p < stop; p++) {
+        open += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+    }
+    len = stop && open == 0 && (size_t)(stop - help) >= 12 ? (size_t)(stop - help) : len;
     int rc = ANVIL_OK;
     for (size_t i = 0; rc == ANVIL_OK && i < len; i++) {
         char c = help[i];

@@ -75,7 +75,8 @@ int main(int argc, char **argv) {
     }
     int sub_argc = argc - 1 - parser.index;
     char **sub_argv = argv + 1 + parser.index;
-    if (command->run != cli_cmd_help && s_wants_help(sub_argc, sub_argv)) {
+    /* A hidden command (__complete) takes its words as they come: "--help" there is a value, not a request. */
+    if (command->run != cli_cmd_help && !(command->flags & CLI_COMMAND_HIDDEN) && s_wants_help(sub_argc, sub_argv)) {
         cli_print_command_help(stdout, command);
         return s_flush_stdout(CLI_EXIT_OK);
     }

@@ -134,6 +134,19 @@ int cli_input_read_data(const char *path, size_t max_bytes, struct cli_input *in
 
 /* Adds `path` unless it names a file already there (a folder and a file in it, or one path twice): Smithy
  * imports each file once, and reading one twice would double its metadata arrays. */
+/* What one assembly may read: files, and bytes in all (inflated); cli_limit_reads() lowers them. */
+static size_t s_max_files = S_MAX_FILES;
+static size_t s_max_total = SIZE_MAX;
+
+void cli_limit_reads(size_t max_files, size_t max_total_bytes) {
+    s_max_files = max_files < S_MAX_FILES ? max_files : S_MAX_FILES;
+    s_max_total = max_total_bytes;
+}
+
+size_t cli_read_limit(void) {
+    return s_max_total < ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES ? s_max_total : ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES;
+}
+
 static int s_add(struct s_files *files, const char *path) {
     struct stat st;
     struct s_file_id id = {0, 0};
@@ -146,8 +159,8 @@ static int s_add(struct s_files *files, const char *path) {
             }
         }
     }
-    if (files->count >= S_MAX_FILES) {
-        cli_error("%s: more than %d model files", path, S_MAX_FILES);
+    if (files->count >= s_max_files) {
+        cli_error("%s: more than %zu model files", path, s_max_files);
         return CLI_EXIT_DATA;
     }
     if (files->count == files->cap) {
@@ -270,10 +283,12 @@ int cli_model_assemble_events(const char *const *paths, size_t path_count, bool 
         cli_error("out of memory");
         code = CLI_EXIT_INTERNAL;
     }
-    size_t read = 0;
+    size_t read = 0, left = s_max_total;
     for (; code == CLI_EXIT_OK && read < files.count; read++) {
-        code = cli_input_read_data(files.paths[read], ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &inputs[read]);
+        size_t max = left < cli_read_limit() ? left : cli_read_limit();
+        code = cli_input_read_data(files.paths[read], max, &inputs[read]);
         if (code == CLI_EXIT_OK) {
+            left -= inputs[read].len;
             sources[read].name = inputs[read].label;
             sources[read].text = inputs[read].data;
             sources[read].len = inputs[read].len;

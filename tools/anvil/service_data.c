@@ -126,8 +126,8 @@ static bool s_newest(const char *service_dir, char *out, size_t cap) {
         if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof best || strcmp(e->d_name, best) <= 0) {
             continue;
         }
-        snprintf(dir, sizeof dir, "%s/%s", service_dir, e->d_name);
-        if (s_data_file(dir, "service-2", file, sizeof file)) {
+        int n = snprintf(dir, sizeof dir, "%s/%s", service_dir, e->d_name);
+        if (n > 0 && (size_t)n < sizeof dir && s_data_file(dir, "service-2", file, sizeof file)) {
             snprintf(best, sizeof best, "%s", e->d_name);
         }
     }
