@@ -6,9 +6,11 @@ set(ANVIL_CORE_SOURCES
   src/core/base64.c
   src/core/buffer.c
   src/core/diag.c
+  src/core/crypto.c
   src/core/env.c
   src/core/env_fake.c
   src/core/file.c
+  src/core/lazy_lib.c
   src/core/log.c
   src/core/status.c
   src/core/str_view.c
@@ -126,6 +128,7 @@ set(ANVIL_TRANSPORT_SOURCES
   src/transport/credentials_process.c
   src/transport/credentials_profile.c
   src/transport/credentials_sso.c
+  src/transport/curl_lib.c
   src/transport/exec.c
   src/transport/exec_operation.c
   src/transport/sigv4.c)
@@ -147,5 +150,17 @@ find_path(ANVIL_LIBDEFLATE_INCLUDE libdeflate.h REQUIRED)
 find_path(ANVIL_ZLIB_INCLUDE zlib.h REQUIRED)
 find_path(ANVIL_OPENSSL_INCLUDE openssl/hmac.h REQUIRED)
 find_path(ANVIL_CURL_INCLUDE curl/curl.h REQUIRED)
-set(ANVIL_LINK_LIBS Threads::Threads m z deflate crypto curl)
-set(ANVIL_PC_LIBS -lpthread -lm -lz -ldeflate -lcrypto -lcurl)
+# libcurl and libcrypto are not linked: the library loads them on first use (src/core/lazy_lib.c), so a
+# program that makes no HTTP call or signature never maps them. Their headers and libraries are still
+# needed to build (the headers) and to run HTTP calls (libcurl4, libssl3).
+include(CheckSymbolExists)
+check_symbol_exists(dlopen dlfcn.h ANVIL_DLOPEN_IN_LIBC)
+set(_anvil_dl)
+if(NOT ANVIL_DLOPEN_IN_LIBC)
+  set(_anvil_dl ${CMAKE_DL_LIBS})
+endif()
+set(ANVIL_LINK_LIBS Threads::Threads m z deflate ${_anvil_dl})
+set(ANVIL_PC_LIBS -lpthread -lm -lz -ldeflate)
+if(_anvil_dl)
+  list(APPEND ANVIL_PC_LIBS -l${_anvil_dl})
+endif()

@@ -7,9 +7,9 @@
  * protocol test (restJson1/services, awsJson1_1/services).
  */
 
-#include <openssl/evp.h>
 #include <string.h>
 
+#include "core/crypto.h"
 #include "protocol/protocol_internal.h"
 
 enum s_service { S_OTHER, S_GLACIER, S_API_GATEWAY, S_MACHINE_LEARNING };
@@ -71,8 +71,7 @@ static void s_hex(const unsigned char *digest, char out[65]) {
 }
 
 static int s_sha256(const void *data, size_t len, unsigned char out[32]) {
-    unsigned int n = 0;
-    return EVP_Digest(len ? data : "", len, out, &n, EVP_sha256(), NULL) == 1 ? ANVIL_OK : ANVIL_EINTERNAL;
+    return anvil__digest(ANVIL__SHA256, data, len, out, NULL);
 }
 
 /*

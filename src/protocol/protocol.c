@@ -6,12 +6,12 @@
  * modelled error a wire code names.
  */
 
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "anvil/idempotency.h"
 #include "anvil/text.h"
+#include "core/crypto.h"
 #include "protocol/protocol_internal.h"
 
 /* The most kept of an error's code and message (a hostile server may send megabytes of either). */
@@ -197,14 +197,14 @@ static int s_content_md5(const struct anvil_shape *op, struct anvil__request *re
     if (!anvil_shape_trait(op, "smithy.api#httpChecksumRequired") || anvil__request_header(req, "Content-MD5")) {
         return ANVIL_OK;
     }
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int n = 0;
-    if (EVP_Digest(req->body.data ? req->body.data : "", req->body.len, digest, &n, EVP_md5(), NULL) != 1) {
-        return ANVIL_EINTERNAL;
+    unsigned char digest[ANVIL__MD5];
+    int rc = anvil__digest(ANVIL__MD5, req->body.data, req->body.len, digest, NULL);
+    if (rc != ANVIL_OK) {
+        return rc;
     }
     struct anvil_buf b64;
     anvil_buf_init(&b64, NULL, 0);
-    int rc = anvil_base64_encode(&b64, digest, n);
+    rc = anvil_base64_encode(&b64, digest, sizeof digest);
     if (rc == ANVIL_OK) {
         rc = anvil__request_set_header(req, ANVIL_SV("Content-MD5"), anvil_buf_view(&b64));
     }

@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/crypto.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 
 #include "anvil/client.h"
 #include "core/core_internal.h"
+#include "core/crypto.h"
 #include "transport/credentials_internal.h"
 
 /* The longest line of a credentials or config file (a long session token fits). */
@@ -263,7 +263,7 @@ static int s_ini(const char *path, struct s_ini_want *want, struct anvil_diag *d
         }
     }
     /* The last line read may be a key's. */
-    OPENSSL_cleanse(line, S_LINE_MAX);
+    anvil__cleanse(line, S_LINE_MAX);
     free(line);
     fclose(f);
     return rc;

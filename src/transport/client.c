@@ -7,7 +7,6 @@
  * what goes over the wire.
  */
 
-#include <openssl/crypto.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,18 +17,9 @@
 #include <unistd.h>
 
 #include "anvil/version.h"
+#include "core/crypto.h"
 #include "transport/client_internal.h"
 #include "transport/credentials_internal.h"
-
-static pthread_once_t s_curl_once = PTHREAD_ONCE_INIT;
-
-static void s_curl_init(void) {
-    curl_global_init(CURL_GLOBAL_DEFAULT);
-}
-
-void anvil__curl_global_init(void) {
-    pthread_once(&s_curl_once, s_curl_init);
-}
 
 void anvil__client_debug(const struct anvil_client *c, const char *fmt, ...) {
     if (!c->options.debug) {
@@ -258,9 +248,12 @@ int anvil_client_new(struct anvil_allocator *allocator, const struct anvil_model
         }
     }
     if (rc == ANVIL_OK) {
-        anvil__curl_global_init();
-        c->curl = curl_easy_init();
-        rc = c->curl ? ANVIL_OK : ANVIL_ENOMEM;
+        /* libcurl and libcrypto are mapped now, on the first client, not at start-up. */
+        rc = anvil__curl_load(diag);
+        unsigned char probe[ANVIL__SHA256];
+        rc = rc == ANVIL_OK ? anvil__digest(ANVIL__SHA256, "", 0, probe, diag) : rc;
+        c->curl = rc == ANVIL_OK ? curl_easy_init() : NULL;
+        rc = rc != ANVIL_OK ? rc : c->curl ? ANVIL_OK : ANVIL_ENOMEM;
     }
     if (rc != ANVIL_OK) {
         anvil_client_destroy(c);
@@ -284,7 +277,7 @@ void anvil_client_destroy(struct anvil_client *c) {
     anvil__client_endpoint_clean_up(c);
     anvil_credentials_provider_release(c->credentials);
     /* The secret does not outlive the client in freed memory. */
-    OPENSSL_cleanse(&c->aws, sizeof c->aws);
+    anvil__cleanse(&c->aws, sizeof c->aws);
     anvil_mem_release(c->allocator, c);
 }
 

@@ -5,12 +5,12 @@
  * protocol to read.
  */
 
-#include <openssl/crypto.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "anvil/sigv4.h"
 #include "anvil/text.h"
+#include "core/crypto.h"
 #include "transport/client_internal.h"
 
 static size_t s_on_body(char *data, size_t size, size_t n, void *user_data) {
@@ -225,7 +225,7 @@ static int s_prepared_add(struct anvil__prepared *p, struct anvil_str_view name,
 void anvil__prepared_clean_up(struct anvil__prepared *p) {
     /* The session token and the signature do not linger in freed memory. */
     if (p->strings.data) {
-        OPENSSL_cleanse(p->strings.data, p->strings.capacity);
+        anvil__cleanse(p->strings.data, p->strings.capacity);
     }
     anvil_buf_clean_up(&p->strings);
     anvil_buf_clean_up(&p->url);
@@ -379,7 +379,7 @@ int anvil__client_send(struct anvil_client *c, const struct anvil__endpoint *ep,
     }
     rc = rc == ANVIL_OK && !next ? ANVIL_ENOMEM : rc;
     if (line.data) {
-        OPENSSL_cleanse(line.data, line.capacity);
+        anvil__cleanse(line.data, line.capacity);
     }
     anvil_buf_clean_up(&line);
     if (rc != ANVIL_OK) {

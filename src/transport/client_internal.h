@@ -2,7 +2,7 @@
 #ifndef ANVIL_TRANSPORT_CLIENT_INTERNAL_H
 #define ANVIL_TRANSPORT_CLIENT_INTERNAL_H
 
-#include <curl/curl.h>
+#include "transport/curl_lib.h"
 
 #include "anvil/client.h"
 #include "anvil/compress.h"
@@ -113,9 +113,6 @@ struct anvil__attempt {
  * expiry). ANVIL_ECONFIG with diag naming the provider and why.
  */
 int anvil__client_credentials(struct anvil_client *c, struct anvil_diag *diag);
-
-/* curl_global_init(), once per process. */
-void anvil__curl_global_init(void);
 
 /* Calls the client's debug callback with one formatted line (never a secret). */
 void anvil__client_debug(const struct anvil_client *c, const char *fmt, ...) ANVIL_PRINTF(2, 3);

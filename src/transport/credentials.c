@@ -4,9 +4,9 @@
  * and chains. The default chain's providers live in credentials_*.c.
  */
 #include "anvil/credentials.h"
+#include "core/crypto.h"
 
 #include <fcntl.h>
-#include <openssl/crypto.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -46,7 +46,7 @@ struct anvil_credentials_provider {
 
 void anvil_credentials_clear(struct anvil_credentials *creds) {
     if (creds) {
-        OPENSSL_cleanse(creds, sizeof *creds);
+        anvil__cleanse(creds, sizeof *creds);
     }
 }
 
@@ -72,7 +72,7 @@ static void s_scrub_release(struct anvil_allocator *a, void *ptr) {
     unsigned char *block = (unsigned char *)ptr - S_SCRUB_HEADER;
     size_t size;
     memcpy(&size, block, sizeof size);
-    OPENSSL_cleanse(block, S_SCRUB_HEADER + size);
+    anvil__cleanse(block, S_SCRUB_HEADER + size);
     anvil_mem_release(a->impl, block);
 }
 

@@ -7,7 +7,6 @@
  * answers.
  */
 #include <errno.h>
-#include <openssl/crypto.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include "anvil/arena.h"
 #include "anvil/json.h"
 #include "core/core_internal.h"
+#include "core/crypto.h"
 #include "protocol/protocol_internal.h"
 #include "transport/credentials_internal.h"
 
@@ -333,7 +333,7 @@ static int s_read_token(const char *path, const char *who, char **out, size_t *l
                                               : "not text");
     }
     if (rc != ANVIL_OK) {
-        OPENSSL_cleanse(buf, S_TOKEN_MAX + 2);
+        anvil__cleanse(buf, S_TOKEN_MAX + 2);
         free(buf);
         return rc;
     }
@@ -355,7 +355,7 @@ static int s_web_identity_with(const struct s_shared *s, const char *token_file,
     s_session_name(p, session_env, now, session, sizeof session);
     const char *pairs[] = {"RoleArn", role_arn, "RoleSessionName", session, "WebIdentityToken", token};
     rc = s_sts(s, s_sts_region(s, p), "AssumeRoleWithWebIdentity", NULL, pairs, 6, 0, who, "web-identity", out, diag);
-    OPENSSL_cleanse(token, len);
+    anvil__cleanse(token, len);
     free(token);
     return rc;
 }

@@ -3,9 +3,8 @@
  * endpoint and EC2 instance metadata (IMDSv2). Short timeouts, no
  * proxies, no redirects, answers capped at 64 KiB.
  */
+#include "transport/curl_lib.h"
 #include <arpa/inet.h>
-#include <curl/curl.h>
-#include <openssl/crypto.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 
 #include "anvil/json.h"
 #include "core/core_internal.h"
+#include "core/crypto.h"
 #include "protocol/protocol_internal.h"
 #include "transport/client_internal.h"
 #include "transport/credentials_internal.h"
@@ -55,12 +55,14 @@ static int s_progress(void *user, curl_off_t a, curl_off_t b, curl_off_t c, curl
 /* One request; `headers` is a list of "Name: value" lines (NULL-terminated). ANVIL_OK when any HTTP answer came. */
 static int s_request(const struct anvil_credentials_options *o, const char *method, const char *url,
                      const char *const *headers, uint64_t timeout_ms, struct s_answer *a) {
-    anvil__curl_global_init();
     a->len = 0;
     a->data[0] = '\0';
     a->too_long = false;
     a->status = 0;
     a->cancel = o->cancel;
+    if (anvil__curl_load(NULL) != ANVIL_OK) {
+        return ANVIL_EUNSUPPORTED;
+    }
     CURL *curl = curl_easy_init();
     if (!curl) {
         return ANVIL_ENOMEM;
@@ -188,7 +190,7 @@ static int s_parse(const struct s_answer *a, const char *who, const char *provid
  */
 static bool s_container_url_ok(const char *url, char *shown, size_t size) {
     snprintf(shown, size, "%.*s", (int)strcspn(url, "?#"), url);
-    CURLU *u = curl_url();
+    CURLU *u = anvil__curl_load(NULL) == ANVIL_OK ? curl_url() : NULL;
     if (!u) {
         return false;
     }
@@ -271,7 +273,7 @@ int anvil__credentials_container(const struct anvil_credentials_options *o, uint
             token[--n] = '\0';
         }
         if (rc != ANVIL_OK) {
-            OPENSSL_cleanse(token, sizeof token);
+            anvil__cleanse(token, sizeof token);
             return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
                                   "container: AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE %s %s", token_file,
                                   rc == ANVIL_ELIMIT ? "is longer than 4 KiB" : "cannot be read");
@@ -280,7 +282,7 @@ int anvil__credentials_container(const struct anvil_credentials_options *o, uint
         snprintf(token, sizeof token, "%s", token_env);
     }
     if (strpbrk(token, "\r\n") || strlen(token) > sizeof token - 32) {
-        OPENSSL_cleanse(token, sizeof token);
+        anvil__cleanse(token, sizeof token);
         return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
                               "container: the authorization token holds a line break or is too long");
     }
@@ -290,8 +292,8 @@ int anvil__credentials_container(const struct anvil_credentials_options *o, uint
     uint64_t timeout = o->container_timeout_ms ? o->container_timeout_ms : 2000;
     struct s_answer *a = malloc(sizeof *a);
     if (!a) {
-        OPENSSL_cleanse(token, sizeof token);
-        OPENSSL_cleanse(header, sizeof header);
+        anvil__cleanse(token, sizeof token);
+        anvil__cleanse(header, sizeof header);
         return ANVIL_ENOMEM;
     }
     int rc = ANVIL_OK;
@@ -306,8 +308,8 @@ int anvil__credentials_container(const struct anvil_credentials_options *o, uint
             break;
         }
     }
-    OPENSSL_cleanse(token, sizeof token);
-    OPENSSL_cleanse(header, sizeof header);
+    anvil__cleanse(token, sizeof token);
+    anvil__cleanse(header, sizeof header);
     if (rc == ANVIL_OK && (a->curl != CURLE_OK || a->status != 200)) {
         char why[300];
         s_why(a, timeout, why, sizeof why);
@@ -317,7 +319,7 @@ int anvil__credentials_container(const struct anvil_credentials_options *o, uint
         snprintf(source, sizeof source, "container endpoint %.200s", shown);
         rc = s_parse(a, "container", "ecs", source, now, false, out, diag);
     }
-    OPENSSL_cleanse(a, sizeof *a);
+    anvil__cleanse(a, sizeof *a);
     free(a);
     return rc;
 }
@@ -474,8 +476,8 @@ int anvil__credentials_imds(const struct anvil_credentials_options *o, uint64_t 
         snprintf(source, sizeof source, "instance metadata %.400s (role %s)", m.base, role);
         rc = s_parse(a, "instance metadata", "imds", source, now, true, out, diag);
     }
-    OPENSSL_cleanse(a, sizeof *a);
-    OPENSSL_cleanse(&m, sizeof m);
+    anvil__cleanse(a, sizeof *a);
+    anvil__cleanse(&m, sizeof m);
     free(a);
     return rc;
 }
@@ -503,7 +505,7 @@ int anvil__imds_region(const struct anvil_credentials_options *o, char *out, siz
             out[n] = '\0';
         }
     }
-    OPENSSL_cleanse(&m, sizeof m);
+    anvil__cleanse(&m, sizeof m);
     free(a);
     return rc;
 }

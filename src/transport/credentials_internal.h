@@ -4,6 +4,7 @@
 
 #include "anvil/client.h"
 #include "anvil/credentials.h"
+#include "core/crypto.h"
 
 /* ANVIL_ECONFIG naming `who` for credentials without a key or a secret, or with bytes a header cannot carry. */
 int anvil__credentials_check(const struct anvil_credentials *c, const char *who, struct anvil_diag *diag);

@@ -10,7 +10,6 @@
  * memory before releasing it, and no message quotes it: a parse error
  * gives the line and column only.
  */
-#include <openssl/crypto.h>
 #include <signal.h>
 #include <stdalign.h>
 #include <stddef.h>
@@ -21,6 +20,7 @@
 #include "anvil/json.h"
 #include "anvil/text.h"
 #include "core/core_internal.h"
+#include "core/crypto.h"
 #include "protocol/protocol_internal.h"
 #include "transport/credentials_internal.h"
 #include "transport/credentials_process_internal.h"
@@ -579,7 +579,7 @@ int anvil__credentials_process(const char *command, const char *profile, const s
     }
     /* The scrubbing allocator overwrites the buffers as they go; this says so where the secret is. */
     if (res.out.data) {
-        OPENSSL_cleanse(res.out.data, res.out.capacity);
+        anvil__cleanse(res.out.data, res.out.capacity);
     }
     anvil_exec_result_clean_up(&res);
     anvil_arena_destroy(arena);

@@ -1,9 +1,10 @@
 /* A profile as the credential providers read it: both shared files, the credentials file's values first. */
-#include <openssl/crypto.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/core_internal.h"
+#include "core/crypto.h"
 #include "transport/credentials_internal.h"
 
 static const struct {
@@ -41,7 +42,7 @@ void anvil__profile_free(struct anvil__profile *p) {
         for (size_t i = 0; i < ANVIL__PK_COUNT; i++) {
             total += 2 * s_keys[i].size;
         }
-        OPENSSL_cleanse(p->storage, total);
+        anvil__cleanse(p->storage, total);
         anvil_mem_release(p->allocator, p->storage);
         p->storage = NULL;
     }

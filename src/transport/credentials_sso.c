@@ -8,8 +8,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +18,7 @@
 #include "anvil/arena.h"
 #include "anvil/json.h"
 #include "core/core_internal.h"
+#include "core/crypto.h"
 #include "protocol/protocol_internal.h"
 #include "transport/credentials_internal.h"
 
@@ -78,13 +77,13 @@ static int s_settings(struct s_sso *s, struct anvil_diag *diag) {
     }
     /* The cache file: the SHA-1 of the session name, or of the start URL for a legacy profile. */
     const char *key = s->session[0] ? s->session : s->start_url;
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int n = 0;
-    if (!EVP_Digest(key, strlen(key), digest, &n, EVP_sha1(), NULL)) {
-        return ANVIL_ENOMEM;
+    unsigned char digest[ANVIL__SHA1];
+    int rc = anvil__digest(ANVIL__SHA1, key, strlen(key), digest, diag);
+    if (rc != ANVIL_OK) {
+        return rc;
     }
-    char hex[2 * EVP_MAX_MD_SIZE + 1];
-    for (unsigned int i = 0; i < n; i++) {
+    char hex[2 * ANVIL__SHA1 + 1];
+    for (size_t i = 0; i < sizeof digest; i++) {
         snprintf(hex + 2 * i, 3, "%02x", digest[i]);
     }
     const char *home = anvil__credentials_env(s->o, "HOME");
@@ -105,7 +104,7 @@ static int s_read_cache(const struct s_sso *s, char **text, size_t *len, struct 
         rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: %s is not a token file", s->who, s->cache_path);
     }
     if (rc != ANVIL_OK) {
-        OPENSSL_cleanse(buf, S_CACHE_MAX + 1);
+        anvil__cleanse(buf, S_CACHE_MAX + 1);
         free(buf);
         return rc;
     }
@@ -163,7 +162,7 @@ static void s_write_cache(const struct s_sso *s, const struct anvil_json *old, s
                                  s->cache_path);
     }
     if (out.data) {
-        OPENSSL_cleanse(out.data, out.capacity);
+        anvil__cleanse(out.data, out.capacity);
     }
     anvil_buf_clean_up(&out);
 }
@@ -261,7 +260,7 @@ int anvil__credentials_sso(const struct anvil_credentials_options *o, const stru
         rc = anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0, "%s: %s is not JSON; run `aws sso login`", s.who,
                             s.cache_path);
     }
-    OPENSSL_cleanse(text, len);
+    anvil__cleanse(text, len);
     free(text);
     struct anvil_str_view token = {"", 0};
     uint64_t expires = 0;

@@ -4,8 +4,7 @@
  * conformance suite). OpenSSL supplies SHA-256 and HMAC.
  */
 
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -13,6 +12,7 @@
 #include "anvil/sigv4.h"
 #include "anvil/text.h"
 #include "core/core_internal.h"
+#include "core/crypto.h"
 
 void anvil_sigv4_result_init(struct anvil_sigv4_result *r, struct anvil_allocator *allocator) {
     memset(r, 0, sizeof *r);
@@ -44,20 +44,16 @@ static void s_hex(const unsigned char *bytes, size_t len, char *out) {
 
 static int s_sha256_hex(const void *data, size_t len, char out[65]) {
     unsigned char digest[32];
-    unsigned int n = 0;
-    if (EVP_Digest(data ? data : "", len, digest, &n, EVP_sha256(), NULL) != 1 || n != 32) {
-        return ANVIL_EINTERNAL;
+    int rc = anvil__digest(ANVIL__SHA256, data, len, digest, NULL);
+    if (rc != ANVIL_OK) {
+        return rc;
     }
     s_hex(digest, 32, out);
     return ANVIL_OK;
 }
 
 static int s_hmac(const void *key, size_t key_len, const void *data, size_t len, unsigned char out[32]) {
-    unsigned int n = 0;
-    if (!HMAC(EVP_sha256(), key, (int)key_len, data, len, out, &n) || n != 32) {
-        return ANVIL_EINTERNAL;
-    }
-    return ANVIL_OK;
+    return anvil__hmac_sha256(key, key_len, data, len, out, NULL);
 }
 
 /* ---- URI encoding ---- */
@@ -496,7 +492,7 @@ static int s_signature(struct s_sign *s) {
     memcpy(k0 + 4, s->cred->secret_access_key.ptr, secret_len);
     unsigned char k[32], sig[32];
     rc = s_hmac(k0, secret_len + 4, s->date, 8, k);
-    OPENSSL_cleanse(k0, secret_len + 4);
+    anvil__cleanse(k0, secret_len + 4);
     anvil_mem_release(s->allocator, k0);
     if (rc == ANVIL_OK) {
         rc = s_hmac(k, 32, s->cfg->region.ptr, s->cfg->region.len, k);
@@ -510,7 +506,7 @@ static int s_signature(struct s_sign *s) {
     if (rc == ANVIL_OK) {
         rc = s_hmac(k, 32, s->out->string_to_sign.data, s->out->string_to_sign.len, sig);
     }
-    OPENSSL_cleanse(k, sizeof k);
+    anvil__cleanse(k, sizeof k);
     if (rc == ANVIL_OK) {
         s_hex(sig, 32, s->out->signature);
     }

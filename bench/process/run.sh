@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Whole processes (issue 21's lean process): start-up of commands that make no HTTP call against jp
+# (Debian's Go JMESPath CLI), and the peak memory of `anvil wait` over HTTP against dynalite, with
+# Debian's aws-cli waiting on the same table as the peer. Paired and interleaved by bench_process.
+# Usage: bench/process/run.sh BUILD_DIR
+set -euo pipefail
+build=$1
+root=$(cd "$(dirname "$0")/../.." && pwd)
+anvil=$build/tools/anvil/anvil
+bench=$build/bench/bench_process
+model=$root/../shared/testdata/smithy-models/aws/dynamodb-2012-08-10.json
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+command -v jp > /dev/null || { echo "bench process: jp is missing (apt install jp)"; exit 1; }
+
+echo '{"Table": {"TableName": "orders", "TableStatus": "ACTIVE", "ItemCount": 42}}' > "$work/doc.json"
+printf '\n== start-up: a command that makes no HTTP call (the libraries it maps are what it pays for)\n'
+echo "anvil maps: $(ldd "$anvil" | awk '{print $1}' | tr '\n' ' ')"
+"$bench" --runs 5 --rounds 41 --stdin "$work/doc.json" \
+  "anvil query" -- "$anvil" query Table.TableStatus --- \
+  "jp" -- jp Table.TableStatus --- \
+  "anvil --version" -- "$anvil" --version
+
+"$root/scripts/test-servers" > /dev/null
+mkfifo "$work/in"
+exec {hold}<>"$work/in"
+node "$root/tests/servers/start.js" dynalite 0 < "$work/in" > "$work/dyn" &
+for _ in $(seq 100); do read -r w port < "$work/dyn" 2>/dev/null && [[ ${w:-} == PORT ]] && break; sleep 0.1; done
+export AWS_ACCESS_KEY_ID=AKIDEXAMPLE AWS_SECRET_ACCESS_KEY=bench-secret AWS_REGION=us-east-1 AWS_DEFAULT_REGION=us-east-1
+export AWS_EC2_METADATA_DISABLED=true AWS_PAGER=""
+url=http://127.0.0.1:$port
+"$anvil" call --model "$model" CreateTable --endpoint-url "$url" --input \
+  '{"TableName": "orders", "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+    "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST"}' > /dev/null
+printf '\n== anvil wait over HTTP (one DescribeTable, SigV4, the table already ACTIVE): peak memory\n'
+peers=()
+[[ -x /usr/bin/aws ]] && peers=(--- "aws dynamodb wait" -- /usr/bin/aws --endpoint-url "$url" dynamodb wait table-exists
+  --table-name orders)
+"$bench" --runs 3 --rounds 5 \
+  "anvil wait" -- "$anvil" wait --model "$model" TableExists --input '{"TableName": "orders"}' --max-wait 10 \
+  --endpoint-url "$url" "${peers[@]}"
