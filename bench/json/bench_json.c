@@ -1,5 +1,6 @@
 /*
- * JSON parse+free: anvil against cJSON, jansson and json-c (Debian packages),
+ * JSON parse+free: anvil against cJSON, jansson, json-c, and (when their Debian
+ * packages are there) simdjson 3 and RapidJSON 1.1 through peers_cpp.cpp,
  * on the same bytes in one process, the parsers interleaved: each round parses
  * the document with every parser (the first one rotating; each parse timed
  * after an untimed one, see the note on the heap below), a run is
@@ -106,19 +107,46 @@ static int s_jsonc(const char *text, size_t len, bool count) {
     return !ok;
 }
 
+#ifdef BENCH_JSON_CPP_PEERS
+/* simdjson and RapidJSON (peers_cpp.cpp). */
+int bench_simdjson_dom_reused(const char *text, size_t len, bool count);
+int bench_simdjson_dom_new(const char *text, size_t len, bool count);
+int bench_rapidjson_parse(const char *text, size_t len, bool count);
+int bench_rapidjson_insitu(const char *text, size_t len, bool count);
+size_t bench_simdjson_padding(void);
+#endif
+
 struct s_parser {
     const char *name;
     int (*parse)(const char *, size_t, bool);
     bool counts_memory;
 };
 
+/* json-c's place in the table (an ASan build runs cJSON there instead). */
+#define S_JSONC 3
+
 static struct s_parser s_parsers[] = {
     {"anvil", s_anvil, true},
     {"cJSON 1.7", s_cjson, true},
     {"jansson 2.14", s_jansson, true},
     {"json-c 0.16", s_jsonc, false},
+#ifdef BENCH_JSON_CPP_PEERS
+    {"simdjson 3 DOM, parser reused", bench_simdjson_dom_reused, false},
+    {"simdjson 3 DOM, new parser", bench_simdjson_dom_new, false},
+    {"RapidJSON 1.1 Parse", bench_rapidjson_parse, false},
+    {"RapidJSON 1.1 ParseInsitu (+copy)", bench_rapidjson_insitu, false},
+#endif
 };
 #define S_PARSERS (sizeof(s_parsers) / sizeof(s_parsers[0]))
+
+/* Bytes readable after the text (simdjson reads past the end in blocks; zeros there). */
+static size_t s_padding(void) {
+#ifdef BENCH_JSON_CPP_PEERS
+    return bench_simdjson_padding();
+#else
+    return 0;
+#endif
+}
 
 /*
  * The heap is shared: glibc defers the work of many small frees (fastbin
@@ -136,11 +164,14 @@ static struct s_parser s_parsers[] = {
 /* One document: every parser's per-run medians, and the peak heap each needed. */
 static int s_document(const char *path, int runs, int rounds, bool smoke) {
     size_t len = 0;
-    char *text = anvil_test_read_file(path, &len);
+    char *read = anvil_test_read_file(path, &len);
+    char *text = read ? realloc(read, len + s_padding() + 1) : NULL;
     if (!text) {
+        free(read);
         fprintf(stderr, "cannot read %s\n", path);
         return 1;
     }
+    memset(text + len, 0, s_padding() + 1);
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     static double medians[S_PARSERS][S_MAX_RUNS];
     int failed = 0;
@@ -201,7 +232,7 @@ static int s_document(const char *path, int runs, int rounds, bool smoke) {
         if (p > 0) {
             bench_range_text(bench_range_of(ratio, (size_t)runs), range, sizeof range);
         }
-        printf("%-14s %-13s %10.2f %9.0f %12s %18s\n", p == 0 ? base : "", s_parsers[p].name, ms,
+        printf("%-14s %-34s %10.2f %9.0f %12s %18s\n", p == 0 ? base : "", s_parsers[p].name, ms,
                (double)len / 1e6 / (ms / 1e3), peak_text, range);
     }
     char range[48];
@@ -225,13 +256,13 @@ int main(int argc, char **argv) {
     }
     if (jsonc < 0) {
         printf("json-c left out: this build has AddressSanitizer, which refuses RTLD_DEEPBIND\n");
-        s_parsers[S_PARSERS - 1].parse = s_parsers[1].parse; /* the table keeps its shape; cJSON runs twice */
-        s_parsers[S_PARSERS - 1].name = "(cJSON again)";
+        s_parsers[S_JSONC].parse = s_parsers[1].parse; /* the table keeps its shape; cJSON runs twice */
+        s_parsers[S_JSONC].name = "(cJSON again)";
     }
     if (!smoke) {
         printf("JSON parse+free, interleaved: %d runs of %d rounds (anvil %s)\n\n", runs, rounds,
                anvil_version_string());
-        printf("%-14s %-13s %10s %9s %12s %18s\n", "document", "parser", "median ms", "MB/s", "peak/input",
+        printf("%-14s %-34s %10s %9s %12s %18s\n", "document", "parser", "median ms", "MB/s", "peak/input",
                "anvil faster");
     }
     int failed = 0;
