@@ -50,25 +50,23 @@ static size_t s_dedupe_small(struct anvil_json_member *members, size_t count, bo
     return kept;
 }
 
-int anvil__json_object_finish(struct anvil_arena *arena, const struct anvil_json_member *members, size_t count,
-                              bool reject, size_t *dup_at, struct anvil_json *out) {
-    if (count < ANVIL_JSON_INDEX_MIN) {
-        /* Copied first, deduplicated in place: a duplicate leaves its slot unused at the end. */
-        struct anvil_json_member *stored = NULL;
-        if (count) {
-            stored = anvil__arena_bump(arena, count * sizeof(*stored), _Alignof(struct anvil_json_member));
-            if (!stored) {
-                return ANVIL_ENOMEM;
-            }
-            memcpy(stored, members, count * sizeof(*stored));
+int anvil__json_object_unique(struct anvil_arena *arena, const struct anvil_json_member *members, size_t count,
+                              struct anvil_json *out) {
+    struct anvil_json_member *stored = NULL;
+    if (count) {
+        stored = anvil__arena_bump(arena, count * sizeof(*stored), _Alignof(struct anvil_json_member));
+        if (!stored) {
+            return ANVIL_ENOMEM;
         }
-        size_t kept = s_dedupe_small(stored, count, reject, dup_at);
-        if (kept == SIZE_MAX) {
-            return ANVIL_ESYNTAX;
-        }
-        *out = anvil__json_container(ANVIL_JSON_OBJECT, kept, kept ? stored : NULL);
-        return ANVIL_OK;
+        memcpy(stored, members, count * sizeof(*stored));
     }
+    *out = anvil__json_container(ANVIL_JSON_OBJECT, count, stored);
+    return ANVIL_OK;
+}
+
+/* An object with its hash index (ANVIL_JSON_INDEX_MIN members or more): `members` is only read. */
+static int s_indexed(struct anvil_arena *arena, const struct anvil_json_member *members, size_t count, bool reject,
+                     size_t *dup_at, struct anvil_json *out) {
     if (count > UINT32_MAX / 4) {
         return ANVIL_ELIMIT;
     }
@@ -107,12 +105,31 @@ int anvil__json_object_finish(struct anvil_arena *arena, const struct anvil_json
     return ANVIL_OK;
 }
 
+int anvil__json_object_finish(struct anvil_arena *arena, struct anvil_json_member *members, size_t count, bool reject,
+                              size_t *dup_at, struct anvil_json *out) {
+    if (count >= ANVIL_JSON_INDEX_MIN) {
+        return s_indexed(arena, members, count, reject, dup_at, out);
+    }
+    /* Deduplicated where they are (scratch), then stored. */
+    size_t kept = s_dedupe_small(members, count, reject, dup_at);
+    return kept == SIZE_MAX ? ANVIL_ESYNTAX : anvil__json_object_unique(arena, members, kept, out);
+}
+
 int anvil_json_new_object_members(struct anvil_arena *arena, const struct anvil_json_member *members, size_t count,
                                   struct anvil_json *out) {
     if (!arena || !out || (count > 0 && !members)) {
         return ANVIL_EINVAL;
     }
-    return anvil__json_object_finish(arena, members, count, false, NULL, out);
+    if (count >= ANVIL_JSON_INDEX_MIN) {
+        return s_indexed(arena, members, count, false, NULL, out);
+    }
+    /* The caller's members are not ours to reorder: copied first, deduplicated in the copy. */
+    int rc = anvil__json_object_unique(arena, members, count, out);
+    if (rc == ANVIL_OK && count) {
+        struct anvil_json_member *stored = (struct anvil_json_member *)(uintptr_t)out->u.members;
+        *out = anvil__json_container(ANVIL_JSON_OBJECT, s_dedupe_small(stored, count, false, NULL), stored);
+    }
+    return rc;
 }
 
 int anvil_json_new_object(struct anvil_arena *arena, const struct anvil_json_pair *pairs, size_t count,

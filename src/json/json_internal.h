@@ -121,15 +121,19 @@ static inline struct anvil_json anvil__json_borrowed_string(const char *bytes, s
 const struct anvil_json_key *anvil__json_key_new(struct anvil_arena *arena, const char *bytes, size_t len,
                                                  uint32_t hash);
 
+/* `count` members (fewer than ANVIL_JSON_INDEX_MIN) known to have distinct keys, copied into `arena`. */
+int anvil__json_object_unique(struct anvil_arena *arena, const struct anvil_json_member *members, size_t count,
+                              struct anvil_json *out);
+
 /*
  * Turns `count` members (keys need not be interned) into an object value in
  * `arena`: later duplicates overwrite earlier values in place (last wins) or,
  * with `reject`, stop with ANVIL_ESYNTAX and the duplicate's position in
- * `*dup_at`. Builds the index for large objects. `members` is only read
- * (anvil_json_new_object_members() passes a document's own).
+ * `*dup_at`. Builds the index for large objects. `members` is scratch: a
+ * small object's are compacted where they are.
  */
-int anvil__json_object_finish(struct anvil_arena *arena, const struct anvil_json_member *members, size_t count,
-                              bool reject, size_t *dup_at, struct anvil_json *out);
+int anvil__json_object_finish(struct anvil_arena *arena, struct anvil_json_member *members, size_t count, bool reject,
+                              size_t *dup_at, struct anvil_json *out);
 
 /* An empty document (root null) whose arena starts with `first_block` bytes, for values built in it: ANVIL_ENOMEM. */
 int anvil__json_doc_new(struct anvil_allocator *allocator, size_t first_block, struct anvil_json_doc **out);

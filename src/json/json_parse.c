@@ -14,8 +14,23 @@
 
 struct s_frame {
     size_t start; /* first item (arrays) or member (objects) of this container */
+    /* Objects: this object's number in opening order, and whether a key may repeat in it. */
+    uint64_t serial;
     bool object;
+    bool maybe_duplicate;
 };
+
+/*
+ * A key record as the parser makes it has a stamp just before it: the
+ * object that last used it, by serial. A key whose stamp is at least the open
+ * object's serial was used in that object or in one nested inside it (those
+ * are the only objects opened since that are closed again), so a repeat is
+ * possible and only then are the members compared; otherwise an object's
+ * keys are known to differ. JSON's objects rarely repeat a key.
+ */
+static inline uint64_t *s_stamp(const struct anvil_json_key *key) {
+    return (uint64_t *)(void *)((char *)(uintptr_t)key - sizeof(uint64_t));
+}
 
 struct s_parser {
     const unsigned char *begin;
@@ -40,6 +55,8 @@ struct s_parser {
     size_t used_at_start;
     struct s_frame *frames;
     size_t depth, frame_cap;
+    /* Objects opened so far (the next object's serial is this + 1). */
+    uint64_t objects;
 
     /* Intern table: open addressing over key records. */
     const struct anvil_json_key **keys;
@@ -104,6 +121,11 @@ static int s_grow(struct s_parser *ps, void **array, size_t *cap, size_t elem, s
 }
 
 static int s_push_member(struct s_parser *ps, const struct anvil_json_key *key, const unsigned char *key_at) {
+    /* The record is the parser's own (s_intern): its stamp says whether the open object may repeat it. */
+    uint64_t *stamp = s_stamp(key);
+    struct s_frame *f = &ps->frames[ps->depth - 1];
+    f->maybe_duplicate |= *stamp >= f->serial;
+    *stamp = f->serial;
     if (ANVIL_UNLIKELY(ps->member_len == ps->member_cap)) {
         size_t cap = ps->member_cap;
         if (s_grow(ps, (void **)&ps->members, &ps->member_cap, sizeof(*ps->members), cap + 1) != ANVIL_OK) {
@@ -210,12 +232,23 @@ static const struct anvil_json_key *s_intern(struct s_parser *ps, const unsigned
         }
         slot = (slot + 1) & ps->key_mask;
     }
-    const struct anvil_json_key *k = anvil__json_key_new(ps->arena, (const char *)bytes, len, hash);
-    if (k) {
-        ps->keys[slot] = k;
-        ps->key_count++;
-        ps->recent[recent] = k;
+    /* The stamp, then the record (8-byte aligned, as a record needs at most). */
+    uint64_t *stamp =
+        anvil__arena_bump(ps->arena, sizeof(uint64_t) + sizeof(struct anvil_json_key) + len + 1, _Alignof(uint64_t));
+    if (!stamp) {
+        return NULL;
     }
+    *stamp = 0;
+    struct anvil_json_key *k = (struct anvil_json_key *)(void *)(stamp + 1);
+    k->len = (uint32_t)len;
+    k->hash = hash;
+    if (len) {
+        memcpy(k->bytes, bytes, len);
+    }
+    k->bytes[len] = '\0';
+    ps->keys[slot] = k;
+    ps->key_count++;
+    ps->recent[recent] = k;
     return k;
 }
 
@@ -608,6 +641,8 @@ static int s_open(struct s_parser *ps, const unsigned char *at, bool object) {
     }
     ps->frames[ps->depth].start = object ? ps->member_len : ps->item_len;
     ps->frames[ps->depth].object = object;
+    ps->frames[ps->depth].serial = object ? ++ps->objects : 0;
+    ps->frames[ps->depth].maybe_duplicate = false;
     ps->depth++;
     return ANVIL_OK;
 }
@@ -620,8 +655,10 @@ static int s_close(struct s_parser *ps, const unsigned char *at, struct anvil_js
         size_t count = ps->member_len - f->start;
         size_t dup = 0;
         /* No members may have been allocated yet (an empty object). */
-        rc = anvil__json_object_finish(ps->arena, count ? ps->members + f->start : NULL, count, ps->reject_duplicates,
-                                       &dup, out);
+        struct anvil_json_member *members = count ? ps->members + f->start : NULL;
+        rc = f->maybe_duplicate || count >= ANVIL_JSON_INDEX_MIN
+                 ? anvil__json_object_finish(ps->arena, members, count, ps->reject_duplicates, &dup, out)
+                 : anvil__json_object_unique(ps->arena, members, count, out);
         if (rc == ANVIL_ESYNTAX) {
             return s_error_at(ps, ANVIL_ESYNTAX, ps->begin + ps->key_offsets[f->start + dup],
                               "duplicate key in object");

@@ -311,6 +311,42 @@ done:
     anvil_json_doc_destroy(doc);
 }
 
+/*
+ * The parser compares an object's keys only when one may repeat (a key last used in this object or
+ * in one nested inside it): a repeat across a nested object must still be found, a key shared by
+ * siblings or by parent and child is no repeat.
+ */
+TEST(json_parse_duplicate_keys_across_nested_objects) {
+    struct anvil_json_doc *doc = NULL;
+    struct anvil_diag diag;
+    static const char text[] = "{\"a\": 1, \"b\": {\"a\": 2, \"c\": [{\"a\": 0}]}, \"a\": 3}";
+    CHECK_OK(s_parse(t, text, &doc, NULL));
+    const struct anvil_json *r = anvil_json_doc_root(doc);
+    CHECK_EQ_U64(anvil_json_len(r), 2);
+    CHECK_EQ_INT(anvil_json_int(anvil_json_object_get_cstr(r, "a")), 3);
+    CHECK_EQ_INT(anvil_json_int(anvil_json_object_get_cstr(anvil_json_object_get_cstr(r, "b"), "a")), 2);
+    anvil_json_doc_destroy(doc);
+    doc = NULL;
+    struct anvil_json_parse_options strict = {.duplicates = ANVIL_JSON_DUPLICATES_REJECT};
+    CHECK_STATUS(anvil_json_parse(t->alloc, text, sizeof text - 1, &strict, &doc, &diag), ANVIL_ESYNTAX);
+    CHECK_STR_EQ(diag.message, "duplicate key in object");
+    CHECK(memcmp(text + diag.offset, "\"a\": 3", 6) == 0);
+    /* Siblings and parent-child share keys freely; a nested object's own repeat is found. */
+    static const char ok[] = "[{\"k\": 1, \"v\": {\"k\": 2}}, {\"k\": 3, \"v\": {\"k\": 4}}]";
+    CHECK_OK(anvil_json_parse(t->alloc, ok, sizeof ok - 1, &strict, &doc, &diag));
+    CHECK_EQ_INT(anvil_json_int(anvil_json_object_get_cstr(anvil_json_array_at(anvil_json_doc_root(doc), 1), "k")), 3);
+    anvil_json_doc_destroy(doc);
+    doc = NULL;
+    static const char inner[] = "{\"x\": {\"k\": 1}, \"k\": 2, \"y\": {\"k\": 3, \"z\": 0, \"k\": 4}}";
+    CHECK_OK(s_parse(t, inner, &doc, NULL));
+    const struct anvil_json *y = anvil_json_object_get_cstr(anvil_json_doc_root(doc), "y");
+    CHECK_EQ_U64(anvil_json_len(y), 2);
+    CHECK_EQ_INT(anvil_json_int(anvil_json_object_get_cstr(y, "k")), 4);
+    CHECK_EQ_INT(anvil_json_int(anvil_json_object_get_cstr(anvil_json_doc_root(doc), "k")), 2);
+done:
+    anvil_json_doc_destroy(doc);
+}
+
 TEST(json_parse_duplicate_keys_in_large_objects) {
     struct anvil_buf text;
     struct anvil_json_doc *doc = NULL;
