@@ -147,12 +147,27 @@ static int s_push_member(struct s_parser *ps, const struct anvil_json_key *key, 
     return ANVIL_OK;
 }
 
+/*
+ * Copies a value word by word: the value was just written as two 8-byte stores, and one 16-byte
+ * load of it cannot be forwarded from them (a stall measured at a quarter of a parse).
+ */
+static inline void s_put(struct anvil_json *to, const struct anvil_json *from) {
+    uint64_t words[2];
+    memcpy(&words[0], &from->tag, 8);
+    memcpy(&words[1], &from->u, 8);
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+r"(words[0]), "+r"(words[1])); /* kept as two words, not merged into one vector load */
+#endif
+    memcpy(&to->tag, &words[0], 8);
+    memcpy(&to->u, &words[1], 8);
+}
+
 static inline int s_push_item(struct s_parser *ps, struct anvil_json value) {
     if (ANVIL_UNLIKELY(ps->item_len == ps->item_cap) &&
         s_grow(ps, (void **)&ps->items, &ps->item_cap, sizeof(*ps->items), ps->item_cap + 1) != ANVIL_OK) {
         return ANVIL_ENOMEM;
     }
-    ps->items[ps->item_len++] = value;
+    s_put(&ps->items[ps->item_len++], &value);
     return ANVIL_OK;
 }
 
@@ -838,7 +853,7 @@ have_value:
         return ANVIL_OK;
     }
     if (ps->frames[ps->depth - 1].object) {
-        ps->members[ps->member_len - 1].value = v;
+        s_put(&ps->members[ps->member_len - 1].value, &v);
     } else if (s_push_item(ps, v) != ANVIL_OK) {
         return s_nomem(ps, p);
     }
