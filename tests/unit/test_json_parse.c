@@ -347,6 +347,42 @@ done:
     anvil_json_doc_destroy(doc);
 }
 
+/* Keys that share length, first and last byte (one slot of the parser's recent-key cache) stay apart, at every length.
+ */
+TEST(json_parse_keys_alike_stay_apart) {
+    struct anvil_json_doc *doc = NULL;
+    static const char *const pairs[][2] = {
+        {"aXb", "aYb"},
+        {"abXd", "abYd"},
+        {"abcXefg", "abcYefg"},
+        {"abcXefgh", "abcYefgh"},
+        {"abcdefghiXklmno", "abcdefghiYklmno"},
+        {"abcdefghijklmnoXqrstuvwxyz", "abcdefghijklmnoYqrstuvwxyz"},
+    };
+    struct anvil_buf text;
+    anvil_buf_init(&text, t->alloc, 0);
+    CHECK_OK(anvil_buf_append_byte(&text, '['));
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        /* Two objects, so the second meets the first's keys in the cache. */
+        CHECK_OK(anvil_buf_appendf(&text, "%s{\"%s\": 1, \"%s\": 2}, {\"%s\": 3, \"%s\": 4}", i ? ", " : "",
+                                   pairs[i][0], pairs[i][1], pairs[i][1], pairs[i][0]));
+    }
+    CHECK_OK(anvil_buf_append_byte(&text, ']'));
+    CHECK_OK(anvil_json_parse(t->alloc, text.data, text.len, NULL, &doc, NULL));
+    const struct anvil_json *r = anvil_json_doc_root(doc);
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        const struct anvil_json *first = anvil_json_array_at(r, 2 * i), *second = anvil_json_array_at(r, 2 * i + 1);
+        CHECK_EQ_U64(anvil_json_len(first), 2);
+        CHECK_EQ_INT(anvil_json_int(anvil_json_object_get_cstr(first, pairs[i][0])), 1);
+        CHECK_EQ_INT(anvil_json_int(anvil_json_object_get_cstr(first, pairs[i][1])), 2);
+        CHECK_EQ_INT(anvil_json_int(anvil_json_object_get_cstr(second, pairs[i][0])), 4);
+        CHECK_EQ_INT(anvil_json_int(anvil_json_object_get_cstr(second, pairs[i][1])), 3);
+    }
+done:
+    anvil_json_doc_destroy(doc);
+    anvil_buf_clean_up(&text);
+}
+
 TEST(json_parse_duplicate_keys_in_large_objects) {
     struct anvil_buf text;
     struct anvil_json_doc *doc = NULL;
