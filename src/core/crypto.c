@@ -11,38 +11,35 @@
 #include "core/lazy_lib.h"
 
 /* The libcrypto functions anvil calls, typed as OpenSSL declares them. */
-static struct {
+struct s_crypto_api {
     __typeof__(&EVP_Digest) digest;
     __typeof__(&EVP_md5) md5;
     __typeof__(&EVP_sha1) sha1;
     __typeof__(&EVP_sha256) sha256;
     __typeof__(&HMAC) hmac;
-} s_crypto;
+};
+static struct s_crypto_api s_crypto;
 
-_Static_assert(sizeof(void *) == sizeof s_crypto.digest, "dlsym's addresses fit function pointers");
-
-#define S_SYMBOL(field, name)                                                                                          \
-    { name, offsetof(__typeof__(s_crypto), field) }
 static const struct anvil__lazy_symbol s_symbols[] = {
-    S_SYMBOL(digest, "EVP_Digest"), S_SYMBOL(md5, "EVP_md5"), S_SYMBOL(sha1, "EVP_sha1"),
-    S_SYMBOL(sha256, "EVP_sha256"), S_SYMBOL(hmac, "HMAC"),
+    ANVIL__LAZY_SYMBOL(struct s_crypto_api, digest, "EVP_Digest"),
+    ANVIL__LAZY_SYMBOL(struct s_crypto_api, md5, "EVP_md5"),
+    ANVIL__LAZY_SYMBOL(struct s_crypto_api, sha1, "EVP_sha1"),
+    ANVIL__LAZY_SYMBOL(struct s_crypto_api, sha256, "EVP_sha256"),
+    ANVIL__LAZY_SYMBOL(struct s_crypto_api, hmac, "HMAC"),
 };
 
 static const char *const s_sonames[] = {"libcrypto.so.3", "libcrypto.so", NULL};
 
-static struct anvil__lazy_lib s_lib = {"OpenSSL's libcrypto (SigV4, checksums)",
-                                       s_sonames,
-                                       s_symbols,
-                                       sizeof s_symbols / sizeof s_symbols[0],
-                                       &s_crypto,
-                                       NULL,
-                                       PTHREAD_MUTEX_INITIALIZER,
-                                       0,
-                                       ""};
+static struct anvil__lazy_lib s_lib =
+    ANVIL__LAZY_LIB("OpenSSL's libcrypto (SigV4, checksums)", s_sonames, s_symbols, &s_crypto, NULL);
+
+int anvil__crypto_load(struct anvil_diag *diag) {
+    return anvil__lazy_load(&s_lib, diag);
+}
 
 int anvil__digest(enum anvil__digest_kind kind, const void *data, size_t len, unsigned char *out,
                   struct anvil_diag *diag) {
-    int rc = anvil__lazy_load(&s_lib, diag);
+    int rc = anvil__crypto_load(diag);
     if (rc != ANVIL_OK) {
         return rc;
     }
@@ -56,7 +53,7 @@ int anvil__digest(enum anvil__digest_kind kind, const void *data, size_t len, un
 
 int anvil__hmac_sha256(const void *key, size_t key_len, const void *data, size_t len, unsigned char out[32],
                        struct anvil_diag *diag) {
-    int rc = anvil__lazy_load(&s_lib, diag);
+    int rc = anvil__crypto_load(diag);
     if (rc != ANVIL_OK) {
         return rc;
     }

@@ -18,6 +18,13 @@ enum anvil__digest_kind {
 };
 
 /*
+ * Loads libcrypto once (the digests below do it themselves): ANVIL_OK, or
+ * ANVIL_EUNSUPPORTED with `diag` saying what is missing. A client calls it
+ * when it is made, so a machine without libcrypto fails there, clearly.
+ */
+int anvil__crypto_load(struct anvil_diag *diag);
+
+/*
  * The digest of `len` bytes into `out` (as many bytes as the kind's value).
  * ANVIL_OK; ANVIL_EUNSUPPORTED when libcrypto cannot be loaded (`diag` says
  * why); ANVIL_EINTERNAL when it fails.

@@ -9,6 +9,9 @@
 #include "anvil/status.h"
 #include "core/diag_origin.h"
 
+/* Addresses from dlsym() are copied into function pointers (POSIX guarantees they fit). */
+_Static_assert(sizeof(void *) == sizeof(void (*)(void)), "dlsym's addresses fit function pointers");
+
 static void s_load(struct anvil__lazy_lib *lib) {
     void *handle = NULL;
     const char *why = "no library name to try";

@@ -36,6 +36,17 @@ struct anvil__lazy_lib {
     char error[256];
 };
 
+/* A symbol table's entry: function `name` into member `field` of the table's type `type`. */
+#define ANVIL__LAZY_SYMBOL(type, field, name)                                                                          \
+    { name, offsetof(type, field) }
+
+/* A library not loaded yet: `symbols` is an array of ANVIL__LAZY_SYMBOL entries, `table` their struct. */
+#define ANVIL__LAZY_LIB(what, sonames, symbols, table, after_load)                                                     \
+    {                                                                                                                  \
+        what, sonames, symbols, sizeof(symbols) / sizeof((symbols)[0]), table, after_load, PTHREAD_MUTEX_INITIALIZER,  \
+            0, ""                                                                                                      \
+    }
+
 /*
  * Loads `lib` once (thread-safe; later calls cost one lock): ANVIL_OK, or
  * ANVIL_EUNSUPPORTED with `diag` naming the library and the loader's reason

@@ -250,8 +250,7 @@ int anvil_client_new(struct anvil_allocator *allocator, const struct anvil_model
     if (rc == ANVIL_OK) {
         /* libcurl and libcrypto are mapped now, on the first client, not at start-up. */
         rc = anvil__curl_load(diag);
-        unsigned char probe[ANVIL__SHA256];
-        rc = rc == ANVIL_OK ? anvil__digest(ANVIL__SHA256, "", 0, probe, diag) : rc;
+        rc = rc == ANVIL_OK ? anvil__crypto_load(diag) : rc;
         c->curl = rc == ANVIL_OK ? curl_easy_init() : NULL;
         rc = rc != ANVIL_OK ? rc : c->curl ? ANVIL_OK : ANVIL_ENOMEM;
     }

@@ -10,10 +10,9 @@ struct s_zlib {
 
 TEST(lazy_lib_names_a_missing_library_and_symbol) {
     static const char *const none[] = {"libanvil-test-no-such-library.so.9", NULL};
-    static const struct anvil__lazy_symbol version[] = {{"zlibVersion", offsetof(struct s_zlib, version)}};
+    static const struct anvil__lazy_symbol version[] = {ANVIL__LAZY_SYMBOL(struct s_zlib, version, "zlibVersion")};
     struct s_zlib table = {NULL};
-    struct anvil__lazy_lib missing = {"a test library",          none, version, 1, &table, NULL,
-                                      PTHREAD_MUTEX_INITIALIZER, 0,    ""};
+    struct anvil__lazy_lib missing = ANVIL__LAZY_LIB("a test library", none, version, &table, NULL);
     struct anvil_diag diag;
     anvil_diag_clear(&diag);
     CHECK_STATUS(anvil__lazy_load(&missing, &diag), ANVIL_EUNSUPPORTED);
@@ -23,11 +22,11 @@ TEST(lazy_lib_names_a_missing_library_and_symbol) {
     CHECK_STATUS(anvil__lazy_load(&missing, NULL), ANVIL_EUNSUPPORTED);
     static const char *const zlib[] = {"libz.so.1", NULL};
     static const struct anvil__lazy_symbol absent[] = {{"anvil_no_such_symbol", 0}};
-    struct anvil__lazy_lib lacking = {"zlib", zlib, absent, 1, &table, NULL, PTHREAD_MUTEX_INITIALIZER, 0, ""};
+    struct anvil__lazy_lib lacking = ANVIL__LAZY_LIB("zlib", zlib, absent, &table, NULL);
     CHECK_STATUS(anvil__lazy_load(&lacking, &diag), ANVIL_EUNSUPPORTED);
     CHECK_STR_EQ(diag.message, "anvil needs zlib, which lacks anvil_no_such_symbol");
     /* A library that is there loads, once. */
-    struct anvil__lazy_lib present = {"zlib", zlib, version, 1, &table, NULL, PTHREAD_MUTEX_INITIALIZER, 0, ""};
+    struct anvil__lazy_lib present = ANVIL__LAZY_LIB("zlib", zlib, version, &table, NULL);
     CHECK_OK(anvil__lazy_load(&present, NULL));
     CHECK(table.version != NULL && table.version()[0] == '1');
     CHECK_OK(anvil__lazy_load(&present, NULL));
