@@ -5,12 +5,8 @@
 #include "anvil/status.h"
 #include "json/json_internal.h"
 
-const struct anvil_json_key *anvil__json_key_new(struct anvil_arena *arena, const char *bytes, size_t len,
-                                                 uint32_t hash) {
-    struct anvil_json_key *key = anvil__arena_bump(arena, sizeof(*key) + len + 1, _Alignof(struct anvil_json_key));
-    if (!key) {
-        return NULL;
-    }
+struct anvil_json_key *anvil__json_key_init(void *storage, const char *bytes, size_t len, uint32_t hash) {
+    struct anvil_json_key *key = storage;
     key->len = (uint32_t)len;
     key->hash = hash;
     if (len) {
@@ -18,6 +14,12 @@ const struct anvil_json_key *anvil__json_key_new(struct anvil_arena *arena, cons
     }
     key->bytes[len] = '\0';
     return key;
+}
+
+const struct anvil_json_key *anvil__json_key_new(struct anvil_arena *arena, const char *bytes, size_t len,
+                                                 uint32_t hash) {
+    void *storage = anvil__arena_bump(arena, sizeof(struct anvil_json_key) + len + 1, _Alignof(struct anvil_json_key));
+    return storage ? anvil__json_key_init(storage, bytes, len, hash) : NULL;
 }
 
 static size_t s_pow2_at_least(size_t n) {

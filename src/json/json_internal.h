@@ -117,6 +117,9 @@ static inline struct anvil_json anvil__json_borrowed_string(const char *bytes, s
     return v;
 }
 
+/* A key record of `len` bytes written into `storage` (sizeof(struct anvil_json_key) + len + 1 bytes). */
+struct anvil_json_key *anvil__json_key_init(void *storage, const char *bytes, size_t len, uint32_t hash);
+
 /* A key record in `arena` (not interned). */
 const struct anvil_json_key *anvil__json_key_new(struct anvil_arena *arena, const char *bytes, size_t len,
                                                  uint32_t hash);

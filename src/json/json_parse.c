@@ -287,13 +287,7 @@ static const struct anvil_json_key *s_intern(struct s_parser *ps, const unsigned
         return NULL;
     }
     *stamp = 0;
-    struct anvil_json_key *k = (struct anvil_json_key *)(void *)(stamp + 1);
-    k->len = (uint32_t)len;
-    k->hash = hash;
-    if (len) {
-        memcpy(k->bytes, bytes, len);
-    }
-    k->bytes[len] = '\0';
+    const struct anvil_json_key *k = anvil__json_key_init(stamp + 1, (const char *)bytes, len, hash);
     ps->keys[slot] = k;
     ps->key_count++;
     ps->recent[recent] = k;
