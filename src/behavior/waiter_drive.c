@@ -69,12 +69,12 @@ static void s_transport_error(struct s_run *run, int status) {
 
 /* One attempt: call the operation into a fresh arena and report what it gave. */
 static int s_attempt(struct s_run *run) {
-    struct anvil_arena *arena = run->arenas[anvil__wait_of(&run->state)->attempts % 2];
+    const struct anvil__wait_state *state = anvil__wait_of(&run->state);
+    struct anvil_arena *arena = run->arenas[state->attempts % 2];
     anvil_arena_reset(arena);
     memset(&run->reply, 0, sizeof run->reply);
     uint64_t deadline = anvil_wait_attempt_deadline_ms(&run->state, anvil_env_now_ms(run->env));
-    int rc = run->call->operation(run->call->operation_data, anvil__wait_of(&run->state)->input, deadline, arena,
-                                  &run->reply);
+    int rc = run->call->operation(run->call->operation_data, state->input, deadline, arena, &run->reply);
     uint64_t now = anvil_env_now_ms(run->env);
     if (rc == ANVIL_ENOMEM) {
         return rc; /* running out of memory is not something the service said */
@@ -106,7 +106,7 @@ static int s_attempt(struct s_run *run) {
             }
             anvil_wait_expire(&run->state, now, seen ? error : NULL);
             if (seen) {
-                run->last = anvil__wait_of(&run->state)->attempts % 2;
+                run->last = state->attempts % 2;
             }
             s_observe(run, now);
             return ANVIL_OK;
@@ -124,7 +124,7 @@ static int s_attempt(struct s_run *run) {
         rc = anvil_wait_report_error(&run->state, now, error, arena);
     }
     if (rc == ANVIL_OK) {
-        run->last = anvil__wait_of(&run->state)->attempts % 2;
+        run->last = state->attempts % 2;
         s_observe(run, now);
     }
     return rc;
@@ -144,15 +144,16 @@ static int s_loop(struct s_run *run) {
             }
             break;
         }
-        case ANVIL_WAIT_SLEEP:
+        case ANVIL_WAIT_SLEEP: {
             /* A cancel flag set meanwhile is the state's to see (anvil_wait_next); the env's own cancel is told. */
-            if (anvil__env_sleep_sliced(run->env, at - now, anvil__wait_of(&run->state)->cancel,
-                                        anvil__wait_of(&run->state)->cancel ? S_SLEEP_SLICE_FLAG_MS
-                                                                            : S_SLEEP_SLICE_MS) == ANVIL_ECANCELED &&
-                !(anvil__wait_of(&run->state)->cancel && *anvil__wait_of(&run->state)->cancel)) {
+            const volatile sig_atomic_t *cancel = anvil__wait_of(&run->state)->cancel;
+            if (anvil__env_sleep_sliced(run->env, at - now, cancel,
+                                        cancel ? S_SLEEP_SLICE_FLAG_MS : S_SLEEP_SLICE_MS) == ANVIL_ECANCELED &&
+                !(cancel && *cancel)) {
                 anvil_wait_cancel(&run->state, anvil_env_now_ms(run->env));
             }
             break;
+        }
         }
     }
 }
