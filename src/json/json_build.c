@@ -52,18 +52,28 @@ static size_t s_dedupe_small(struct anvil_json_member *members, size_t count, bo
     return kept;
 }
 
-int anvil__json_object_unique(struct anvil_arena *arena, const struct anvil_json_member *members, size_t count,
-                              struct anvil_json *out) {
-    struct anvil_json_member *stored = NULL;
+/* `count` members copied into `arena` (*stored NULL for none): ANVIL_ENOMEM. */
+static int s_copy_members(struct anvil_arena *arena, const struct anvil_json_member *members, size_t count,
+                          struct anvil_json_member **stored) {
+    *stored = NULL;
     if (count) {
-        stored = anvil__arena_bump(arena, count * sizeof(*stored), _Alignof(struct anvil_json_member));
-        if (!stored) {
+        *stored = anvil__arena_bump(arena, count * sizeof(**stored), _Alignof(struct anvil_json_member));
+        if (!*stored) {
             return ANVIL_ENOMEM;
         }
-        memcpy(stored, members, count * sizeof(*stored));
+        memcpy(*stored, members, count * sizeof(**stored));
     }
-    *out = anvil__json_container(ANVIL_JSON_OBJECT, count, stored);
     return ANVIL_OK;
+}
+
+int anvil__json_object_unique(struct anvil_arena *arena, const struct anvil_json_member *members, size_t count,
+                              struct anvil_json *out) {
+    struct anvil_json_member *stored;
+    int rc = s_copy_members(arena, members, count, &stored);
+    if (rc == ANVIL_OK) {
+        *out = anvil__json_container(ANVIL_JSON_OBJECT, count, stored);
+    }
+    return rc;
 }
 
 /* An object with its hash index (ANVIL_JSON_INDEX_MIN members or more): `members` is only read. */
@@ -117,6 +127,12 @@ int anvil__json_object_finish(struct anvil_arena *arena, struct anvil_json_membe
     return kept == SIZE_MAX ? ANVIL_ESYNTAX : anvil__json_object_unique(arena, members, kept, out);
 }
 
+/* A small object over members already in the arena: deduplicated where they are (last wins, first place). */
+static struct anvil_json s_small_in_arena(struct anvil_json_member *stored, size_t count) {
+    size_t kept = s_dedupe_small(stored, count, false, NULL);
+    return anvil__json_container(ANVIL_JSON_OBJECT, kept, kept ? stored : NULL);
+}
+
 int anvil_json_new_object_members(struct anvil_arena *arena, const struct anvil_json_member *members, size_t count,
                                   struct anvil_json *out) {
     if (!arena || !out || (count > 0 && !members)) {
@@ -126,10 +142,10 @@ int anvil_json_new_object_members(struct anvil_arena *arena, const struct anvil_
         return s_indexed(arena, members, count, false, NULL, out);
     }
     /* The caller's members are not ours to reorder: copied first, deduplicated in the copy. */
-    int rc = anvil__json_object_unique(arena, members, count, out);
-    if (rc == ANVIL_OK && count) {
-        struct anvil_json_member *stored = (struct anvil_json_member *)(uintptr_t)out->u.members;
-        *out = anvil__json_container(ANVIL_JSON_OBJECT, s_dedupe_small(stored, count, false, NULL), stored);
+    struct anvil_json_member *stored;
+    int rc = s_copy_members(arena, members, count, &stored);
+    if (rc == ANVIL_OK) {
+        *out = s_small_in_arena(stored, count);
     }
     return rc;
 }
@@ -165,8 +181,7 @@ int anvil_json_new_object(struct anvil_arena *arena, const struct anvil_json_pai
         members[i].value = pairs[i].value;
     }
     if (count < ANVIL_JSON_INDEX_MIN) {
-        size_t kept = s_dedupe_small(members, count, false, NULL);
-        *out = anvil__json_container(ANVIL_JSON_OBJECT, kept, kept ? members : NULL);
+        *out = s_small_in_arena(members, count);
         return ANVIL_OK;
     }
     return anvil__json_object_finish(arena, members, count, false, NULL, out);
