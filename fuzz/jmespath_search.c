@@ -3,6 +3,7 @@
  * expression, parse the document (null when it is not JSON), evaluate, and
  * require that the result is a well-formed value: it writes, and the text
  * parses back to an equal value. Errors must carry a kind and a message.
+ * The same expression after a space must compile to the same tree.
  */
 
 #include <stdio.h>
@@ -20,6 +21,35 @@ static void s_check(bool ok, const char *what) {
     }
 }
 
+/*
+ * A leading space changes nothing but takes the general parser where the
+ * text alone may take a fast path (a field chain): same status, same tree.
+ */
+static void s_same_as_spaced(const char *text, size_t len, int rc, const struct anvil_jmespath *expr) {
+    if (len >= ANVIL_JMESPATH_DEFAULT_MAX_LENGTH) {
+        return; /* one byte more would be over the length limit */
+    }
+    char *spaced = malloc(len + 1);
+    s_check(spaced != NULL, "malloc");
+    spaced[0] = ' ';
+    memcpy(spaced + 1, text, len);
+    struct anvil_jmespath *other = NULL;
+    int other_rc = anvil_jmespath_compile(NULL, spaced, len + 1, NULL, &other, NULL);
+    free(spaced);
+    s_check(other_rc == rc, "a leading space changed the compile status");
+    if (rc == ANVIL_OK) {
+        struct anvil_buf a, b;
+        anvil_buf_init(&a, NULL, 0);
+        anvil_buf_init(&b, NULL, 0);
+        s_check(anvil_jmespath_write_ast(expr, 0, &a) == ANVIL_OK && anvil_jmespath_write_ast(other, 0, &b) == ANVIL_OK,
+                "the tree does not write");
+        s_check(a.len == b.len && memcmp(a.data, b.data, a.len) == 0, "a leading space changed the tree");
+        anvil_buf_clean_up(&a);
+        anvil_buf_clean_up(&b);
+    }
+    anvil_jmespath_destroy(other);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *text = (const char *)data;
     const char *newline = memchr(text, '\n', size);
@@ -30,6 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     struct anvil_jmespath *expr = NULL;
     struct anvil_diag diag;
     int rc = anvil_jmespath_compile(NULL, text, expr_len, NULL, &expr, &diag);
+    s_same_as_spaced(text, expr_len, rc, expr);
     if (rc != ANVIL_OK) {
         s_check(expr == NULL, "error but an expression");
         s_check(strcmp(anvil_jmespath_error_kind(rc), "error") != 0 && diag.message[0], "untyped compile error");

@@ -18,10 +18,13 @@
 #define ANVIL_UNLIKELY(x) __builtin_expect(!!(x), 0)
 /* A cold path kept out of its caller, so that the caller's hot path stays small. */
 #define ANVIL_NOINLINE __attribute__((noinline))
+/* Asks for the cache line at `addr` (read, kept); never faults. */
+#define ANVIL_PREFETCH(addr) __builtin_prefetch(addr)
 #else
 #define ANVIL_LIKELY(x) (x)
 #define ANVIL_UNLIKELY(x) (x)
 #define ANVIL_NOINLINE
+#define ANVIL_PREFETCH(addr) ((void)(addr))
 #endif
 
 /*

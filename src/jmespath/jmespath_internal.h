@@ -44,6 +44,15 @@ enum jp_token_type {
     JP_TOKEN_COUNT
 };
 
+/* An unquoted identifier: [A-Za-z_][A-Za-z0-9_]*. */
+static inline bool jp_ident_start(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static inline bool jp_ident_char(char c) {
+    return jp_ident_start(c) || (c >= '0' && c <= '9');
+}
+
 struct jp_token {
     enum jp_token_type type;
     /* Byte offset in the expression text. */
@@ -93,6 +102,8 @@ struct jp_node {
     size_t height;
     struct anvil_str_view name;
     uint32_t hash;
+    /* A field's number in its expression (0, 1, ...): its lookup hint during a search. */
+    uint32_t slot;
     int64_t index;
     int64_t start, stop, step;
     bool has_start, has_stop, has_step;
@@ -109,6 +120,8 @@ struct anvil_jmespath {
     const char *text;
     size_t len;
     struct jp_node *root;
+    /* Field nodes made (their slots are 0 .. fields - 1). */
+    uint32_t fields;
 };
 
 /* ---- functions ---- */
@@ -151,6 +164,21 @@ const struct jp_function *jp_function_find(const char *name, size_t len);
 
 /* ---- evaluation, shared with the functions ---- */
 
+/*
+ * Where a field was found last in this search: member `at`, whose key record
+ * was `key`. A projection looks a field up in object after object of the same
+ * shape, so the next object usually has it at the same place, which one
+ * pointer compare confirms (keys are interned per document; a record is
+ * never equal by address to a different key).
+ */
+struct jp_hint {
+    const struct anvil_json_key *key;
+    size_t at;
+};
+
+/* Fields past this many in one expression are looked up without a hint. */
+#define JP_HINTS 64
+
 struct jp_eval {
     struct anvil_arena *arena;
     struct anvil_allocator *scratch;
@@ -159,6 +187,9 @@ struct jp_eval {
     /* Results collected by projections and functions, copied out when done. */
     struct anvil_json *stack;
     size_t stack_len, stack_cap;
+    /* One per field slot below hint_count (the search's own, on its C stack). */
+    struct jp_hint *hints;
+    uint32_t hint_count;
 };
 
 int jp_eval_node(struct jp_eval *ev, const struct jp_node *node, const struct anvil_json *in, struct anvil_json *out);

@@ -56,14 +56,6 @@ static int s_push(struct s_lexer *lx, enum jp_token_type type, size_t pos, struc
     return ANVIL_OK;
 }
 
-static bool s_ident_start(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-static bool s_ident_char(char c) {
-    return s_ident_start(c) || (c >= '0' && c <= '9');
-}
-
 /* "quoted identifier": the text between the quotes is a JSON string. */
 static int s_quoted(struct s_lexer *lx) {
     size_t start = lx->pos;
@@ -260,9 +252,9 @@ static int s_next(struct s_lexer *lx) {
     if (c == '-' || (c >= '0' && c <= '9')) {
         return s_number(lx);
     }
-    if (s_ident_start(c)) {
+    if (jp_ident_start(c)) {
         size_t end = p + 1;
-        while (end < lx->len && s_ident_char(s[end])) {
+        while (end < lx->len && jp_ident_char(s[end])) {
             end++;
         }
         struct jp_token *t = NULL;

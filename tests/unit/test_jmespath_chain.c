@@ -1,0 +1,96 @@
+/*
+ * `a` and `a.b.c` are compiled without the lexer (parser.c, s_field_chain):
+ * the tree must be the one the general parser makes. A leading space sends
+ * the same text through the general parser, every position one further.
+ */
+
+#include "harness.h"
+#include "jmespath/jmespath_internal.h"
+
+/* Whether `a` (fast path) and `b` (general parser, positions + shift) are the same tree. */
+static bool s_same_tree(const struct jp_node *a, const struct jp_node *b, size_t shift) {
+    if (a->type != b->type || a->pos + shift != b->pos || a->count != b->count || a->height != b->height ||
+        a->hash != b->hash || a->name.len != b->name.len ||
+        (a->name.len && memcmp(a->name.ptr, b->name.ptr, a->name.len) != 0)) {
+        return false;
+    }
+    for (size_t i = 0; i < a->count; i++) {
+        if (!s_same_tree(a->children[i], b->children[i], shift)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Compiles `text` and " " + `text`; ANVIL_OK when both compile to the same tree. */
+static int s_compare(struct anvil_test *t, const char *text) {
+    char spaced[512];
+    snprintf(spaced, sizeof spaced, " %s", text);
+    struct anvil_jmespath *fast = NULL, *general = NULL;
+    int rc = anvil_jmespath_compile(t->alloc, text, strlen(text), NULL, &fast, NULL);
+    if (rc == ANVIL_OK) {
+        rc = anvil_jmespath_compile(t->alloc, spaced, strlen(spaced), NULL, &general, NULL);
+    }
+    if (rc == ANVIL_OK && !s_same_tree(fast->root, general->root, 1)) {
+        fprintf(stderr, "%s: the fast path's tree differs from the parser's\n", text);
+        rc = ANVIL_EINTERNAL;
+    }
+    anvil_jmespath_destroy(fast);
+    anvil_jmespath_destroy(general);
+    return rc;
+}
+
+TEST(jmespath_field_chains_compile_to_the_parsers_tree) {
+    static const char *const chains[] = {
+        "a", "b", "foo", "_", "_x1", "Reservations", "c.d", "a.b.c", "Table.TableStatus", "A_1.b_2.C3._4",
+        "a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s",
+    };
+    for (size_t i = 0; i < sizeof chains / sizeof chains[0]; i++) {
+        CHECK_OK(s_compare(t, chains[i]));
+    }
+    /* A chain longer than the general parser's first child lists. */
+    char long_chain[400];
+    size_t n = 0;
+    for (int i = 0; i < 100; i++) {
+        n += (size_t)snprintf(long_chain + n, sizeof long_chain - n, "%sk%d", i ? "." : "", i);
+    }
+    CHECK_OK(s_compare(t, long_chain));
+done:;
+}
+
+TEST(jmespath_near_chains_take_the_general_parser) {
+    struct anvil_jmespath *expr = NULL;
+    /* Each is not a plain chain: the answer must be the general parser's, errors included. */
+    static const struct {
+        const char *text;
+        int status;
+    } cases[] = {
+        {"a.", ANVIL_ESYNTAX},   {".a", ANVIL_ESYNTAX},    {"a..b", ANVIL_ESYNTAX},
+        {"1a", ANVIL_ESYNTAX},   {"a.1", ANVIL_ESYNTAX},   {"a-b", ANVIL_ESYNTAX},
+        {"a.b ", ANVIL_OK},      {"a.\"b\"", ANVIL_OK},    {"a.b[0]", ANVIL_OK},
+        {"a.*", ANVIL_OK},       {"length", ANVIL_OK},     {"a.b\n", ANVIL_OK},
+        {"\xc3\xa9", ANVIL_ESYNTAX}, {"a.\xc3\xa9", ANVIL_ESYNTAX},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct anvil_diag diag;
+        int rc = anvil_jmespath_compile(t->alloc, cases[i].text, strlen(cases[i].text), NULL, &expr, &diag);
+        anvil_jmespath_destroy(expr);
+        expr = NULL;
+        if (rc == ANVIL_ENOMEM) {
+            CHECK_OK(rc);
+        }
+        if (rc != cases[i].status) {
+            fprintf(stderr, "%s: got %s (%s)\n", cases[i].text, anvil_status_name(rc), diag.message);
+        }
+        CHECK(rc == cases[i].status);
+        if (rc != ANVIL_OK) {
+            CHECK(diag.message[0] != '\0');
+        }
+    }
+    /* The text ends where len says, not at a NUL: "a.b" of "a.bc" is a chain of a and b. */
+    CHECK_OK(anvil_jmespath_compile(t->alloc, "a.bc", 3, NULL, &expr, NULL));
+    CHECK(expr->root->type == JP_N_SUBEXPR && expr->root->count == 2 && expr->root->children[1]->name.len == 1);
+    CHECK(strcmp(expr->text, "a.b") == 0);
+done:
+    anvil_jmespath_destroy(expr);
+}
