@@ -407,7 +407,12 @@ int jp_eval_node(struct jp_eval *ev, const struct jp_node *n, const struct anvil
     case JP_N_INDEX_EXPR:
     case JP_N_PIPE:
         for (size_t i = 0; i < n->count; i++) {
-            if ((rc = jp_eval_node(ev, n->children[i], &in, &in)) != ANVIL_OK) {
+            const struct jp_node *step = n->children[i];
+            if (step->type == JP_N_FIELD) {
+                /* `a.b.c`: each field looked up here, without a call per step. */
+                const struct anvil_json *v = s_field(ev, step, &in);
+                in = v ? *v : anvil_json_make_null();
+            } else if ((rc = jp_eval_node(ev, step, &in, &in)) != ANVIL_OK) {
                 return rc;
             }
         }
@@ -524,7 +529,9 @@ int anvil_jmespath_search(const struct anvil_jmespath *expr, const struct anvil_
     struct jp_eval ev = {result_arena, result_arena->parent, diag, expr, NULL, 0, 0, hints, hint_count};
     struct anvil_json out;
     int rc = jp_eval_node(&ev, expr->root, input, &out);
-    anvil_mem_release(ev.scratch, ev.stack);
+    if (ev.stack) {
+        anvil_mem_release(ev.scratch, ev.stack);
+    }
     if (rc == ANVIL_OK) {
         *result = out;
     }

@@ -38,9 +38,42 @@ static inline struct anvil_json anvil__json_container(enum anvil_json_type type,
     return v;
 }
 
+/*
+ * Whether `len` bytes at `a` and `b` are equal, for keys (mostly short): up to 16 bytes in two
+ * overlapping loads of each, never reading outside either run; longer ones through memcmp.
+ */
+static inline bool anvil__json_bytes_eq(const void *a, const void *b, size_t len) {
+    const unsigned char *x = a, *y = b;
+    if (len >= 8) {
+        if (len > 16) {
+            return memcmp(x, y, len) == 0;
+        }
+        uint64_t x0, y0, x1, y1;
+        memcpy(&x0, x, 8);
+        memcpy(&y0, y, 8);
+        memcpy(&x1, x + len - 8, 8);
+        memcpy(&y1, y + len - 8, 8);
+        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+    }
+    if (len >= 4) {
+        uint32_t x0, y0, x1, y1;
+        memcpy(&x0, x, 4);
+        memcpy(&y0, y, 4);
+        memcpy(&x1, x + len - 4, 4);
+        memcpy(&y1, y + len - 4, 4);
+        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+    }
+    for (size_t i = 0; i < len; i++) {
+        if (x[i] != y[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Key records equal in bytes (pointer equality first: keys are interned per document). */
 static inline bool anvil__json_key_eq(const struct anvil_json_key *a, const struct anvil_json_key *b) {
-    return a == b || (a->hash == b->hash && a->len == b->len && memcmp(a->bytes, b->bytes, a->len) == 0);
+    return a == b || (a->hash == b->hash && a->len == b->len && anvil__json_bytes_eq(a->bytes, b->bytes, a->len));
 }
 
 /* An empty object value with static storage. */

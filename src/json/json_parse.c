@@ -223,43 +223,10 @@ static inline size_t s_recent_slot(const unsigned char *bytes, size_t len) {
     return len ? (len * 31 + (size_t)bytes[0] * 7 + bytes[len - 1]) & 255 : 0;
 }
 
-/*
- * Whether `len` bytes at `a` and `b` are equal, for keys (mostly short): up to 16 bytes in two
- * overlapping loads of each, never reading outside either run; longer ones through memcmp.
- */
-static inline bool s_same(const void *a, const void *b, size_t len) {
-    const unsigned char *x = a, *y = b;
-    if (len >= 8) {
-        if (len > 16) {
-            return memcmp(x, y, len) == 0;
-        }
-        uint64_t x0, y0, x1, y1;
-        memcpy(&x0, x, 8);
-        memcpy(&y0, y, 8);
-        memcpy(&x1, x + len - 8, 8);
-        memcpy(&y1, y + len - 8, 8);
-        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
-    }
-    if (len >= 4) {
-        uint32_t x0, y0, x1, y1;
-        memcpy(&x0, x, 4);
-        memcpy(&y0, y, 4);
-        memcpy(&x1, x + len - 4, 4);
-        memcpy(&y1, y + len - 4, 4);
-        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
-    }
-    for (size_t i = 0; i < len; i++) {
-        if (x[i] != y[i]) {
-            return false;
-        }
-    }
-    return true;
-}
-
 static const struct anvil_json_key *s_intern(struct s_parser *ps, const unsigned char *bytes, size_t len) {
     size_t recent = s_recent_slot(bytes, len);
     const struct anvil_json_key *hit = ps->recent[recent];
-    if (hit && hit->len == len && s_same(hit->bytes, bytes, len)) {
+    if (hit && hit->len == len && anvil__json_bytes_eq(hit->bytes, bytes, len)) {
         return hit;
     }
     if (ANVIL_UNLIKELY(ps->key_count * 2 >= ps->key_mask)) {
@@ -274,7 +241,7 @@ static const struct anvil_json_key *s_intern(struct s_parser *ps, const unsigned
         if (!k) {
             break;
         }
-        if (k->hash == hash && k->len == len && s_same(k->bytes, bytes, len)) {
+        if (k->hash == hash && k->len == len && anvil__json_bytes_eq(k->bytes, bytes, len)) {
             ps->recent[recent] = k;
             return k;
         }

@@ -47,14 +47,14 @@ const struct anvil_json *anvil__json_object_get_hashed(const struct anvil_json *
                 return NULL;
             }
             const struct anvil_json_key *k = members[at - 1].key;
-            if (k->hash == hash && k->len == len && memcmp(k->bytes, key, len) == 0) {
+            if (k->hash == hash && k->len == len && anvil__json_bytes_eq(k->bytes, key, len)) {
                 return &members[at - 1].value;
             }
         }
     }
     for (size_t i = 0; i < n; i++) {
         const struct anvil_json_key *k = members[i].key;
-        if (k->hash == hash && k->len == len && memcmp(k->bytes, key, len) == 0) {
+        if (k->hash == hash && k->len == len && anvil__json_bytes_eq(k->bytes, key, len)) {
             return &members[i].value;
         }
     }
