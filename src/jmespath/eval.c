@@ -97,7 +97,8 @@ static void s_slice_bounds(const struct jp_node *n, int64_t len, int64_t *start,
     }
 }
 
-ANVIL_NOINLINE static int s_slice(struct jp_eval *ev, const struct jp_node *n, const struct anvil_json *in, struct anvil_json *out) {
+ANVIL_NOINLINE static int s_slice(struct jp_eval *ev, const struct jp_node *n, const struct anvil_json *in,
+                                  struct anvil_json *out) {
     if (!anvil_json_is_array(in)) {
         *out = anvil_json_make_null();
         return ANVIL_OK;
@@ -223,7 +224,8 @@ static bool s_accepts(unsigned mask, const struct jp_arg *arg) {
 
 #define S_MAX_INLINE_ARGS 8
 
-ANVIL_NOINLINE static int s_call(struct jp_eval *ev, const struct jp_node *n, const struct anvil_json *in, struct anvil_json *out) {
+ANVIL_NOINLINE static int s_call(struct jp_eval *ev, const struct jp_node *n, const struct anvil_json *in,
+                                 struct anvil_json *out) {
     const struct jp_function *fn = n->function;
     struct jp_arg small[S_MAX_INLINE_ARGS];
     struct jp_arg *args = small;
@@ -260,7 +262,7 @@ ANVIL_NOINLINE static int s_call(struct jp_eval *ev, const struct jp_node *n, co
 }
 
 ANVIL_NOINLINE static int s_multi_hash(struct jp_eval *ev, const struct jp_node *n, const struct anvil_json *in,
-                        struct anvil_json *out) {
+                                       struct anvil_json *out) {
     struct anvil_json_member small[16];
     struct anvil_json_member *members = small;
     if (n->count > 16) {
@@ -287,10 +289,6 @@ ANVIL_NOINLINE static int s_multi_hash(struct jp_eval *ev, const struct jp_node 
     return rc;
 }
 
-/*
- * [*] and [] (over array items), .* (over object values) and [?cond] (array
- * items where cond is truthy): apply children[1] to each, keep non-null results.
- */
 /*
  * A projection over a large answer waits on memory, one object after another:
  * it asks for the member its expression reads first S_AHEAD items early.
@@ -320,12 +318,16 @@ static const struct jp_hint *s_lead_hint(const struct jp_eval *ev, const struct 
 }
 
 static inline void s_prefetch_member(const struct anvil_json *item, const struct jp_hint *hint) {
-    if (anvil_json_is_object(item)) {
-        size_t at = hint->at < anvil_json_len(item) ? hint->at : 0;
-        ANVIL_PREFETCH(&item->u.members[at]);
+    size_t len = anvil_json_is_object(item) ? anvil_json_len(item) : 0;
+    if (len > 0) { /* an empty object has no members array (its pointer may be NULL) */
+        ANVIL_PREFETCH(&item->u.members[hint->at < len ? hint->at : 0]);
     }
 }
 
+/*
+ * [*] and [] (over array items), .* (over object values) and [?cond] (array
+ * items where cond is truthy): apply children[1] to each, keep non-null results.
+ */
 static int s_project(struct jp_eval *ev, const struct jp_node *n, const struct anvil_json *in, struct anvil_json *out) {
     struct anvil_json base, r;
     int rc = jp_eval_node(ev, n->children[0], in, &base);
@@ -381,7 +383,8 @@ static const struct anvil_json *s_field(struct jp_eval *ev, const struct jp_node
     const struct anvil_json *v = anvil__json_object_get_hashed(in, n->name.ptr, n->name.len, n->hash);
     if (v) {
         const struct anvil_json_member *m =
-            (const struct anvil_json_member *)(const void *)((const char *)v - offsetof(struct anvil_json_member, value));
+            (const struct anvil_json_member *)(const void *)((const char *)v -
+                                                             offsetof(struct anvil_json_member, value));
         hint->at = (size_t)(m - members);
         hint->key = m->key;
     }

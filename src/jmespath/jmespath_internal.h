@@ -114,7 +114,7 @@ struct jp_node {
 
 struct anvil_jmespath {
     struct anvil_allocator *allocator;
-    /* Points at arena_storage; the tree, tokens' strings and text live there. */
+    /* Points at arena_storage; the tree and tokens' strings live there (the text just after this struct). */
     struct anvil_arena *arena;
     struct anvil_arena arena_storage;
     const char *text;
@@ -168,8 +168,9 @@ const struct jp_function *jp_function_find(const char *name, size_t len);
  * Where a field was found last in this search: member `at`, whose key record
  * was `key`. A projection looks a field up in object after object of the same
  * shape, so the next object usually has it at the same place, which one
- * pointer compare confirms (keys are interned per document; a record is
- * never equal by address to a different key).
+ * pointer compare confirms: a parsed document interns its keys, and a key
+ * record is never equal by address to a different key (objects built with
+ * fresh key records just miss the hint and are looked up).
  */
 struct jp_hint {
     const struct anvil_json_key *key;

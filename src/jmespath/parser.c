@@ -3,7 +3,8 @@
  * binding powers of the reference implementation (jmespath.py). Chains of
  * sub-expressions, index expressions and pipes become flat child lists, so
  * `a.b.c...` and `@|@|...` evaluate iteratively however long they are; real
- * nesting (parentheses, projections, `!`, functions) is bounded by max_depth.
+ * nesting (parentheses, projections, `!`, functions, and the right side of a
+ * dot, one level) is bounded by max_depth.
  */
 
 #include <stdalign.h>
@@ -217,8 +218,8 @@ static bool s_field_chain(struct s_parser *ps, const char *text, size_t len, int
             return false;
         }
     }
-    if (len == 0) {
-        return false;
+    if (len == 0 || (fields > 1 && ps->max_depth < 2)) {
+        return false; /* the general parser reports both (a dot's right side is one level down) */
     }
     struct jp_node *chain = NULL;
     if (fields > 1) {
@@ -722,6 +723,10 @@ int anvil_jmespath_compile(struct anvil_allocator *allocator, const char *text, 
      * do per call. */
     size_t align = alignof(max_align_t);
     size_t header = (sizeof(struct anvil_jmespath) + align - 1) & ~(align - 1);
+    if (len > (SIZE_MAX - header - 512 - 2 * align) / 9) {
+        /* Only reachable with a raised max_length on a 32-bit system: the sizes below would wrap. */
+        return anvil_diag_set(diag, ANVIL_ELIMIT, 0, 0, 0, "expression of %zu bytes is too long to compile", len);
+    }
     size_t text_bytes = (len + 1 + align - 1) & ~(align - 1);
     size_t inline_bytes = 512 + len * 8;
     struct anvil_jmespath *expr = anvil_mem_acquire(allocator, header + text_bytes + inline_bytes);
@@ -747,8 +752,8 @@ int anvil_jmespath_compile(struct anvil_allocator *allocator, const char *text, 
     struct s_parser ps = {expr, diag, NULL, 0, 0, 0, max_depth, anvil__json_hash_seed()};
     if (s_field_chain(&ps, copy, len, &rc, &expr->root)) {
         /* built without tokens (rc says whether memory ran out) */
-    } else if ((rc = jp_lex(arena, allocator, copy, len, stack, sizeof(stack) / sizeof(stack[0]), &ps.tokens, &ps.count, diag)) ==
-               ANVIL_OK) {
+    } else if ((rc = jp_lex(arena, allocator, copy, len, stack, sizeof(stack) / sizeof(stack[0]), &ps.tokens, &ps.count,
+                            diag)) == ANVIL_OK) {
         if (ps.tokens[0].type == JP_EOF) {
             rc = s_error(&ps, ANVIL_ESYNTAX, 0, "empty expression");
         } else {

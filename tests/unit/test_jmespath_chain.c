@@ -10,7 +10,7 @@
 /* Whether `a` (fast path) and `b` (general parser, positions + shift) are the same tree. */
 static bool s_same_tree(const struct jp_node *a, const struct jp_node *b, size_t shift) {
     if (a->type != b->type || a->pos + shift != b->pos || a->count != b->count || a->height != b->height ||
-        a->hash != b->hash || a->name.len != b->name.len ||
+        a->hash != b->hash || a->slot != b->slot || a->name.len != b->name.len ||
         (a->name.len && memcmp(a->name.ptr, b->name.ptr, a->name.len) != 0)) {
         return false;
     }
@@ -35,6 +35,14 @@ static int s_compare(struct anvil_test *t, const char *text) {
         fprintf(stderr, "%s: the fast path's tree differs from the parser's\n", text);
         rc = ANVIL_EINTERNAL;
     }
+    /* The fast path's mark: a chain's child list is exactly as long as needed (the parser's doubles from 2). */
+    if (rc == ANVIL_OK && fast->root->type == JP_N_SUBEXPR && fast->root->capacity != fast->root->count) {
+        fprintf(stderr, "%s: not compiled by the fast path\n", text);
+        rc = ANVIL_EINTERNAL;
+    }
+    if (rc == ANVIL_OK && fast->fields != general->fields) {
+        rc = ANVIL_EINTERNAL;
+    }
     anvil_jmespath_destroy(fast);
     anvil_jmespath_destroy(general);
     return rc;
@@ -42,7 +50,16 @@ static int s_compare(struct anvil_test *t, const char *text) {
 
 TEST(jmespath_field_chains_compile_to_the_parsers_tree) {
     static const char *const chains[] = {
-        "a", "b", "foo", "_", "_x1", "Reservations", "c.d", "a.b.c", "Table.TableStatus", "A_1.b_2.C3._4",
+        "a",
+        "b",
+        "foo",
+        "_",
+        "_x1",
+        "Reservations",
+        "c.d",
+        "a.b.c",
+        "Table.TableStatus",
+        "A_1.b_2.C3._4",
         "a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s",
     };
     for (size_t i = 0; i < sizeof chains / sizeof chains[0]; i++) {
@@ -65,10 +82,10 @@ TEST(jmespath_near_chains_take_the_general_parser) {
         const char *text;
         int status;
     } cases[] = {
-        {"a.", ANVIL_ESYNTAX},   {".a", ANVIL_ESYNTAX},    {"a..b", ANVIL_ESYNTAX},
-        {"1a", ANVIL_ESYNTAX},   {"a.1", ANVIL_ESYNTAX},   {"a-b", ANVIL_ESYNTAX},
-        {"a.b ", ANVIL_OK},      {"a.\"b\"", ANVIL_OK},    {"a.b[0]", ANVIL_OK},
-        {"a.*", ANVIL_OK},       {"length", ANVIL_OK},     {"a.b\n", ANVIL_OK},
+        {"a.", ANVIL_ESYNTAX},       {".a", ANVIL_ESYNTAX},         {"a..b", ANVIL_ESYNTAX},
+        {"1a", ANVIL_ESYNTAX},       {"a.1", ANVIL_ESYNTAX},        {"a-b", ANVIL_ESYNTAX},
+        {"a.b ", ANVIL_OK},          {"a.\"b\"", ANVIL_OK},         {"a.b[0]", ANVIL_OK},
+        {"a.*", ANVIL_OK},           {"length", ANVIL_OK},          {"a.b\n", ANVIL_OK},
         {"\xc3\xa9", ANVIL_ESYNTAX}, {"a.\xc3\xa9", ANVIL_ESYNTAX},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -87,10 +104,40 @@ TEST(jmespath_near_chains_take_the_general_parser) {
             CHECK(diag.message[0] != '\0');
         }
     }
+    /* A dot's right side is one level down: with max_depth 1 a chain is the general parser's error. */
+    struct anvil_jmespath_options shallow = {.max_depth = 1};
+    struct anvil_diag diag;
+    CHECK_OK(anvil_jmespath_compile(t->alloc, "a", 1, &shallow, &expr, NULL));
+    anvil_jmespath_destroy(expr);
+    expr = NULL;
+    CHECK_STATUS(anvil_jmespath_compile(t->alloc, "a.b", 3, &shallow, &expr, &diag), ANVIL_ELIMIT);
+    CHECK(strstr(diag.message, "deeper than the limit of 1") != NULL);
+    CHECK_STATUS(anvil_jmespath_compile(t->alloc, " a.b", 4, &shallow, &expr, NULL), ANVIL_ELIMIT);
     /* The text ends where len says, not at a NUL: "a.b" of "a.bc" is a chain of a and b. */
     CHECK_OK(anvil_jmespath_compile(t->alloc, "a.bc", 3, NULL, &expr, NULL));
     CHECK(expr->root->type == JP_N_SUBEXPR && expr->root->count == 2 && expr->root->children[1]->name.len == 1);
     CHECK(strcmp(expr->text, "a.b") == 0);
 done:
+    anvil_jmespath_destroy(expr);
+}
+
+TEST(jmespath_projection_prefetch_skips_empty_objects) {
+    /* Empty objects (no members array) and non-objects eight items ahead of a projection. */
+    struct anvil_jmespath *expr = NULL;
+    struct anvil_json_doc *doc = NULL;
+    struct anvil_arena *arena = NULL;
+    static const char input[] =
+        "[{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, 1, {\"a\": 2}, {}, \"x\", {\"a\": 3}, {}, {}, {}, "
+        "{}, {}, {}, {}, {}, {}]";
+    CHECK_OK(anvil_jmespath_compile(t->alloc, "[*].a", 5, NULL, &expr, NULL));
+    CHECK_OK(anvil_json_parse(t->alloc, input, sizeof input - 1, NULL, &doc, NULL));
+    CHECK_OK(anvil_arena_new(t->alloc, NULL, &arena));
+    struct anvil_json got;
+    CHECK_OK(anvil_jmespath_search(expr, anvil_json_doc_root(doc), arena, &got, NULL));
+    CHECK(anvil_json_len(&got) == 2 && anvil_json_int(anvil_json_array_at(&got, 0)) == 2 &&
+          anvil_json_int(anvil_json_array_at(&got, 1)) == 3);
+done:
+    anvil_arena_destroy(arena);
+    anvil_json_doc_destroy(doc);
     anvil_jmespath_destroy(expr);
 }
