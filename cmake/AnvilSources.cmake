@@ -117,6 +117,7 @@ set(ANVIL_TRANSPORT_SOURCES
   src/transport/auth_call.c
   src/transport/auth_services_data.c
   src/transport/aws_config.c
+  src/transport/call_run.c
   src/transport/client.c
   src/transport/client_call.c
   src/transport/client_wait.c
