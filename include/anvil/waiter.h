@@ -284,6 +284,21 @@ ANVIL_API int anvil_wait_report_output(struct anvil_wait_state *state, uint64_t 
 ANVIL_API int anvil_wait_report_error(struct anvil_wait_state *state, uint64_t now_ms,
                                       const struct anvil_operation_error *error, struct anvil_arena *scratch);
 
+/**
+ * Reports what an operation callback gave (anvil_operation_fn's status and
+ * reply), as anvil_wait() does: ANVIL_OK the output; ANVIL_ESERVICE the
+ * service's error; ANVIL_ETIMEDOUT the attempt was cut off at its deadline
+ * (the wait expires, keeping the last error the attempt saw);
+ * ANVIL_ECANCELED the wait is cancelled; any other status an error named by
+ * it (with the reply's message when it has one). `*kept` says whether the
+ * state now points into `arena` (its last result): keep that arena as
+ * anvil_wait_report_output() says. Returns ANVIL_OK, or ANVIL_ENOMEM (also
+ * when `status` is ANVIL_ENOMEM: running out of memory is not an answer)
+ * with the wait left as it was.
+ */
+ANVIL_API int anvil_wait_report_reply(struct anvil_wait_state *state, uint64_t now_ms, int status,
+                                      struct anvil_operation_reply *reply, struct anvil_arena *arena, bool *kept);
+
 /** Ends the wait as cancelled (at once, even between INVOKE and the report). */
 ANVIL_API void anvil_wait_cancel(struct anvil_wait_state *state, uint64_t now_ms);
 

@@ -32,7 +32,6 @@ struct s_run {
     const struct anvil_env *env;
     struct anvil_arena *arenas[2];
     struct anvil_operation_reply reply;
-    struct anvil_operation_error transport_error;
     /* Which arena holds the last reported result. */
     size_t last;
 };
@@ -60,11 +59,66 @@ static void s_observe(struct s_run *run, uint64_t now_ms) {
 }
 
 /* A transport problem as an error: its status names it, with the callback's words when it gave some. */
-static void s_transport_error(struct s_run *run, int status) {
-    struct anvil_str_view said = run->reply.error.message;
-    run->transport_error =
-        (struct anvil_operation_error){anvil_sv_from_cstr(anvil_status_name(status)),
-                                       said.len ? said : anvil_sv_from_cstr(anvil_status_str(status)), 0};
+static struct anvil_operation_error s_transport_error(const struct anvil_operation_reply *reply, int status) {
+    struct anvil_str_view said = reply->error.message;
+    return (struct anvil_operation_error){anvil_sv_from_cstr(anvil_status_name(status)),
+                                          said.len ? said : anvil_sv_from_cstr(anvil_status_str(status)), 0};
+}
+
+int anvil_wait_report_reply(struct anvil_wait_state *state, uint64_t now_ms, int status,
+                            struct anvil_operation_reply *reply, struct anvil_arena *arena, bool *kept) {
+    *kept = false;
+    if (!state || !reply || !arena) {
+        return ANVIL_EINVAL;
+    }
+    if (status == ANVIL_ENOMEM) {
+        return status; /* running out of memory is not something the service said */
+    }
+    int rc;
+    if (status == ANVIL_OK) {
+        /* The state keeps a pointer to the output: it must live in the arena, not in the reply. */
+        struct anvil_json *output = anvil_arena_alloc(arena, sizeof *output, 0);
+        if (!output) {
+            return ANVIL_ENOMEM;
+        }
+        *output = reply->output;
+        rc = anvil_wait_report_output(state, now_ms, output, reply->http_status, arena);
+        *kept = rc == ANVIL_OK;
+        return rc;
+    }
+    struct anvil_operation_error *error = &reply->error;
+    struct anvil_operation_error transport;
+    if (status == ANVIL_ETIMEDOUT) {
+        /*
+         * The transport cut the attempt off at its deadline: the wait timed
+         * out, keeping the last error the attempt saw (a try the client was
+         * retrying) when it says one.
+         */
+        int failed = reply->failed_status;
+        bool seen = failed || error->code.len || error->http_status || reply->http_status;
+        if (seen && !error->http_status) {
+            error->http_status = reply->http_status;
+        }
+        if (failed && failed != ANVIL_ESERVICE) {
+            transport = s_transport_error(reply, failed);
+            error = &transport;
+        }
+        anvil_wait_expire(state, now_ms, seen ? error : NULL);
+        *kept = seen;
+        return ANVIL_OK;
+    }
+    if (status == ANVIL_ECANCELED) {
+        /* The operation saw the cancellation (a sleep inside it was cancelled). */
+        anvil_wait_cancel(state, now_ms);
+        return ANVIL_OK;
+    }
+    if (status != ANVIL_ESERVICE) {
+        transport = s_transport_error(reply, status);
+        error = &transport;
+    }
+    rc = anvil_wait_report_error(state, now_ms, error, arena);
+    *kept = rc == ANVIL_OK;
+    return rc;
 }
 
 /* One attempt: call the operation into a fresh arena and report what it gave. */
@@ -76,55 +130,12 @@ static int s_attempt(struct s_run *run) {
     uint64_t deadline = anvil_wait_attempt_deadline_ms(&run->state, anvil_env_now_ms(run->env));
     int rc = run->call->operation(run->call->operation_data, state->input, deadline, arena, &run->reply);
     uint64_t now = anvil_env_now_ms(run->env);
-    if (rc == ANVIL_ENOMEM) {
-        return rc; /* running out of memory is not something the service said */
-    }
+    bool kept = false;
+    rc = anvil_wait_report_reply(&run->state, now, rc, &run->reply, arena, &kept);
     if (rc == ANVIL_OK) {
-        /* The state keeps a pointer to the output: it must live in the arena, not in this reply. */
-        struct anvil_json *output = anvil_arena_alloc(arena, sizeof *output, 0);
-        if (!output) {
-            return ANVIL_ENOMEM;
+        if (kept) {
+            run->last = state->attempts % 2;
         }
-        *output = run->reply.output;
-        rc = anvil_wait_report_output(&run->state, now, output, run->reply.http_status, arena);
-    } else {
-        struct anvil_operation_error *error = &run->reply.error;
-        if (rc == ANVIL_ETIMEDOUT) {
-            /*
-             * The transport cut the attempt off at its deadline: the wait timed
-             * out, keeping the last error the attempt saw (a try the client was
-             * retrying) when it says one.
-             */
-            int failed = run->reply.failed_status;
-            bool seen = failed || error->code.len || error->http_status || run->reply.http_status;
-            if (seen && !error->http_status) {
-                error->http_status = run->reply.http_status;
-            }
-            if (failed && failed != ANVIL_ESERVICE) {
-                s_transport_error(run, failed);
-                error = &run->transport_error;
-            }
-            anvil_wait_expire(&run->state, now, seen ? error : NULL);
-            if (seen) {
-                run->last = state->attempts % 2;
-            }
-            s_observe(run, now);
-            return ANVIL_OK;
-        }
-        if (rc == ANVIL_ECANCELED) {
-            /* The operation saw the cancellation (a sleep inside it was cancelled). */
-            anvil_wait_cancel(&run->state, now);
-            s_observe(run, now);
-            return ANVIL_OK;
-        }
-        if (rc != ANVIL_ESERVICE) {
-            s_transport_error(run, rc);
-            error = &run->transport_error;
-        }
-        rc = anvil_wait_report_error(&run->state, now, error, arena);
-    }
-    if (rc == ANVIL_OK) {
-        run->last = state->attempts % 2;
         s_observe(run, now);
     }
     return rc;

@@ -357,23 +357,24 @@ static int s_curl_header(struct curl_slist **list, struct anvil_buf *line, struc
     return ANVIL_OK;
 }
 
-int anvil__client_send(struct anvil_client *c, const struct anvil__endpoint *ep, const struct anvil__request *req,
-                       struct anvil__exchange *x, struct anvil__attempt *a) {
-    struct anvil__prepared p;
-    int rc = anvil__client_prepare(c, ep, req, &p);
+int anvil__send_begin(struct anvil_client *c, CURL *h, const struct anvil__endpoint *ep, const struct anvil__request *req,
+                      struct anvil__exchange *x, struct anvil__transfer *t) {
+    memset(t, 0, sizeof *t);
+    int rc = anvil__client_prepare(c, ep, req, &t->prepared);
     if (rc != ANVIL_OK) {
         return rc;
     }
+    struct anvil__prepared *p = &t->prepared;
     struct curl_slist *list = NULL;
     struct anvil_buf line;
     anvil_buf_init(&line, c->allocator, 0);
-    for (size_t i = 0; i < p.header_count && rc == ANVIL_OK; i++) {
-        rc = s_curl_header(&list, &line, p.headers[i].name, p.headers[i].value);
+    for (size_t i = 0; i < p->header_count && rc == ANVIL_OK; i++) {
+        rc = s_curl_header(&list, &line, p->headers[i].name, p->headers[i].value);
     }
     /* No "Expect: 100-continue" round trip, and no Content-Type curl would make up for a POST without one. */
     struct curl_slist *next = rc == ANVIL_OK ? curl_slist_append(list, "Expect:") : NULL;
     list = next ? next : list;
-    if (rc == ANVIL_OK && next && !p.has_content_type) {
+    if (rc == ANVIL_OK && next && !p->has_content_type) {
         next = curl_slist_append(list, "Content-Type:");
         list = next ? next : list;
     }
@@ -384,12 +385,12 @@ int anvil__client_send(struct anvil_client *c, const struct anvil__endpoint *ep,
     anvil_buf_clean_up(&line);
     if (rc != ANVIL_OK) {
         curl_slist_free_all(list);
-        anvil__prepared_clean_up(&p);
+        anvil__prepared_clean_up(p);
         return rc;
     }
-    CURL *h = c->curl;
+    t->headers = list;
     curl_easy_reset(h);
-    curl_easy_setopt(h, CURLOPT_URL, p.url.data);
+    curl_easy_setopt(h, CURLOPT_URL, p->url.data);
     /* The path goes out as signed: curl must not remove dot segments from it. */
     curl_easy_setopt(h, CURLOPT_PATH_AS_IS, 1L);
     if (strcmp(req->method, "GET") == 0 && req->body.len == 0) {
@@ -429,6 +430,7 @@ int anvil__client_send(struct anvil_client *c, const struct anvil__endpoint *ep,
         x->cut_at_deadline = true;
     }
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)timeout);
+    t->timeout_ms = timeout;
     x->too_large = false;
     x->cancelled = false;
     curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
@@ -437,20 +439,41 @@ int anvil__client_send(struct anvil_client *c, const struct anvil__endpoint *ep,
         curl_easy_setopt(h, CURLOPT_CAINFO, c->ca_bundle);
     }
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-    uint64_t start = anvil_env_now_ms(c->options.env);
-    a->curl = x->deadline_ms && start >= x->deadline_ms ? CURLE_ABORTED_BY_CALLBACK : curl_easy_perform(h);
+    t->start_ms = anvil_env_now_ms(c->options.env);
+    t->past_deadline = x->deadline_ms && t->start_ms >= x->deadline_ms;
+    return ANVIL_OK;
+}
+
+void anvil__send_end(struct anvil_client *c, CURL *h, const struct anvil__exchange *x, struct anvil__transfer *t,
+                     CURLcode code, struct anvil__attempt *a) {
+    a->curl = t->past_deadline ? CURLE_ABORTED_BY_CALLBACK : code;
     if (a->curl == CURLE_OPERATION_TIMEDOUT && x->cut_at_deadline) {
         /* The deadline's timeout, unless it was the connect timeout, which ends sooner (curl's own clock). */
         curl_off_t total_us = 0;
         curl_easy_getinfo(h, CURLINFO_TOTAL_TIME_T, &total_us);
-        if ((uint64_t)total_us / 1000 + 5 >= timeout) {
+        if ((uint64_t)total_us / 1000 + 5 >= t->timeout_ms) {
             a->curl = CURLE_ABORTED_BY_CALLBACK;
         }
     }
-    a->latency_ms = anvil_env_now_ms(c->options.env) - start;
+    a->latency_ms = anvil_env_now_ms(c->options.env) - t->start_ms;
     a->status = 0;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &a->status);
-    curl_slist_free_all(list);
-    anvil__prepared_clean_up(&p);
+    anvil__transfer_clean_up(t);
+}
+
+void anvil__transfer_clean_up(struct anvil__transfer *t) {
+    curl_slist_free_all(t->headers);
+    t->headers = NULL;
+    anvil__prepared_clean_up(&t->prepared);
+}
+
+int anvil__client_send(struct anvil_client *c, const struct anvil__endpoint *ep, const struct anvil__request *req,
+                       struct anvil__exchange *x, struct anvil__attempt *a) {
+    struct anvil__transfer t;
+    int rc = anvil__send_begin(c, c->curl, ep, req, x, &t);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    anvil__send_end(c, c->curl, x, &t, t.past_deadline ? CURLE_OK : curl_easy_perform(c->curl), a);
     return ANVIL_OK;
 }

@@ -193,9 +193,32 @@ int anvil__client_prepare(struct anvil_client *c, const struct anvil__endpoint *
                           struct anvil__prepared *p);
 void anvil__prepared_clean_up(struct anvil__prepared *p);
 
-/* Signs and sends `req`; curl's result in `a`. ANVIL_OK, ANVIL_ENOMEM, ANVIL_ELIMIT (a URL too long). */
+/* Signs and sends `req` on the client's handle; curl's result in `a`. ANVIL_OK, ANVIL_ENOMEM, ANVIL_ELIMIT (a URL too long). */
 int anvil__client_send(struct anvil_client *c, const struct anvil__endpoint *ep, const struct anvil__request *req,
                        struct anvil__exchange *x, struct anvil__attempt *a);
+
+/* One transfer set up on a handle: what it holds until it ends. */
+struct anvil__transfer {
+    struct anvil__prepared prepared;
+    struct curl_slist *headers;
+    uint64_t start_ms;
+    uint64_t timeout_ms;
+    /* The deadline had passed before the transfer started: do not perform it. */
+    bool past_deadline;
+};
+
+/*
+ * anvil__client_send() in two halves around any handle `h`, for drivers
+ * that perform transfers themselves (curl's multi interface): begin signs
+ * the request and sets `h` up (skip performing it when t->past_deadline);
+ * end turns curl's `code` into the attempt and releases `t`.
+ */
+int anvil__send_begin(struct anvil_client *c, CURL *h, const struct anvil__endpoint *ep, const struct anvil__request *req,
+                      struct anvil__exchange *x, struct anvil__transfer *t);
+void anvil__send_end(struct anvil_client *c, CURL *h, const struct anvil__exchange *x, struct anvil__transfer *t,
+                     CURLcode code, struct anvil__attempt *a);
+/* Releases a begun transfer that will not be ended (it was never performed, or was taken off its multi handle). */
+void anvil__transfer_clean_up(struct anvil__transfer *t);
 
 /* The exchange's headers as an array in `arena` (the response a protocol reads). ANVIL_ENOMEM. */
 int anvil__exchange_response(const struct anvil__exchange *x, long status, struct anvil_arena *arena,

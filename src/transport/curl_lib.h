@@ -34,6 +34,13 @@ struct anvil__curl_api {
     __typeof__(&curl_url_cleanup) url_cleanup;
     __typeof__(&curl_free) free;
     __typeof__(&curl_global_init) global_init;
+    __typeof__(&curl_multi_init) multi_init;
+    __typeof__(&curl_multi_add_handle) multi_add_handle;
+    __typeof__(&curl_multi_remove_handle) multi_remove_handle;
+    __typeof__(&curl_multi_perform) multi_perform;
+    __typeof__(&curl_multi_poll) multi_poll;
+    __typeof__(&curl_multi_info_read) multi_info_read;
+    __typeof__(&curl_multi_cleanup) multi_cleanup;
 };
 
 /* Filled by anvil__curl_load(); read only after it returned ANVIL_OK. */
@@ -62,5 +69,12 @@ int anvil__curl_load(struct anvil_diag *diag);
 #define curl_url_get anvil__curl.url_get
 #define curl_url_cleanup anvil__curl.url_cleanup
 #define curl_free anvil__curl.free
+#define curl_multi_init anvil__curl.multi_init
+#define curl_multi_add_handle anvil__curl.multi_add_handle
+#define curl_multi_remove_handle anvil__curl.multi_remove_handle
+#define curl_multi_perform anvil__curl.multi_perform
+#define curl_multi_poll anvil__curl.multi_poll
+#define curl_multi_info_read anvil__curl.multi_info_read
+#define curl_multi_cleanup anvil__curl.multi_cleanup
 
 #endif
