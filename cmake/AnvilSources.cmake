@@ -121,6 +121,7 @@ set(ANVIL_TRANSPORT_SOURCES
   src/transport/client.c
   src/transport/client_call.c
   src/transport/client_wait.c
+  src/transport/client_wait_many.c
   src/transport/client_endpoint.c
   src/transport/client_http.c
   src/transport/credentials.c

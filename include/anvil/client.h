@@ -311,6 +311,73 @@ ANVIL_API int anvil_client_wait(struct anvil_client *client, const char *waiter_
                                 const struct anvil_wait_options *options, struct anvil_wait_result *result,
                                 struct anvil_diag *diag);
 
+/* ---- many waits at once ---- */
+
+/** One wait of anvil_client_wait_many() that ended. */
+struct anvil_wait_many_done {
+    /** Its place in the inputs. */
+    size_t index;
+    /** Its outcome and message; valid during the callback only. */
+    const struct anvil_wait_result *result;
+};
+
+/** Called as each wait ends, in the order they end, on the calling thread. */
+typedef void anvil_wait_many_fn(void *ctx, const struct anvil_wait_many_done *done);
+
+/** The fleet so far, for a progress display. */
+struct anvil_wait_many_progress {
+    size_t waiting, succeeded, failed, timed_out;
+    /** Requests sent, and those a service answered with a throttling error. */
+    uint64_t requests, throttled;
+    /** Requests on the wire now. */
+    size_t in_flight;
+};
+
+typedef void anvil_wait_many_progress_fn(void *ctx, const struct anvil_wait_many_progress *progress);
+
+struct anvil_wait_many_options {
+    /** Every wait's options (max_wait_ms required). Its cancel flag ends every wait at once. */
+    struct anvil_wait_options wait;
+    /** The most requests on the wire at once (0 = 64). A wait whose poll is due waits for a free one. */
+    size_t max_in_flight;
+    /** The most requests per second for the whole fleet, retries included (0 = no cap but the limiter's). */
+    double max_rps;
+    /** Required: each wait's end. */
+    anvil_wait_many_fn *on_done;
+    void *ctx;
+    /** Optional: called at most every `progress_every_ms` (0 = 1000) of the client's clock, and at the end. */
+    anvil_wait_many_progress_fn *on_progress;
+    uint64_t progress_every_ms;
+    /**
+     * Optional: this waiter instead of the model's `waiter_name` (which may
+     * then be NULL), e.g. one of botocore's waiters-2.json; its operation
+     * must be one of the client's service.
+     */
+    const struct anvil_waiter *waiter;
+};
+
+/**
+ * Waits on many resources at once with the model's waiter `waiter_name`,
+ * one input each, on the calling thread: the waits' polls go out
+ * concurrently over curl's multi interface (connections shared), each
+ * signed, retried and cut off at its deadline exactly as
+ * anvil_client_wait()'s are, all through the client's one retry strategy,
+ * so one retry quota per service endpoint (and one adaptive rate limiter,
+ * in adaptive mode) serves the whole fleet: throttling answers slow every
+ * wait down together. A poll whose call still ends on a throttling error
+ * (the client's retries spent) is not the resource's answer: it is made
+ * again after the waiter's minimum delay, so throttling never ends a wait
+ * (its deadline still does). Each wait's end goes to `options->on_done` as
+ * it happens. Returns ANVIL_OK once every wait has ended (whatever each
+ * outcome), ANVIL_ENOTFOUND for an unknown waiter, ANVIL_EINVAL for bad
+ * options (diag says which), ANVIL_ENOMEM. Memory: about 300 bytes per
+ * wait plus the last answer of each, and one request's buffers per
+ * request in flight. Not thread-safe (a client is one thread's).
+ */
+ANVIL_API int anvil_client_wait_many(struct anvil_client *client, const char *waiter_name,
+                                     const struct anvil_json *const *inputs, size_t count,
+                                     const struct anvil_wait_many_options *options, struct anvil_diag *diag);
+
 /**
  * Receives each page of anvil_client_paginate(): the operation's output and
  * what the paginator made of it (items, why paginating would stop). Both

@@ -308,6 +308,7 @@ void anvil__call_sent(struct anvil__call *k, const struct anvil__attempt *a, uin
     struct anvil__exchange *x = &k->x;
     struct anvil_str_view name = anvil_shape_name(k->op);
     const char *method = k->req.method;
+    k->sends++;
     if (a->curl == CURLE_ABORTED_BY_CALLBACK && x->cancelled) {
         anvil__client_debug(c, "%s %.*s cancelled after %llu ms", method, (int)name.len, name.ptr,
                             (unsigned long long)a->latency_ms);
@@ -340,6 +341,8 @@ void anvil__call_sent(struct anvil__call *k, const struct anvil__attempt *a, uin
         anvil__call_stop(k, rc);
         return;
     }
+    k->last_throttled = d.type == ANVIL_RETRY_ERROR_THROTTLING;
+    k->throttled += k->last_throttled;
     if (a->curl != CURLE_OK) {
         anvil__client_debug(c, "%s %.*s -> no answer (%s) after %llu ms; %s", method, (int)name.len, name.ptr,
                             curl_easy_strerror(a->curl), (unsigned long long)a->latency_ms, d.explanation);

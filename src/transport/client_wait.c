@@ -15,6 +15,21 @@ static int s_paginators(struct anvil_client *c, struct anvil_diag *diag) {
     return c->paginators ? ANVIL_OK : anvil_paginator_set_from_model(c->allocator, c->model, &c->paginators, diag);
 }
 
+int anvil__client_waiter(struct anvil_client *client, const char *name, const struct anvil_waiter **waiter,
+                         const struct anvil_shape **operation, struct anvil_diag *diag) {
+    int rc = s_waiters(client, diag);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    *waiter = anvil_waiter_set_find(client->waiters, name, strlen(name));
+    *operation = *waiter ? anvil_client_operation_sv(client, (*waiter)->operation) : NULL;
+    if (!*waiter || !*operation) {
+        return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "the service has no waiter `%.100s`%s", name,
+                              *waiter ? " (its operation is another service's)" : "");
+    }
+    return ANVIL_OK;
+}
+
 int anvil_client_wait(struct anvil_client *client, const char *waiter_name, const struct anvil_json *input,
                       const struct anvil_wait_options *options, struct anvil_wait_result *result,
                       struct anvil_diag *diag) {
@@ -26,15 +41,11 @@ int anvil_client_wait(struct anvil_client *client, const char *waiter_name, cons
                               "anvil_client_wait needs a client, a waiter's name, "
                               "options (max_wait_ms) and a result");
     }
-    int rc = s_waiters(client, diag);
+    const struct anvil_waiter *waiter = NULL;
+    const struct anvil_shape *operation = NULL;
+    int rc = anvil__client_waiter(client, waiter_name, &waiter, &operation, diag);
     if (rc != ANVIL_OK) {
         return rc;
-    }
-    const struct anvil_waiter *waiter = anvil_waiter_set_find(client->waiters, waiter_name, strlen(waiter_name));
-    const struct anvil_shape *operation = waiter ? anvil_client_operation_sv(client, waiter->operation) : NULL;
-    if (!waiter || !operation) {
-        return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "the service has no waiter `%.100s`%s", waiter_name,
-                              waiter ? " (its operation is another service's)" : "");
     }
     struct anvil_client_operation call_data = {client, operation, waiter};
     struct anvil_wait_call call = {anvil_client_operation_call, &call_data, NULL, NULL, client->options.env, NULL};

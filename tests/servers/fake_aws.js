@@ -11,6 +11,11 @@
 //   {"stacks": {"web": ["CREATE_IN_PROGRESS", "CREATE_COMPLETE"]},
 //    "instances": {"i-0123456789abcdef0": ["pending", "running"]},
 //    "functions": {"fn": ["Pending", "Active"]}}
+//   "throttle_every": N (optional) answers every Nth DescribeStacks with
+//   CloudFormation's Throttling error instead (logged "... throttled"),
+//   before the stack's state moves; "throttle_rate": R answers so every
+//   DescribeStacks past the Rth signed in the same second (its X-Amz-Date:
+//   the client's clock, fake or not, so a test runs in no time).
 // A resource the script does not name does not exist: ValidationError,
 // InvalidInstanceID.NotFound or ResourceNotFoundException, as the services
 // say it. LOG gets "SERVICE OPERATION RESOURCE STATE|error" per request.
@@ -41,8 +46,20 @@ function xml (res, status, body) {
   res.end('<?xml version="1.0" encoding="UTF-8"?>\n' + body)
 }
 
-function cloudformation (form, res) {
+let describeStacks = 0
+const perSecond = {}
+
+function cloudformation (form, res, date) {
   const name = form.get('StackName') || ''
+  describeStacks++
+  perSecond[date] = (perSecond[date] || 0) + 1
+  if ((script.throttle_every && describeStacks % script.throttle_every === 0) ||
+      (script.throttle_rate && perSecond[date] > script.throttle_rate)) {
+    log('cloudformation ' + form.get('Action') + ' ' + name + ' throttled')
+    return xml(res, 400, '<ErrorResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/">\n' +
+      '  <Error>\n    <Type>Sender</Type>\n    <Code>Throttling</Code>\n    <Message>Rate exceeded</Message>\n' +
+      `  </Error>\n  <RequestId>${requestId()}</RequestId>\n</ErrorResponse>\n`)
+  }
   const state = step('stacks', name)
   log('cloudformation ' + form.get('Action') + ' ' + name + ' ' + (state || 'error'))
   if (!state) {
@@ -160,7 +177,9 @@ const server = http.createServer((req, res) => {
     if (req.method === 'GET' && req.url.startsWith('/2015-03-31/functions/')) return lambda(req, res)
     const form = new URLSearchParams(body.toString('utf8'))
     const action = form.get('Action')
-    if (action === 'DescribeStacks' && form.get('Version') === '2010-05-15') return cloudformation(form, res)
+    if (action === 'DescribeStacks' && form.get('Version') === '2010-05-15') {
+      return cloudformation(form, res, req.headers['x-amz-date'] || '')
+    }
     if (action === 'DescribeInstances' && form.get('Version') === '2016-11-15') return ec2(form, res)
     log('unknown ' + req.method + ' ' + req.url + ' ' + (action || ''))
     res.writeHead(400, { 'Content-Type': 'text/xml' })

@@ -356,6 +356,8 @@ struct cli_exec_args {
     char **command;
     /* The HTTP transport, when there is no --exec. */
     const char *endpoint_url, *region, *profile, *retry_mode, *ca_bundle;
+    /* The retry mode when neither --retry-mode, AWS_RETRY_MODE nor the profile names one (NULL = standard). */
+    const char *default_retry_mode;
     uint32_t retry_max_attempts;
     /* --retry-max-time: the whole retry loop's limit (0 = none). */
     uint64_t retry_max_total_ms;
@@ -633,6 +635,38 @@ int cli_cmd_validate(int argc, char **argv);
 int cli_cmd_ast(int argc, char **argv);
 int cli_cmd_idl(int argc, char **argv);
 int cli_cmd_wait(int argc, char **argv);
+
+/* ---- anvil wait's outcome, shared with --many ---- */
+
+/* The exit code of a wait that ended for `reason`. */
+int cli_wait_exit_code(enum anvil_wait_reason reason);
+
+/*
+ * The outcome as one JSON line: `lead` (members with their commas, e.g.
+ * `"line":3,`) first, then waiter, state, reason, attempts, elapsed_ms,
+ * acceptor, output (when `output` is not NULL), error, message.
+ */
+int cli_wait_outcome_json(const struct anvil_waiter *w, const struct anvil_wait_result *r,
+                          const struct anvil_json *output, struct anvil_str_view lead, struct anvil_buf *out);
+
+/*
+ * anvil wait --many: `waiter` on every input line of `path` ("-" = standard
+ * input) through `client`, all at once; an outcome line per resource as it
+ * ends. Returns the exit code.
+ */
+struct cli_wait_many {
+    const char *path;
+    const struct anvil_waiter *waiter;
+    struct anvil_client *client;
+    const struct anvil_shape *operation;
+    const struct anvil_jmespath *query;
+    struct anvil_wait_options options;
+    size_t max_in_flight;
+    double max_rps;
+    /* A live summary on standard error. */
+    bool live;
+};
+int cli_wait_many_run(const struct cli_wait_many *w);
 int cli_cmd_waiters(int argc, char **argv);
 int cli_cmd_version(int argc, char **argv);
 int cli_cmd_complete(int argc, char **argv);

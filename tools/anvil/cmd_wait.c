@@ -12,6 +12,9 @@ enum {
     OPT_MIN_DELAY = 1000,
     OPT_MAX_DELAY,
     OPT_MAX_ATTEMPTS,
+    OPT_MANY,
+    OPT_MAX_IN_FLIGHT,
+    OPT_MAX_RPS,
     OPT_INPUT = 'i',
     OPT_OUTPUT = 'o',
     OPT_PROGRESS = 'p'
@@ -21,7 +24,9 @@ enum s_progress { PROGRESS_NONE, PROGRESS_LIVE, PROGRESS_JSON };
 
 struct s_args {
     struct cli_exec_args exec; /* model, botocore, the waiter (exec.name), command */
-    const char *input, *output, *progress;
+    const char *input, *output, *progress, *many;
+    uint64_t max_in_flight;
+    double max_rps;
     uint64_t max_wait_ms;
     uint32_t min_delay_s, max_delay_s;
     uint64_t max_attempts;
@@ -56,6 +61,22 @@ static int s_option(void *ctx, int id, const char *value) {
     case OPT_INPUT:
         a->input = value;
         break;
+    case OPT_MANY:
+        a->many = value;
+        break;
+    case OPT_MAX_IN_FLIGHT:
+        code = s_parse_u32("--max-in-flight", value, 4096, &a->max_in_flight);
+        break;
+    case OPT_MAX_RPS: {
+        /* Whole or decimal requests per second, as --max-wait takes seconds (0.5 = one every 2 s). */
+        uint64_t per_1000 = 0;
+        if (!cli_parse_seconds(value, UINT64_C(1) << 40, &per_1000) || per_1000 == 0) {
+            return cli_usage_error("wait", "--max-rps takes a number of requests per second greater than 0, not '%s'",
+                                   value);
+        }
+        a->max_rps = (double)per_1000 / 1000.0;
+        break;
+    }
     case OPT_OUTPUT:
         a->output = value;
         break;
@@ -78,6 +99,12 @@ const struct cli_option cli_wait_options[] = {
     CLI_TEXT("max-delay", 0, OPT_MAX_DELAY, "S", "override the waiter's maximum delay (whole seconds)"),
     CLI_TEXT("max-attempts", 0, OPT_MAX_ATTEMPTS, "N", "stop after N calls (botocore waiters default to theirs)"),
     CLI_INPUT_OPTION(OPT_INPUT),
+    CLI_VALUE("many", 0, OPT_MANY, "FILE", CLI_VALUE_FILE,
+              "wait on every input of FILE at once (JSON lines, one input each; - = standard input): an outcome "
+              "line per resource as it ends, exit status the worst outcome's"),
+    CLI_TEXT("max-in-flight", 0, OPT_MAX_IN_FLIGHT, "N", "with --many: at most N requests at once (default 64)"),
+    CLI_TEXT("max-rps", 0, OPT_MAX_RPS, "N",
+             "with --many: at most N requests per second for the whole fleet, retries included (e.g. 20 or 0.5)"),
     CLI_CHOICE("output", 'o', OPT_OUTPUT, "FORMAT", "text json",
                "text (default: one line) or json (the whole outcome)"),
     CLI_QUERY_OPTION(
@@ -97,6 +124,20 @@ static int s_parse(int argc, char **argv, struct s_args *a) {
     }
     if (!a->max_wait_ms) {
         return cli_usage_error("wait", "--max-wait SECONDS is required: how long to wait at most");
+    }
+    if (a->many && (a->input || a->exec.command)) {
+        return cli_usage_error("wait", "--many takes every input from its file and calls over HTTP: not with %s",
+                               a->input ? "--input" : "--exec");
+    }
+    if (a->many && a->output && strcmp(a->output, "json") != 0) {
+        return cli_usage_error("wait", "--many prints one JSON line per resource: not with --output %s", a->output);
+    }
+    if (a->many) {
+        /* A fleet shares one client: its adaptive limiter slows every wait down when the service throttles. */
+        a->exec.default_retry_mode = "adaptive";
+    }
+    if ((a->max_in_flight || a->max_rps > 0) && !a->many) {
+        return cli_usage_error("wait", "%s goes with --many", a->max_in_flight ? "--max-in-flight" : "--max-rps");
     }
     static const char *const outputs[] = {"text", "json", NULL};
     static const char *const progress[] = {"auto", "json", "none", NULL};
@@ -203,7 +244,7 @@ static void s_observe(void *user_data, const struct anvil_wait_progress *p) {
 
 /* ---- the outcome ---- */
 
-static int s_exit_code(enum anvil_wait_reason reason) {
+int cli_wait_exit_code(enum anvil_wait_reason reason) {
     switch (reason) {
     case ANVIL_WAIT_REASON_SUCCESS:
         return CLI_EXIT_OK;
@@ -219,11 +260,12 @@ static int s_exit_code(enum anvil_wait_reason reason) {
     }
 }
 
-/* `output` is what the outcome shows of the last output (through --query), NULL when there is none. */
-static int s_outcome_json(const struct anvil_waiter *w, const struct anvil_wait_result *r,
-                          const struct anvil_json *output, struct anvil_buf *out) {
+int cli_wait_outcome_json(const struct anvil_waiter *w, const struct anvil_wait_result *r,
+                          const struct anvil_json *output, struct anvil_str_view lead, struct anvil_buf *out) {
     const struct anvil_wait_outcome *o = &r->outcome;
-    int rc = anvil_buf_append_cstr(out, "{\"waiter\":");
+    int rc = anvil_buf_append_byte(out, '{');
+    rc = rc == ANVIL_OK ? anvil_buf_append_sv(out, lead) : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, "\"waiter\":") : rc;
     if (rc == ANVIL_OK) {
         rc = anvil_json_write_string(w->name, 0, out);
     }
@@ -349,11 +391,11 @@ static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, cons
             output = &shown;
         }
         if (code == CLI_EXIT_OK) {
-            rc = json ? s_outcome_json(waiter, &result, output, &out) : s_outcome_text(waiter, &result, output, &out);
+            rc = json ? cli_wait_outcome_json(waiter, &result, output, anvil_sv("", 0), &out) : s_outcome_text(waiter, &result, output, &out);
             code = rc == ANVIL_OK ? cli_write_output(out.data, out.len) : cli_exit_for_status(rc);
         }
         if (code == CLI_EXIT_OK) {
-            code = s_exit_code(result.outcome.reason);
+            code = cli_wait_exit_code(result.outcome.reason);
         }
         anvil_buf_clean_up(&out);
     }
@@ -378,14 +420,28 @@ int cli_cmd_wait(int argc, char **argv) {
         (code = cli_target_waiters(&target, &a.exec, &set)) != CLI_EXIT_OK ||
         (code = s_find_waiter(set, a.exec.name, &waiter)) != CLI_EXIT_OK ||
         (code = cli_target_read_input(&target, "--input", a.input)) != CLI_EXIT_OK ||
-        (!a.exec.command &&
-         (code = cli_target_connect(&target, &a.exec, &waiter->operation, CLI_OPERATION_MODEL, true)) != CLI_EXIT_OK)) {
+        (!a.exec.command && (code = cli_target_connect(&target, &a.exec, &waiter->operation, CLI_OPERATION_MODEL,
+                                                       !a.many)) != CLI_EXIT_OK)) {
         goto done;
     }
     if (waiter->deprecated) {
         cli_error("warning: waiter '%.*s' is deprecated", (int)waiter->name.len, waiter->name.ptr);
     }
-    code = s_run(&a, waiter, &target, query);
+    if (a.many) {
+        struct cli_wait_many many = {
+            a.many,
+            waiter,
+            target.client,
+            target.operation,
+            query,
+            {a.max_wait_ms, a.min_delay_s, a.max_delay_s, a.max_attempts, &cli_cancel_signal, cli_env()},
+            (size_t)a.max_in_flight,
+            a.max_rps,
+            (!a.progress || strcmp(a.progress, "auto") == 0) && isatty(STDERR_FILENO)};
+        code = cli_wait_many_run(&many);
+    } else {
+        code = s_run(&a, waiter, &target, query);
+    }
 done:
     anvil_jmespath_destroy(query);
     anvil_waiter_set_destroy(set);

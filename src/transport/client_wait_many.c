@@ -1,0 +1,518 @@
+/*
+ * Many waits on one thread: each wait's state (behavior/) queued in a wait
+ * group by the time it next wants a poll; a due poll takes one of
+ * max_in_flight slots, where a call's state machine (call_run.c) runs it,
+ * its sends performed by curl's multi interface and its sleeps (rate
+ * limiter, backoff) kept as the slot's wake time. The thread sleeps in
+ * curl_multi_poll() while requests are on the wire, else through the
+ * client's env (so a fake clock runs a fleet's hour in no time). Every call
+ * goes through the client's one retry strategy: one quota, one limiter.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "transport/call_internal.h"
+
+#define S_DEFAULT_IN_FLIGHT 64
+#define S_MAX_IN_FLIGHT 4096
+/* The longest sleep between looks at the cancel flag. */
+#define S_SLICE_MS 100
+
+/* One wait: its state first, so the group's state pointer leads back to it. */
+struct s_wait {
+    struct anvil_wait_state state;
+    /* The arena holding the state's last result (NULL when it holds none). */
+    struct anvil_arena *held;
+    size_t index;
+    /* Reported to the caller. */
+    bool ended;
+};
+
+/* A request slot: one call of one wait at a time. */
+struct s_slot {
+    struct anvil__call call;
+    struct anvil_operation_reply reply;
+    struct anvil_arena *arena;
+    CURL *easy;
+    struct anvil__transfer transfer;
+    /* The wait whose poll this is; NULL when the slot is free. */
+    struct s_wait *wait;
+    bool on_wire;
+    /* The call sleeps until then (0 = it can step now). */
+    uint64_t wake_ms;
+    /* The call ended throttled: the poll starts again (a new call) at wake_ms. */
+    bool again;
+};
+
+struct s_many {
+    struct anvil_client *client;
+    const struct anvil_waiter *waiter;
+    const struct anvil_shape *operation;
+    const struct anvil_json *const *inputs;
+    const struct anvil_wait_many_options *options;
+    const struct anvil_env *env;
+    CURLM *multi;
+    struct anvil_wait_group group;
+    struct s_wait *waits;
+    size_t count;
+    struct s_slot *slots;
+    size_t slot_count;
+    /* Arenas no wait holds, for the next polls. */
+    struct anvil_arena **spare;
+    size_t spare_len;
+    struct anvil_wait_many_progress progress;
+    uint64_t progress_at_ms;
+    /* max_rps: when the next request may go, in µs of the client's clock. */
+    uint64_t next_send_us;
+};
+
+static uint64_t s_now(const struct s_many *m) {
+    return anvil_env_now_ms(m->env);
+}
+
+static bool s_cancelled(const struct s_many *m) {
+    const volatile sig_atomic_t *flag = m->options->wait.cancel;
+    return flag && *flag;
+}
+
+static int s_take_arena(struct s_many *m, struct anvil_arena **out) {
+    if (m->spare_len) {
+        *out = m->spare[--m->spare_len];
+        anvil_arena_reset(*out);
+        return ANVIL_OK;
+    }
+    return anvil_arena_new(m->client->allocator, NULL, out);
+}
+
+/* Back to the pool (which has room for every arena there can be: one per wait and one per slot). */
+static void s_give_arena(struct s_many *m, struct anvil_arena *arena) {
+    if (arena) {
+        m->spare[m->spare_len++] = arena;
+    }
+}
+
+static void s_report_progress(struct s_many *m, uint64_t now, bool force) {
+    if (!m->options->on_progress || (!force && now < m->progress_at_ms)) {
+        return;
+    }
+    uint64_t every = m->options->progress_every_ms ? m->options->progress_every_ms : 1000;
+    m->progress_at_ms = now + every;
+    m->options->on_progress(m->options->ctx, &m->progress);
+}
+
+/* A wait that ended: its outcome to the caller; its memory back to the pool. */
+static int s_finish(struct s_many *m, struct s_wait *w) {
+    struct anvil_wait_result result;
+    memset(&result, 0, sizeof result);
+    anvil_wait_outcome(&w->state, &result.outcome);
+    struct anvil_arena *scratch = NULL;
+    int rc = s_take_arena(m, &scratch);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    if (anvil_wait_message(&w->state, scratch, &result.message) != ANVIL_OK) {
+        result.message = anvil_sv("", 0);
+    }
+    result.arena = w->held;
+    m->progress.waiting--;
+    switch (result.outcome.reason) {
+    case ANVIL_WAIT_REASON_SUCCESS:
+        m->progress.succeeded++;
+        break;
+    case ANVIL_WAIT_REASON_TIMED_OUT:
+        m->progress.timed_out++;
+        break;
+    default:
+        m->progress.failed++;
+        break;
+    }
+    w->ended = true;
+    struct anvil_wait_many_done done = {w->index, &result};
+    m->options->on_done(m->options->ctx, &done);
+    s_give_arena(m, scratch);
+    s_give_arena(m, w->held);
+    w->held = NULL;
+    return ANVIL_OK;
+}
+
+/* After a report: the wait is queued for its next poll, or it ended. */
+static int s_settle(struct s_many *m, struct s_wait *w, uint64_t now) {
+    uint64_t at = now;
+    if (anvil_wait_next(&w->state, now, &at) == ANVIL_WAIT_DONE) {
+        return s_finish(m, w);
+    }
+    return anvil_wait_group_schedule(&m->group, &w->state, now);
+}
+
+/* The slot's call ended: its answer to the wait, the slot freed. */
+static int s_call_ended(struct s_many *m, struct s_slot *s, uint64_t now) {
+    int status = anvil__call_end(&s->call);
+    m->progress.requests += s->call.sends;
+    m->progress.throttled += s->call.throttled;
+    if (status == ANVIL_ESERVICE && s->call.last_throttled && !s_cancelled(m)) {
+        /* Throttled to the end of the client's retries: not the resource's answer; the same poll, later. */
+        uint32_t delay_s = m->options->wait.min_delay_s ? m->options->wait.min_delay_s : m->waiter->min_delay_s;
+        s->again = true;
+        s->wake_ms = now + (uint64_t)delay_s * 1000;
+        return ANVIL_OK;
+    }
+    struct s_wait *w = s->wait;
+    s->wait = NULL;
+    bool kept = false;
+    int rc = anvil_wait_report_reply(&w->state, now, status, &s->reply, s->arena, &kept);
+    if (rc != ANVIL_OK) {
+        s_give_arena(m, s->arena);
+        s->arena = NULL;
+        return rc;
+    }
+    if (kept) {
+        /* The state now points into this arena: it replaces the one that held the previous result. */
+        s_give_arena(m, w->held);
+        w->held = s->arena;
+    } else {
+        s_give_arena(m, s->arena);
+    }
+    s->arena = NULL;
+    return s_settle(m, w, now);
+}
+
+/* With max_rps, whether a request may go at `now` (taking its turn), else when it may in `*wake`. */
+static bool s_paced(struct s_many *m, uint64_t now, uint64_t *wake) {
+    if (m->options->max_rps <= 0) {
+        return true;
+    }
+    uint64_t now_us = now * 1000;
+    if (m->next_send_us > now_us) {
+        *wake = (m->next_send_us + 999) / 1000;
+        return false;
+    }
+    uint64_t gap_us = (uint64_t)(1e6 / m->options->max_rps);
+    m->next_send_us = (m->next_send_us + gap_us > now_us ? m->next_send_us : now_us) + gap_us;
+    return true;
+}
+
+static void s_start_call(struct s_many *m, struct s_slot *s, uint64_t now);
+
+/* Runs the slot's call until it is on the wire, asleep, or over. */
+static int s_step(struct s_many *m, struct s_slot *s, uint64_t now) {
+    if (s->again) {
+        /* A throttled poll made again: a new call for the same attempt of the wait. */
+        s->again = false;
+        anvil_arena_reset(s->arena);
+        s_start_call(m, s, now);
+    }
+    for (;;) {
+        uint64_t wake = 0;
+        switch (anvil__call_next(&s->call, now, &wake)) {
+        case ANVIL__CALL_DONE:
+            return s_call_ended(m, s, now);
+        case ANVIL__CALL_SLEEP:
+            if (wake > now) {
+                s->wake_ms = wake;
+                return ANVIL_OK;
+            }
+            break;
+        case ANVIL__CALL_SEND: {
+            struct anvil__call *k = &s->call;
+            uint64_t turn = 0;
+            if (!s_paced(m, now, &turn)) {
+                s->wake_ms = turn;
+                return ANVIL_OK;
+            }
+            int rc = anvil__send_begin(m->client, s->easy, &k->ep, &k->req, &k->x, &s->transfer);
+            if (rc != ANVIL_OK) {
+                anvil__call_stop(k, rc);
+                break;
+            }
+            if (s->transfer.past_deadline) {
+                struct anvil__attempt a;
+                anvil__send_end(m->client, s->easy, &k->x, &s->transfer, CURLE_OK, &a);
+                anvil__call_sent(k, &a, now);
+                break;
+            }
+            if (curl_multi_add_handle(m->multi, s->easy) != CURLM_OK) {
+                anvil__transfer_clean_up(&s->transfer);
+                anvil__call_stop(k, ANVIL_ENOMEM);
+                break;
+            }
+            s->on_wire = true;
+            m->progress.in_flight++;
+            return ANVIL_OK;
+        }
+        }
+    }
+}
+
+/* The slot's wait's poll as a new call. */
+static void s_start_call(struct s_many *m, struct s_slot *s, uint64_t now) {
+    struct s_wait *w = s->wait;
+    uint64_t deadline = anvil_wait_attempt_deadline_ms(&w->state, now);
+    anvil__call_start(&s->call, m->client, m->operation, m->inputs[w->index], deadline, m->waiter, s->arena,
+                      &s->reply);
+}
+
+/* Starts the poll of a due wait in a free slot. */
+static int s_start_poll(struct s_many *m, struct s_slot *s, struct s_wait *w, uint64_t now) {
+    int rc = s_take_arena(m, &s->arena);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    s->wait = w;
+    s->wake_ms = 0;
+    s->again = false;
+    s_start_call(m, s, now);
+    return s_step(m, s, now);
+}
+
+static struct s_slot *s_free_slot(struct s_many *m) {
+    for (size_t i = 0; i < m->slot_count; i++) {
+        if (!m->slots[i].wait) {
+            return &m->slots[i];
+        }
+    }
+    return NULL;
+}
+
+/* Takes every due wait it has a slot for; `*wake` gets the next queued wait's time when all due ones were taken. */
+static int s_start_due(struct s_many *m, uint64_t now, uint64_t *wake) {
+    *wake = UINT64_MAX;
+    for (;;) {
+        struct s_slot *s = s_free_slot(m);
+        if (!s) {
+            return ANVIL_OK;
+        }
+        enum anvil_wait_action action;
+        uint64_t next = UINT64_MAX;
+        struct anvil_wait_state *state = anvil_wait_group_pop(&m->group, now, &action, &next);
+        if (!state) {
+            *wake = next;
+            return ANVIL_OK;
+        }
+        struct s_wait *w = (struct s_wait *)(void *)state;
+        int rc = action == ANVIL_WAIT_DONE ? s_finish(m, w) : s_start_poll(m, s, w, now);
+        if (rc != ANVIL_OK) {
+            return rc;
+        }
+    }
+}
+
+/* Reads curl's finished transfers into their calls. */
+static int s_collect(struct s_many *m) {
+    int left = 0;
+    CURLMsg *msg;
+    while ((msg = curl_multi_info_read(m->multi, &left)) != NULL) {
+        if (msg->msg != CURLMSG_DONE) {
+            continue;
+        }
+        struct s_slot *s = NULL;
+        for (size_t i = 0; i < m->slot_count && !s; i++) {
+            s = m->slots[i].easy == msg->easy_handle ? &m->slots[i] : NULL;
+        }
+        if (!s) {
+            continue;
+        }
+        CURLcode code = msg->data.result;
+        curl_multi_remove_handle(m->multi, s->easy);
+        s->on_wire = false;
+        m->progress.in_flight--;
+        struct anvil__attempt a;
+        anvil__send_end(m->client, s->easy, &s->call.x, &s->transfer, code, &a);
+        uint64_t now = s_now(m);
+        anvil__call_sent(&s->call, &a, now);
+        int rc = s_step(m, s, now);
+        if (rc != ANVIL_OK) {
+            return rc;
+        }
+    }
+    return ANVIL_OK;
+}
+
+/* Ctrl-C: every request off the wire, every wait ended as cancelled, each reported. */
+static int s_cancel_all(struct s_many *m, uint64_t now) {
+    for (size_t i = 0; i < m->slot_count; i++) {
+        struct s_slot *s = &m->slots[i];
+        if (!s->wait) {
+            continue;
+        }
+        if (s->on_wire) {
+            curl_multi_remove_handle(m->multi, s->easy);
+            anvil__transfer_clean_up(&s->transfer);
+            s->on_wire = false;
+            m->progress.in_flight--;
+        }
+        if (s->again) {
+            /* Between a throttled call and its repeat: the call has ended; start one only to stop it. */
+            s->again = false;
+            anvil_arena_reset(s->arena);
+            s_start_call(m, s, now);
+        }
+        anvil__call_stop(&s->call, ANVIL_ECANCELED);
+        int rc = s_call_ended(m, s, now);
+        if (rc != ANVIL_OK) {
+            return rc;
+        }
+    }
+    for (size_t i = 0; i < m->count; i++) {
+        struct s_wait *w = &m->waits[i];
+        if (!w->ended) {
+            /* Queued for a later poll: taken out, ended as cancelled, reported. */
+            anvil_wait_group_remove(&m->group, &w->state);
+            anvil_wait_cancel(&w->state, now);
+            int rc = s_finish(m, w);
+            if (rc != ANVIL_OK) {
+                return rc;
+            }
+        }
+    }
+    return ANVIL_OK;
+}
+
+/* Sleeps until `until` or until curl has something, whichever is first. */
+static int s_idle(struct s_many *m, uint64_t now, uint64_t until) {
+    uint64_t ms = until > now ? until - now : 0;
+    ms = ms > S_SLICE_MS ? S_SLICE_MS : ms;
+    if (m->progress.in_flight) {
+        if (curl_multi_poll(m->multi, NULL, 0, (int)ms, NULL) != CURLM_OK) {
+            return ANVIL_ETRANSPORT;
+        }
+        int running = 0;
+        return curl_multi_perform(m->multi, &running) == CURLM_OK ? ANVIL_OK : ANVIL_ETRANSPORT;
+    }
+    int rc = anvil_env_sleep_ms(m->env, ms);
+    return rc == ANVIL_ECANCELED ? ANVIL_OK : rc; /* the cancel flag says the rest */
+}
+
+static int s_loop(struct s_many *m) {
+    while (m->progress.waiting) {
+        uint64_t now = s_now(m);
+        if (s_cancelled(m)) {
+            return s_cancel_all(m, now);
+        }
+        uint64_t until = UINT64_MAX;
+        int rc = s_start_due(m, now, &until);
+        for (size_t i = 0; i < m->slot_count && rc == ANVIL_OK; i++) {
+            struct s_slot *s = &m->slots[i];
+            if (s->wait && !s->on_wire) {
+                if (s->wake_ms <= now) {
+                    s->wake_ms = 0;
+                    rc = s_step(m, s, now);
+                }
+                if (s->wait && !s->on_wire && s->wake_ms && s->wake_ms < until) {
+                    until = s->wake_ms;
+                }
+            }
+        }
+        rc = rc == ANVIL_OK ? s_collect(m) : rc;
+        if (rc != ANVIL_OK) {
+            return rc;
+        }
+        s_report_progress(m, now, false);
+        if (m->progress.waiting) {
+            if ((rc = s_idle(m, now, until)) != ANVIL_OK || (rc = s_collect(m)) != ANVIL_OK) {
+                return rc;
+            }
+        }
+    }
+    return ANVIL_OK;
+}
+
+static void s_clean_up(struct s_many *m) {
+    for (size_t i = 0; m->slots && i < m->slot_count; i++) {
+        struct s_slot *s = &m->slots[i];
+        if (s->on_wire) {
+            curl_multi_remove_handle(m->multi, s->easy);
+            anvil__transfer_clean_up(&s->transfer);
+        }
+        if (s->wait && !s->again) {
+            anvil__call_end(&s->call);
+        }
+        anvil_arena_destroy(s->arena);
+        if (s->easy) {
+            curl_easy_cleanup(s->easy);
+        }
+    }
+    for (size_t i = 0; m->waits && i < m->count; i++) {
+        anvil_arena_destroy(m->waits[i].held);
+    }
+    for (size_t i = 0; i < m->spare_len; i++) {
+        anvil_arena_destroy(m->spare[i]);
+    }
+    if (m->multi) {
+        curl_multi_cleanup(m->multi);
+    }
+    anvil_wait_group_clean_up(&m->group);
+    struct anvil_allocator *a = m->client->allocator;
+    anvil_mem_release(a, m->spare);
+    anvil_mem_release(a, m->slots);
+    anvil_mem_release(a, m->waits);
+}
+
+int anvil_client_wait_many(struct anvil_client *client, const char *waiter_name,
+                           const struct anvil_json *const *inputs, size_t count,
+                           const struct anvil_wait_many_options *options, struct anvil_diag *diag) {
+    if (!client || !options || (!waiter_name && !options->waiter) || (!inputs && count) || !options->on_done) {
+        return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0,
+                              "anvil_client_wait_many needs a client, a waiter's name, the inputs and options with "
+                              "on_done");
+    }
+    if (options->max_in_flight > S_MAX_IN_FLIGHT) {
+        return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "max_in_flight %zu is above %d", options->max_in_flight,
+                              S_MAX_IN_FLIGHT);
+    }
+    struct s_many m;
+    memset(&m, 0, sizeof m);
+    m.client = client;
+    m.inputs = inputs;
+    m.count = count;
+    m.options = options;
+    m.env = client->options.env ? client->options.env : anvil_env_system();
+    anvil_wait_group_init(&m.group, client->allocator);
+    int rc = ANVIL_OK;
+    if (options->waiter) {
+        m.waiter = options->waiter;
+        m.operation = anvil_client_operation_sv(client, m.waiter->operation);
+        if (!m.operation) {
+            rc = anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "the waiter's operation `%.*s` is not the service's",
+                                (int)m.waiter->operation.len, m.waiter->operation.ptr);
+        }
+    } else {
+        rc = anvil__client_waiter(client, waiter_name, &m.waiter, &m.operation, diag);
+    }
+    m.slot_count = options->max_in_flight ? options->max_in_flight : S_DEFAULT_IN_FLIGHT;
+    m.slot_count = m.slot_count < count ? m.slot_count : count;
+    struct anvil_allocator *a = client->allocator;
+    if (rc == ANVIL_OK && count) {
+        m.waits = anvil_mem_calloc(a, count, sizeof *m.waits);
+        m.slots = anvil_mem_calloc(a, m.slot_count, sizeof *m.slots);
+        /* Every arena there can be: one held per wait, one per slot, one for a finished wait's message. */
+        m.spare = anvil_mem_calloc(a, count + m.slot_count + 1, sizeof *m.spare);
+        m.multi = m.waits && m.slots && m.spare ? curl_multi_init() : NULL;
+        rc = m.multi ? ANVIL_OK : ANVIL_ENOMEM;
+    }
+    for (size_t i = 0; rc == ANVIL_OK && i < m.slot_count; i++) {
+        m.slots[i].easy = curl_easy_init();
+        rc = m.slots[i].easy ? ANVIL_OK : ANVIL_ENOMEM;
+    }
+    uint64_t now = s_now(&m);
+    struct anvil_wait_options wait = options->wait;
+    if (!wait.env) {
+        wait.env = m.env;
+    }
+    for (size_t i = 0; rc == ANVIL_OK && i < count; i++) {
+        struct s_wait *w = &m.waits[i];
+        w->index = i;
+        rc = anvil_wait_start(&w->state, m.waiter, inputs[i], &wait, now, diag);
+        rc = rc == ANVIL_OK ? anvil_wait_group_schedule(&m.group, &w->state, now) : rc;
+        m.progress.waiting += rc == ANVIL_OK;
+    }
+    if (rc == ANVIL_OK) {
+        rc = s_loop(&m);
+        s_report_progress(&m, s_now(&m), true);
+    }
+    if (rc != ANVIL_OK && diag && !diag->message[0]) {
+        anvil_diag_set(diag, rc, 0, 0, 0, "waiting on many: %s", anvil_status_str(rc));
+    }
+    s_clean_up(&m);
+    return rc;
+}

@@ -1,0 +1,188 @@
+/*
+ * anvil wait --many FILE: one waiter, one input per line (JSON lines), every
+ * wait at once through anvil_client_wait_many(); an outcome line per
+ * resource the moment it ends, a live summary on a terminal, and the exit
+ * status of the worst outcome.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* The most input lines one run takes. */
+#define S_MAX_LINES 1000000
+
+struct s_run {
+    const struct cli_wait_many *w;
+    /* Each input's line number. */
+    size_t *line_of;
+    const struct anvil_json **inputs;
+    size_t count;
+    /* The worst outcome so far (ranked by s_rank) and its exit code. */
+    int worst_rank;
+    int worst_code;
+    int write_code;
+    bool live_shown;
+};
+
+/* Success < failure < timed out (or attempts) < unexpected error < cancelled: the exit status is the worst's. */
+static int s_rank(enum anvil_wait_reason reason) {
+    switch (reason) {
+    case ANVIL_WAIT_REASON_SUCCESS:
+        return 0;
+    case ANVIL_WAIT_REASON_FAILURE:
+        return 1;
+    case ANVIL_WAIT_REASON_TIMED_OUT:
+    case ANVIL_WAIT_REASON_MAX_ATTEMPTS:
+        return 2;
+    case ANVIL_WAIT_REASON_CANCELLED:
+        return 4;
+    default:
+        return 3;
+    }
+}
+
+static void s_clear_live(struct s_run *r) {
+    if (r->live_shown) {
+        fputs("\r\033[K", stderr);
+        r->live_shown = false;
+    }
+}
+
+static void s_on_done(void *ctx, const struct anvil_wait_many_done *done) {
+    struct s_run *r = ctx;
+    const struct anvil_wait_result *result = done->result;
+    int rank = s_rank(result->outcome.reason);
+    if (rank > r->worst_rank) {
+        r->worst_rank = rank;
+        r->worst_code = cli_wait_exit_code(result->outcome.reason);
+    }
+    if (r->write_code != CLI_EXIT_OK) {
+        return;
+    }
+    struct anvil_buf lead, out;
+    anvil_buf_init(&lead, NULL, 0);
+    anvil_buf_init(&out, NULL, 0);
+    int rc = anvil_buf_appendf(&lead, "\"line\":%zu,\"input\":", r->line_of[done->index]);
+    rc = rc == ANVIL_OK ? anvil_json_write(r->inputs[done->index], 0, &lead) : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_append_byte(&lead, ',') : rc;
+    /* The output shown: the last one through --query; the query's values live in a scratch arena. */
+    struct anvil_arena *scratch = NULL;
+    const struct anvil_json *output = result->outcome.has_output ? result->outcome.output : NULL;
+    struct anvil_json shown;
+    if (rc == ANVIL_OK && output && r->w->query) {
+        rc = anvil_arena_new(NULL, NULL, &scratch);
+        if (rc == ANVIL_OK && cli_query_apply("wait", r->w->query, output, scratch, &shown) == CLI_EXIT_OK) {
+            output = &shown;
+        } else {
+            output = NULL;
+        }
+    }
+    rc = rc == ANVIL_OK ? cli_wait_outcome_json(r->w->waiter, result, output, anvil_buf_view(&lead), &out) : rc;
+    s_clear_live(r);
+    r->write_code = rc == ANVIL_OK ? cli_write_output(out.data, out.len) : cli_exit_for_status(rc);
+    anvil_arena_destroy(scratch);
+    anvil_buf_clean_up(&lead);
+    anvil_buf_clean_up(&out);
+}
+
+static void s_on_progress(void *ctx, const struct anvil_wait_many_progress *p) {
+    struct s_run *r = ctx;
+    if (!r->w->live) {
+        return;
+    }
+    fprintf(stderr, "\r\033[K%zu waiting \xc2\xb7 %zu success \xc2\xb7 %zu failure \xc2\xb7 %zu timed out \xc2\xb7 %llu requests "
+            "(%zu in flight) \xc2\xb7 %llu throttled",
+            p->waiting, p->succeeded, p->failed, p->timed_out, (unsigned long long)p->requests, p->in_flight,
+            (unsigned long long)p->throttled);
+    fflush(stderr);
+    r->live_shown = true;
+}
+
+/* Parses and checks every line before the first request: a bad one is named by its line number. */
+static int s_read_lines(struct s_run *r, const struct cli_input *in, struct anvil_json_doc ***docs) {
+    size_t cap = 0;
+    for (size_t i = 0; i < in->len; i++) {
+        cap += in->data[i] == '\n';
+    }
+    cap++;
+    *docs = calloc(cap, sizeof **docs);
+    r->inputs = calloc(cap, sizeof *r->inputs);
+    r->line_of = calloc(cap, sizeof *r->line_of);
+    if (!*docs || !r->inputs || !r->line_of) {
+        cli_error("wait: out of memory");
+        return CLI_EXIT_INTERNAL;
+    }
+    size_t line = 0;
+    for (size_t at = 0; at < in->len;) {
+        const char *start = in->data + at;
+        const char *nl = memchr(start, '\n', in->len - at);
+        size_t len = nl ? (size_t)(nl - start) : in->len - at;
+        at += len + (nl != NULL);
+        line++;
+        struct anvil_str_view text = anvil_sv_trim(anvil_sv(start, len));
+        if (!text.len) {
+            continue; /* blank lines separate nothing */
+        }
+        if (r->count == S_MAX_LINES) {
+            cli_error("wait: %s: more than %d inputs", in->label, S_MAX_LINES);
+            return CLI_EXIT_DATA;
+        }
+        struct anvil_diag diag;
+        anvil_diag_clear(&diag);
+        struct anvil_json_doc *doc = NULL;
+        if (anvil_json_parse(NULL, text.ptr, text.len, NULL, &doc, &diag) != ANVIL_OK) {
+            cli_error("wait: %s: line %zu: %s", in->label, line, diag.message);
+            return CLI_EXIT_DATA;
+        }
+        (*docs)[r->count] = doc;
+        r->inputs[r->count] = anvil_json_doc_root(doc);
+        r->line_of[r->count] = line;
+        r->count++;
+        char what[96];
+        snprintf(what, sizeof what, "wait: line %zu", line);
+        int code = cli_check_input(r->w->client, r->w->operation, anvil_json_doc_root(doc), what);
+        if (code != CLI_EXIT_OK) {
+            return code;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+int cli_wait_many_run(const struct cli_wait_many *w) {
+    struct cli_input in;
+    int code = cli_input_read(w->path, cli_read_limit(), &in);
+    if (code != CLI_EXIT_OK) {
+        return code;
+    }
+    struct s_run r = {w, NULL, NULL, 0, 0, CLI_EXIT_OK, CLI_EXIT_OK, false};
+    struct anvil_json_doc **docs = NULL;
+    code = s_read_lines(&r, &in, &docs);
+    if (code == CLI_EXIT_OK) {
+        struct anvil_wait_many_options options = {
+            w->options, w->max_in_flight, w->max_rps, s_on_done, &r, s_on_progress, 0, w->waiter};
+        struct cli_signals signals;
+        cli_signals_catch(&signals);
+        struct anvil_diag diag;
+        anvil_diag_clear(&diag);
+        int rc = anvil_client_wait_many(w->client, NULL, r.inputs, r.count, &options, &diag);
+        cli_signals_restore(&signals);
+        s_clear_live(&r);
+        if (rc != ANVIL_OK) {
+            cli_error("wait: %s", diag.message[0] ? diag.message : anvil_status_str(rc));
+            cli_debug_origin(&diag);
+            code = rc == ANVIL_EINVAL ? CLI_EXIT_USAGE : cli_exit_for_status(rc);
+        } else {
+            code = r.write_code != CLI_EXIT_OK ? r.write_code : r.worst_code;
+        }
+    }
+    for (size_t i = 0; docs && i < r.count; i++) {
+        anvil_json_doc_destroy(docs[i]);
+    }
+    free(docs);
+    free(r.inputs);
+    free(r.line_of);
+    cli_input_release(&in);
+    return code;
+}
