@@ -23,7 +23,8 @@ enum anvil__call_step {
     ANVIL__CALL_DONE
 };
 
-/* Caller storage; must not move between anvil__call_start() and anvil__call_end() (curl and the token point into it). */
+/* Caller storage; must not move between anvil__call_start() and anvil__call_end() (curl and the token point into it).
+ */
 struct anvil__call {
     struct anvil_client *client;
     const struct anvil_shape *op;

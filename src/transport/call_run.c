@@ -317,10 +317,9 @@ void anvil__call_sent(struct anvil__call *k, const struct anvil__attempt *a, uin
     }
     if (a->curl == CURLE_ABORTED_BY_CALLBACK) {
         k->result = s_cut_off(k, k->loop_deadline_ms, anvil_retry_token_attempt(&k->token));
-        anvil__client_debug(c, "%s %.*s cut off after %llu ms; %s", method, (int)name.len, name.ptr,
-                            (unsigned long long)a->latency_ms,
-                            k->result == ANVIL_ETIMEDOUT ? "the deadline came"
-                                                         : "the retry loop's max total time ran out");
+        anvil__client_debug(
+            c, "%s %.*s cut off after %llu ms; %s", method, (int)name.len, name.ptr, (unsigned long long)a->latency_ms,
+            k->result == ANVIL_ETIMEDOUT ? "the deadline came" : "the retry loop's max total time ran out");
         s_done(k);
         return;
     }

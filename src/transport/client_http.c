@@ -357,8 +357,8 @@ static int s_curl_header(struct curl_slist **list, struct anvil_buf *line, struc
     return ANVIL_OK;
 }
 
-int anvil__send_begin(struct anvil_client *c, CURL *h, const struct anvil__endpoint *ep, const struct anvil__request *req,
-                      struct anvil__exchange *x, struct anvil__transfer *t) {
+int anvil__send_begin(struct anvil_client *c, CURL *h, const struct anvil__endpoint *ep,
+                      const struct anvil__request *req, struct anvil__exchange *x, struct anvil__transfer *t) {
     memset(t, 0, sizeof *t);
     int rc = anvil__client_prepare(c, ep, req, &t->prepared);
     if (rc != ANVIL_OK) {

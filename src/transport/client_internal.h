@@ -200,7 +200,8 @@ int anvil__client_prepare(struct anvil_client *c, const struct anvil__endpoint *
                           struct anvil__prepared *p);
 void anvil__prepared_clean_up(struct anvil__prepared *p);
 
-/* Signs and sends `req` on the client's handle; curl's result in `a`. ANVIL_OK, ANVIL_ENOMEM, ANVIL_ELIMIT (a URL too long). */
+/* Signs and sends `req` on the client's handle; curl's result in `a`. ANVIL_OK, ANVIL_ENOMEM, ANVIL_ELIMIT (a URL too
+ * long). */
 int anvil__client_send(struct anvil_client *c, const struct anvil__endpoint *ep, const struct anvil__request *req,
                        struct anvil__exchange *x, struct anvil__attempt *a);
 
@@ -220,8 +221,8 @@ struct anvil__transfer {
  * the request and sets `h` up (skip performing it when t->past_deadline);
  * end turns curl's `code` into the attempt and releases `t`.
  */
-int anvil__send_begin(struct anvil_client *c, CURL *h, const struct anvil__endpoint *ep, const struct anvil__request *req,
-                      struct anvil__exchange *x, struct anvil__transfer *t);
+int anvil__send_begin(struct anvil_client *c, CURL *h, const struct anvil__endpoint *ep,
+                      const struct anvil__request *req, struct anvil__exchange *x, struct anvil__transfer *t);
 void anvil__send_end(struct anvil_client *c, CURL *h, const struct anvil__exchange *x, struct anvil__transfer *t,
                      CURLcode code, struct anvil__attempt *a);
 /* Releases a begun transfer that will not be ended (it was never performed, or was taken off its multi handle). */

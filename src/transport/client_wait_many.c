@@ -248,8 +248,7 @@ static int s_step(struct s_many *m, struct s_slot *s, uint64_t now) {
 static void s_start_call(struct s_many *m, struct s_slot *s, uint64_t now) {
     struct s_wait *w = s->wait;
     uint64_t deadline = anvil_wait_attempt_deadline_ms(&w->state, now);
-    anvil__call_start(&s->call, m->client, m->operation, m->inputs[w->index], deadline, m->waiter, s->arena,
-                      &s->reply);
+    anvil__call_start(&s->call, m->client, m->operation, m->inputs[w->index], deadline, m->waiter, s->arena, &s->reply);
 }
 
 /* Starts the poll of a due wait in a free slot. */
@@ -448,9 +447,8 @@ static void s_clean_up(struct s_many *m) {
     anvil_mem_release(a, m->waits);
 }
 
-int anvil_client_wait_many(struct anvil_client *client, const char *waiter_name,
-                           const struct anvil_json *const *inputs, size_t count,
-                           const struct anvil_wait_many_options *options, struct anvil_diag *diag) {
+int anvil_client_wait_many(struct anvil_client *client, const char *waiter_name, const struct anvil_json *const *inputs,
+                           size_t count, const struct anvil_wait_many_options *options, struct anvil_diag *diag) {
     if (!client || !options || (!waiter_name && !options->waiter) || (!inputs && count) || !options->on_done) {
         return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0,
                               "anvil_client_wait_many needs a client, a waiter's name, the inputs and options with "

@@ -10,12 +10,17 @@ struct anvil__curl_api anvil__curl;
 
 #define S_SYMBOL(field) ANVIL__LAZY_SYMBOL(struct anvil__curl_api, field, "curl_" #field)
 static const struct anvil__lazy_symbol s_symbols[] = {
-    S_SYMBOL(easy_init),      S_SYMBOL(easy_setopt),  S_SYMBOL(easy_perform),  S_SYMBOL(easy_getinfo),
-    S_SYMBOL(easy_reset),     S_SYMBOL(easy_cleanup), S_SYMBOL(easy_strerror), S_SYMBOL(slist_append),
-    S_SYMBOL(slist_free_all), S_SYMBOL(url),          S_SYMBOL(url_set),       S_SYMBOL(url_get),
-    S_SYMBOL(url_cleanup),    S_SYMBOL(free),         S_SYMBOL(global_init),   S_SYMBOL(multi_init),
-    S_SYMBOL(multi_add_handle), S_SYMBOL(multi_remove_handle), S_SYMBOL(multi_perform), S_SYMBOL(multi_poll),
-    S_SYMBOL(multi_info_read), S_SYMBOL(multi_cleanup),
+    S_SYMBOL(easy_init),        S_SYMBOL(easy_setopt),
+    S_SYMBOL(easy_perform),     S_SYMBOL(easy_getinfo),
+    S_SYMBOL(easy_reset),       S_SYMBOL(easy_cleanup),
+    S_SYMBOL(easy_strerror),    S_SYMBOL(slist_append),
+    S_SYMBOL(slist_free_all),   S_SYMBOL(url),
+    S_SYMBOL(url_set),          S_SYMBOL(url_get),
+    S_SYMBOL(url_cleanup),      S_SYMBOL(free),
+    S_SYMBOL(global_init),      S_SYMBOL(multi_init),
+    S_SYMBOL(multi_add_handle), S_SYMBOL(multi_remove_handle),
+    S_SYMBOL(multi_perform),    S_SYMBOL(multi_poll),
+    S_SYMBOL(multi_info_read),  S_SYMBOL(multi_cleanup),
 };
 
 static const char *const s_sonames[] = {"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.so", NULL};

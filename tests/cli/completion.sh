@@ -58,7 +58,7 @@ check 'json text' wait --output = ''
 check 'auto json none' wait --progress ''
 check 'adaptive standard' call --retry-mode ''
 check 'continue error stop' paginate --duplicates ''
-check '--max-attempts --max-delay --max-response-bytes --max-wait' wait --max-
+check '--max-attempts --max-delay --max-in-flight --max-response-bytes --max-rps --max-wait' wait --max-
 check '' wait --max-wait ''
 # Waiters and operations from the model on the command line.
 check 'OldResourceReady ResourceNamed ResourceReady' wait --model "$data/resource.json" ''

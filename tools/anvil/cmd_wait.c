@@ -391,7 +391,8 @@ static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, cons
             output = &shown;
         }
         if (code == CLI_EXIT_OK) {
-            rc = json ? cli_wait_outcome_json(waiter, &result, output, anvil_sv("", 0), &out) : s_outcome_text(waiter, &result, output, &out);
+            rc = json ? cli_wait_outcome_json(waiter, &result, output, anvil_sv("", 0), &out)
+                      : s_outcome_text(waiter, &result, output, &out);
             code = rc == ANVIL_OK ? cli_write_output(out.data, out.len) : cli_exit_for_status(rc);
         }
         if (code == CLI_EXIT_OK) {

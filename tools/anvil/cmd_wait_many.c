@@ -92,10 +92,12 @@ static void s_on_progress(void *ctx, const struct anvil_wait_many_progress *p) {
     if (!r->w->live) {
         return;
     }
-    fprintf(stderr, "\r\033[K%zu waiting \xc2\xb7 %zu success \xc2\xb7 %zu failure \xc2\xb7 %zu timed out \xc2\xb7 %llu requests "
-            "(%zu in flight) \xc2\xb7 %llu throttled",
-            p->waiting, p->succeeded, p->failed, p->timed_out, (unsigned long long)p->requests, p->in_flight,
-            (unsigned long long)p->throttled);
+    fprintf(
+        stderr,
+        "\r\033[K%zu waiting \xc2\xb7 %zu success \xc2\xb7 %zu failure \xc2\xb7 %zu timed out \xc2\xb7 %llu requests "
+        "(%zu in flight) \xc2\xb7 %llu throttled",
+        p->waiting, p->succeeded, p->failed, p->timed_out, (unsigned long long)p->requests, p->in_flight,
+        (unsigned long long)p->throttled);
     fflush(stderr);
     r->live_shown = true;
 }
@@ -160,8 +162,8 @@ int cli_wait_many_run(const struct cli_wait_many *w) {
     struct anvil_json_doc **docs = NULL;
     code = s_read_lines(&r, &in, &docs);
     if (code == CLI_EXIT_OK) {
-        struct anvil_wait_many_options options = {
-            w->options, w->max_in_flight, w->max_rps, s_on_done, &r, s_on_progress, 0, w->waiter};
+        struct anvil_wait_many_options options = {w->options, w->max_in_flight, w->max_rps, s_on_done,
+                                                  &r,         s_on_progress,    0,          w->waiter};
         struct cli_signals signals;
         cli_signals_catch(&signals);
         struct anvil_diag diag;

@@ -172,7 +172,9 @@ const struct cli_command cli_commands[] = {
      "                  --max-wait SECONDS\n"
      "                  [--min-delay S] [--max-delay S] [--max-attempts N] [--input JSON|@FILE]\n"
      "                  [--output text|json] [--progress auto|json|none] [--query EXPR]\n"
-     "                  (--exec CMD [ARG...] | [HTTP OPTIONS])\n",
+     "                  (--exec CMD [ARG...] | [HTTP OPTIONS])\n"
+     "       anvil wait ... WAITER --max-wait SECONDS --many FILE|- [--max-in-flight N]\n"
+     "                  [--max-rps N] [HTTP OPTIONS]\n",
      "Runs WAITER from a Smithy model (--model), a botocore waiters-2.json\n"
      "(--botocore; over HTTP with --model for the service) or a service's botocore\n"
      "data (--service ec2: its waiters-2.json, and its service-2.json over HTTP):\n"
@@ -187,7 +189,11 @@ const struct cli_command cli_commands[] = {
      "\n"
      "Over HTTP, an error an acceptor expects (errorType, success: false) goes to the\n"
      "waiter at once; other retryable errors are retried inside the poll, never past\n"
-     "the deadline. A deprecated waiter still runs, with a warning.\n",
+     "the deadline. A deprecated waiter still runs, with a warning.\n"
+     "\n"
+     "With --many, every line of FILE is one input (JSON lines) and every wait runs at\n"
+     "once over HTTP, sharing one retry quota and one adaptive rate limiter; each\n"
+     "resource's outcome is a JSON line (with its line and input) the moment it ends.\n",
      "0 success, 1 a failure state, 2 timed out (or the attempt limit), 3 an unexpected error, 64 usage, "
      "65 bad model or input, 78 configuration (no region or credentials, unknown profile, no such "
      "--service), 130 SIGINT, 143 SIGTERM.",

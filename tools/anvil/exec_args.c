@@ -190,7 +190,7 @@ static int s_retry_options(const struct cli_exec_args *args, const char *command
     memcpy(found_mode, aws.retry_mode, sizeof found_mode);
     memcpy(found_attempts, aws.max_attempts, sizeof found_attempts);
     memset(&aws, 0, sizeof aws); /* no secret left on the stack */
-    const char *mode = args->retry_mode                           ? args->retry_mode
+    const char *mode = args->retry_mode                             ? args->retry_mode
                        : found_mode[0] || !args->default_retry_mode ? found_mode
                                                                     : args->default_retry_mode;
     if (*mode && strcmp(mode, "standard") != 0 && strcmp(mode, "adaptive") != 0) {
