@@ -290,14 +290,18 @@ ANVIL_API int anvil_wait_report_error(struct anvil_wait_state *state, uint64_t n
  * service's error; ANVIL_ETIMEDOUT the attempt was cut off at its deadline
  * (the wait expires, keeping the last error the attempt saw);
  * ANVIL_ECANCELED the wait is cancelled; any other status an error named by
- * it (with the reply's message when it has one). `*kept` says whether the
- * state now points into `arena` (its last result): keep that arena as
- * anvil_wait_report_output() says. Returns ANVIL_OK, or ANVIL_ENOMEM (also
- * when `status` is ANVIL_ENOMEM: running out of memory is not an answer)
- * with the wait left as it was.
+ * it (with the reply's message when it has one). The state keeps the
+ * reply's output or error: its values must live in `arena`, where the
+ * output's own record is made too, or longer; `*kept` says whether the
+ * state now points into it (keep it as anvil_wait_report_output() says).
+ * `scratch` (NULL = `arena`) receives what the acceptors' paths build; the
+ * state keeps nothing there. Returns ANVIL_OK, or ANVIL_ENOMEM (also when
+ * `status` is ANVIL_ENOMEM: running out of memory is not an answer) with
+ * the wait left as it was.
  */
 ANVIL_API int anvil_wait_report_reply(struct anvil_wait_state *state, uint64_t now_ms, int status,
-                                      struct anvil_operation_reply *reply, struct anvil_arena *arena, bool *kept);
+                                      struct anvil_operation_reply *reply, struct anvil_arena *arena,
+                                      struct anvil_arena *scratch, bool *kept);
 
 /** Ends the wait as cancelled (at once, even between INVOKE and the report). */
 ANVIL_API void anvil_wait_cancel(struct anvil_wait_state *state, uint64_t now_ms);

@@ -66,11 +66,13 @@ static struct anvil_operation_error s_transport_error(const struct anvil_operati
 }
 
 int anvil_wait_report_reply(struct anvil_wait_state *state, uint64_t now_ms, int status,
-                            struct anvil_operation_reply *reply, struct anvil_arena *arena, bool *kept) {
+                            struct anvil_operation_reply *reply, struct anvil_arena *arena, struct anvil_arena *scratch,
+                            bool *kept) {
     *kept = false;
     if (!state || !reply || !arena) {
         return ANVIL_EINVAL;
     }
+    scratch = scratch ? scratch : arena;
     if (status == ANVIL_ENOMEM) {
         return status; /* running out of memory is not something the service said */
     }
@@ -82,7 +84,7 @@ int anvil_wait_report_reply(struct anvil_wait_state *state, uint64_t now_ms, int
             return ANVIL_ENOMEM;
         }
         *output = reply->output;
-        rc = anvil_wait_report_output(state, now_ms, output, reply->http_status, arena);
+        rc = anvil_wait_report_output(state, now_ms, output, reply->http_status, scratch);
         *kept = rc == ANVIL_OK;
         return rc;
     }
@@ -116,7 +118,7 @@ int anvil_wait_report_reply(struct anvil_wait_state *state, uint64_t now_ms, int
         transport = s_transport_error(reply, status);
         error = &transport;
     }
-    rc = anvil_wait_report_error(state, now_ms, error, arena);
+    rc = anvil_wait_report_error(state, now_ms, error, scratch);
     *kept = rc == ANVIL_OK;
     return rc;
 }
@@ -131,7 +133,7 @@ static int s_attempt(struct s_run *run) {
     int rc = run->call->operation(run->call->operation_data, state->input, deadline, arena, &run->reply);
     uint64_t now = anvil_env_now_ms(run->env);
     bool kept = false;
-    rc = anvil_wait_report_reply(&run->state, now, rc, &run->reply, arena, &kept);
+    rc = anvil_wait_report_reply(&run->state, now, rc, &run->reply, arena, arena, &kept);
     if (rc == ANVIL_OK) {
         if (kept) {
             run->last = state->attempts % 2;

@@ -16,6 +16,12 @@
 
 #define S_DEFAULT_IN_FLIGHT 64
 #define S_MAX_IN_FLIGHT 4096
+/*
+ * The first block of the arena a wait keeps its last answer in. Measured with
+ * 10,000 CloudFormation stacks (an answer of about 450 bytes): 256 -> 40 MB
+ * peak, 512 -> 37 MB, 1024 -> 52 MB (malloc's size classes), 2048 -> 41 MB.
+ */
+#define S_KEEP_BLOCK 512
 /* The longest sleep between looks at the cancel flag. */
 #define S_SLICE_MS 100
 
@@ -85,7 +91,7 @@ static int s_take_arena(struct s_many *m, struct anvil_arena **out) {
     return anvil_arena_new(m->client->allocator, NULL, out);
 }
 
-/* Back to the pool (which has room for every arena there can be: one per wait and one per slot). */
+/* Back to the pool (which has room for every arena there can be: one per slot and one more). */
 static void s_give_arena(struct s_many *m, struct anvil_arena *arena) {
     if (arena) {
         m->spare[m->spare_len++] = arena;
@@ -99,6 +105,33 @@ static void s_report_progress(struct s_many *m, uint64_t now, bool force) {
     uint64_t every = m->options->progress_every_ms ? m->options->progress_every_ms : 1000;
     m->progress_at_ms = now + every;
     m->options->on_progress(m->options->ctx, &m->progress);
+}
+
+/*
+ * What a wait keeps of an answer until its next (the outcome shows the last
+ * one): the output, or the error's code and message, copied out of the
+ * call's arena into a small one of their own, so a fleet holds each wait's
+ * last answer and not each call's response, buffers and projections.
+ */
+static int s_keep_reply(struct s_many *m, int status, struct anvil_operation_reply *reply, struct anvil_arena **keep) {
+    struct anvil_arena_options small = {.first_block_size = S_KEEP_BLOCK};
+    int rc = anvil_arena_new(m->client->allocator, &small, keep);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    if (status == ANVIL_OK) {
+        struct anvil_json copy;
+        rc = anvil_json_copy(*keep, &reply->output, &copy);
+        reply->output = copy;
+        return rc;
+    }
+    struct anvil_str_view *texts[] = {&reply->error.code, &reply->error.message};
+    for (size_t i = 0; i < 2 && rc == ANVIL_OK; i++) {
+        char *copy = anvil_arena_strndup(*keep, texts[i]->ptr ? texts[i]->ptr : "", texts[i]->len);
+        rc = copy ? ANVIL_OK : ANVIL_ENOMEM;
+        *texts[i] = copy ? anvil_sv(copy, texts[i]->len) : anvil_sv("", 0);
+    }
+    return rc;
 }
 
 /* A wait that ended: its outcome to the caller; its memory back to the pool. */
@@ -131,7 +164,7 @@ static int s_finish(struct s_many *m, struct s_wait *w) {
     struct anvil_wait_many_done done = {w->index, &result};
     m->options->on_done(m->options->ctx, &done);
     s_give_arena(m, scratch);
-    s_give_arena(m, w->held);
+    anvil_arena_destroy(w->held);
     w->held = NULL;
     return ANVIL_OK;
 }
@@ -159,21 +192,19 @@ static int s_call_ended(struct s_many *m, struct s_slot *s, uint64_t now) {
     }
     struct s_wait *w = s->wait;
     s->wait = NULL;
+    struct anvil_arena *keep = NULL;
     bool kept = false;
-    int rc = anvil_wait_report_reply(&w->state, now, status, &s->reply, s->arena, &kept);
-    if (rc != ANVIL_OK) {
-        s_give_arena(m, s->arena);
-        s->arena = NULL;
-        return rc;
-    }
-    if (kept) {
-        /* The state now points into this arena: it replaces the one that held the previous result. */
-        s_give_arena(m, w->held);
-        w->held = s->arena;
-    } else {
-        s_give_arena(m, s->arena);
-    }
+    int rc = s_keep_reply(m, status, &s->reply, &keep);
+    rc = rc == ANVIL_OK ? anvil_wait_report_reply(&w->state, now, status, &s->reply, keep, s->arena, &kept) : rc;
+    /* The call's arena (the response, the acceptors' projections) is done with; the answer kept is in `keep`. */
+    s_give_arena(m, s->arena);
     s->arena = NULL;
+    if (rc != ANVIL_OK || !kept) {
+        anvil_arena_destroy(keep);
+        return rc == ANVIL_OK ? s_settle(m, w, now) : rc;
+    }
+    anvil_arena_destroy(w->held);
+    w->held = keep;
     return s_settle(m, w, now);
 }
 
@@ -483,8 +514,8 @@ int anvil_client_wait_many(struct anvil_client *client, const char *waiter_name,
     if (rc == ANVIL_OK && count) {
         m.waits = anvil_mem_calloc(a, count, sizeof *m.waits);
         m.slots = anvil_mem_calloc(a, m.slot_count, sizeof *m.slots);
-        /* Every arena there can be: one held per wait, one per slot, one for a finished wait's message. */
-        m.spare = anvil_mem_calloc(a, count + m.slot_count + 1, sizeof *m.spare);
+        /* Every pooled arena there can be: one per slot, one for a finished wait's message. */
+        m.spare = anvil_mem_calloc(a, m.slot_count + 1, sizeof *m.spare);
         m.multi = m.waits && m.slots && m.spare ? curl_multi_init() : NULL;
         rc = m.multi ? ANVIL_OK : ANVIL_ENOMEM;
     }

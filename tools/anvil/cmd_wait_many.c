@@ -15,8 +15,9 @@
 
 struct s_run {
     const struct cli_wait_many *w;
-    /* Each input's line number. */
+    /* Each input's line number; the inputs (values in the run's arena). */
     size_t *line_of;
+    struct anvil_json *values;
     const struct anvil_json **inputs;
     size_t count;
     /* The worst outcome so far (ranked by s_rank) and its exit code. */
@@ -102,17 +103,22 @@ static void s_on_progress(void *ctx, const struct anvil_wait_many_progress *p) {
     r->live_shown = true;
 }
 
-/* Parses and checks every line before the first request: a bad one is named by its line number. */
-static int s_read_lines(struct s_run *r, const struct cli_input *in, struct anvil_json_doc ***docs) {
+/*
+ * Parses and checks every line before the first request, into one arena (a
+ * fleet of small inputs costs their size, not a document each): a bad line
+ * is named by its number.
+ */
+static int s_read_lines(struct s_run *r, const struct cli_input *in, struct anvil_arena *arena) {
     size_t cap = 0;
     for (size_t i = 0; i < in->len; i++) {
         cap += in->data[i] == '\n';
     }
     cap++;
-    *docs = calloc(cap, sizeof **docs);
+    struct anvil_json *values = calloc(cap, sizeof *values);
     r->inputs = calloc(cap, sizeof *r->inputs);
     r->line_of = calloc(cap, sizeof *r->line_of);
-    if (!*docs || !r->inputs || !r->line_of) {
+    r->values = values;
+    if (!values || !r->inputs || !r->line_of) {
         cli_error("wait: out of memory");
         return CLI_EXIT_INTERNAL;
     }
@@ -133,18 +139,17 @@ static int s_read_lines(struct s_run *r, const struct cli_input *in, struct anvi
         }
         struct anvil_diag diag;
         anvil_diag_clear(&diag);
-        struct anvil_json_doc *doc = NULL;
-        if (anvil_json_parse(NULL, text.ptr, text.len, NULL, &doc, &diag) != ANVIL_OK) {
-            cli_error("wait: %s: line %zu: %s", in->label, line, diag.message);
-            return CLI_EXIT_DATA;
+        int rc = anvil_json_parse_into(arena, NULL, text.ptr, text.len, NULL, &values[r->count], &diag);
+        if (rc != ANVIL_OK) {
+            cli_error("wait: %s: line %zu: %s", in->label, line, rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
+            return rc == ANVIL_ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_DATA;
         }
-        (*docs)[r->count] = doc;
-        r->inputs[r->count] = anvil_json_doc_root(doc);
+        r->inputs[r->count] = &values[r->count];
         r->line_of[r->count] = line;
         r->count++;
         char what[96];
         snprintf(what, sizeof what, "wait: line %zu", line);
-        int code = cli_check_input(r->w->client, r->w->operation, anvil_json_doc_root(doc), what);
+        int code = cli_check_input(r->w->client, r->w->operation, r->inputs[r->count - 1], what);
         if (code != CLI_EXIT_OK) {
             return code;
         }
@@ -158,9 +163,13 @@ int cli_wait_many_run(const struct cli_wait_many *w) {
     if (code != CLI_EXIT_OK) {
         return code;
     }
-    struct s_run r = {w, NULL, NULL, 0, 0, CLI_EXIT_OK, CLI_EXIT_OK, false};
-    struct anvil_json_doc **docs = NULL;
-    code = s_read_lines(&r, &in, &docs);
+    struct s_run r = {w, NULL, NULL, NULL, 0, 0, CLI_EXIT_OK, CLI_EXIT_OK, false};
+    struct anvil_arena *arena = NULL;
+    if (anvil_arena_new(NULL, NULL, &arena) != ANVIL_OK) {
+        cli_input_release(&in);
+        return CLI_EXIT_INTERNAL;
+    }
+    code = s_read_lines(&r, &in, arena);
     if (code == CLI_EXIT_OK) {
         struct anvil_wait_many_options options = {w->options, w->max_in_flight, w->max_rps, s_on_done,
                                                   &r,         s_on_progress,    0,          w->waiter};
@@ -179,10 +188,8 @@ int cli_wait_many_run(const struct cli_wait_many *w) {
             code = r.write_code != CLI_EXIT_OK ? r.write_code : r.worst_code;
         }
     }
-    for (size_t i = 0; docs && i < r.count; i++) {
-        anvil_json_doc_destroy(docs[i]);
-    }
-    free(docs);
+    anvil_arena_destroy(arena);
+    free(r.values);
     free(r.inputs);
     free(r.line_of);
     cli_input_release(&in);
