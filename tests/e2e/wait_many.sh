@@ -11,6 +11,7 @@
 #   three polls per stack;
 #   stacks that never finish end timed out at the deadline (exit 2), a
 #   failed and a missing stack fail (the worst outcome's exit status);
+#   SIGINT with requests in flight ends every wait at once (exit 130);
 #   a bad input line is named before any request (exit 65).
 # Usage: wait_many.sh ANVIL TESTDATA_DIR
 set -euo pipefail
@@ -94,6 +95,28 @@ grep -q '"line":4,.*"reason":"failure".*ROLLBACK_COMPLETE' "$work/out.jsonl" || 
 grep -q '"line":5,.*"reason":"failure".*"code":"ValidationError"' "$work/out.jsonl" || fail "the missing stack"
 [[ $(wc -l < "$work/out.jsonl") == 4 ]] || fail "4 outcomes wanted"
 echo "ok: stacks that never finish time out at the deadline (exit 2: the worst outcome), failures are reported"
+
+# SIGINT with requests in flight: every wait ends at once, each outcome printed once, exit 130.
+printf '{"StackName": "s1"}\n{"StackName": "h1"}\n{"StackName": "s2"}\n{"StackName": "h2"}\n' > "$work/inputs.jsonl"
+serve "{\"hang\": [\"h1\", \"h2\"], \"stacks\": {\"s1\": [\"CREATE_COMPLETE\"], \"s2\": [\"CREATE_IN_PROGRESS\"]}}"
+"$anvil" wait --model "$cfn" StackCreateComplete --many "$work/inputs.jsonl" --endpoint-url "http://127.0.0.1:$port" \
+  --progress none --max-wait 3600 --min-delay 600 --max-delay 600 > "$work/out.jsonl" 2> "$work/err" &
+wait_pid=$!
+# Until both hanging requests are on the wire (the fake logs each as it arrives).
+for _ in $(seq 200); do [[ $(grep -c ' hang$' "$work/log" || true) == 2 ]] && break; sleep 0.05; done
+[[ $(grep -c ' hang$' "$work/log" || true) == 2 ]] || fail "the hanging requests never arrived"
+kill -INT "$wait_pid"
+set +e
+wait "$wait_pid"
+code=$?
+set -e
+[[ $code == 130 ]] || fail "SIGINT: exit $code: $(cat "$work/err")"
+[[ $(wc -l < "$work/out.jsonl") == 4 ]] || fail "4 outcomes wanted after SIGINT"
+grep -q '"line":1,.*"reason":"success"' "$work/out.jsonl" || fail "s1 (done before the signal)"
+for line in 2 3 4; do
+  grep -q "\"line\":$line,.*\"reason\":\"cancelled\"" "$work/out.jsonl" || fail "line $line after SIGINT"
+done
+echo "ok: SIGINT with requests in flight ends every wait at once, every outcome printed once (exit 130)"
 
 printf '{"StackName": "s1"}\n{"StackNam": "s2"}\n' > "$work/inputs.jsonl"
 : > "$work/log"

@@ -15,7 +15,9 @@
 //   CloudFormation's Throttling error instead (logged "... throttled"),
 //   before the stack's state moves; "throttle_rate": R answers so every
 //   DescribeStacks past the Rth signed in the same second (its X-Amz-Date:
-//   the client's clock, fake or not, so a test runs in no time).
+//   the client's clock, fake or not, so a test runs in no time);
+//   "hang": [NAME...] never answers DescribeStacks for those stacks (logged
+//   "... hang" when one arrives), for tests that interrupt a request in flight.
 // A resource the script does not name does not exist: ValidationError,
 // InvalidInstanceID.NotFound or ResourceNotFoundException, as the services
 // say it. LOG gets "SERVICE OPERATION RESOURCE STATE|error" per request.
@@ -47,10 +49,16 @@ function xml (res, status, body) {
 }
 
 let describeStacks = 0
+const hung = []
 const perSecond = {}
 
 function cloudformation (form, res, date) {
   const name = form.get('StackName') || ''
+  if ((script.hang || []).includes(name)) {
+    log('cloudformation ' + form.get('Action') + ' ' + name + ' hang')
+    hung.push(res)
+    return
+  }
   describeStacks++
   perSecond[date] = (perSecond[date] || 0) + 1
   if ((script.throttle_every && describeStacks % script.throttle_every === 0) ||
