@@ -298,12 +298,21 @@ const struct anvil_shape *anvil_client_service(const struct anvil_client *c) {
     return c ? c->service : NULL;
 }
 
-const struct anvil_shape *anvil_client_operation_sv(const struct anvil_client *c, struct anvil_str_view name) {
+int anvil__client_find_operation(const struct anvil_client *c, struct anvil_str_view name,
+                                 const struct anvil_shape **out) {
     struct s_find f = {name, NULL};
+    int rc = ANVIL_OK;
     if (c && (name.ptr || name.len == 0)) {
-        anvil_service_operations(c->model, c->service, s_visit, &f, NULL);
+        rc = anvil_service_operations(c->model, c->service, s_visit, &f, NULL);
     }
-    return f.found;
+    *out = f.found;
+    return f.found ? ANVIL_OK : rc;
+}
+
+const struct anvil_shape *anvil_client_operation_sv(const struct anvil_client *c, struct anvil_str_view name) {
+    const struct anvil_shape *found = NULL;
+    anvil__client_find_operation(c, name, &found);
+    return found;
 }
 
 const struct anvil_shape *anvil_client_operation(const struct anvil_client *c, const char *name) {

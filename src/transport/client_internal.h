@@ -114,6 +114,11 @@ struct anvil__attempt {
  */
 int anvil__client_credentials(struct anvil_client *c, struct anvil_diag *diag);
 
+/* The service's operation `name` (a name or a shape id) into `*out` (NULL when none); ANVIL_ENOMEM when it could not
+ * look. */
+int anvil__client_find_operation(const struct anvil_client *c, struct anvil_str_view name,
+                                 const struct anvil_shape **out);
+
 /*
  * The model's waiter `name` (the client's waiters are read at the first
  * need) and the operation it polls. ANVIL_ENOTFOUND with diag naming it.

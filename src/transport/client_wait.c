@@ -22,7 +22,10 @@ int anvil__client_waiter(struct anvil_client *client, const char *name, const st
         return rc;
     }
     *waiter = anvil_waiter_set_find(client->waiters, name, strlen(name));
-    *operation = *waiter ? anvil_client_operation_sv(client, (*waiter)->operation) : NULL;
+    *operation = NULL;
+    if (*waiter && (rc = anvil__client_find_operation(client, (*waiter)->operation, operation)) != ANVIL_OK) {
+        return anvil_diag_set(diag, rc, 0, 0, 0, "looking up the waiter's operation: %s", anvil_status_str(rc));
+    }
     if (!*waiter || !*operation) {
         return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "the service has no waiter `%.100s`%s", name,
                               *waiter ? " (its operation is another service's)" : "");

@@ -500,8 +500,8 @@ int anvil_client_wait_many(struct anvil_client *client, const char *waiter_name,
     int rc = ANVIL_OK;
     if (options->waiter) {
         m.waiter = options->waiter;
-        m.operation = anvil_client_operation_sv(client, m.waiter->operation);
-        if (!m.operation) {
+        rc = anvil__client_find_operation(client, m.waiter->operation, &m.operation);
+        if (rc == ANVIL_OK && !m.operation) {
             rc = anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "the waiter's operation `%.*s` is not the service's",
                                 (int)m.waiter->operation.len, m.waiter->operation.ptr);
         }
