@@ -338,9 +338,15 @@ typedef void anvil_wait_many_progress_fn(void *ctx, const struct anvil_wait_many
 struct anvil_wait_many_options {
     /** Every wait's options (max_wait_ms required). Its cancel flag ends every wait at once. */
     struct anvil_wait_options wait;
-    /** The most requests on the wire at once (0 = 64). A wait whose poll is due waits for a free one. */
+    /**
+     * The most polls under way at once (0 = 64, at most 4,096): on the wire, or
+     * waiting out the rate limiter, max_rps or a throttled poll's delay. A wait
+     * whose poll is due waits for a free one; one that cannot get one before
+     * its last attempt's time is up ends timed out.
+     */
     size_t max_in_flight;
-    /** The most requests per second for the whole fleet, retries included (0 = no cap but the limiter's). */
+    /** The most requests per second for the whole fleet, retries included (0 = no cap but the limiter's; at most 1e6).
+     */
     double max_rps;
     /** Required: each wait's end. */
     anvil_wait_many_fn *on_done;
@@ -370,9 +376,12 @@ struct anvil_wait_many_options {
  * (its deadline still does). Each wait's end goes to `options->on_done` as
  * it happens. Returns ANVIL_OK once every wait has ended (whatever each
  * outcome), ANVIL_ENOTFOUND for an unknown waiter, ANVIL_EINVAL for bad
- * options (diag says which), ANVIL_ENOMEM. Memory: about 300 bytes per
- * wait plus the last answer of each, and one request's buffers per
- * request in flight. Not thread-safe (a client is one thread's).
+ * options (diag says which); ANVIL_ENOMEM, ANVIL_EIO (the random source)
+ * or ANVIL_ETRANSPORT (curl's multi interface failed) stop the run, and the
+ * waits not reported by then get no on_done. Memory: the 256-byte wait
+ * state and a copy of the last answer of each wait (2.3 KB a wait with
+ * CloudFormation's DescribeStacks), and one request's buffers per poll
+ * under way. Not thread-safe (a client is one thread's).
  */
 ANVIL_API int anvil_client_wait_many(struct anvil_client *client, const char *waiter_name,
                                      const struct anvil_json *const *inputs, size_t count,

@@ -53,8 +53,7 @@ struct anvil__call {
     struct anvil_operation_reply failed;
     int failed_result;
     bool has_failed;
-    /* Tries sent, and those answered with a throttling error (for a driver's counters). */
-    uint32_t sends;
+    /* Tries answered with a throttling error (for a driver's counters). */
     uint32_t throttled;
     /* The last try was answered with a throttling error. */
     bool last_throttled;

@@ -279,11 +279,12 @@ enum anvil__call_step anvil__call_next(struct anvil__call *k, uint64_t now_ms, u
                 s_done(k);
                 break;
             }
-            k->stage = S_ATTEMPT;
             if (wait) {
+                /* The limiter took no token: after its wait, ask it again (retry.h), as every caller must. */
                 *wake_ms = now_ms + wait;
                 return ANVIL__CALL_SLEEP;
             }
+            k->stage = S_ATTEMPT;
             break;
         }
         case S_CUT:
@@ -308,7 +309,6 @@ void anvil__call_sent(struct anvil__call *k, const struct anvil__attempt *a, uin
     struct anvil__exchange *x = &k->x;
     struct anvil_str_view name = anvil_shape_name(k->op);
     const char *method = k->req.method;
-    k->sends++;
     if (a->curl == CURLE_ABORTED_BY_CALLBACK && x->cancelled) {
         anvil__client_debug(c, "%s %.*s cancelled after %llu ms", method, (int)name.len, name.ptr,
                             (unsigned long long)a->latency_ms);

@@ -31,6 +31,8 @@ struct s_wait {
     /* The arena holding the state's last result (NULL when it holds none). */
     struct anvil_arena *held;
     size_t index;
+    /* A slot is polling for it. */
+    bool polling;
     /* Reported to the caller. */
     bool ended;
 };
@@ -47,8 +49,14 @@ struct s_slot {
     bool on_wire;
     /* The call sleeps until then (0 = it can step now). */
     uint64_t wake_ms;
-    /* The call ended throttled: the poll starts again (a new call) at wake_ms. */
+    /* The call ended throttled: the poll starts again (a new call) at wake_ms... */
     bool again;
+    /* ...or, that being past the wait's deadline, the wait ends timed out then with the throttling error. */
+    bool expire;
+    /* The throttling error of this poll's last throttled call (code, message), for an outcome at the deadline. */
+    char throttled_code[64];
+    char throttled_message[192];
+    int throttled_status;
 };
 
 struct s_many {
@@ -71,6 +79,9 @@ struct s_many {
     uint64_t progress_at_ms;
     /* max_rps: when the next request may go, in µs of the client's clock. */
     uint64_t next_send_us;
+    /* Past this time no wait can still make its last attempt: those still queued end timed out. */
+    uint64_t last_chance_ms;
+    bool swept;
 };
 
 static uint64_t s_now(const struct s_many *m) {
@@ -178,20 +189,19 @@ static int s_settle(struct s_many *m, struct s_wait *w, uint64_t now) {
     return anvil_wait_group_schedule(&m->group, &w->state, now);
 }
 
-/* The slot's call ended: its answer to the wait, the slot freed. */
-static int s_call_ended(struct s_many *m, struct s_slot *s, uint64_t now) {
-    int status = anvil__call_end(&s->call);
-    m->progress.requests += s->call.sends;
-    m->progress.throttled += s->call.throttled;
-    if (status == ANVIL_ESERVICE && s->call.last_throttled && !s_cancelled(m)) {
-        /* Throttled to the end of the client's retries: not the resource's answer; the same poll, later. */
-        uint32_t delay_s = m->options->wait.min_delay_s ? m->options->wait.min_delay_s : m->waiter->min_delay_s;
-        s->again = true;
-        s->wake_ms = now + (uint64_t)delay_s * 1000;
-        return ANVIL_OK;
-    }
+/* The poll's answer (`status`, the slot's reply) to its wait; the slot freed. */
+static int s_report(struct s_many *m, struct s_slot *s, int status, uint64_t now) {
     struct s_wait *w = s->wait;
     s->wait = NULL;
+    w->polling = false;
+    struct anvil_operation_reply *reply = &s->reply;
+    if (status == ANVIL_ETIMEDOUT && s->throttled_code[0] && !reply->failed_status && !reply->error.code.len) {
+        /* Cut off at the deadline before this call saw anything: the poll's answer was the throttling. */
+        reply->error.code = anvil_sv_from_cstr(s->throttled_code);
+        reply->error.message = anvil_sv_from_cstr(s->throttled_message);
+        reply->error.http_status = s->throttled_status;
+        reply->failed_status = ANVIL_ESERVICE;
+    }
     struct anvil_arena *keep = NULL;
     bool kept = false;
     int rc = s_keep_reply(m, status, &s->reply, &keep);
@@ -206,6 +216,36 @@ static int s_call_ended(struct s_many *m, struct s_slot *s, uint64_t now) {
     anvil_arena_destroy(w->held);
     w->held = keep;
     return s_settle(m, w, now);
+}
+
+static uint32_t s_min_delay_s(const struct s_many *m) {
+    return m->options->wait.min_delay_s ? m->options->wait.min_delay_s : m->waiter->min_delay_s;
+}
+
+/* The slot's call ended: its answer goes to the wait, unless it was throttled to the end. */
+static int s_call_ended(struct s_many *m, struct s_slot *s, uint64_t now) {
+    int status = anvil__call_end(&s->call);
+    m->progress.throttled += s->call.throttled;
+    if (status == ANVIL_ESERVICE && s->call.last_throttled && !s_cancelled(m)) {
+        /*
+         * Throttled to the end of the client's retries: not the resource's
+         * answer. The same poll after the waiter's minimum delay; when that is
+         * past the wait's deadline, the wait ends timed out at the deadline
+         * with this error (as a single wait's call does).
+         */
+        struct anvil_operation_error *e = &s->reply.error;
+        snprintf(s->throttled_code, sizeof s->throttled_code, "%.*s", (int)e->code.len, e->code.ptr ? e->code.ptr : "");
+        snprintf(s->throttled_message, sizeof s->throttled_message, "%.*s", (int)e->message.len,
+                 e->message.ptr ? e->message.ptr : "");
+        s->throttled_status = e->http_status;
+        uint64_t deadline = anvil_wait_deadline_ms(&s->wait->state);
+        uint64_t again_at = now + (uint64_t)s_min_delay_s(m) * 1000;
+        s->again = true;
+        s->expire = again_at >= deadline;
+        s->wake_ms = !s->expire ? again_at : deadline > now ? deadline : now;
+        return ANVIL_OK;
+    }
+    return s_report(m, s, status, now);
 }
 
 /* With max_rps, whether a request may go at `now` (taking its turn), else when it may in `*wake`. */
@@ -228,8 +268,13 @@ static void s_start_call(struct s_many *m, struct s_slot *s, uint64_t now);
 /* Runs the slot's call until it is on the wire, asleep, or over. */
 static int s_step(struct s_many *m, struct s_slot *s, uint64_t now) {
     if (s->again) {
-        /* A throttled poll made again: a new call for the same attempt of the wait. */
         s->again = false;
+        if (s->expire) {
+            s->expire = false;
+            s->reply.failed_status = ANVIL_ESERVICE;
+            return s_report(m, s, ANVIL_ETIMEDOUT, now);
+        }
+        /* A throttled poll made again: a new call for the same attempt of the wait. */
         anvil_arena_reset(s->arena);
         s_start_call(m, s, now);
     }
@@ -247,7 +292,8 @@ static int s_step(struct s_many *m, struct s_slot *s, uint64_t now) {
         case ANVIL__CALL_SEND: {
             struct anvil__call *k = &s->call;
             uint64_t turn = 0;
-            if (!s_paced(m, now, &turn)) {
+            bool late = k->x.deadline_ms && now >= k->x.deadline_ms; /* cut off at once: no turn taken */
+            if (!late && !s_paced(m, now, &turn)) {
                 s->wake_ms = turn;
                 return ANVIL_OK;
             }
@@ -269,6 +315,7 @@ static int s_step(struct s_many *m, struct s_slot *s, uint64_t now) {
             }
             s->on_wire = true;
             m->progress.in_flight++;
+            m->progress.requests++;
             return ANVIL_OK;
         }
         }
@@ -289,8 +336,11 @@ static int s_start_poll(struct s_many *m, struct s_slot *s, struct s_wait *w, ui
         return rc;
     }
     s->wait = w;
+    w->polling = true;
     s->wake_ms = 0;
     s->again = false;
+    s->expire = false;
+    s->throttled_code[0] = '\0';
     s_start_call(m, s, now);
     return s_step(m, s, now);
 }
@@ -372,10 +422,13 @@ static int s_cancel_all(struct s_many *m, uint64_t now) {
             m->progress.in_flight--;
         }
         if (s->again) {
-            /* Between a throttled call and its repeat: the call has ended; start one only to stop it. */
-            s->again = false;
-            anvil_arena_reset(s->arena);
-            s_start_call(m, s, now);
+            /* Between a throttled call and its repeat (no call under way): the wait is ended below. */
+            s->again = s->expire = false;
+            s->wait->polling = false;
+            s->wait = NULL;
+            s_give_arena(m, s->arena);
+            s->arena = NULL;
+            continue;
         }
         anvil__call_stop(&s->call, ANVIL_ECANCELED);
         int rc = s_call_ended(m, s, now);
@@ -413,11 +466,38 @@ static int s_idle(struct s_many *m, uint64_t now, uint64_t until) {
     return rc == ANVIL_ECANCELED ? ANVIL_OK : rc; /* the cancel flag says the rest */
 }
 
+/*
+ * Past the last attempt's grace (deadline + minimum delay), a wait still
+ * queued for lack of a free slot can make no attempt: it ends timed out,
+ * keeping its last answer.
+ */
+static int s_sweep_late(struct s_many *m, uint64_t now) {
+    m->swept = true;
+    for (size_t i = 0; i < m->count; i++) {
+        struct s_wait *w = &m->waits[i];
+        if (!w->ended && !w->polling) {
+            anvil_wait_group_remove(&m->group, &w->state);
+            anvil_wait_expire(&w->state, now, NULL);
+            int rc = s_finish(m, w);
+            if (rc != ANVIL_OK) {
+                return rc;
+            }
+        }
+    }
+    return ANVIL_OK;
+}
+
 static int s_loop(struct s_many *m) {
     while (m->progress.waiting) {
         uint64_t now = s_now(m);
         if (s_cancelled(m)) {
             return s_cancel_all(m, now);
+        }
+        if (!m->swept && now >= m->last_chance_ms) {
+            int rc = s_sweep_late(m, now);
+            if (rc != ANVIL_OK || !m->progress.waiting) {
+                return rc;
+            }
         }
         uint64_t until = UINT64_MAX;
         int rc = s_start_due(m, now, &until);
@@ -436,6 +516,9 @@ static int s_loop(struct s_many *m) {
         rc = rc == ANVIL_OK ? s_collect(m) : rc;
         if (rc != ANVIL_OK) {
             return rc;
+        }
+        if (!m->swept && m->last_chance_ms < until) {
+            until = m->last_chance_ms;
         }
         s_report_progress(m, now, false);
         if (m->progress.waiting) {
@@ -485,6 +568,9 @@ int anvil_client_wait_many(struct anvil_client *client, const char *waiter_name,
                               "anvil_client_wait_many needs a client, a waiter's name, the inputs and options with "
                               "on_done");
     }
+    if (!(options->max_rps >= 0) || options->max_rps > 1e6) {
+        return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "max_rps must be from 0 (none) to 1,000,000");
+    }
     if (options->max_in_flight > S_MAX_IN_FLIGHT) {
         return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "max_in_flight %zu is above %d", options->max_in_flight,
                               S_MAX_IN_FLIGHT);
@@ -527,6 +613,9 @@ int anvil_client_wait_many(struct anvil_client *client, const char *waiter_name,
     struct anvil_wait_options wait = options->wait;
     if (!wait.env) {
         wait.env = m.env;
+    }
+    if (rc == ANVIL_OK) {
+        m.last_chance_ms = now + wait.max_wait_ms + (uint64_t)s_min_delay_s(&m) * 1000;
     }
     for (size_t i = 0; rc == ANVIL_OK && i < count; i++) {
         struct s_wait *w = &m.waits[i];

@@ -9,7 +9,8 @@
 #   every outcome line is there exactly once, with its line and input;
 #   the same fleet under --max-rps 80: not one request throttled, exactly
 #   three polls per stack;
-#   stacks that never finish end timed out at the deadline (exit 2), a
+#   stacks that never finish end timed out at the deadline (exit 2), so do
+#   stacks whose every poll is throttled (keeping the throttling error), a
 #   failed and a missing stack fail (the worst outcome's exit status);
 #   SIGINT with requests in flight ends every wait at once (exit 130);
 #   a bad input line is named before any request (exit 65).
@@ -95,6 +96,15 @@ grep -q '"line":4,.*"reason":"failure".*ROLLBACK_COMPLETE' "$work/out.jsonl" || 
 grep -q '"line":5,.*"reason":"failure".*"code":"ValidationError"' "$work/out.jsonl" || fail "the missing stack"
 [[ $(wc -l < "$work/out.jsonl") == 4 ]] || fail "4 outcomes wanted"
 echo "ok: stacks that never finish time out at the deadline (exit 2: the worst outcome), failures are reported"
+
+# A service that throttles every request: no wait fails on it, each ends timed out at its deadline
+# (not after), its outcome keeping the throttling error.
+printf '{"StackName": "s1"}\n{"StackName": "s2"}\n{"StackName": "s3"}\n' > "$work/inputs.jsonl"
+serve "{\"throttle_every\": 1, \"stacks\": $(stacks 3 "$ready")}"
+many 2 --max-wait 60 --min-delay 7 --max-delay 7
+[[ $(grep -c '"reason":"timed-out","attempts":1,"elapsed_ms":60000,.*"code":"Throttling"' "$work/out.jsonl") == 3 ]] ||
+  fail "throttled to the deadline: $(head -c 600 "$work/out.jsonl")"
+echo "ok: a service throttling every request: each wait ends timed out at its deadline with the Throttling error"
 
 # SIGINT with requests in flight: every wait ends at once, each outcome printed once, exit 130.
 printf '{"StackName": "s1"}\n{"StackName": "h1"}\n{"StackName": "s2"}\n{"StackName": "h2"}\n' > "$work/inputs.jsonl"

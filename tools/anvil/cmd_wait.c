@@ -129,6 +129,10 @@ static int s_parse(int argc, char **argv, struct s_args *a) {
         return cli_usage_error("wait", "--many takes every input from its file and calls over HTTP: not with %s",
                                a->input ? "--input" : "--exec");
     }
+    if (a->many && a->progress && strcmp(a->progress, "json") == 0) {
+        return cli_usage_error("wait", "--progress json is per attempt of one wait; --many prints an outcome line "
+                                       "per resource (--progress auto shows a live summary)");
+    }
     if (a->many && a->output && strcmp(a->output, "json") != 0) {
         return cli_usage_error("wait", "--many prints one JSON line per resource: not with --output %s", a->output);
     }

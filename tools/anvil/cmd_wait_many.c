@@ -23,6 +23,7 @@ struct s_run {
     /* The worst outcome so far (ranked by s_rank) and its exit code. */
     int worst_rank;
     int worst_code;
+    size_t reported;
     int write_code;
     bool live_shown;
 };
@@ -54,6 +55,7 @@ static void s_clear_live(struct s_run *r) {
 static void s_on_done(void *ctx, const struct anvil_wait_many_done *done) {
     struct s_run *r = ctx;
     const struct anvil_wait_result *result = done->result;
+    r->reported++;
     int rank = s_rank(result->outcome.reason);
     if (rank > r->worst_rank) {
         r->worst_rank = rank;
@@ -163,13 +165,17 @@ int cli_wait_many_run(const struct cli_wait_many *w) {
     if (code != CLI_EXIT_OK) {
         return code;
     }
-    struct s_run r = {w, NULL, NULL, NULL, 0, 0, CLI_EXIT_OK, CLI_EXIT_OK, false};
+    struct s_run r = {w, NULL, NULL, NULL, 0, 0, CLI_EXIT_OK, 0, CLI_EXIT_OK, false};
     struct anvil_arena *arena = NULL;
     if (anvil_arena_new(NULL, NULL, &arena) != ANVIL_OK) {
         cli_input_release(&in);
         return CLI_EXIT_INTERNAL;
     }
     code = s_read_lines(&r, &in, arena);
+    if (code == CLI_EXIT_OK && r.count == 0) {
+        cli_error("wait: %s: no inputs (one JSON input per line)", in.label);
+        code = CLI_EXIT_DATA;
+    }
     if (code == CLI_EXIT_OK) {
         struct anvil_wait_many_options options = {w->options, w->max_in_flight, w->max_rps, s_on_done,
                                                   &r,         s_on_progress,    0,          w->waiter};
@@ -181,7 +187,9 @@ int cli_wait_many_run(const struct cli_wait_many *w) {
         cli_signals_restore(&signals);
         s_clear_live(&r);
         if (rc != ANVIL_OK) {
-            cli_error("wait: %s", diag.message[0] ? diag.message : anvil_status_str(rc));
+            /* The waits not reported got no outcome line: say how many did. */
+            cli_error("wait: %s (%zu of %zu waits had ended)", diag.message[0] ? diag.message : anvil_status_str(rc),
+                      r.reported, r.count);
             cli_debug_origin(&diag);
             code = rc == ANVIL_EINVAL ? CLI_EXIT_USAGE : cli_exit_for_status(rc);
         } else {

@@ -171,9 +171,19 @@ int cli_write_file(const char *path, const char *bytes, size_t len) {
 static bool s_output_failed;
 
 int cli_write_output(const char *bytes, size_t len) {
-    if (fwrite(bytes, 1, len, stdout) != len) {
-        cli_output_error();
-        return CLI_EXIT_IO;
+    size_t done = 0;
+    while (done < len) {
+        errno = 0;
+        done += fwrite(bytes + done, 1, len - done, stdout);
+        if (done < len && errno == EINTR) {
+            /* A signal the command catches (Ctrl-C ending a wait) interrupted a blocked write: finish it. */
+            clearerr(stdout);
+            continue;
+        }
+        if (done < len) {
+            cli_output_error();
+            return CLI_EXIT_IO;
+        }
     }
     return CLI_EXIT_OK;
 }
