@@ -24,6 +24,8 @@ struct s_run {
     int worst_rank;
     int worst_code;
     size_t reported;
+    /* For the summary's request rate: the count and time of the last summary. */
+    uint64_t last_requests, last_ms;
     int write_code;
     bool live_shown;
 };
@@ -95,12 +97,16 @@ static void s_on_progress(void *ctx, const struct anvil_wait_many_progress *p) {
     if (!r->w->live) {
         return;
     }
-    fprintf(
-        stderr,
-        "\r\033[K%zu waiting \xc2\xb7 %zu success \xc2\xb7 %zu failure \xc2\xb7 %zu timed out \xc2\xb7 %llu requests "
-        "(%zu in flight) \xc2\xb7 %llu throttled",
-        p->waiting, p->succeeded, p->failed, p->timed_out, (unsigned long long)p->requests, p->in_flight,
-        (unsigned long long)p->throttled);
+    uint64_t now = anvil_env_now_ms(r->w->options.env);
+    double rate = now > r->last_ms && r->last_ms
+                      ? (double)(p->requests - r->last_requests) * 1000.0 / (double)(now - r->last_ms)
+                      : 0.0;
+    r->last_requests = p->requests;
+    r->last_ms = now;
+    fprintf(stderr,
+            "\r\033[K%zu waiting \xc2\xb7 %zu success \xc2\xb7 %zu failure \xc2\xb7 %zu timed out \xc2\xb7 %.1f "
+            "requests/s (%zu in flight) \xc2\xb7 %llu throttled",
+            p->waiting, p->succeeded, p->failed, p->timed_out, rate, p->in_flight, (unsigned long long)p->throttled);
     fflush(stderr);
     r->live_shown = true;
 }
@@ -165,7 +171,7 @@ int cli_wait_many_run(const struct cli_wait_many *w) {
     if (code != CLI_EXIT_OK) {
         return code;
     }
-    struct s_run r = {w, NULL, NULL, NULL, 0, 0, CLI_EXIT_OK, 0, CLI_EXIT_OK, false};
+    struct s_run r = {w, NULL, NULL, NULL, 0, 0, CLI_EXIT_OK, 0, 0, 0, CLI_EXIT_OK, false};
     struct anvil_arena *arena = NULL;
     if (anvil_arena_new(NULL, NULL, &arena) != ANVIL_OK) {
         cli_input_release(&in);
