@@ -340,7 +340,8 @@ struct anvil_wait_many_options {
     struct anvil_wait_options wait;
     /**
      * The most polls under way at once (0 = 64, at most 4,096): on the wire, or
-     * waiting out the rate limiter, max_rps or a throttled poll's delay. A wait
+     * waiting out the rate limiter or max_rps (a throttled poll's delay holds
+     * no slot). A wait
      * whose poll is due waits for a free one; one that cannot get one before
      * its last attempt's time is up ends timed out.
      */

@@ -35,6 +35,17 @@ struct s_wait {
     bool polling;
     /* Reported to the caller. */
     bool ended;
+    /* Its poll was throttled to the end of the client's retries: made again (or, past the deadline, expired). */
+    bool repoll_expires;
+    /* That poll's throttling error, its strings in `throttled` (NULL when none is pending). */
+    struct anvil_arena *throttled;
+    struct anvil_operation_error throttled_error;
+};
+
+/* A throttled poll due again at `at_ms` (a min-heap of them beside the wait group). */
+struct s_repoll {
+    uint64_t at_ms;
+    struct s_wait *wait;
 };
 
 /* A request slot: one call of one wait at a time. */
@@ -49,14 +60,6 @@ struct s_slot {
     bool on_wire;
     /* The call sleeps until then (0 = it can step now). */
     uint64_t wake_ms;
-    /* The call ended throttled: the poll starts again (a new call) at wake_ms... */
-    bool again;
-    /* ...or, that being past the wait's deadline, the wait ends timed out then with the throttling error. */
-    bool expire;
-    /* The throttling error of this poll's last throttled call (code, message), for an outcome at the deadline. */
-    char throttled_code[64];
-    char throttled_message[192];
-    int throttled_status;
 };
 
 struct s_many {
@@ -79,6 +82,9 @@ struct s_many {
     uint64_t progress_at_ms;
     /* max_rps: when the next request may go, in µs of the client's clock. */
     uint64_t next_send_us;
+    /* Throttled polls waiting to be made again (at most one per wait). */
+    struct s_repoll *repolls;
+    size_t repoll_len;
     /* Past this time no wait can still make its last attempt: those still queued end timed out. */
     uint64_t last_chance_ms;
     bool swept;
@@ -176,7 +182,8 @@ static int s_finish(struct s_many *m, struct s_wait *w) {
     m->options->on_done(m->options->ctx, &done);
     s_give_arena(m, scratch);
     anvil_arena_destroy(w->held);
-    w->held = NULL;
+    anvil_arena_destroy(w->throttled);
+    w->held = w->throttled = NULL;
     return ANVIL_OK;
 }
 
@@ -195,16 +202,16 @@ static int s_report(struct s_many *m, struct s_slot *s, int status, uint64_t now
     s->wait = NULL;
     w->polling = false;
     struct anvil_operation_reply *reply = &s->reply;
-    if (status == ANVIL_ETIMEDOUT && s->throttled_code[0] && !reply->failed_status && !reply->error.code.len) {
+    if (status == ANVIL_ETIMEDOUT && w->throttled && !reply->failed_status && !reply->error.code.len) {
         /* Cut off at the deadline before this call saw anything: the poll's answer was the throttling. */
-        reply->error.code = anvil_sv_from_cstr(s->throttled_code);
-        reply->error.message = anvil_sv_from_cstr(s->throttled_message);
-        reply->error.http_status = s->throttled_status;
+        reply->error = w->throttled_error;
         reply->failed_status = ANVIL_ESERVICE;
     }
     struct anvil_arena *keep = NULL;
     bool kept = false;
     int rc = s_keep_reply(m, status, &s->reply, &keep);
+    anvil_arena_destroy(w->throttled); /* the reply's strings are copied: a throttled poll's error is spent */
+    w->throttled = NULL;
     rc = rc == ANVIL_OK ? anvil_wait_report_reply(&w->state, now, status, &s->reply, keep, s->arena, &kept) : rc;
     /* The call's arena (the response, the acceptors' projections) is done with; the answer kept is in `keep`. */
     s_give_arena(m, s->arena);
@@ -222,28 +229,73 @@ static uint32_t s_min_delay_s(const struct s_many *m) {
     return m->options->wait.min_delay_s ? m->options->wait.min_delay_s : m->waiter->min_delay_s;
 }
 
+static void s_repoll_push(struct s_many *m, struct s_wait *w, uint64_t at) {
+    size_t i = m->repoll_len++;
+    while (i > 0 && m->repolls[(i - 1) / 2].at_ms > at) {
+        m->repolls[i] = m->repolls[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    m->repolls[i] = (struct s_repoll){at, w};
+}
+
+static struct s_repoll s_repoll_pop(struct s_many *m) {
+    struct s_repoll top = m->repolls[0];
+    struct s_repoll last = m->repolls[--m->repoll_len];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= m->repoll_len) {
+            break;
+        }
+        if (c + 1 < m->repoll_len && m->repolls[c + 1].at_ms < m->repolls[c].at_ms) {
+            c++;
+        }
+        if (m->repolls[c].at_ms >= last.at_ms) {
+            break;
+        }
+        m->repolls[i] = m->repolls[c];
+        i = c;
+    }
+    if (m->repoll_len) {
+        m->repolls[i] = last;
+    }
+    return top;
+}
+
+/*
+ * The poll was throttled to the end of the client's retries: not the
+ * resource's answer. Its slot is freed; the same poll is made again after the
+ * waiter's minimum delay, or, that being past the wait's deadline, the wait
+ * ends timed out at the deadline with this error (as a single wait's call
+ * does). The error is kept with the wait meanwhile.
+ */
+static int s_throttled(struct s_many *m, struct s_slot *s, uint64_t now) {
+    struct s_wait *w = s->wait;
+    anvil_arena_destroy(w->throttled);
+    w->throttled = NULL;
+    struct anvil_operation_reply copy = s->reply;
+    int rc = s_keep_reply(m, ANVIL_ESERVICE, &copy, &w->throttled);
+    w->throttled_error = copy.error;
+    s_give_arena(m, s->arena);
+    s->arena = NULL;
+    s->wait = NULL;
+    w->polling = false;
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    uint64_t deadline = anvil_wait_deadline_ms(&w->state);
+    uint64_t again_at = now + (uint64_t)s_min_delay_s(m) * 1000;
+    w->repoll_expires = again_at >= deadline;
+    s_repoll_push(m, w, w->repoll_expires ? (deadline > now ? deadline : now) : again_at);
+    return ANVIL_OK;
+}
+
 /* The slot's call ended: its answer goes to the wait, unless it was throttled to the end. */
 static int s_call_ended(struct s_many *m, struct s_slot *s, uint64_t now) {
     int status = anvil__call_end(&s->call);
     m->progress.throttled += s->call.throttled;
     if (status == ANVIL_ESERVICE && s->call.last_throttled && !s_cancelled(m)) {
-        /*
-         * Throttled to the end of the client's retries: not the resource's
-         * answer. The same poll after the waiter's minimum delay; when that is
-         * past the wait's deadline, the wait ends timed out at the deadline
-         * with this error (as a single wait's call does).
-         */
-        struct anvil_operation_error *e = &s->reply.error;
-        snprintf(s->throttled_code, sizeof s->throttled_code, "%.*s", (int)e->code.len, e->code.ptr ? e->code.ptr : "");
-        snprintf(s->throttled_message, sizeof s->throttled_message, "%.*s", (int)e->message.len,
-                 e->message.ptr ? e->message.ptr : "");
-        s->throttled_status = e->http_status;
-        uint64_t deadline = anvil_wait_deadline_ms(&s->wait->state);
-        uint64_t again_at = now + (uint64_t)s_min_delay_s(m) * 1000;
-        s->again = true;
-        s->expire = again_at >= deadline;
-        s->wake_ms = !s->expire ? again_at : deadline > now ? deadline : now;
-        return ANVIL_OK;
+        return s_throttled(m, s, now);
     }
     return s_report(m, s, status, now);
 }
@@ -267,17 +319,6 @@ static void s_start_call(struct s_many *m, struct s_slot *s, uint64_t now);
 
 /* Runs the slot's call until it is on the wire, asleep, or over. */
 static int s_step(struct s_many *m, struct s_slot *s, uint64_t now) {
-    if (s->again) {
-        s->again = false;
-        if (s->expire) {
-            s->expire = false;
-            s->reply.failed_status = ANVIL_ESERVICE;
-            return s_report(m, s, ANVIL_ETIMEDOUT, now);
-        }
-        /* A throttled poll made again: a new call for the same attempt of the wait. */
-        anvil_arena_reset(s->arena);
-        s_start_call(m, s, now);
-    }
     for (;;) {
         uint64_t wake = 0;
         switch (anvil__call_next(&s->call, now, &wake)) {
@@ -338,9 +379,6 @@ static int s_start_poll(struct s_many *m, struct s_slot *s, struct s_wait *w, ui
     s->wait = w;
     w->polling = true;
     s->wake_ms = 0;
-    s->again = false;
-    s->expire = false;
-    s->throttled_code[0] = '\0';
     s_start_call(m, s, now);
     return s_step(m, s, now);
 }
@@ -357,6 +395,29 @@ static struct s_slot *s_free_slot(struct s_many *m) {
 /* Takes every due wait it has a slot for; `*wake` gets the next queued wait's time when all due ones were taken. */
 static int s_start_due(struct s_many *m, uint64_t now, uint64_t *wake) {
     *wake = UINT64_MAX;
+    /* Throttled polls due again go first (they were due before); one past its deadline needs no slot. */
+    while (m->repoll_len && m->repolls[0].at_ms <= now) {
+        struct s_wait *w = m->repolls[0].wait;
+        struct s_slot *s = w->ended || w->repoll_expires ? NULL : s_free_slot(m);
+        if (!w->ended && !w->repoll_expires && !s) {
+            return ANVIL_OK;
+        }
+        s_repoll_pop(m);
+        int rc = ANVIL_OK;
+        if (w->ended) {
+            continue; /* ended meanwhile (the deadline's sweep) */
+        }
+        if (w->repoll_expires) {
+            anvil_wait_expire(&w->state, now, &w->throttled_error);
+            rc = s_finish(m, w);
+        } else {
+            rc = s_start_poll(m, s, w, now);
+        }
+        if (rc != ANVIL_OK) {
+            return rc;
+        }
+    }
+    uint64_t repoll_at = m->repoll_len ? m->repolls[0].at_ms : UINT64_MAX;
     for (;;) {
         struct s_slot *s = s_free_slot(m);
         if (!s) {
@@ -366,7 +427,7 @@ static int s_start_due(struct s_many *m, uint64_t now, uint64_t *wake) {
         uint64_t next = UINT64_MAX;
         struct anvil_wait_state *state = anvil_wait_group_pop(&m->group, now, &action, &next);
         if (!state) {
-            *wake = next;
+            *wake = next < repoll_at ? next : repoll_at;
             return ANVIL_OK;
         }
         struct s_wait *w = (struct s_wait *)(void *)state;
@@ -421,15 +482,6 @@ static int s_cancel_all(struct s_many *m, uint64_t now) {
             s->on_wire = false;
             m->progress.in_flight--;
         }
-        if (s->again) {
-            /* Between a throttled call and its repeat (no call under way): the wait is ended below. */
-            s->again = s->expire = false;
-            s->wait->polling = false;
-            s->wait = NULL;
-            s_give_arena(m, s->arena);
-            s->arena = NULL;
-            continue;
-        }
         anvil__call_stop(&s->call, ANVIL_ECANCELED);
         int rc = s_call_ended(m, s, now);
         if (rc != ANVIL_OK) {
@@ -477,7 +529,8 @@ static int s_sweep_late(struct s_many *m, uint64_t now) {
         struct s_wait *w = &m->waits[i];
         if (!w->ended && !w->polling) {
             anvil_wait_group_remove(&m->group, &w->state);
-            anvil_wait_expire(&w->state, now, NULL);
+            /* A throttled poll waiting to be made again keeps its error; a queued wait, its last answer. */
+            anvil_wait_expire(&w->state, now, w->throttled ? &w->throttled_error : NULL);
             int rc = s_finish(m, w);
             if (rc != ANVIL_OK) {
                 return rc;
@@ -537,7 +590,7 @@ static void s_clean_up(struct s_many *m) {
             curl_multi_remove_handle(m->multi, s->easy);
             anvil__transfer_clean_up(&s->transfer);
         }
-        if (s->wait && !s->again) {
+        if (s->wait) {
             anvil__call_end(&s->call);
         }
         anvil_arena_destroy(s->arena);
@@ -547,6 +600,7 @@ static void s_clean_up(struct s_many *m) {
     }
     for (size_t i = 0; m->waits && i < m->count; i++) {
         anvil_arena_destroy(m->waits[i].held);
+        anvil_arena_destroy(m->waits[i].throttled);
     }
     for (size_t i = 0; i < m->spare_len; i++) {
         anvil_arena_destroy(m->spare[i]);
@@ -557,6 +611,7 @@ static void s_clean_up(struct s_many *m) {
     anvil_wait_group_clean_up(&m->group);
     struct anvil_allocator *a = m->client->allocator;
     anvil_mem_release(a, m->spare);
+    anvil_mem_release(a, m->repolls);
     anvil_mem_release(a, m->slots);
     anvil_mem_release(a, m->waits);
 }
@@ -600,9 +655,10 @@ int anvil_client_wait_many(struct anvil_client *client, const char *waiter_name,
     if (rc == ANVIL_OK && count) {
         m.waits = anvil_mem_calloc(a, count, sizeof *m.waits);
         m.slots = anvil_mem_calloc(a, m.slot_count, sizeof *m.slots);
+        m.repolls = anvil_mem_calloc(a, count, sizeof *m.repolls);
         /* Every pooled arena there can be: one per slot, one for a finished wait's message. */
         m.spare = anvil_mem_calloc(a, m.slot_count + 1, sizeof *m.spare);
-        m.multi = m.waits && m.slots && m.spare ? curl_multi_init() : NULL;
+        m.multi = m.waits && m.slots && m.spare && m.repolls ? curl_multi_init() : NULL;
         rc = m.multi ? ANVIL_OK : ANVIL_ENOMEM;
     }
     for (size_t i = 0; rc == ANVIL_OK && i < m.slot_count; i++) {

@@ -105,6 +105,14 @@ many 2 --max-wait 60 --min-delay 7 --max-delay 7
 [[ $(grep -c '"reason":"timed-out","attempts":1,"elapsed_ms":60000,.*"code":"Throttling"' "$work/out.jsonl") == 3 ]] ||
   fail "throttled to the deadline: $(head -c 600 "$work/out.jsonl")"
 echo "ok: a service throttling every request: each wait ends timed out at its deadline with the Throttling error"
+# The same with one slot for 20 waits: none outlives its deadline + minimum delay (the last attempt's grace).
+for ((i = 1; i <= 20; i++)); do printf '{"StackName": "s%d"}\n' "$i"; done > "$work/inputs.jsonl"
+serve "{\"throttle_every\": 1, \"stacks\": $(stacks 20 "$ready")}"
+many 2 --max-wait 30 --min-delay 5 --max-delay 5 --max-in-flight 1
+[[ $(grep -c '"reason":"timed-out"' "$work/out.jsonl") == 20 ]] || fail "20 timed-out outcomes wanted"
+late=$(grep -o '"elapsed_ms":[0-9]*' "$work/out.jsonl" | cut -d: -f2 | awk '$1 > 35000' | wc -l)
+[[ $late == 0 ]] || fail "$late waits outlived deadline + minimum delay"
+echo "ok: 20 throttled waits on one slot all end by their deadline + minimum delay"
 
 # SIGINT with requests in flight: every wait ends at once, each outcome printed once, exit 130.
 printf '{"StackName": "s1"}\n{"StackName": "h1"}\n{"StackName": "s2"}\n{"StackName": "h2"}\n' > "$work/inputs.jsonl"
