@@ -339,11 +339,12 @@ struct anvil_wait_many_options {
     /** Every wait's options (max_wait_ms required). Its cancel flag ends every wait at once. */
     struct anvil_wait_options wait;
     /**
-     * The most polls under way at once (0 = 64, at most 4,096): on the wire, or
-     * waiting out the rate limiter or max_rps (a throttled poll's delay holds
-     * no slot). A wait
-     * whose poll is due waits for a free one; one that cannot get one before
-     * its last attempt's time is up ends timed out.
+     * The most polls under way at once (0 = 64, at most 4,096): on the wire,
+     * or waiting out a retry's backoff, the rate limiter or max_rps. A poll
+     * throttled to the end of its retries gives its slot up while it waits
+     * the waiter's minimum delay. A wait whose poll is due waits for a free
+     * slot; one that cannot get one before its last attempt's time is up
+     * ends timed out.
      */
     size_t max_in_flight;
     /** The most requests per second for the whole fleet, retries included (0 = no cap but the limiter's; at most 1e6).

@@ -35,17 +35,21 @@ struct s_wait {
     bool polling;
     /* Reported to the caller. */
     bool ended;
-    /* Its poll was throttled to the end of the client's retries: made again (or, past the deadline, expired). */
-    bool repoll_expires;
-    /* That poll's throttling error, its strings in `throttled` (NULL when none is pending). */
+    /* A poll throttled to the end of the client's retries: its error, its strings in `throttled` (NULL: none). */
     struct anvil_arena *throttled;
     struct anvil_operation_error throttled_error;
 };
 
-/* A throttled poll due again at `at_ms` (a min-heap of them beside the wait group). */
+/* A throttled poll due again (or due to expire) at `at_ms`. */
 struct s_repoll {
     uint64_t at_ms;
     struct s_wait *wait;
+};
+
+/* A min-heap of them by time, room for one per wait. */
+struct s_heap {
+    struct s_repoll *at;
+    size_t len;
 };
 
 /* A request slot: one call of one wait at a time. */
@@ -82,9 +86,13 @@ struct s_many {
     uint64_t progress_at_ms;
     /* max_rps: when the next request may go, in µs of the client's clock. */
     uint64_t next_send_us;
-    /* Throttled polls waiting to be made again (at most one per wait). */
-    struct s_repoll *repolls;
-    size_t repoll_len;
+    /*
+     * Throttled polls waiting to be made again, and those whose wait ends
+     * (timed out) at its deadline instead: two heaps, so one needing no slot
+     * never waits behind one that does. A wait is in at most one, once.
+     */
+    struct s_heap repolls;
+    struct s_heap expiries;
     /* Past this time no wait can still make its last attempt: those still queued end timed out. */
     uint64_t last_chance_ms;
     bool swept;
@@ -229,37 +237,41 @@ static uint32_t s_min_delay_s(const struct s_many *m) {
     return m->options->wait.min_delay_s ? m->options->wait.min_delay_s : m->waiter->min_delay_s;
 }
 
-static void s_repoll_push(struct s_many *m, struct s_wait *w, uint64_t at) {
-    size_t i = m->repoll_len++;
-    while (i > 0 && m->repolls[(i - 1) / 2].at_ms > at) {
-        m->repolls[i] = m->repolls[(i - 1) / 2];
+static void s_heap_push(struct s_heap *h, struct s_wait *w, uint64_t at) {
+    size_t i = h->len++;
+    while (i > 0 && h->at[(i - 1) / 2].at_ms > at) {
+        h->at[i] = h->at[(i - 1) / 2];
         i = (i - 1) / 2;
     }
-    m->repolls[i] = (struct s_repoll){at, w};
+    h->at[i] = (struct s_repoll){at, w};
 }
 
-static struct s_repoll s_repoll_pop(struct s_many *m) {
-    struct s_repoll top = m->repolls[0];
-    struct s_repoll last = m->repolls[--m->repoll_len];
+static struct s_repoll s_heap_pop(struct s_heap *h) {
+    struct s_repoll top = h->at[0];
+    struct s_repoll last = h->at[--h->len];
     size_t i = 0;
     for (;;) {
         size_t c = 2 * i + 1;
-        if (c >= m->repoll_len) {
+        if (c >= h->len) {
             break;
         }
-        if (c + 1 < m->repoll_len && m->repolls[c + 1].at_ms < m->repolls[c].at_ms) {
+        if (c + 1 < h->len && h->at[c + 1].at_ms < h->at[c].at_ms) {
             c++;
         }
-        if (m->repolls[c].at_ms >= last.at_ms) {
+        if (h->at[c].at_ms >= last.at_ms) {
             break;
         }
-        m->repolls[i] = m->repolls[c];
+        h->at[i] = h->at[c];
         i = c;
     }
-    if (m->repoll_len) {
-        m->repolls[i] = last;
+    if (h->len) {
+        h->at[i] = last;
     }
     return top;
+}
+
+static uint64_t s_heap_next(const struct s_heap *h) {
+    return h->len ? h->at[0].at_ms : UINT64_MAX;
 }
 
 /*
@@ -285,8 +297,11 @@ static int s_throttled(struct s_many *m, struct s_slot *s, uint64_t now) {
     }
     uint64_t deadline = anvil_wait_deadline_ms(&w->state);
     uint64_t again_at = now + (uint64_t)s_min_delay_s(m) * 1000;
-    w->repoll_expires = again_at >= deadline;
-    s_repoll_push(m, w, w->repoll_expires ? (deadline > now ? deadline : now) : again_at);
+    if (again_at >= deadline) {
+        s_heap_push(&m->expiries, w, deadline > now ? deadline : now);
+    } else {
+        s_heap_push(&m->repolls, w, again_at);
+    }
     return ANVIL_OK;
 }
 
@@ -394,44 +409,53 @@ static struct s_slot *s_free_slot(struct s_many *m) {
 
 /* Takes every due wait it has a slot for; `*wake` gets the next queued wait's time when all due ones were taken. */
 static int s_start_due(struct s_many *m, uint64_t now, uint64_t *wake) {
-    *wake = UINT64_MAX;
-    /* Throttled polls due again go first (they were due before); one past its deadline needs no slot. */
-    while (m->repoll_len && m->repolls[0].at_ms <= now) {
-        struct s_wait *w = m->repolls[0].wait;
-        struct s_slot *s = w->ended || w->repoll_expires ? NULL : s_free_slot(m);
-        if (!w->ended && !w->repoll_expires && !s) {
-            return ANVIL_OK;
-        }
-        s_repoll_pop(m);
-        int rc = ANVIL_OK;
-        if (w->ended) {
-            continue; /* ended meanwhile (the deadline's sweep) */
-        }
-        if (w->repoll_expires) {
+    /* Throttled polls whose wait's deadline has come: they end timed out with their error, needing no slot. */
+    while (s_heap_next(&m->expiries) <= now) {
+        struct s_wait *w = s_heap_pop(&m->expiries).wait;
+        if (!w->ended) { /* else ended meanwhile (the cancel flag, the deadline's sweep) */
             anvil_wait_expire(&w->state, now, &w->throttled_error);
-            rc = s_finish(m, w);
-        } else {
-            rc = s_start_poll(m, s, w, now);
-        }
-        if (rc != ANVIL_OK) {
-            return rc;
+            int rc = s_finish(m, w);
+            if (rc != ANVIL_OK) {
+                return rc;
+            }
         }
     }
-    uint64_t repoll_at = m->repoll_len ? m->repolls[0].at_ms : UINT64_MAX;
+    uint64_t soonest = s_heap_next(&m->expiries);
+    /* Then throttled polls due again (they were due before the queued ones), then the group's. */
     for (;;) {
         struct s_slot *s = s_free_slot(m);
+        uint64_t repoll_at = s_heap_next(&m->repolls);
         if (!s) {
+            /* A re-poll due now waits for a slot, not for time: waking for it would spin. */
+            uint64_t later = repoll_at > now ? repoll_at : UINT64_MAX;
+            *wake = soonest < later ? soonest : later;
             return ANVIL_OK;
         }
-        enum anvil_wait_action action;
-        uint64_t next = UINT64_MAX;
-        struct anvil_wait_state *state = anvil_wait_group_pop(&m->group, now, &action, &next);
-        if (!state) {
-            *wake = next < repoll_at ? next : repoll_at;
-            return ANVIL_OK;
+        struct s_wait *w = NULL;
+        if (repoll_at <= now) {
+            w = s_heap_pop(&m->repolls).wait;
+            if (w->ended) {
+                continue;
+            }
+        } else {
+            enum anvil_wait_action action;
+            uint64_t next = UINT64_MAX;
+            struct anvil_wait_state *state = anvil_wait_group_pop(&m->group, now, &action, &next);
+            if (!state) {
+                *wake = next < repoll_at ? next : repoll_at;
+                *wake = soonest < *wake ? soonest : *wake;
+                return ANVIL_OK;
+            }
+            w = (struct s_wait *)(void *)state;
+            if (action == ANVIL_WAIT_DONE) {
+                int rc = s_finish(m, w);
+                if (rc != ANVIL_OK) {
+                    return rc;
+                }
+                continue;
+            }
         }
-        struct s_wait *w = (struct s_wait *)(void *)state;
-        int rc = action == ANVIL_WAIT_DONE ? s_finish(m, w) : s_start_poll(m, s, w, now);
+        int rc = s_start_poll(m, s, w, now);
         if (rc != ANVIL_OK) {
             return rc;
         }
@@ -611,7 +635,8 @@ static void s_clean_up(struct s_many *m) {
     anvil_wait_group_clean_up(&m->group);
     struct anvil_allocator *a = m->client->allocator;
     anvil_mem_release(a, m->spare);
-    anvil_mem_release(a, m->repolls);
+    anvil_mem_release(a, m->repolls.at);
+    anvil_mem_release(a, m->expiries.at);
     anvil_mem_release(a, m->slots);
     anvil_mem_release(a, m->waits);
 }
@@ -655,10 +680,11 @@ int anvil_client_wait_many(struct anvil_client *client, const char *waiter_name,
     if (rc == ANVIL_OK && count) {
         m.waits = anvil_mem_calloc(a, count, sizeof *m.waits);
         m.slots = anvil_mem_calloc(a, m.slot_count, sizeof *m.slots);
-        m.repolls = anvil_mem_calloc(a, count, sizeof *m.repolls);
+        m.repolls.at = anvil_mem_calloc(a, count, sizeof *m.repolls.at);
+        m.expiries.at = anvil_mem_calloc(a, count, sizeof *m.expiries.at);
         /* Every pooled arena there can be: one per slot, one for a finished wait's message. */
         m.spare = anvil_mem_calloc(a, m.slot_count + 1, sizeof *m.spare);
-        m.multi = m.waits && m.slots && m.spare && m.repolls ? curl_multi_init() : NULL;
+        m.multi = m.waits && m.slots && m.spare && m.repolls.at && m.expiries.at ? curl_multi_init() : NULL;
         rc = m.multi ? ANVIL_OK : ANVIL_ENOMEM;
     }
     for (size_t i = 0; rc == ANVIL_OK && i < m.slot_count; i++) {
