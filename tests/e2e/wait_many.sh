@@ -144,5 +144,8 @@ grep -q 'line 2' "$work/err" && grep -q 'StackNam' "$work/err" || fail "bad line
 printf '{"StackName": "s1"}\n{"StackName": \n' > "$work/inputs.jsonl"
 many 65 --max-wait 60
 grep -q 'line 2' "$work/err" || fail "bad JSON: $(cat "$work/err")"
-echo "ok: a bad input line is named before any request (exit 65)"
+printf '\n\n' > "$work/inputs.jsonl"
+many 65 --max-wait 60
+grep -q 'no inputs' "$work/err" || fail "empty file: $(cat "$work/err")"
+echo "ok: a bad input line, or a file without one, is named before any request (exit 65)"
 echo "PASS many waits at once"
