@@ -20,32 +20,20 @@ struct s_run {
     struct anvil_json *values;
     const struct anvil_json **inputs;
     size_t count;
-    /* The worst outcome so far (ranked by s_rank) and its exit code. */
-    int worst_rank;
+    /*
+     * The worst outcome's exit code so far: the codes already rank outcomes
+     * (success 0 < failure 1 < timed out 2 < unexpected error 3 < cancelled 128+).
+     */
     int worst_code;
     size_t reported;
+    /* Reused for every outcome line: its leading members, the line, the query's values. */
+    struct anvil_buf lead, out;
+    struct anvil_arena *scratch;
     /* For the summary's request rate: the count and time of the last summary. */
     uint64_t last_requests, last_ms;
     int write_code;
     bool live_shown;
 };
-
-/* Success < failure < timed out (or attempts) < unexpected error < cancelled: the exit status is the worst's. */
-static int s_rank(enum anvil_wait_reason reason) {
-    switch (reason) {
-    case ANVIL_WAIT_REASON_SUCCESS:
-        return 0;
-    case ANVIL_WAIT_REASON_FAILURE:
-        return 1;
-    case ANVIL_WAIT_REASON_TIMED_OUT:
-    case ANVIL_WAIT_REASON_MAX_ATTEMPTS:
-        return 2;
-    case ANVIL_WAIT_REASON_CANCELLED:
-        return 4;
-    default:
-        return 3;
-    }
-}
 
 static void s_clear_live(struct s_run *r) {
     if (r->live_shown) {
@@ -58,38 +46,31 @@ static void s_on_done(void *ctx, const struct anvil_wait_many_done *done) {
     struct s_run *r = ctx;
     const struct anvil_wait_result *result = done->result;
     r->reported++;
-    int rank = s_rank(result->outcome.reason);
-    if (rank > r->worst_rank) {
-        r->worst_rank = rank;
-        r->worst_code = cli_wait_exit_code(result->outcome.reason);
-    }
+    int code = cli_wait_exit_code(result->outcome.reason);
+    r->worst_code = code > r->worst_code ? code : r->worst_code;
     if (r->write_code != CLI_EXIT_OK) {
         return;
     }
-    struct anvil_buf lead, out;
-    anvil_buf_init(&lead, NULL, 0);
-    anvil_buf_init(&out, NULL, 0);
-    int rc = anvil_buf_appendf(&lead, "\"line\":%zu,\"input\":", r->line_of[done->index]);
-    rc = rc == ANVIL_OK ? anvil_json_write(r->inputs[done->index], 0, &lead) : rc;
-    rc = rc == ANVIL_OK ? anvil_buf_append_byte(&lead, ',') : rc;
-    /* The output shown: the last one through --query; the query's values live in a scratch arena. */
-    struct anvil_arena *scratch = NULL;
+    anvil_buf_clear(&r->lead);
+    anvil_buf_clear(&r->out);
+    int rc = anvil_buf_appendf(&r->lead, "\"line\":%zu,\"input\":", r->line_of[done->index]);
+    rc = rc == ANVIL_OK ? anvil_json_write(r->inputs[done->index], 0, &r->lead) : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_append_byte(&r->lead, ',') : rc;
+    /* The output shown: the last one through --query, whose values live in the run's scratch arena. */
     const struct anvil_json *output = result->outcome.has_output ? result->outcome.output : NULL;
     struct anvil_json shown;
     if (rc == ANVIL_OK && output && r->w->query) {
-        rc = anvil_arena_new(NULL, NULL, &scratch);
-        if (rc == ANVIL_OK && cli_query_apply("wait", r->w->query, output, scratch, &shown) == CLI_EXIT_OK) {
+        rc = r->scratch ? ANVIL_OK : anvil_arena_new(NULL, NULL, &r->scratch);
+        anvil_arena_reset(r->scratch);
+        if (rc == ANVIL_OK && cli_query_apply("wait", r->w->query, output, r->scratch, &shown) == CLI_EXIT_OK) {
             output = &shown;
         } else {
             output = NULL;
         }
     }
-    rc = rc == ANVIL_OK ? cli_wait_outcome_json(r->w->waiter, result, output, anvil_buf_view(&lead), &out) : rc;
+    rc = rc == ANVIL_OK ? cli_wait_outcome_json(r->w->waiter, result, output, anvil_buf_view(&r->lead), &r->out) : rc;
     s_clear_live(r);
-    r->write_code = rc == ANVIL_OK ? cli_write_output(out.data, out.len) : cli_exit_for_status(rc);
-    anvil_arena_destroy(scratch);
-    anvil_buf_clean_up(&lead);
-    anvil_buf_clean_up(&out);
+    r->write_code = rc == ANVIL_OK ? cli_write_output(r->out.data, r->out.len) : cli_exit_for_status(rc);
 }
 
 static void s_on_progress(void *ctx, const struct anvil_wait_many_progress *p) {
@@ -171,7 +152,9 @@ int cli_wait_many_run(const struct cli_wait_many *w) {
     if (code != CLI_EXIT_OK) {
         return code;
     }
-    struct s_run r = {w, NULL, NULL, NULL, 0, 0, CLI_EXIT_OK, 0, 0, 0, CLI_EXIT_OK, false};
+    struct s_run r = {.w = w, .worst_code = CLI_EXIT_OK, .write_code = CLI_EXIT_OK};
+    anvil_buf_init(&r.lead, NULL, 0);
+    anvil_buf_init(&r.out, NULL, 0);
     struct anvil_arena *arena = NULL;
     if (anvil_arena_new(NULL, NULL, &arena) != ANVIL_OK) {
         cli_input_release(&in);
@@ -203,6 +186,9 @@ int cli_wait_many_run(const struct cli_wait_many *w) {
         }
     }
     anvil_arena_destroy(arena);
+    anvil_arena_destroy(r.scratch);
+    anvil_buf_clean_up(&r.lead);
+    anvil_buf_clean_up(&r.out);
     free(r.values);
     free(r.inputs);
     free(r.line_of);
