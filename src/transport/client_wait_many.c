@@ -79,6 +79,9 @@ struct s_many {
     size_t count;
     struct s_slot *slots;
     size_t slot_count;
+    /* The free slots, a stack of their indexes. */
+    size_t *free_slots;
+    size_t free_len;
     /* Arenas no wait holds, for the next polls. */
     struct anvil_arena **spare;
     size_t spare_len;
@@ -195,6 +198,15 @@ static int s_finish(struct s_many *m, struct s_wait *w) {
     return ANVIL_OK;
 }
 
+/* The slot's poll is over: the slot back on the free stack; its wait, no longer polling, returned. */
+static struct s_wait *s_release_slot(struct s_many *m, struct s_slot *s) {
+    struct s_wait *w = s->wait;
+    s->wait = NULL;
+    w->polling = false;
+    m->free_slots[m->free_len++] = (size_t)(s - m->slots);
+    return w;
+}
+
 /* After a report: the wait is queued for its next poll, or it ended. */
 static int s_settle(struct s_many *m, struct s_wait *w, uint64_t now) {
     uint64_t at = now;
@@ -206,9 +218,7 @@ static int s_settle(struct s_many *m, struct s_wait *w, uint64_t now) {
 
 /* The poll's answer (`status`, the slot's reply) to its wait; the slot freed. */
 static int s_report(struct s_many *m, struct s_slot *s, int status, uint64_t now) {
-    struct s_wait *w = s->wait;
-    s->wait = NULL;
-    w->polling = false;
+    struct s_wait *w = s_release_slot(m, s);
     struct anvil_operation_reply *reply = &s->reply;
     if (status == ANVIL_ETIMEDOUT && w->throttled && !reply->failed_status && !reply->error.code.len) {
         /* Cut off at the deadline before this call saw anything: the poll's answer was the throttling. */
@@ -224,13 +234,14 @@ static int s_report(struct s_many *m, struct s_slot *s, int status, uint64_t now
     /* The call's arena (the response, the acceptors' projections) is done with; the answer kept is in `keep`. */
     s_give_arena(m, s->arena);
     s->arena = NULL;
-    if (rc != ANVIL_OK || !kept) {
-        anvil_arena_destroy(keep);
-        return rc == ANVIL_OK ? s_settle(m, w, now) : rc;
+    if (rc == ANVIL_OK && kept) {
+        /* The state now points into `keep`: it replaces what held the previous answer. */
+        struct anvil_arena *old = w->held;
+        w->held = keep;
+        keep = old;
     }
-    anvil_arena_destroy(w->held);
-    w->held = keep;
-    return s_settle(m, w, now);
+    anvil_arena_destroy(keep);
+    return rc == ANVIL_OK ? s_settle(m, w, now) : rc;
 }
 
 static uint32_t s_min_delay_s(const struct s_many *m) {
@@ -290,8 +301,7 @@ static int s_throttled(struct s_many *m, struct s_slot *s, uint64_t now) {
     w->throttled_error = copy.error;
     s_give_arena(m, s->arena);
     s->arena = NULL;
-    s->wait = NULL;
-    w->polling = false;
+    s_release_slot(m, s);
     if (rc != ANVIL_OK) {
         return rc;
     }
@@ -358,6 +368,8 @@ static int s_step(struct s_many *m, struct s_slot *s, uint64_t now) {
                 anvil__call_stop(k, rc);
                 break;
             }
+            /* Set after begin, which resets the handle: s_collect finds the slot by it. */
+            curl_easy_setopt(s->easy, CURLOPT_PRIVATE, (void *)s);
             if (s->transfer.past_deadline) {
                 struct anvil__attempt a;
                 anvil__send_end(m->client, s->easy, &k->x, &s->transfer, CURLE_OK, &a);
@@ -385,26 +397,19 @@ static void s_start_call(struct s_many *m, struct s_slot *s, uint64_t now) {
     anvil__call_start(&s->call, m->client, m->operation, m->inputs[w->index], deadline, m->waiter, s->arena, &s->reply);
 }
 
-/* Starts the poll of a due wait in a free slot. */
-static int s_start_poll(struct s_many *m, struct s_slot *s, struct s_wait *w, uint64_t now) {
+/* Starts the poll of a due wait in the free slot on top of the stack (there is one). */
+static int s_start_poll(struct s_many *m, struct s_wait *w, uint64_t now) {
+    struct s_slot *s = &m->slots[m->free_slots[m->free_len - 1]];
     int rc = s_take_arena(m, &s->arena);
     if (rc != ANVIL_OK) {
         return rc;
     }
+    m->free_len--;
     s->wait = w;
     w->polling = true;
     s->wake_ms = 0;
     s_start_call(m, s, now);
     return s_step(m, s, now);
-}
-
-static struct s_slot *s_free_slot(struct s_many *m) {
-    for (size_t i = 0; i < m->slot_count; i++) {
-        if (!m->slots[i].wait) {
-            return &m->slots[i];
-        }
-    }
-    return NULL;
 }
 
 /* Takes every due wait it has a slot for; `*wake` gets the next queued wait's time when all due ones were taken. */
@@ -423,9 +428,8 @@ static int s_start_due(struct s_many *m, uint64_t now, uint64_t *wake) {
     uint64_t soonest = s_heap_next(&m->expiries);
     /* Then throttled polls due again (they were due before the queued ones), then the group's. */
     for (;;) {
-        struct s_slot *s = s_free_slot(m);
         uint64_t repoll_at = s_heap_next(&m->repolls);
-        if (!s) {
+        if (!m->free_len) {
             /* A re-poll due now waits for a slot, not for time: waking for it would spin. */
             uint64_t later = repoll_at > now ? repoll_at : UINT64_MAX;
             *wake = soonest < later ? soonest : later;
@@ -455,7 +459,7 @@ static int s_start_due(struct s_many *m, uint64_t now, uint64_t *wake) {
                 continue;
             }
         }
-        int rc = s_start_poll(m, s, w, now);
+        int rc = s_start_poll(m, w, now);
         if (rc != ANVIL_OK) {
             return rc;
         }
@@ -470,10 +474,9 @@ static int s_collect(struct s_many *m) {
         if (msg->msg != CURLMSG_DONE) {
             continue;
         }
-        struct s_slot *s = NULL;
-        for (size_t i = 0; i < m->slot_count && !s; i++) {
-            s = m->slots[i].easy == msg->easy_handle ? &m->slots[i] : NULL;
-        }
+        void *slot = NULL;
+        curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &slot);
+        struct s_slot *s = slot;
         if (!s) {
             continue;
         }
@@ -486,6 +489,32 @@ static int s_collect(struct s_many *m) {
         uint64_t now = s_now(m);
         anvil__call_sent(&s->call, &a, now);
         int rc = s_step(m, s, now);
+        if (rc != ANVIL_OK) {
+            return rc;
+        }
+    }
+    return ANVIL_OK;
+}
+
+/*
+ * Ends every wait not being polled (queued in the group or waiting in a heap
+ * of throttled polls; entries left in a heap are skipped once ended), and
+ * reports it: as cancelled, or as timed out keeping its last answer (a
+ * throttled poll's error, when it waits to be made again).
+ */
+static int s_end_queued(struct s_many *m, uint64_t now, bool cancel) {
+    for (size_t i = 0; i < m->count; i++) {
+        struct s_wait *w = &m->waits[i];
+        if (w->ended || w->polling) {
+            continue;
+        }
+        anvil_wait_group_remove(&m->group, &w->state);
+        if (cancel) {
+            anvil_wait_cancel(&w->state, now);
+        } else {
+            anvil_wait_expire(&w->state, now, w->throttled ? &w->throttled_error : NULL);
+        }
+        int rc = s_finish(m, w);
         if (rc != ANVIL_OK) {
             return rc;
         }
@@ -512,19 +541,7 @@ static int s_cancel_all(struct s_many *m, uint64_t now) {
             return rc;
         }
     }
-    for (size_t i = 0; i < m->count; i++) {
-        struct s_wait *w = &m->waits[i];
-        if (!w->ended) {
-            /* Queued for a later poll: taken out, ended as cancelled, reported. */
-            anvil_wait_group_remove(&m->group, &w->state);
-            anvil_wait_cancel(&w->state, now);
-            int rc = s_finish(m, w);
-            if (rc != ANVIL_OK) {
-                return rc;
-            }
-        }
-    }
-    return ANVIL_OK;
+    return s_end_queued(m, now, true);
 }
 
 /* Sleeps until `until` or until curl has something, whichever is first. */
@@ -542,28 +559,6 @@ static int s_idle(struct s_many *m, uint64_t now, uint64_t until) {
     return rc == ANVIL_ECANCELED ? ANVIL_OK : rc; /* the cancel flag says the rest */
 }
 
-/*
- * Past the last attempt's grace (deadline + minimum delay), a wait still
- * queued for lack of a free slot can make no attempt: it ends timed out,
- * keeping its last answer.
- */
-static int s_sweep_late(struct s_many *m, uint64_t now) {
-    m->swept = true;
-    for (size_t i = 0; i < m->count; i++) {
-        struct s_wait *w = &m->waits[i];
-        if (!w->ended && !w->polling) {
-            anvil_wait_group_remove(&m->group, &w->state);
-            /* A throttled poll waiting to be made again keeps its error; a queued wait, its last answer. */
-            anvil_wait_expire(&w->state, now, w->throttled ? &w->throttled_error : NULL);
-            int rc = s_finish(m, w);
-            if (rc != ANVIL_OK) {
-                return rc;
-            }
-        }
-    }
-    return ANVIL_OK;
-}
-
 static int s_loop(struct s_many *m) {
     while (m->progress.waiting) {
         uint64_t now = s_now(m);
@@ -571,7 +566,9 @@ static int s_loop(struct s_many *m) {
             return s_cancel_all(m, now);
         }
         if (!m->swept && now >= m->last_chance_ms) {
-            int rc = s_sweep_late(m, now);
+            /* Past the last attempt's grace (deadline + minimum delay) a wait still queued can make no attempt. */
+            m->swept = true;
+            int rc = s_end_queued(m, now, false);
             if (rc != ANVIL_OK || !m->progress.waiting) {
                 return rc;
             }
@@ -638,6 +635,7 @@ static void s_clean_up(struct s_many *m) {
     anvil_mem_release(a, m->repolls.at);
     anvil_mem_release(a, m->expiries.at);
     anvil_mem_release(a, m->slots);
+    anvil_mem_release(a, m->free_slots);
     anvil_mem_release(a, m->waits);
 }
 
@@ -680,16 +678,20 @@ int anvil_client_wait_many(struct anvil_client *client, const char *waiter_name,
     if (rc == ANVIL_OK && count) {
         m.waits = anvil_mem_calloc(a, count, sizeof *m.waits);
         m.slots = anvil_mem_calloc(a, m.slot_count, sizeof *m.slots);
+        m.free_slots = anvil_mem_calloc(a, m.slot_count, sizeof *m.free_slots);
         m.repolls.at = anvil_mem_calloc(a, count, sizeof *m.repolls.at);
         m.expiries.at = anvil_mem_calloc(a, count, sizeof *m.expiries.at);
         /* Every pooled arena there can be: one per slot, one for a finished wait's message. */
         m.spare = anvil_mem_calloc(a, m.slot_count + 1, sizeof *m.spare);
-        m.multi = m.waits && m.slots && m.spare && m.repolls.at && m.expiries.at ? curl_multi_init() : NULL;
+        m.multi =
+            m.waits && m.slots && m.free_slots && m.spare && m.repolls.at && m.expiries.at ? curl_multi_init() : NULL;
         rc = m.multi ? ANVIL_OK : ANVIL_ENOMEM;
     }
     for (size_t i = 0; rc == ANVIL_OK && i < m.slot_count; i++) {
         m.slots[i].easy = curl_easy_init();
         rc = m.slots[i].easy ? ANVIL_OK : ANVIL_ENOMEM;
+        /* Highest index at the bottom, so polls fill slot 0 first. */
+        m.free_slots[m.free_len++] = m.slot_count - 1 - i;
     }
     uint64_t now = s_now(&m);
     struct anvil_wait_options wait = options->wait;
