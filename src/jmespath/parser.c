@@ -750,10 +750,10 @@ int anvil_jmespath_compile(struct anvil_allocator *allocator, const char *text, 
     int rc = ANVIL_OK;
     struct jp_token stack[48];
     struct s_parser ps = {expr, diag, NULL, 0, 0, 0, max_depth, anvil__json_hash_seed()};
-    if (s_field_chain(&ps, copy, len, &rc, &expr->root)) {
-        /* built without tokens (rc says whether memory ran out) */
-    } else if ((rc = jp_lex(arena, allocator, copy, len, stack, sizeof(stack) / sizeof(stack[0]), &ps.tokens, &ps.count,
-                            diag)) == ANVIL_OK) {
+    /* A field chain is built without tokens (rc then says whether memory ran out); anything else is parsed. */
+    bool chain = s_field_chain(&ps, copy, len, &rc, &expr->root);
+    if (!chain && (rc = jp_lex(arena, allocator, copy, len, stack, sizeof(stack) / sizeof(stack[0]), &ps.tokens,
+                               &ps.count, diag)) == ANVIL_OK) {
         if (ps.tokens[0].type == JP_EOF) {
             rc = s_error(&ps, ANVIL_ESYNTAX, 0, "empty expression");
         } else {

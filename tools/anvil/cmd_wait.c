@@ -349,6 +349,17 @@ static int s_outcome_text(const struct anvil_waiter *w, const struct anvil_wait_
 
 /* ---- the command ---- */
 
+/* A live line on standard error: --progress auto (the default) on a terminal. */
+static bool s_live(const struct s_args *a) {
+    return (!a->progress || strcmp(a->progress, "auto") == 0) && isatty(STDERR_FILENO);
+}
+
+/* The wait's options from the command line; Ctrl-C (and SIGTERM, SIGHUP) cancels. */
+static struct anvil_wait_options s_wait_options(const struct s_args *a) {
+    return (struct anvil_wait_options){a->max_wait_ms,  a->min_delay_s,     a->max_delay_s,
+                                       a->max_attempts, &cli_cancel_signal, cli_env()};
+}
+
 static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, const struct cli_target *target,
                  const struct anvil_jmespath *query) {
     const struct anvil_env *env = cli_env();
@@ -356,7 +367,7 @@ static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, cons
     struct s_observer observer = {PROGRESS_NONE, waiter, false};
     if (a->progress && strcmp(a->progress, "json") == 0) {
         observer.mode = PROGRESS_JSON;
-    } else if ((!a->progress || strcmp(a->progress, "auto") == 0) && isatty(STDERR_FILENO)) {
+    } else if (s_live(a)) {
         observer.mode = PROGRESS_LIVE;
     }
     struct anvil_exec_operation exec = {a->exec.command, {0, env, 0, &cli_cancel_signal}, NULL};
@@ -366,8 +377,7 @@ static int s_run(const struct s_args *a, const struct anvil_waiter *waiter, cons
         call.operation = anvil_client_operation_call;
         call.operation_data = &http;
     }
-    struct anvil_wait_options options = {a->max_wait_ms,  a->min_delay_s,     a->max_delay_s,
-                                         a->max_attempts, &cli_cancel_signal, env};
+    struct anvil_wait_options options = s_wait_options(a);
     struct cli_signals signals;
     cli_signals_catch(&signals);
     struct anvil_wait_result result;
@@ -434,15 +444,8 @@ int cli_cmd_wait(int argc, char **argv) {
     }
     if (a.many) {
         struct cli_wait_many many = {
-            a.many,
-            waiter,
-            target.client,
-            target.operation,
-            query,
-            {a.max_wait_ms, a.min_delay_s, a.max_delay_s, a.max_attempts, &cli_cancel_signal, cli_env()},
-            (size_t)a.max_in_flight,
-            a.max_rps,
-            (!a.progress || strcmp(a.progress, "auto") == 0) && isatty(STDERR_FILENO)};
+            a.many,    waiter,    target.client, target.operation, query, s_wait_options(&a), (size_t)a.max_in_flight,
+            a.max_rps, s_live(&a)};
         code = cli_wait_many_run(&many);
     } else {
         code = s_run(&a, waiter, &target, query);
