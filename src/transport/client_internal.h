@@ -120,11 +120,13 @@ int anvil__client_find_operation(const struct anvil_client *c, struct anvil_str_
                                  const struct anvil_shape **out);
 
 /*
- * The model's waiter `name` (the client's waiters are read at the first
- * need) and the operation it polls. ANVIL_ENOTFOUND with diag naming it.
+ * The waiter `given`, or else the model's waiter `name` (the client's
+ * waiters are read at the first need), and the operation of the client's
+ * service it polls. ANVIL_ENOTFOUND with diag naming it; ANVIL_ENOMEM.
  */
-int anvil__client_waiter(struct anvil_client *client, const char *name, const struct anvil_waiter **waiter,
-                         const struct anvil_shape **operation, struct anvil_diag *diag);
+int anvil__client_waiter(struct anvil_client *client, const char *name, const struct anvil_waiter *given,
+                         const struct anvil_waiter **waiter, const struct anvil_shape **operation,
+                         struct anvil_diag *diag);
 
 /* Calls the client's debug callback with one formatted line (never a secret). */
 void anvil__client_debug(const struct anvil_client *c, const char *fmt, ...) ANVIL_PRINTF(2, 3);

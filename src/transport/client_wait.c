@@ -15,19 +15,26 @@ static int s_paginators(struct anvil_client *c, struct anvil_diag *diag) {
     return c->paginators ? ANVIL_OK : anvil_paginator_set_from_model(c->allocator, c->model, &c->paginators, diag);
 }
 
-int anvil__client_waiter(struct anvil_client *client, const char *name, const struct anvil_waiter **waiter,
-                         const struct anvil_shape **operation, struct anvil_diag *diag) {
-    int rc = s_waiters(client, diag);
+int anvil__client_waiter(struct anvil_client *client, const char *name, const struct anvil_waiter *given,
+                         const struct anvil_waiter **waiter, const struct anvil_shape **operation,
+                         struct anvil_diag *diag) {
+    int rc = ANVIL_OK;
+    *waiter = given;
+    if (!given) {
+        rc = s_waiters(client, diag);
+        *waiter = rc == ANVIL_OK ? anvil_waiter_set_find(client->waiters, name, strlen(name)) : NULL;
+    }
+    *operation = NULL;
     if (rc != ANVIL_OK) {
         return rc;
     }
-    *waiter = anvil_waiter_set_find(client->waiters, name, strlen(name));
-    *operation = NULL;
     if (*waiter && (rc = anvil__client_find_operation(client, (*waiter)->operation, operation)) != ANVIL_OK) {
         return anvil_diag_set(diag, rc, 0, 0, 0, "looking up the waiter's operation: %s", anvil_status_str(rc));
     }
     if (!*waiter || !*operation) {
-        return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "the service has no waiter `%.100s`%s", name,
+        struct anvil_str_view shown = given ? given->name : anvil_sv_from_cstr(name);
+        return anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "the service has no waiter `%.*s`%s",
+                              (int)(shown.len > 100 ? 100 : shown.len), shown.ptr,
                               *waiter ? " (its operation is another service's)" : "");
     }
     return ANVIL_OK;
@@ -46,7 +53,7 @@ int anvil_client_wait(struct anvil_client *client, const char *waiter_name, cons
     }
     const struct anvil_waiter *waiter = NULL;
     const struct anvil_shape *operation = NULL;
-    int rc = anvil__client_waiter(client, waiter_name, &waiter, &operation, diag);
+    int rc = anvil__client_waiter(client, waiter_name, NULL, &waiter, &operation, diag);
     if (rc != ANVIL_OK) {
         return rc;
     }

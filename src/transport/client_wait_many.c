@@ -661,17 +661,7 @@ int anvil_client_wait_many(struct anvil_client *client, const char *waiter_name,
     m.options = options;
     m.env = client->options.env ? client->options.env : anvil_env_system();
     anvil_wait_group_init(&m.group, client->allocator);
-    int rc = ANVIL_OK;
-    if (options->waiter) {
-        m.waiter = options->waiter;
-        rc = anvil__client_find_operation(client, m.waiter->operation, &m.operation);
-        if (rc == ANVIL_OK && !m.operation) {
-            rc = anvil_diag_set(diag, ANVIL_ENOTFOUND, 0, 0, 0, "the waiter's operation `%.*s` is not the service's",
-                                (int)m.waiter->operation.len, m.waiter->operation.ptr);
-        }
-    } else {
-        rc = anvil__client_waiter(client, waiter_name, &m.waiter, &m.operation, diag);
-    }
+    int rc = anvil__client_waiter(client, waiter_name, options->waiter, &m.waiter, &m.operation, diag);
     m.slot_count = options->max_in_flight ? options->max_in_flight : S_DEFAULT_IN_FLIGHT;
     m.slot_count = m.slot_count < count ? m.slot_count : count;
     struct anvil_allocator *a = client->allocator;
