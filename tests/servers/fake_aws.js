@@ -18,6 +18,15 @@
 //   the client's clock, fake or not, so a test runs in no time);
 //   "hang": [NAME...] never answers DescribeStacks for those stacks (logged
 //   "... hang" when one arrives), for tests that interrupt a request in flight.
+//   "fleet": {"prefix": "f", "count": N, "spread_ms": 60000} (for bench/): stacks
+//   f1..fN in wall time: fI is CREATE_IN_PROGRESS until spread_ms * I / N ms after
+//   the fleet's start, CREATE_COMPLETE from then on; "bucket": {"rate": R,
+//   "burst": B} throttles DescribeStacks past a token bucket refilled at R a
+//   second of wall time. Two unsigned requests drive a fleet: GET /__fleet/start
+//   starts its clock and clears the counters, GET /__fleet/stats answers what was
+//   seen (requests, throttled, when the last throttling came, each stack's polls,
+//   from readiness to the first answer saying so, and the longest gap between two
+//   polls of one stack).
 // A resource the script does not name does not exist: ValidationError,
 // InvalidInstanceID.NotFound or ResourceNotFoundException, as the services
 // say it. LOG gets "SERVICE OPERATION RESOURCE STATE|error" per request.
@@ -52,6 +61,69 @@ let describeStacks = 0
 const hung = []
 const perSecond = {}
 
+// The wall-time fleet and token bucket (bench/ only: tests run on a fake clock).
+const fleet = script.fleet ? { ...script.fleet, start: Date.now(), stacks: new Map() } : null
+const bucket = script.bucket ? { ...script.bucket, tokens: script.bucket.burst, at: Date.now() } : null
+const counts = { requests: 0, throttled: 0, lastThrottled: null }
+
+function fleetReset () {
+  fleet.start = Date.now()
+  fleet.stacks = new Map()
+  counts.requests = 0
+  counts.throttled = 0
+  counts.lastThrottled = null
+  if (bucket) Object.assign(bucket, { tokens: bucket.burst, at: fleet.start })
+}
+
+function bucketTake (now) {
+  bucket.tokens = Math.min(bucket.burst, bucket.tokens + (now - bucket.at) * bucket.rate / 1000)
+  bucket.at = now
+  if (bucket.tokens < 1) return false
+  bucket.tokens -= 1
+  return true
+}
+
+// The fleet stack's state now (recording its poll), or undefined when NAME is not one of the fleet.
+function fleetState (name, now) {
+  if (!name.startsWith(fleet.prefix)) return undefined
+  const i = Number(name.slice(fleet.prefix.length))
+  if (!Number.isInteger(i) || i < 1 || i > fleet.count || String(i) !== name.slice(fleet.prefix.length)) return undefined
+  const readyAt = fleet.start + fleet.spread_ms * i / fleet.count
+  let st = fleet.stacks.get(i)
+  if (!st) fleet.stacks.set(i, (st = { polls: 0, last: null, gap: 0, seen: null }))
+  st.polls++
+  if (st.last !== null) st.gap = Math.max(st.gap, now - st.last)
+  st.last = now
+  if (now < readyAt) return 'CREATE_IN_PROGRESS'
+  if (st.seen === null) st.seen = now - readyAt
+  return 'CREATE_COMPLETE'
+}
+
+function fleetStats () {
+  const lat = []
+  let polls = 0
+  let gap = 0
+  for (const st of fleet.stacks.values()) {
+    polls += st.polls
+    gap = Math.max(gap, st.gap)
+    if (st.seen !== null) lat.push(st.seen)
+  }
+  lat.sort((a, b) => a - b)
+  const q = (f) => lat.length ? lat[Math.min(lat.length - 1, Math.floor(f * lat.length))] : null
+  return {
+    count: fleet.count,
+    spread_ms: fleet.spread_ms,
+    requests: counts.requests,
+    throttled: counts.throttled,
+    last_throttled_ms: counts.lastThrottled === null ? null : counts.lastThrottled - fleet.start,
+    polled: fleet.stacks.size,
+    answered: polls,
+    seen_ready: lat.length,
+    latency_ms: { p50: q(0.5), p99: q(0.99), max: lat.length ? lat[lat.length - 1] : null },
+    max_gap_ms: gap
+  }
+}
+
 function cloudformation (form, res, date) {
   const name = form.get('StackName') || ''
   if ((script.hang || []).includes(name)) {
@@ -61,14 +133,20 @@ function cloudformation (form, res, date) {
   }
   describeStacks++
   perSecond[date] = (perSecond[date] || 0) + 1
+  const now = Date.now()
+  counts.requests++
   if ((script.throttle_every && describeStacks % script.throttle_every === 0) ||
-      (script.throttle_rate && perSecond[date] > script.throttle_rate)) {
+      (script.throttle_rate && perSecond[date] > script.throttle_rate) ||
+      (bucket && !bucketTake(now))) {
+    counts.throttled++
+    counts.lastThrottled = now
     log('cloudformation ' + form.get('Action') + ' ' + name + ' throttled')
     return xml(res, 400, '<ErrorResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/">\n' +
       '  <Error>\n    <Type>Sender</Type>\n    <Code>Throttling</Code>\n    <Message>Rate exceeded</Message>\n' +
       `  </Error>\n  <RequestId>${requestId()}</RequestId>\n</ErrorResponse>\n`)
   }
-  const state = step('stacks', name)
+  const fleetAnswer = fleet ? fleetState(name, now) : undefined
+  const state = fleetAnswer || step('stacks', name)
   log('cloudformation ' + form.get('Action') + ' ' + name + ' ' + (state || 'error'))
   if (!state) {
     return xml(res, 400, '<ErrorResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/">\n' +
@@ -175,6 +253,11 @@ const server = http.createServer((req, res) => {
   req.on('data', (c) => chunks.push(c))
   req.on('end', () => {
     const body = Buffer.concat(chunks)
+    if (fleet && req.method === 'GET' && req.url.startsWith('/__fleet/')) {
+      if (req.url === '/__fleet/start') fleetReset()
+      res.writeHead(200, { 'Content-Type': 'application/json' })
+      return res.end(JSON.stringify(req.url === '/__fleet/stats' ? fleetStats() : { started: fleet.start }) + '\n')
+    }
     const bad = checkSignature(req, body)
     if (bad) {
       log('bad-signature ' + req.method + ' ' + req.url)
