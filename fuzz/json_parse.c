@@ -1,7 +1,9 @@
 /*
  * libFuzzer target: parse -> write -> reparse -> compare -> write again.
  * Every accepted document must survive the round trip in each style with the
- * same bytes; every rejected one must come with a position and a message.
+ * same bytes; every rejected one must come with a position and a message. The
+ * parser's portable scans (anvil__json_scalar_only) must give the same answer
+ * as its SIMD ones: the same document, or the same error at the same place.
  */
 
 #include <stdio.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 
 #include "anvil/anvil.h"
+#include "json/json_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -46,9 +49,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         options.max_depth = (data[0] & 4) ? 16 : 0;
         options.max_string_bytes = (data[0] & 8) ? 32 : 0;
     }
-    struct anvil_json_doc *doc = NULL;
-    struct anvil_diag diag;
+    struct anvil_json_doc *doc = NULL, *scalar = NULL;
+    struct anvil_diag diag, scalar_diag;
     int rc = anvil_json_parse(NULL, (const char *)data, size, &options, &doc, &diag);
+    anvil__json_scalar_only = true;
+    int scalar_rc = anvil_json_parse(NULL, (const char *)data, size, &options, &scalar, &scalar_diag);
+    anvil__json_scalar_only = false;
+    s_check(scalar_rc == rc, "the portable scan answers otherwise");
+    if (rc == ANVIL_OK) {
+        s_check(anvil_json_equal(anvil_json_doc_root(doc), anvil_json_doc_root(scalar)),
+                "the portable scan reads another document");
+    } else {
+        s_check(scalar_diag.offset == diag.offset && strcmp(scalar_diag.message, diag.message) == 0,
+                "the portable scan reports another error");
+    }
+    anvil_json_doc_destroy(scalar);
     if (rc != ANVIL_OK) {
         s_check(doc == NULL, "error but a document");
         s_check(rc == ANVIL_ESYNTAX || rc == ANVIL_ELIMIT, "unexpected error code");

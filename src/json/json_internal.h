@@ -15,6 +15,12 @@
 _Static_assert(offsetof(struct anvil_json_key, bytes) == sizeof(struct anvil_json_key),
                "a key's bytes follow its record");
 
+/*
+ * Set (by tests, before any parse) to make the parser take its portable
+ * scalar paths where it has SIMD ones, so that both are exercised.
+ */
+extern bool anvil__json_scalar_only;
+
 /* Objects with an index carry this header just before their members. */
 struct anvil__json_index {
     /* Member index + 1 per slot; 0 = empty. Open addressing, linear probing. */
