@@ -1,4 +1,5 @@
-/* Writing C text: string literals for any bytes, and the interpreter fallback for an expression. */
+/* Writing C text: string literals for any bytes, snake_case identifiers, and the interpreter fallback for an
+ * expression. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -598,4 +599,31 @@ int anvil__c_rewrap(struct anvil_buf *out, size_t from) {
     }
     anvil_buf_clean_up(&text);
     return rc;
+}
+
+size_t anvil__c_snake(struct anvil_str_view name, char *out, size_t size) {
+    size_t n = 0;
+    for (size_t i = 0; i < name.len && n + 2 < size; i++) {
+        char c = name.ptr[i];
+        bool upper = c >= 'A' && c <= 'Z';
+        if (!upper && !(c >= 'a' && c <= 'z') && !(c >= '0' && c <= '9')) {
+            if (n && out[n - 1] != '_') {
+                out[n++] = '_';
+            }
+            continue;
+        }
+        if (upper && n && out[n - 1] != '_') {
+            char prev = name.ptr[i - 1]; /* i > 0: n is */
+            bool prev_lower = (prev >= 'a' && prev <= 'z') || (prev >= '0' && prev <= '9');
+            bool next_lower = i + 1 < name.len && name.ptr[i + 1] >= 'a' && name.ptr[i + 1] <= 'z';
+            if (prev_lower || (prev >= 'A' && prev <= 'Z' && next_lower)) {
+                out[n++] = '_';
+            }
+        }
+        out[n++] = upper ? (char)(c - 'A' + 'a') : c;
+    }
+    if (size) {
+        out[n] = '\0';
+    }
+    return n;
 }

@@ -107,4 +107,12 @@ int anvil__c_rewrap(struct anvil_buf *out, size_t from);
 /* Appends `text` as a C string literal (escaped; split into lines of at most 100 columns at `indent`). */
 int anvil__c_string(struct anvil_buf *out, struct anvil_str_view text, int indent);
 
+/*
+ * `name` in snake_case into `out` (`size` bytes, NUL-terminated, cut to fit):
+ * "DescribeTable" -> "describe_table", "DBInstanceAvailable" ->
+ * "db_instance_available"; letters lowered, digits kept, any other run of
+ * bytes one '_'. Returns the length written.
+ */
+size_t anvil__c_snake(struct anvil_str_view name, char *out, size_t size);
+
 #endif

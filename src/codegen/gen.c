@@ -96,31 +96,6 @@ static bool s_identifier(const char *s) {
     return true;
 }
 
-/* "DescribeTable" -> "describe_table", "DBInstanceAvailable" -> "db_instance_available" (letters, digits, '_' only). */
-static void s_snake(struct anvil_str_view name, char *out, size_t size) {
-    size_t n = 0;
-    for (size_t i = 0; i < name.len && n + 2 < size; i++) {
-        char c = name.ptr[i];
-        bool upper = c >= 'A' && c <= 'Z';
-        if (upper && i > 0) {
-            char prev = name.ptr[i - 1];
-            bool next_lower = i + 1 < name.len && name.ptr[i + 1] >= 'a' && name.ptr[i + 1] <= 'z';
-            bool prev_lower = (prev >= 'a' && prev <= 'z') || (prev >= '0' && prev <= '9');
-            if ((prev_lower || ((prev >= 'A' && prev <= 'Z') && next_lower)) && out[n - 1] != '_') {
-                out[n++] = '_';
-            }
-        }
-        if (upper) {
-            out[n++] = (char)(c - 'A' + 'a');
-        } else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
-            out[n++] = c;
-        } else if (n && out[n - 1] != '_') {
-            out[n++] = '_';
-        }
-    }
-    out[n] = '\0';
-}
-
 /* The index of the last `c` in `s`, or SIZE_MAX. */
 static size_t s_rindex(struct anvil_str_view s, char c) {
     for (size_t i = s.len; i > 0; i--) {
@@ -597,7 +572,8 @@ static int s_matcher(struct s_gen *g, const struct anvil_waiter *w, const struct
     char op[64];
     struct anvil_str_view operation = w->operation;
     size_t hash = s_rindex(operation, '#');
-    s_snake(hash == SIZE_MAX ? operation : anvil_sv(operation.ptr + hash + 1, operation.len - hash - 1), op, sizeof op);
+    anvil__c_snake(hash == SIZE_MAX ? operation : anvil_sv(operation.ptr + hash + 1, operation.len - hash - 1), op,
+                   sizeof op);
     /* Two different matchers whose hashes collide get the next number instead. */
     uint32_t h = s_hash(key.data);
     for (;;) {
@@ -727,7 +703,7 @@ static int s_waiter(struct s_gen *g, const struct anvil_waiter *w) {
                               s_name_ok(w->name) ? "operation" : "waiter", shown);
     }
     char snake[128], what[160];
-    s_snake(w->name, snake, sizeof snake);
+    anvil__c_snake(w->name, snake, sizeof snake);
     snprintf(what, sizeof what, "the waiter %.*s", (int)w->name.len, w->name.ptr);
     int claimed = s_claim(g, what, "%s_waiter_%.*s", g->prefix, (int)w->name.len, w->name.ptr);
     claimed = claimed == ANVIL_OK ? s_claim(g, what, "%s_wait_until_%s", g->prefix, snake) : claimed;
@@ -891,7 +867,7 @@ static int s_paginator(struct s_gen *g, const struct anvil_paginator *p) {
         return anvil_diag_set(g->diag, ANVIL_EMODEL, 0, 0, 0, "the operation `%s` is not a C identifier", shown);
     }
     char snake[128], what[160];
-    s_snake(name, snake, sizeof snake);
+    anvil__c_snake(name, snake, sizeof snake);
     snprintf(what, sizeof what, "the paginator of %.*s", (int)name.len, name.ptr);
     int claimed = s_claim(g, what, "%s_paginator_%s", g->prefix, snake);
     claimed = claimed == ANVIL_OK ? s_claim(g, what, "%s_%s_pages", g->prefix, snake) : claimed;
@@ -1089,7 +1065,7 @@ static int s_generate(struct s_gen *g, const struct anvil_codegen_options *o) {
     for (size_t i = 0; i < g->op_count && rc == ANVIL_OK; i++) {
         struct anvil_str_view name = s_name_part(anvil_sv_from_cstr(g->ops[i]));
         char snake[128], what[160];
-        s_snake(name, snake, sizeof snake);
+        anvil__c_snake(name, snake, sizeof snake);
         snprintf(what, sizeof what, "the operation %.*s", (int)name.len, name.ptr);
         if ((rc = s_claim(g, what, "%s_%s", g->prefix, snake)) != ANVIL_OK) {
             break;

@@ -334,28 +334,7 @@ static const char *s_unique(struct s_fn *f, const char *base) {
 /* snake_case of a member name for a C identifier: "DBInstanceStatus" -> "db_instance_status". */
 static const char *s_snake(struct s_gen *g, struct anvil_str_view name) {
     char out[40];
-    size_t n = 0;
-    for (size_t i = 0; i < name.len && n + 2 < sizeof(out); i++) {
-        char c = name.ptr[i];
-        bool upper = c >= 'A' && c <= 'Z';
-        bool alnum = upper || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-        if (!alnum) {
-            if (n && out[n - 1] != '_') {
-                out[n++] = '_';
-            }
-            continue;
-        }
-        if (upper && n && out[n - 1] != '_' && i > 0) {
-            char prev = name.ptr[i - 1];
-            bool prev_lower = (prev >= 'a' && prev <= 'z') || (prev >= '0' && prev <= '9');
-            bool next_lower = i + 1 < name.len && name.ptr[i + 1] >= 'a' && name.ptr[i + 1] <= 'z';
-            bool prev_upper = prev >= 'A' && prev <= 'Z';
-            if (prev_lower || (prev_upper && next_lower)) {
-                out[n++] = '_';
-            }
-        }
-        out[n++] = upper ? (char)(c - 'A' + 'a') : c;
-    }
+    size_t n = anvil__c_snake(name, out, sizeof out);
     while (n && out[n - 1] == '_') {
         n--;
     }

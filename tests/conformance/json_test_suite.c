@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "anvil/anvil.h"
-#include "json/json_internal.h"
 #include "read_file.h"
+#include "json/json_internal.h"
 
 /* docs/json.md, "Implementation-defined cases": true = accepted. */
 static const struct {
@@ -210,7 +210,8 @@ int main(int argc, char **argv) {
     }
     printf("JSONTestSuite%s: y_ %zu/%zu accepted, n_ %zu/%zu rejected, i_ %zu/%zu as documented, "
            "%zu round trips, %zu lone surrogates replaced\n",
-           anvil__json_scalar_only ? " (portable scans)" : "", pass[0], total[0], pass[1], total[1], pass[2], total[2], round_trips, replaced);
+           anvil__json_scalar_only ? " (portable scans)" : "", pass[0], total[0], pass[1], total[1], pass[2], total[2],
+           round_trips, replaced);
     size_t passed = pass[0] + pass[1] + pass[2];
     printf("%zu passed, %zu failed\n", passed, failed);
     return failed == 0 && count > 300 ? 0 : 1;
