@@ -13,6 +13,7 @@
 #   stacks whose every poll is throttled (keeping the throttling error), a
 #   failed and a missing stack fail (the worst outcome's exit status);
 #   SIGINT with requests in flight ends every wait at once (exit 130);
+#   into a pipe, an outcome line is out as its wait ends (not when stdio's buffer fills);
 #   a bad input line is named before any request (exit 65).
 # Usage: wait_many.sh ANVIL TESTDATA_DIR
 set -euo pipefail
@@ -135,6 +136,24 @@ for line in 2 3 4; do
   grep -q "\"line\":$line,.*\"reason\":\"cancelled\"" "$work/out.jsonl" || fail "line $line after SIGINT"
 done
 echo "ok: SIGINT with requests in flight ends every wait at once, every outcome printed once (exit 130)"
+
+# Into a pipe, an outcome line is out the moment its wait ends: s1's arrives while h1 still hangs.
+printf '{"StackName": "s1"}\n{"StackName": "h1"}\n' > "$work/inputs.jsonl"
+serve "{\"hang\": [\"h1\"], \"stacks\": {\"s1\": [\"CREATE_COMPLETE\"]}}"
+coproc MANY { exec "$anvil" wait --model "$cfn" StackCreateComplete --many "$work/inputs.jsonl" \
+  --endpoint-url "http://127.0.0.1:$port" --progress none --max-wait 3600 2> "$work/err"; }
+many_pid=$MANY_PID
+read -r -t 20 first <&"${MANY[0]}" || fail "no outcome line through the pipe while a wait still runs"
+[[ $first == *'"line":1,'*'"reason":"success"'* ]] || fail "first line through the pipe: $first"
+kill -INT "$many_pid"
+read -r -t 20 second <&"${MANY[0]}" || fail "no outcome line after SIGINT"
+[[ $second == *'"line":2,'*'"reason":"cancelled"'* ]] || fail "second line through the pipe: $second"
+set +e
+wait "$many_pid"
+code=$?
+set -e
+[[ $code == 130 ]] || fail "SIGINT through the pipe: exit $code"
+echo "ok: into a pipe, each outcome line is out the moment its wait ends"
 
 printf '{"StackName": "s1"}\n{"StackNam": "s2"}\n' > "$work/inputs.jsonl"
 : > "$work/log"

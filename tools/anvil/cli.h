@@ -495,6 +495,42 @@ int cli_input_read(const char *path, size_t max_bytes, struct cli_input *in);
 
 void cli_input_release(struct cli_input *in);
 
+/* An input read line by line as it arrives (tools/anvil/io_lines.c). */
+struct cli_lines {
+    int fd;
+    bool close;
+    bool eof;
+    /* Names the input in messages: the path, or "<stdin>". */
+    const char *label;
+    /* The number of the line last returned (1-based). */
+    size_t number;
+    size_t max_line;
+    /* Bytes read and not yet returned start at `start`. */
+    struct anvil_buf buf;
+    size_t start;
+};
+
+/*
+ * Opens `path` ("-" or NULL = standard input) for cli_lines_next(), whose
+ * lines may each be up to `max_line` bytes: memory stays within about that,
+ * however long the input. Returns CLI_EXIT_OK, or prints the problem and
+ * returns the exit code (nothing to close then).
+ */
+int cli_lines_open(const char *path, size_t max_line, struct cli_lines *lines);
+
+/*
+ * The next line, without its '\n', in `*line` and `*len` (valid until the next
+ * call), as soon as the input has it; the last line needs no '\n'. At the end
+ * `*line` is NULL. Before a read that may wait for the input, standard output
+ * is flushed (cli_flush_output()), so what was printed for the lines already
+ * read is out before more input arrives. Returns CLI_EXIT_OK, or prints the
+ * problem (a read error, a line over the limit, out of memory, a failed
+ * flush) and returns the exit code.
+ */
+int cli_lines_next(struct cli_lines *lines, const char **line, size_t *len);
+
+void cli_lines_close(struct cli_lines *lines);
+
 /*
  * cli_input_read() that inflates gzip data (a botocore `.json.gz`): at most
  * `max_bytes` once inflated, else CLI_EXIT_DATA.
@@ -553,6 +589,13 @@ int cli_write_file(const char *path, const char *bytes, size_t len);
 
 /* Writes bytes to standard output; CLI_EXIT_IO (with a message) on failure. */
 int cli_write_output(const char *bytes, size_t len);
+
+/*
+ * Sends what standard output holds on (stdio buffers a pipe's output in 4 KB
+ * blocks): for output a reader acts on as it comes (a wait's outcome, a page,
+ * a line's answer). CLI_EXIT_IO (with a message) on failure.
+ */
+int cli_flush_output(void);
 
 /* Says that standard output failed (with errno's reason), once per process however often it is called. */
 void cli_output_error(void);

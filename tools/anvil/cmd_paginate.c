@@ -167,7 +167,8 @@ static int s_print(const struct anvil_json *output, const struct anvil_paginate_
         cli_error("paginate: cannot print a page: %s", anvil_status_str(rc));
         return cli_exit_for_status(rc);
     }
-    return cli_write_output(out->data ? out->data : "", out->len);
+    code = cli_write_output(out->data ? out->data : "", out->len);
+    return code == CLI_EXIT_OK ? cli_flush_output() : code; /* a page as it comes, even into a pipe */
 }
 
 /*

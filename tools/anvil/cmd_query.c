@@ -19,22 +19,29 @@ static int s_write_result(const struct anvil_json *result, bool unquoted, unsign
     return cli_write_output(out->data, out->len);
 }
 
-/* --lines: each non-blank line of the input a JSON document, its result a line; the first bad line ends it. */
-static int s_lines(const struct anvil_jmespath *expr, const struct cli_input *input, bool unquoted, unsigned flags,
+/*
+ * --lines: each non-blank line of the input a JSON document, its result a line written as soon as
+ * the line has arrived; the first bad line ends it.
+ */
+static int s_lines(const struct anvil_jmespath *expr, const char *file, bool unquoted, unsigned flags,
                    struct anvil_buf *out) {
+    struct cli_lines lines;
+    int code = cli_lines_open(file, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &lines);
+    if (code != CLI_EXIT_OK) {
+        return code;
+    }
     struct anvil_arena *arena = NULL;
     if (anvil_arena_new(NULL, NULL, &arena) != ANVIL_OK) {
+        cli_lines_close(&lines);
         cli_error("query: out of memory");
         return CLI_EXIT_INTERNAL;
     }
-    int code = CLI_EXIT_OK;
-    size_t number = 0;
-    for (size_t at = 0; at < input->len && code == CLI_EXIT_OK;) {
-        const char *line = input->data + at;
-        const char *end = memchr(line, '\n', input->len - at);
-        size_t len = end ? (size_t)(end - line) : input->len - at;
-        at += len + (end != NULL);
-        number++;
+    for (;;) {
+        const char *line = NULL;
+        size_t len = 0;
+        if ((code = cli_lines_next(&lines, &line, &len)) != CLI_EXIT_OK || !line) {
+            break;
+        }
         size_t blank = 0;
         while (blank < len && (line[blank] == ' ' || line[blank] == '\t' || line[blank] == '\r')) {
             blank++;
@@ -48,18 +55,23 @@ static int s_lines(const struct anvil_jmespath *expr, const struct cli_input *in
         struct anvil_json doc, result;
         int rc = anvil_json_parse_into(arena, NULL, line, len, NULL, &doc, &diag);
         if (rc != ANVIL_OK) {
-            cli_error("query: %s: line %zu: %s", input->label, number, diag.message);
+            cli_error("query: %s: line %zu: %s", lines.label, lines.number, diag.message);
             cli_debug_origin(&diag);
             code = cli_exit_for_status(rc);
         } else if ((rc = anvil_jmespath_search(expr, &doc, arena, &result, &diag)) != ANVIL_OK) {
-            cli_error("query: %s: line %zu: %s: %s", input->label, number, anvil_jmespath_error_kind(rc), diag.message);
+            cli_error("query: %s: line %zu: %s: %s", lines.label, lines.number, anvil_jmespath_error_kind(rc),
+                      diag.message);
             cli_debug_origin(&diag);
             code = rc == ANVIL_ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_DATA;
         } else {
             code = s_write_result(&result, unquoted, flags, out);
         }
+        if (code != CLI_EXIT_OK) {
+            break;
+        }
     }
     anvil_arena_destroy(arena);
+    cli_lines_close(&lines);
     return code;
 }
 
@@ -165,14 +177,13 @@ int cli_cmd_query(int argc, char **argv) {
         }
         goto done;
     }
+    if (lines) {
+        code = s_lines(expr, file, unquoted, flags, &out);
+        goto done;
+    }
     struct cli_input input;
     code = cli_input_read(file, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &input);
     if (code != CLI_EXIT_OK) {
-        goto done;
-    }
-    if (lines) {
-        code = s_lines(expr, &input, unquoted, flags, &out);
-        cli_input_release(&input);
         goto done;
     }
     struct anvil_json_doc *doc = NULL;

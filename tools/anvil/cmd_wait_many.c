@@ -71,6 +71,9 @@ static void s_on_done(void *ctx, const struct anvil_wait_many_done *done) {
     rc = rc == ANVIL_OK ? cli_wait_outcome_json(r->w->waiter, result, output, anvil_buf_view(&r->lead), &r->out) : rc;
     s_clear_live(r);
     r->write_code = rc == ANVIL_OK ? cli_write_output(r->out.data, r->out.len) : cli_exit_for_status(rc);
+    if (r->write_code == CLI_EXIT_OK) {
+        r->write_code = cli_flush_output(); /* the moment it ends, even into a pipe */
+    }
 }
 
 static void s_on_progress(void *ctx, const struct anvil_wait_many_progress *p) {

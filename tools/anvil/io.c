@@ -188,6 +188,20 @@ int cli_write_output(const char *bytes, size_t len) {
     return CLI_EXIT_OK;
 }
 
+int cli_flush_output(void) {
+    for (;;) {
+        errno = 0;
+        if (fflush(stdout) == 0) {
+            return CLI_EXIT_OK;
+        }
+        if (errno != EINTR) {
+            cli_output_error();
+            return CLI_EXIT_IO;
+        }
+        clearerr(stdout);
+    }
+}
+
 void cli_output_error(void) {
     if (!s_output_failed) {
         s_output_failed = true;
