@@ -505,9 +505,10 @@ struct cli_lines {
     /* The number of the line last returned (1-based). */
     size_t number;
     size_t max_line;
-    /* Bytes read and not yet returned start at `start`. */
+    /* Bytes read and not yet returned start at `start`; the first `scanned` of them hold no '\n'. */
     struct anvil_buf buf;
     size_t start;
+    size_t scanned;
 };
 
 /*

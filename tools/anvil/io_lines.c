@@ -62,7 +62,9 @@ int cli_lines_next(struct cli_lines *lines, const char **line, size_t *len) {
         struct anvil_buf *b = &lines->buf;
         size_t have = b->len - lines->start;
         const char *from = b->data ? b->data + lines->start : NULL;
-        const char *nl = have ? memchr(from, '\n', have) : NULL;
+        /* Only the bytes not yet searched: a long line arriving in pieces is scanned once. */
+        const char *nl = have > lines->scanned ? memchr(from + lines->scanned, '\n', have - lines->scanned) : NULL;
+        lines->scanned = nl ? 0 : have;
         size_t line_len = nl ? (size_t)(nl - from) : have;
         if (line_len > lines->max_line) {
             cli_error("%s: line %zu is longer than the limit of %zu bytes", lines->label, lines->number + 1,
@@ -73,6 +75,7 @@ int cli_lines_next(struct cli_lines *lines, const char **line, size_t *len) {
             *line = from;
             *len = line_len;
             lines->start += line_len + (nl != NULL);
+            lines->scanned = 0;
             lines->number++;
             return CLI_EXIT_OK;
         }
