@@ -15,8 +15,9 @@ delays (30 s minimum; 120 s maximum where the tool backs off):
 Per run and peer: the wall time from the last stack's readiness to the peer's exit, the
 requests and throttled requests the fake saw, when it throttled last, how long after its
 readiness each stack was first answered ready (p99, max), the longest gap between two
-polls of one stack, the peer's peak RSS (its whole process tree's, sampled every 50 ms, and
-never below the largest process's own high-water mark) and its CPU time (the tree's, from wait4).
+answered polls of one stack, the peer's peak memory (its whole process tree's summed PSS,
+sampled every 500 ms; and the largest single process's own peak RSS, every 50 ms) and its CPU time (the
+tree's, from wait4). A run counts only if the peer exits 0 and the fake saw every stack ready.
 Peers run interleaved, rotated each run; ratios are peer / anvil, min-median-max over runs.
 Real time passes: a benchmark, not a test (about 10 minutes a run with every tier).
 
@@ -42,11 +43,13 @@ AWS = '/usr/bin/aws'
 MAX_WAIT = 3600
 
 
-def tree_memory(pgid, runner):
-    """(summed VmRSS, largest VmHWM) of the processes in process group PGID, in bytes. A child
-    not yet past its exec (still named like this RUNNER) is skipped: its memory is the runner's,
-    which is also why wait4's ru_maxrss, kept across exec, cannot be used."""
-    rss = hwm = 0
+def tree_memory(pgid, runner, with_pss):
+    """(summed Pss or 0, largest VmHWM) of the processes in process group PGID, in bytes. Pss shares
+    each page among the processes mapping it, so 64 aws-cli processes count their interpreter
+    once, not 64 times. A child not yet past its exec (still named like this RUNNER) is skipped:
+    its memory is the runner's, which is also why wait4's ru_maxrss, kept across exec, is not
+    used."""
+    pss = hwm = 0
     for pid in os.listdir('/proc'):
         if not pid.isdigit():
             continue
@@ -57,13 +60,17 @@ def tree_memory(pgid, runner):
                 continue
             with open(f'/proc/{pid}/status') as f:
                 status = dict(line.split(':', 1) for line in f if ':' in line)
+            if status.get('Name', '').strip() == runner or 'VmHWM' not in status:
+                continue
+            rollup = {}
+            if with_pss:  # smaps_rollup walks the page tables: not every tick
+                with open(f'/proc/{pid}/smaps_rollup') as f:
+                    rollup = dict(line.split(':', 1) for line in f if ':' in line)
         except (OSError, ValueError, IndexError):
             continue
-        if status.get('Name', '').strip() == runner or 'VmRSS' not in status:
-            continue
-        rss += int(status['VmRSS'].split()[0]) * 1024
+        pss += int(rollup.get('Pss', '0 kB').split()[0]) * 1024
         hwm = max(hwm, int(status['VmHWM'].split()[0]) * 1024)
-    return rss, hwm
+    return pss, hwm
 
 
 class Fake:
@@ -116,14 +123,17 @@ def run_peer(peer, args, work, count, env):
             start = time.monotonic()
             proc = subprocess.Popen(cmd, stdin=stdin, stdout=out, stderr=subprocess.STDOUT, env=env,
                                     start_new_session=True)
-            peak = [0]
+            peak = [0, 0]  # summed Pss, largest VmHWM
             done = threading.Event()
             with open('/proc/self/comm') as f:
                 runner = f.read().strip()
 
             def sample():
+                tick = 0
                 while not done.wait(0.05):
-                    peak[0] = max(peak[0], *tree_memory(proc.pid, runner))
+                    pss, hwm = tree_memory(proc.pid, runner, tick % 10 == 0)
+                    tick += 1
+                    peak[0], peak[1] = max(peak[0], pss), max(peak[1], hwm)
             sampler = threading.Thread(target=sample)
             sampler.start()
             _, status, usage = os.wait4(proc.pid, 0)
@@ -142,31 +152,36 @@ def run_peer(peer, args, work, count, env):
         success = json.loads(text.strip().splitlines()[-1])['success'] if text.strip() else 0
     else:
         success = count if proc.returncode == 0 else None
-    if success != count:
-        sys.exit(f'bench wait_many: {peer} on {count} stacks: {success} succeeded, exit {proc.returncode}: {text[-600:]}')
+    if success != count or proc.returncode != 0 or stats['seen_ready'] != count:
+        sys.exit(f'bench wait_many: {peer} on {count} stacks: {success} succeeded, exit {proc.returncode}, '
+                 f'{stats["seen_ready"]} seen ready by the fake: {text[-600:]}')
     return {
         'after_ready_s': end - start - args.spread,
         'requests': stats['requests'],
         'throttled': stats['throttled'],
-        'last_throttled_s': (stats['last_throttled_ms'] or 0) / 1000,
+        'last_throttled_s': None if stats['last_throttled_ms'] is None else stats['last_throttled_ms'] / 1000,
         'latency_p99_s': stats['latency_ms']['p99'] / 1000,
         'latency_max_s': stats['latency_ms']['max'] / 1000,
-        'max_gap_s': stats['max_gap_ms'] / 1000,
-        'rss_mb': peak[0] / 1e6,
+        'max_gap_s': stats['max_answered_gap_ms'] / 1000,
+        'pss_mb': peak[0] / 1e6,
+        'rss_mb': peak[1] / 1e6,
         'cpu_s': usage.ru_utime + usage.ru_stime,
         'seen_ready': stats['seen_ready'],
     }
 
 
 def spread3(values, fmt):
-    values = sorted(values)
+    values = sorted(v for v in values if v is not None)
+    if not values:
+        return 'never'
     return '-'.join(fmt.format(v) for v in (values[0], statistics.median(values), values[-1]))
 
 
 COLUMNS = [('after_ready_s', 'after ready s', '{:.1f}'), ('requests', 'requests', '{:.0f}'),
            ('throttled', 'throttled', '{:.0f}'), ('last_throttled_s', 'last thr. s', '{:.1f}'),
            ('latency_p99_s', 'seen p99 s', '{:.1f}'), ('latency_max_s', 'seen max s', '{:.1f}'),
-           ('max_gap_s', 'max gap s', '{:.1f}'), ('rss_mb', 'peak RSS MB', '{:.1f}'), ('cpu_s', 'CPU s', '{:.2f}')]
+           ('max_gap_s', 'max gap s', '{:.1f}'), ('pss_mb', 'peak PSS MB', '{:.1f}'),
+           ('rss_mb', 'max 1 RSS MB', '{:.1f}'), ('cpu_s', 'CPU s', '{:.2f}')]
 
 
 def report(count, peers, results):
@@ -174,11 +189,11 @@ def report(count, peers, results):
     for key, label, fmt in COLUMNS:
         print(f'  {label:<13}' + ''.join(f'  {p}: {spread3([r[key] for r in results[p]], fmt):<24}' for p in peers))
     for p in peers:
-        if p == 'anvil':
+        if p == 'anvil' or 'anvil' not in results:
             continue
         print(f'  {p} / anvil:  ' + '  '.join(
             f'{label} ' + spread3([b[key] / a[key] for a, b in zip(results['anvil'], results[p]) if a[key]], '{:.1f}') + 'x'
-            for key, label in (('requests', 'requests'), ('cpu_s', 'CPU'), ('rss_mb', 'RSS'))))
+            for key, label in (('requests', 'requests'), ('cpu_s', 'CPU'), ('pss_mb', 'PSS'))))
 
 
 def main():
@@ -221,7 +236,7 @@ def main():
                 if args.smoke and (r['requests'] != n or r['seen_ready'] != n or r['throttled']):
                     sys.exit(f'bench wait_many smoke: {n} stacks ready at once, want {n} requests, '
                              f'each seen ready, none throttled: {r}')
-                print(f'  run {run + 1}, {n} stacks, {p}: ' + ', '.join(f'{label} ' + fmt.format(r[key])
+                print(f'  run {run + 1}, {n} stacks, {p}: ' + ', '.join(f'{label} ' + spread3([r[key]], fmt).split('-')[0]
                                                                         for key, label, fmt in COLUMNS), flush=True)
     for n, peers in tiers:
         report(n, peers, results[n])

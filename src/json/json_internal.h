@@ -3,6 +3,8 @@
 
 /* Shared by the parser, builder, writer and value code; not installed. */
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -16,10 +18,11 @@ _Static_assert(offsetof(struct anvil_json_key, bytes) == sizeof(struct anvil_jso
                "a key's bytes follow its record");
 
 /*
- * Set (by tests, before any parse) to make the parser take its portable
- * scalar paths where it has SIMD ones, so that both are exercised.
+ * Set by tests to make the parser take its portable scalar paths where it has
+ * SIMD ones, so that both are exercised. Atomic (read relaxed once per string
+ * scan): a test may flip it while another thread parses.
  */
-extern bool anvil__json_scalar_only;
+extern _Atomic bool anvil__json_scalar_only;
 
 /* Objects with an index carry this header just before their members. */
 struct anvil__json_index {

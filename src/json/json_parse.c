@@ -299,7 +299,7 @@ static const unsigned char s_string_stop[256] = {
     [0xF7] = 1, [0xF8] = 1, [0xF9] = 1, [0xFA] = 1, [0xFB] = 1, [0xFC] = 1, [0xFD] = 1, [0xFE] = 1, [0xFF] = 1,
 };
 
-bool anvil__json_scalar_only = false;
+_Atomic bool anvil__json_scalar_only = false;
 
 #define S_ONES UINT64_C(0x0101010101010101)
 #define S_HIGHS UINT64_C(0x8080808080808080)
@@ -336,10 +336,10 @@ static inline const unsigned char *s_scan_plain_sse2(const unsigned char *q, con
  */
 static inline const unsigned char *s_scan_plain(const unsigned char *q, const unsigned char *end) {
 #ifdef __SSE2__
-    if (ANVIL_LIKELY(!anvil__json_scalar_only)) {
+    if (ANVIL_LIKELY(!atomic_load_explicit(&anvil__json_scalar_only, memory_order_relaxed))) {
         q = s_scan_plain_sse2(q, end);
-        if (end - q >= 16) {
-            return q;
+        if (q < end && s_string_stop[*q]) {
+            return q; /* found; else fewer than 16 bytes are left for the loops below */
         }
     }
 #endif

@@ -24,9 +24,10 @@
 //   "burst": B} throttles DescribeStacks past a token bucket refilled at R a
 //   second of wall time. Two unsigned requests drive a fleet: GET /__fleet/start
 //   starts its clock and clears the counters, GET /__fleet/stats answers what was
-//   seen (requests, throttled, when the last throttling came, each stack's polls,
-//   from readiness to the first answer saying so, and the longest gap between two
-//   polls of one stack).
+//   seen (requests, throttled, when the last throttling came, from each stack's
+//   readiness to the first answer saying so, and the longest gap between two
+//   answered polls of one stack: throttled attempts between them do not count).
+//   Fleet times run on a monotonic clock from the fleet's start.
 // A resource the script does not name does not exist: ValidationError,
 // InvalidInstanceID.NotFound or ResourceNotFoundException, as the services
 // say it. LOG gets "SERVICE OPERATION RESOURCE STATE|error" per request.
@@ -62,12 +63,14 @@ const hung = []
 const perSecond = {}
 
 // The wall-time fleet and token bucket (bench/ only: tests run on a fake clock).
-const fleet = script.fleet ? { ...script.fleet, start: Date.now(), stacks: new Map() } : null
-const bucket = script.bucket ? { ...script.bucket, tokens: script.bucket.burst, at: Date.now() } : null
+// Monotonic milliseconds: a step of the wall clock during a run would skew readiness, gaps and refills.
+const clock = () => performance.now()
+const fleet = script.fleet ? { ...script.fleet, start: clock(), stacks: new Map() } : null
+const bucket = script.bucket ? { ...script.bucket, tokens: script.bucket.burst, at: clock() } : null
 const counts = { requests: 0, throttled: 0, lastThrottled: null }
 
 function fleetReset () {
-  fleet.start = Date.now()
+  fleet.start = clock()
   fleet.stacks = new Map()
   counts.requests = 0
   counts.throttled = 0
@@ -109,7 +112,7 @@ function fleetStats () {
     if (st.seen !== null) lat.push(st.seen)
   }
   lat.sort((a, b) => a - b)
-  const q = (f) => lat.length ? lat[Math.min(lat.length - 1, Math.floor(f * lat.length))] : null
+  const q = (f) => lat.length ? lat[Math.max(0, Math.ceil(f * lat.length) - 1)] : null // nearest rank
   return {
     count: fleet.count,
     spread_ms: fleet.spread_ms,
@@ -120,7 +123,7 @@ function fleetStats () {
     answered: polls,
     seen_ready: lat.length,
     latency_ms: { p50: q(0.5), p99: q(0.99), max: lat.length ? lat[lat.length - 1] : null },
-    max_gap_ms: gap
+    max_answered_gap_ms: gap
   }
 }
 
@@ -133,7 +136,7 @@ function cloudformation (form, res, date) {
   }
   describeStacks++
   perSecond[date] = (perSecond[date] || 0) + 1
-  const now = Date.now()
+  const now = clock()
   counts.requests++
   if ((script.throttle_every && describeStacks % script.throttle_every === 0) ||
       (script.throttle_rate && perSecond[date] > script.throttle_rate) ||
