@@ -321,6 +321,13 @@ ANVIL_API void anvil_wait_expire(struct anvil_wait_state *state, uint64_t now_ms
 ANVIL_API uint64_t anvil_wait_deadline_ms(const struct anvil_wait_state *state);
 
 /**
+ * The minimum delay in force, in milliseconds: the options' min_delay_s when
+ * given, else the waiter's (the time a throttled poll waits before it is made
+ * again, and the last attempt's grace past the deadline).
+ */
+ANVIL_API uint64_t anvil_wait_min_delay_ms(const struct anvil_wait_state *state);
+
+/**
  * How long the attempt starting at `now_ms` may run: the deadline, except
  * for the last attempt, which the delay rule starts at the deadline itself
  * and which gets minDelay to answer (so a wait ends by max wait + minDelay

@@ -139,11 +139,15 @@ uint64_t anvil_wait_deadline_ms(const struct anvil_wait_state *wait) {
     return deadline < s->start_ms ? UINT64_MAX : deadline;
 }
 
+uint64_t anvil_wait_min_delay_ms(const struct anvil_wait_state *wait) {
+    return (uint64_t)anvil__wait_of_const(wait)->min_delay_s * 1000;
+}
+
 uint64_t anvil_wait_attempt_deadline_ms(const struct anvil_wait_state *wait, uint64_t now_ms) {
     const struct anvil__wait_state *s = anvil__wait_of_const(wait);
     uint64_t deadline = anvil_wait_deadline_ms(wait);
     if (s->final_attempt) {
-        uint64_t grace = now_ms + (uint64_t)s->min_delay_s * 1000;
+        uint64_t grace = now_ms + anvil_wait_min_delay_ms(wait);
         if (grace < now_ms) {
             return UINT64_MAX;
         }

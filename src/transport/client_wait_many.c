@@ -244,10 +244,6 @@ static int s_report(struct s_many *m, struct s_slot *s, int status, uint64_t now
     return rc == ANVIL_OK ? s_settle(m, w, now) : rc;
 }
 
-static uint32_t s_min_delay_s(const struct s_many *m) {
-    return m->options->wait.min_delay_s ? m->options->wait.min_delay_s : m->waiter->min_delay_s;
-}
-
 static void s_heap_push(struct s_heap *h, struct s_wait *w, uint64_t at) {
     size_t i = h->len++;
     while (i > 0 && h->at[(i - 1) / 2].at_ms > at) {
@@ -306,7 +302,7 @@ static int s_throttled(struct s_many *m, struct s_slot *s, uint64_t now) {
         return rc;
     }
     uint64_t deadline = anvil_wait_deadline_ms(&w->state);
-    uint64_t again_at = now + (uint64_t)s_min_delay_s(m) * 1000;
+    uint64_t again_at = now + anvil_wait_min_delay_ms(&w->state);
     if (again_at >= deadline) {
         s_heap_push(&m->expiries, w, deadline > now ? deadline : now);
     } else {
@@ -688,15 +684,15 @@ int anvil_client_wait_many(struct anvil_client *client, const char *waiter_name,
     if (!wait.env) {
         wait.env = m.env;
     }
-    if (rc == ANVIL_OK) {
-        m.last_chance_ms = now + wait.max_wait_ms + (uint64_t)s_min_delay_s(&m) * 1000;
-    }
     for (size_t i = 0; rc == ANVIL_OK && i < count; i++) {
         struct s_wait *w = &m.waits[i];
         w->index = i;
         rc = anvil_wait_start(&w->state, m.waiter, inputs[i], &wait, now, diag);
         rc = rc == ANVIL_OK ? anvil_wait_group_schedule(&m.group, &w->state, now) : rc;
         m.progress.waiting += rc == ANVIL_OK;
+        /* The last attempt's grace ends (the same for every wait: one start, one set of options). */
+        uint64_t deadline = anvil_wait_deadline_ms(&w->state), grace = anvil_wait_min_delay_ms(&w->state);
+        m.last_chance_ms = deadline > UINT64_MAX - grace ? UINT64_MAX : deadline + grace;
     }
     if (rc == ANVIL_OK) {
         rc = s_loop(&m);

@@ -259,6 +259,10 @@ TEST(waiter_first_call_is_immediate) {
     CHECK_EQ_INT(anvil_wait_next(&s, 5001, &at), ANVIL_WAIT_INVOKE);
     CHECK_EQ_U64(s_out(&s).attempts, 1);
     CHECK_EQ_U64(anvil_wait_deadline_ms(&s), 65000);
+    CHECK_EQ_U64(anvil_wait_min_delay_ms(&s), 2000); /* the waiter's minDelay */
+    options.min_delay_s = 7;
+    CHECK_OK(anvil_wait_start(&s, anvil_waiter_set_at(set, 0), NULL, &options, 5000, NULL));
+    CHECK_EQ_U64(anvil_wait_min_delay_ms(&s), 7000); /* the options' */
 done:
     anvil_waiter_set_destroy(set);
 }
