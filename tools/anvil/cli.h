@@ -505,6 +505,8 @@ struct cli_lines {
     /* The number of the line last returned (1-based). */
     size_t number;
     size_t max_line;
+    /* The bytes read so far, and the most the whole input may have (0 = no limit). */
+    size_t total, max_total;
     /* Bytes read and not yet returned start at `start`; the first `scanned` of them hold no '\n'. */
     struct anvil_buf buf;
     size_t start;
@@ -514,10 +516,11 @@ struct cli_lines {
 /*
  * Opens `path` ("-" or NULL = standard input) for cli_lines_next(), whose
  * lines may each be up to `max_line` bytes: memory stays within about that,
- * however long the input. Returns CLI_EXIT_OK, or prints the problem and
- * returns the exit code (nothing to close then).
+ * however long the input, which may have at most `max_total` bytes (0 = no
+ * limit). Returns CLI_EXIT_OK, or prints the problem and returns the exit
+ * code (nothing to close then).
  */
-int cli_lines_open(const char *path, size_t max_line, struct cli_lines *lines);
+int cli_lines_open(const char *path, size_t max_line, size_t max_total, struct cli_lines *lines);
 
 /*
  * The next line, without its '\n', in `*line` and `*len` (valid until the next

@@ -26,7 +26,7 @@ static int s_write_result(const struct anvil_json *result, bool unquoted, unsign
 static int s_lines(const struct anvil_jmespath *expr, const char *file, bool unquoted, unsigned flags,
                    struct anvil_buf *out) {
     struct cli_lines lines;
-    int code = cli_lines_open(file, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, &lines);
+    int code = cli_lines_open(file, ANVIL_JSON_DEFAULT_MAX_DOCUMENT_BYTES, 0, &lines);
     if (code != CLI_EXIT_OK) {
         return code;
     }

@@ -95,63 +95,71 @@ static void s_on_progress(void *ctx, const struct anvil_wait_many_progress *p) {
     r->live_shown = true;
 }
 
+/* Room for one more input in the run's growing arrays. */
+static int s_grow(struct s_run *r, size_t *cap) {
+    if (r->count < *cap) {
+        return CLI_EXIT_OK;
+    }
+    size_t n = *cap ? *cap * 2 : 64;
+    struct anvil_json *values = realloc(r->values, n * sizeof *values);
+    r->values = values ? values : r->values;
+    size_t *line_of = realloc(r->line_of, n * sizeof *line_of);
+    r->line_of = line_of ? line_of : r->line_of;
+    if (!values || !line_of) {
+        cli_error("wait: out of memory");
+        return CLI_EXIT_INTERNAL;
+    }
+    *cap = n;
+    return CLI_EXIT_OK;
+}
+
 /*
  * Parses and checks every line before the first request, into one arena (a
  * fleet of small inputs costs their size, not a document each): a bad line
  * is named by its number.
  */
-static int s_read_lines(struct s_run *r, const struct cli_input *in, struct anvil_arena *arena) {
+static int s_read_lines(struct s_run *r, struct cli_lines *lines, struct anvil_arena *arena) {
     size_t cap = 0;
-    for (size_t i = 0; i < in->len; i++) {
-        cap += in->data[i] == '\n';
-    }
-    cap++;
-    struct anvil_json *values = calloc(cap, sizeof *values);
-    r->inputs = calloc(cap, sizeof *r->inputs);
-    r->line_of = calloc(cap, sizeof *r->line_of);
-    r->values = values;
-    if (!values || !r->inputs || !r->line_of) {
-        cli_error("wait: out of memory");
-        return CLI_EXIT_INTERNAL;
-    }
-    size_t line = 0;
-    for (size_t at = 0; at < in->len;) {
-        const char *start = in->data + at;
-        const char *nl = memchr(start, '\n', in->len - at);
-        size_t len = nl ? (size_t)(nl - start) : in->len - at;
-        at += len + (nl != NULL);
-        line++;
+    for (;;) {
+        const char *start = NULL;
+        size_t len = 0;
+        int code = cli_lines_next(lines, &start, &len);
+        if (code != CLI_EXIT_OK || !start) {
+            return code;
+        }
         struct anvil_str_view text = anvil_sv_trim(anvil_sv(start, len));
         if (!text.len) {
             continue; /* blank lines separate nothing */
         }
         if (r->count == S_MAX_LINES) {
-            cli_error("wait: %s: more than %d inputs", in->label, S_MAX_LINES);
+            cli_error("wait: %s: more than %d inputs", lines->label, S_MAX_LINES);
             return CLI_EXIT_DATA;
+        }
+        if ((code = s_grow(r, &cap)) != CLI_EXIT_OK) {
+            return code;
         }
         struct anvil_diag diag;
         anvil_diag_clear(&diag);
-        int rc = anvil_json_parse_into(arena, NULL, text.ptr, text.len, NULL, &values[r->count], &diag);
+        int rc = anvil_json_parse_into(arena, NULL, text.ptr, text.len, NULL, &r->values[r->count], &diag);
         if (rc != ANVIL_OK) {
-            cli_error("wait: %s: line %zu: %s", in->label, line, rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
+            cli_error("wait: %s: line %zu: %s", lines->label, lines->number,
+                      rc == ANVIL_ENOMEM ? "out of memory" : diag.message);
             return rc == ANVIL_ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_DATA;
         }
-        r->inputs[r->count] = &values[r->count];
-        r->line_of[r->count] = line;
-        r->count++;
+        r->line_of[r->count] = lines->number;
         char what[96];
-        snprintf(what, sizeof what, "wait: line %zu", line);
-        int code = cli_check_input(r->w->client, r->w->operation, r->inputs[r->count - 1], what);
+        snprintf(what, sizeof what, "wait: line %zu", lines->number);
+        code = cli_check_input(r->w->client, r->w->operation, &r->values[r->count], what);
         if (code != CLI_EXIT_OK) {
             return code;
         }
+        r->count++;
     }
-    return CLI_EXIT_OK;
 }
 
 int cli_wait_many_run(const struct cli_wait_many *w) {
-    struct cli_input in;
-    int code = cli_input_read(w->path, cli_read_limit(), &in);
+    struct cli_lines lines;
+    int code = cli_lines_open(w->path, cli_read_limit(), cli_read_limit(), &lines);
     if (code != CLI_EXIT_OK) {
         return code;
     }
@@ -160,13 +168,22 @@ int cli_wait_many_run(const struct cli_wait_many *w) {
     anvil_buf_init(&r.out, NULL, 0);
     struct anvil_arena *arena = NULL;
     if (anvil_arena_new(NULL, NULL, &arena) != ANVIL_OK) {
-        cli_input_release(&in);
+        cli_lines_close(&lines);
         return CLI_EXIT_INTERNAL;
     }
-    code = s_read_lines(&r, &in, arena);
+    code = s_read_lines(&r, &lines, arena);
     if (code == CLI_EXIT_OK && r.count == 0) {
-        cli_error("wait: %s: no inputs (one JSON input per line)", in.label);
+        cli_error("wait: %s: no inputs (one JSON input per line)", lines.label);
         code = CLI_EXIT_DATA;
+    }
+    /* The values are all read (their array no longer moves): the inputs point at them. */
+    r.inputs = code == CLI_EXIT_OK ? malloc(r.count * sizeof *r.inputs) : NULL;
+    if (code == CLI_EXIT_OK && !r.inputs) {
+        cli_error("wait: out of memory");
+        code = CLI_EXIT_INTERNAL;
+    }
+    for (size_t i = 0; r.inputs && i < r.count; i++) {
+        r.inputs[i] = &r.values[i];
     }
     if (code == CLI_EXIT_OK) {
         struct anvil_wait_many_options options = {w->options, w->max_in_flight, w->max_rps, s_on_done,
@@ -195,6 +212,6 @@ int cli_wait_many_run(const struct cli_wait_many *w) {
     free(r.values);
     free(r.inputs);
     free(r.line_of);
-    cli_input_release(&in);
+    cli_lines_close(&lines);
     return code;
 }

@@ -7,8 +7,9 @@
 
 #include "cli.h"
 
-int cli_lines_open(const char *path, size_t max_line, struct cli_lines *lines) {
+int cli_lines_open(const char *path, size_t max_line, size_t max_total, struct cli_lines *lines) {
     memset(lines, 0, sizeof(*lines));
+    lines->max_total = max_total;
     bool use_stdin = path == NULL || strcmp(path, "-") == 0;
     lines->label = use_stdin ? "<stdin>" : path;
     lines->max_line = max_line;
@@ -42,6 +43,11 @@ static int s_fill(struct cli_lines *lines) {
         ssize_t n = read(lines->fd, b->data + b->len, b->capacity - b->len - 1);
         if (n > 0) {
             b->len += (size_t)n;
+            lines->total += (size_t)n;
+            if (lines->max_total && lines->total > lines->max_total) {
+                cli_error("%s: input is larger than the limit of %zu bytes", lines->label, lines->max_total);
+                return CLI_EXIT_DATA;
+            }
             return CLI_EXIT_OK;
         }
         if (n == 0) {
