@@ -170,6 +170,10 @@ def run_peer(peer, args, work, count, env):
     }
 
 
+def shown(value, fmt):
+    return 'never' if value is None else fmt.format(value)
+
+
 def spread3(values, fmt):
     values = sorted(v for v in values if v is not None)
     if not values:
@@ -236,7 +240,7 @@ def main():
                 if args.smoke and (r['requests'] != n or r['seen_ready'] != n or r['throttled']):
                     sys.exit(f'bench wait_many smoke: {n} stacks ready at once, want {n} requests, '
                              f'each seen ready, none throttled: {r}')
-                print(f'  run {run + 1}, {n} stacks, {p}: ' + ', '.join(f'{label} ' + spread3([r[key]], fmt).split('-')[0]
+                print(f'  run {run + 1}, {n} stacks, {p}: ' + ', '.join(f'{label} ' + shown(r[key], fmt)
                                                                         for key, label, fmt in COLUMNS), flush=True)
     for n, peers in tiers:
         report(n, peers, results[n])
