@@ -133,7 +133,8 @@ set(ANVIL_TRANSPORT_SOURCES
   src/transport/curl_lib.c
   src/transport/exec.c
   src/transport/exec_operation.c
-  src/transport/sigv4.c)
+  src/transport/sigv4.c
+  src/transport/tls_trust.c)
 
 set(ANVIL_SOURCES ${ANVIL_CORE_SOURCES} ${ANVIL_JSON_SOURCES} ${ANVIL_XML_SOURCES} ${ANVIL_JMESPATH_SOURCES} ${ANVIL_MODEL_SOURCES}
   ${ANVIL_BEHAVIOR_SOURCES} ${ANVIL_ENDPOINT_SOURCES} ${ANVIL_PROTOCOL_SOURCES} ${ANVIL_TRANSPORT_SOURCES} ${ANVIL_CODEGEN_SOURCES})

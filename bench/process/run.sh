@@ -39,3 +39,33 @@ peers=()
 "$bench" --runs 3 --rounds 5 \
   "anvil wait" -- "$anvil" wait --model "$model" TableExists --input '{"TableName": "orders"}' --max-wait 10 \
   --endpoint-url "$url" "${peers[@]}"
+
+printf '\n== anvil wait over HTTPS: what the trust store costs each process\n'
+# The fault proxy answers TLS in front of the same dynalite, with a certificate from a CA made here.
+# "one CA certificate" is what a hashed CA directory reads (the issuer only: anvil's default where
+# the system has one); "the system's bundle" is /etc/ssl/certs/ca-certificates.crt plus that CA,
+# parsed whole, as libcurl's default CA file was by every process before.
+if command -v openssl > /dev/null && [[ -f /etc/ssl/certs/ca-certificates.crt ]]; then
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$work/ca.key" -out "$work/ca.pem" \
+    -days 2 -subj "/CN=anvil bench CA" -addext basicConstraints=critical,CA:TRUE 2> /dev/null
+  openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$work/server.key" -out "$work/server.csr" \
+    -subj "/CN=anvil bench server" 2> /dev/null
+  printf 'subjectAltName=IP:127.0.0.1\n' > "$work/ext"
+  openssl x509 -req -in "$work/server.csr" -CA "$work/ca.pem" -CAkey "$work/ca.key" -CAcreateserial \
+    -out "$work/server.pem" -days 2 -extfile "$work/ext" 2> /dev/null
+  cat /etc/ssl/certs/ca-certificates.crt "$work/ca.pem" > "$work/bundle.pem"
+  : > "$work/script"
+  mkfifo "$work/tls.in"
+  exec {tls_hold}<>"$work/tls.in"
+  FAULTS_TLS_CERT=$work/server.pem FAULTS_TLS_KEY=$work/server.key \
+    node "$root/tests/servers/faults.js" "$port" "$work/script" "$work/log" < "$work/tls.in" > "$work/tls.out" &
+  for _ in $(seq 100); do read -r w tport < "$work/tls.out" 2>/dev/null && [[ ${w:-} == PORT ]] && break; sleep 0.1; done
+  wait_https=("$anvil" wait --model "$model" TableExists --input '{"TableName": "orders"}' --max-wait 10
+    --endpoint-url "https://127.0.0.1:$tport")
+  echo "the system's bundle: $(grep -c 'BEGIN CERTIFICATE' "$work/bundle.pem") certificates"
+  "$bench" --runs 3 --rounds 15 \
+    "one CA certificate" -- "${wait_https[@]}" --ca-bundle "$work/ca.pem" --- \
+    "the system's bundle" -- "${wait_https[@]}" --ca-bundle "$work/bundle.pem"
+else
+  echo "skipped: no openssl tool or no /etc/ssl/certs/ca-certificates.crt"
+fi

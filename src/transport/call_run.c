@@ -115,7 +115,7 @@ static int s_read(struct anvil__call *k, struct anvil__exchange *x, const struct
         char too_large[128];
         snprintf(too_large, sizeof too_large, "the response is larger than %zu bytes (max_response_bytes)",
                  x->body.max_len);
-        const char *what = x->too_large ? too_large : curl_easy_strerror(a->curl);
+        const char *what = x->too_large ? too_large : anvil__exchange_error(x, a->curl);
         char *copy = anvil_arena_strndup(k->arena, what, strlen(what));
         reply->error.message = copy ? anvil_sv_from_cstr(copy) : anvil_sv("", 0);
         reply->http_status = (int)a->status;
@@ -344,7 +344,7 @@ void anvil__call_sent(struct anvil__call *k, const struct anvil__attempt *a, uin
     k->throttled += k->last_throttled;
     if (a->curl != CURLE_OK) {
         anvil__client_debug(c, "%s %.*s -> no answer (%s) after %llu ms; %s", method, (int)name.len, name.ptr,
-                            curl_easy_strerror(a->curl), (unsigned long long)a->latency_ms, d.explanation);
+                            anvil__exchange_error(x, a->curl), (unsigned long long)a->latency_ms, d.explanation);
     } else {
         anvil__client_debug(c, "%s %.*s -> %ld%s%.*s in %llu ms; %s", method, (int)name.len, name.ptr, a->status,
                             reply->error.code.len ? " " : "", (int)reply->error.code.len, reply->error.code.ptr,

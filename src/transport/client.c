@@ -251,6 +251,12 @@ int anvil_client_new(struct anvil_allocator *allocator, const struct anvil_model
         /* libcurl and libcrypto are mapped now, on the first client, not at start-up. */
         rc = anvil__curl_load(diag);
         rc = rc == ANVIL_OK ? anvil__crypto_load(diag) : rc;
+        if (rc == ANVIL_OK) {
+            const char *system_file, *system_dir;
+            anvil__curl_ca_defaults(&system_file, &system_dir);
+            rc = anvil__tls_trust_resolve(c->ca_bundle, o.getenv, o.getenv_ctx, system_file, system_dir, &c->trust,
+                                          diag);
+        }
         c->curl = rc == ANVIL_OK ? curl_easy_init() : NULL;
         rc = rc != ANVIL_OK ? rc : c->curl ? ANVIL_OK : ANVIL_ENOMEM;
     }

@@ -117,12 +117,18 @@ enum anvil_retry_io_error anvil__curl_io_error(CURLcode code) {
         return ANVIL_RETRY_IO_READ_TIMEOUT;
     case CURLE_SSL_CONNECT_ERROR:
     case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CACERT_BADFILE: /* the trust anvil was given cannot be read: another try will not read it */
+    case CURLE_SSL_CERTPROBLEM:
         return ANVIL_RETRY_IO_TLS;
     case CURLE_ABORTED_BY_CALLBACK:
         return ANVIL_RETRY_IO_CANCELLED;
     default:
         return ANVIL_RETRY_IO_RESET;
     }
+}
+
+const char *anvil__exchange_error(const struct anvil__exchange *x, CURLcode code) {
+    return anvil__curl_io_error(code) == ANVIL_RETRY_IO_TLS && x->error[0] ? x->error : curl_easy_strerror(code);
 }
 
 /* A header anvil may put on the wire as it is: no CR, LF or NUL anywhere (they would split the request). */
@@ -433,11 +439,11 @@ int anvil__send_begin(struct anvil_client *c, CURL *h, const struct anvil__endpo
     t->timeout_ms = timeout;
     x->too_large = false;
     x->cancelled = false;
+    x->error[0] = '\0';
+    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, x->error);
     curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
     curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
-    if (c->ca_bundle[0]) {
-        curl_easy_setopt(h, CURLOPT_CAINFO, c->ca_bundle);
-    }
+    anvil__tls_trust_apply(h, &c->trust);
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
     t->start_ms = anvil_env_now_ms(c->options.env);
     t->past_deadline = x->deadline_ms && t->start_ms >= x->deadline_ms;

@@ -3,6 +3,7 @@
 #define ANVIL_TRANSPORT_CLIENT_INTERNAL_H
 
 #include "transport/curl_lib.h"
+#include "transport/tls_trust.h"
 
 #include "anvil/client.h"
 #include "anvil/compress.h"
@@ -59,8 +60,9 @@ struct anvil_client {
     bool bucket_in_endpoint;
     /* S3 Control: the rules put the account id in the host, so the `{AccountId}.` host prefix is left out. */
     bool rules_drop_host_prefix;
-    /* The CA bundle to verify TLS with ("" = curl's default). */
+    /* The CA bundle to verify TLS with ("" = the system's), and the trust it resolves to (tls_trust.h). */
     char ca_bundle[1024];
+    struct anvil__tls_trust trust;
     /* Every request's User-Agent (s_user_agent in client.c). */
     char user_agent[160];
     /* The model's waiters and paginators, read at the first anvil_client_wait/_paginate. */
@@ -98,6 +100,8 @@ struct anvil__exchange {
     const volatile sig_atomic_t *cancel;
     bool cancelled;
     const struct anvil_env *env;
+    /* curl's own account of a failure (CURLOPT_ERRORBUFFER; "" = none). */
+    char error[CURL_ERROR_SIZE];
 };
 
 /* What one send gave: the HTTP status (0 without an answer), curl's code, the latency. */
@@ -238,6 +242,13 @@ void anvil__transfer_clean_up(struct anvil__transfer *t);
 /* The exchange's headers as an array in `arena` (the response a protocol reads). ANVIL_ENOMEM. */
 int anvil__exchange_response(const struct anvil__exchange *x, long status, struct anvil_arena *arena,
                              struct anvil__response *out);
+
+/*
+ * What a failed transfer's message says: curl's own account for a TLS
+ * failure (which check failed: the issuer, the host name...), else curl's
+ * name for `code`. Static or the exchange's storage.
+ */
+const char *anvil__exchange_error(const struct anvil__exchange *x, CURLcode code);
 
 /* How a failed transfer counts for retries. */
 enum anvil_retry_io_error anvil__curl_io_error(CURLcode code);

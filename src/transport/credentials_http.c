@@ -54,7 +54,7 @@ static int s_progress(void *user, curl_off_t a, curl_off_t b, curl_off_t c, curl
 
 /* One request; `headers` is a list of "Name: value" lines (NULL-terminated). ANVIL_OK when any HTTP answer came. */
 static int s_request(const struct anvil_credentials_options *o, const char *method, const char *url,
-                     const char *const *headers, uint64_t timeout_ms, struct s_answer *a) {
+                     const char *const *headers, uint64_t timeout_ms, struct s_answer *a, struct anvil_diag *diag) {
     a->len = 0;
     a->data[0] = '\0';
     a->too_long = false;
@@ -62,6 +62,13 @@ static int s_request(const struct anvil_credentials_options *o, const char *meth
     a->cancel = o->cancel;
     if (anvil__curl_load(NULL) != ANVIL_OK) {
         return ANVIL_EUNSUPPORTED;
+    }
+    const char *system_file, *system_dir;
+    anvil__curl_ca_defaults(&system_file, &system_dir);
+    struct anvil__tls_trust trust;
+    if (anvil__tls_trust_resolve(o->ca_bundle, o->getenv, o->getenv_ctx, system_file, system_dir, &trust, diag) !=
+        ANVIL_OK) {
+        return ANVIL_ECONFIG;
     }
     CURL *curl = curl_easy_init();
     if (!curl) {
@@ -101,9 +108,7 @@ static int s_request(const struct anvil_credentials_options *o, const char *meth
     curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
     curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, s_progress);
     curl_easy_setopt(curl, CURLOPT_XFERINFODATA, a);
-    if (o->ca_bundle && *o->ca_bundle) {
-        curl_easy_setopt(curl, CURLOPT_CAINFO, o->ca_bundle);
-    }
+    anvil__tls_trust_apply(curl, &trust);
     a->curl = curl_easy_perform(curl);
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &a->status);
     curl_slist_free_all(list);
@@ -303,7 +308,7 @@ int anvil__credentials_container(const struct anvil_credentials_options *o, uint
             anvil_env_sleep_ms(o->env, 100);
         }
         anvil__credentials_debug(o, "credentials: container: GET %s", shown);
-        rc = s_request(o, "GET", url, headers, timeout, a);
+        rc = s_request(o, "GET", url, headers, timeout, a, diag);
         if (rc != ANVIL_OK || (a->curl == CURLE_OK && a->status < 500) || a->too_long) {
             break;
         }
@@ -376,7 +381,7 @@ static int s_imds_open(const struct anvil_credentials_options *o, struct s_imds 
     snprintf(url, sizeof url, "%s/latest/api/token", m->base);
     const char *headers[] = {"x-aws-ec2-metadata-token-ttl-seconds: 21600", NULL};
     anvil__credentials_debug(o, "credentials: instance metadata: PUT %s", url);
-    int rc = s_request(o, "PUT", url, headers, m->timeout, a);
+    int rc = s_request(o, "PUT", url, headers, m->timeout, a, diag);
     if (rc != ANVIL_OK) {
         return rc;
     }
@@ -430,7 +435,7 @@ static int s_imds_get(const struct anvil_credentials_options *o, const struct s_
     snprintf(url, sizeof url, "%s%s", m->base, path);
     const char *headers[] = {m->token_header[0] ? m->token_header : NULL, NULL};
     anvil__credentials_debug(o, "credentials: instance metadata: GET %s", url);
-    int rc = s_request(o, "GET", url, headers, m->timeout, a);
+    int rc = s_request(o, "GET", url, headers, m->timeout, a, diag);
     if (rc == ANVIL_OK && (a->curl != CURLE_OK || a->status != 200 || a->too_long)) {
         char why[300];
         s_why(a, m->timeout, why, sizeof why);

@@ -2,7 +2,7 @@
 # (tests/servers/faults.js, which also checks every request's SigV4 signature against what
 # arrived), both stopped when the test ends.
 # e2e_start CREATE_MS sets work, dynalite_pid, dynalite_port, proxy_pid and http=(--endpoint-url URL), and
-# exports test credentials. faults LINE... replaces the proxy's script (and empties its log);
+# exports test credentials. With E2E_TLS_CERT and E2E_TLS_KEY (PEM files) the proxy answers HTTPS. faults LINE... replaces the proxy's script (and empties its log);
 # count OPERATION counts the requests the log holds; fail MESSAGE ends the test with the log.
 
 e2e_start() {
@@ -23,7 +23,8 @@ e2e_start() {
   # The proxy reads a FIFO this script holds open: it stops itself when the script ends.
   mkfifo "$work/proxy.in"
   exec {proxy_in}<>"$work/proxy.in"
-  node "$servers/faults.js" "$dport" "$work/script" "$work/log" < "$work/proxy.in" > "$work/proxy.out" &
+  FAULTS_TLS_CERT=${E2E_TLS_CERT:-} FAULTS_TLS_KEY=${E2E_TLS_KEY:-} \
+    node "$servers/faults.js" "$dport" "$work/script" "$work/log" < "$work/proxy.in" > "$work/proxy.out" &
   proxy_pid=$!
   trap 'kill "$dynalite_pid" "$proxy_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
   for _ in $(seq 100); do
@@ -31,7 +32,8 @@ e2e_start() {
     sleep 0.1
   done
   [[ ${word:-} == PORT ]] || { echo "the proxy did not start"; exit 1; }
-  http=(--endpoint-url "http://127.0.0.1:$pport")
+  proxy_port=$pport
+  http=(--endpoint-url "http${E2E_TLS_CERT:+s}://127.0.0.1:$pport")
   generation=0
 }
 

@@ -26,8 +26,10 @@
 // InvalidSignatureException and logged "OPERATION bad-signature 403" with the
 // canonical request it should have signed. "# host OPERATION HOST PATH" logs
 // what arrived. FAULTS_PORT sets the port to listen on (default: any free one).
+// FAULTS_TLS_CERT and FAULTS_TLS_KEY (PEM files) make it answer HTTPS instead.
 'use strict'
 const http = require('http')
+const https = require('https')
 const fs = require('fs')
 const [upstreamPort, scriptPath, logPath] = process.argv.slice(2)
 
@@ -66,7 +68,10 @@ function pass (req, body, res, op, label) {
   up.end(body)
 }
 
-const server = http.createServer((req, res) => {
+const tls = process.env.FAULTS_TLS_CERT
+  ? { cert: fs.readFileSync(process.env.FAULTS_TLS_CERT), key: fs.readFileSync(process.env.FAULTS_TLS_KEY) }
+  : null
+const server = (tls ? (handler) => https.createServer(tls, handler) : http.createServer)((req, res) => {
   const chunks = []
   req.on('data', (c) => chunks.push(c))
   req.on('end', () => {

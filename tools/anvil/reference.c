@@ -40,7 +40,9 @@ const struct cli_reference cli_environment[] = {
     {"AWS_USE_FIPS_ENDPOINT, AWS_USE_DUALSTACK_ENDPOINT, AWS_STS_REGIONAL_ENDPOINTS, AWS_S3_USE_ARN_REGION, "
      "AWS_S3_DISABLE_MULTIREGION_ACCESS_POINTS, AWS_S3_US_EAST_1_REGIONAL_ENDPOINT, AWS_ACCOUNT_ID_ENDPOINT_MODE",
      "the endpoint rules' settings (docs/endpoints.md)"},
-    {"AWS_CA_BUNDLE", "the CA certificates to verify TLS with when there is no --ca-bundle"},
+    {"AWS_CA_BUNDLE", "the CA certificates to verify TLS with when there is no --ca-bundle (the only ones trusted)"},
+    {"SSL_CERT_FILE, SSL_CERT_DIR",
+     "OpenSSL's CA file and CA directory in place of the system's when no CA bundle is given"},
     {"AWS_RETRY_MODE, AWS_MAX_ATTEMPTS",
      "the retry mode and attempts when there is no --retry-mode or --retry-max-attempts"},
     {"AWS_DISABLE_REQUEST_COMPRESSION, AWS_REQUEST_MIN_COMPRESSION_SIZE_BYTES", "request compression"},
