@@ -132,6 +132,9 @@ set(ANVIL_TRANSPORT_SOURCES
   src/transport/credentials_sso.c
   src/transport/curl_lib.c
   src/transport/exec.c
+  src/transport/http1.c
+  src/transport/http_conn.c
+  src/transport/ssl_lib.c
   src/transport/exec_operation.c
   src/transport/sigv4.c
   src/transport/tls_trust.c)

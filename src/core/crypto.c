@@ -4,6 +4,7 @@
 
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/x509.h>
 #include <string.h>
 
 #include "anvil/status.h"
@@ -17,6 +18,8 @@ struct s_crypto_api {
     __typeof__(&EVP_sha1) sha1;
     __typeof__(&EVP_sha256) sha256;
     __typeof__(&HMAC) hmac;
+    __typeof__(&X509_get_default_cert_file) default_cert_file;
+    __typeof__(&X509_get_default_cert_dir) default_cert_dir;
 };
 static struct s_crypto_api s_crypto;
 
@@ -26,6 +29,8 @@ static const struct anvil__lazy_symbol s_symbols[] = {
     ANVIL__LAZY_SYMBOL(struct s_crypto_api, sha1, "EVP_sha1"),
     ANVIL__LAZY_SYMBOL(struct s_crypto_api, sha256, "EVP_sha256"),
     ANVIL__LAZY_SYMBOL(struct s_crypto_api, hmac, "HMAC"),
+    ANVIL__LAZY_SYMBOL(struct s_crypto_api, default_cert_file, "X509_get_default_cert_file"),
+    ANVIL__LAZY_SYMBOL(struct s_crypto_api, default_cert_dir, "X509_get_default_cert_dir"),
 };
 
 static const char *const s_sonames[] = {"libcrypto.so.3", "libcrypto.so", NULL};
@@ -35,6 +40,11 @@ static struct anvil__lazy_lib s_lib =
 
 int anvil__crypto_load(struct anvil_diag *diag) {
     return anvil__lazy_load(&s_lib, diag);
+}
+
+void anvil__crypto_default_ca(const char **file, const char **dir) {
+    *file = s_crypto.default_cert_file ? s_crypto.default_cert_file() : NULL;
+    *dir = s_crypto.default_cert_dir ? s_crypto.default_cert_dir() : NULL;
 }
 
 int anvil__digest(enum anvil__digest_kind kind, const void *data, size_t len, unsigned char *out,

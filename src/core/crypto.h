@@ -24,6 +24,10 @@ enum anvil__digest_kind {
  */
 int anvil__crypto_load(struct anvil_diag *diag);
 
+/* OpenSSL's default CA file and directory (/usr/lib/ssl/cert.pem and /usr/lib/ssl/certs on Debian); NULL before a load.
+ */
+void anvil__crypto_default_ca(const char **file, const char **dir);
+
 /*
  * The digest of `len` bytes into `out` (as many bytes as the kind's value).
  * ANVIL_OK; ANVIL_EUNSUPPORTED when libcrypto cannot be loaded (`diag` says

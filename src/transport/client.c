@@ -221,6 +221,7 @@ int anvil_client_new(struct anvil_allocator *allocator, const struct anvil_model
         return ANVIL_ENOMEM;
     }
     memset(c, 0, sizeof *c);
+    c->http.fd = -1; /* no connection yet, whatever fails before the transport is set up */
     c->allocator = allocator;
     c->model = model;
     c->service = svc;
@@ -248,17 +249,15 @@ int anvil_client_new(struct anvil_allocator *allocator, const struct anvil_model
         }
     }
     if (rc == ANVIL_OK) {
-        /* libcurl and libcrypto are mapped now, on the first client, not at start-up. */
-        rc = anvil__curl_load(diag);
-        rc = rc == ANVIL_OK ? anvil__crypto_load(diag) : rc;
+        /* libcrypto is mapped now, on the first client, not at start-up; libcurl only if an exchange needs it. */
+        rc = anvil__crypto_load(diag);
         if (rc == ANVIL_OK) {
             const char *system_file, *system_dir;
-            anvil__curl_ca_defaults(&system_file, &system_dir);
+            anvil__crypto_default_ca(&system_file, &system_dir);
             rc = anvil__tls_trust_resolve(c->ca_bundle, o.getenv, o.getenv_ctx, system_file, system_dir, &c->trust,
                                           diag);
         }
-        c->curl = rc == ANVIL_OK ? curl_easy_init() : NULL;
-        rc = rc != ANVIL_OK ? rc : c->curl ? ANVIL_OK : ANVIL_ENOMEM;
+        anvil__http_transport_init(&c->http, allocator, &c->trust);
     }
     if (rc != ANVIL_OK) {
         anvil_client_destroy(c);
@@ -269,6 +268,15 @@ int anvil_client_new(struct anvil_allocator *allocator, const struct anvil_model
     return ANVIL_OK;
 }
 
+int anvil__client_curl(struct anvil_client *c, struct anvil_diag *diag) {
+    if (c->curl) {
+        return ANVIL_OK;
+    }
+    int rc = anvil__curl_load(diag);
+    c->curl = rc == ANVIL_OK ? curl_easy_init() : NULL;
+    return rc != ANVIL_OK ? rc : c->curl ? ANVIL_OK : ANVIL_ENOMEM;
+}
+
 void anvil_client_destroy(struct anvil_client *c) {
     if (!c) {
         return;
@@ -276,6 +284,7 @@ void anvil_client_destroy(struct anvil_client *c) {
     if (c->curl) {
         curl_easy_cleanup(c->curl);
     }
+    anvil__http_transport_clean_up(&c->http);
     anvil_retry_strategy_release(c->retry);
     anvil_waiter_set_destroy(c->waiters);
     anvil_paginator_set_destroy(c->paginators);

@@ -128,6 +128,9 @@ enum anvil_retry_io_error anvil__curl_io_error(CURLcode code) {
 }
 
 const char *anvil__exchange_error(const struct anvil__exchange *x, CURLcode code) {
+    if (x->builtin) {
+        return x->error[0] ? x->error : "the exchange failed"; /* libcurl may not even be loaded */
+    }
     return anvil__curl_io_error(code) == ANVIL_RETRY_IO_TLS && x->error[0] ? x->error : curl_easy_strerror(code);
 }
 
@@ -363,14 +366,30 @@ static int s_curl_header(struct curl_slist **list, struct anvil_buf *line, struc
     return ANVIL_OK;
 }
 
-int anvil__send_begin(struct anvil_client *c, CURL *h, const struct anvil__endpoint *ep,
-                      const struct anvil__request *req, struct anvil__exchange *x, struct anvil__transfer *t) {
-    memset(t, 0, sizeof *t);
-    int rc = anvil__client_prepare(c, ep, req, &t->prepared);
-    if (rc != ANVIL_OK) {
-        return rc;
+/*
+ * The attempt's timeout: the client's request timeout, or less when the
+ * deadline comes first (then a timeout is the deadline's: cut_at_deadline).
+ */
+static uint64_t s_timeout(struct anvil_client *c, struct anvil__exchange *x) {
+    uint64_t timeout = c->options.request_timeout_ms ? c->options.request_timeout_ms : 60000;
+    uint64_t now = anvil_env_now_ms(c->options.env);
+    x->cut_at_deadline = false;
+    if (x->deadline_ms && (x->deadline_ms <= now || x->deadline_ms - now < timeout)) {
+        timeout = x->deadline_ms > now ? x->deadline_ms - now : 1;
+        x->cut_at_deadline = true;
     }
+    x->too_large = false;
+    x->cancelled = false;
+    x->error[0] = '\0';
+    return timeout;
+}
+
+/* Sets `h` up for the prepared request in `t` (its headers list becomes t's). */
+static int s_curl_begin(struct anvil_client *c, CURL *h, const struct anvil__request *req, struct anvil__exchange *x,
+                        struct anvil__transfer *t) {
+    int rc = ANVIL_OK;
     struct anvil__prepared *p = &t->prepared;
+    x->builtin = false;
     struct curl_slist *list = NULL;
     struct anvil_buf line;
     anvil_buf_init(&line, c->allocator, 0);
@@ -428,18 +447,9 @@ int anvil__send_begin(struct anvil_client *c, CURL *h, const struct anvil__endpo
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
                      (long)(c->options.connect_timeout_ms ? c->options.connect_timeout_ms : 10000));
     /* The deadline as curl's own timeout: the progress callback alone may be called only once a second. */
-    uint64_t timeout = c->options.request_timeout_ms ? c->options.request_timeout_ms : 60000;
-    uint64_t now = anvil_env_now_ms(c->options.env);
-    x->cut_at_deadline = false;
-    if (x->deadline_ms && (x->deadline_ms <= now || x->deadline_ms - now < timeout)) {
-        timeout = x->deadline_ms > now ? x->deadline_ms - now : 1;
-        x->cut_at_deadline = true;
-    }
+    uint64_t timeout = s_timeout(c, x);
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)timeout);
     t->timeout_ms = timeout;
-    x->too_large = false;
-    x->cancelled = false;
-    x->error[0] = '\0';
     curl_easy_setopt(h, CURLOPT_ERRORBUFFER, x->error);
     curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
     curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
@@ -448,6 +458,13 @@ int anvil__send_begin(struct anvil_client *c, CURL *h, const struct anvil__endpo
     t->start_ms = anvil_env_now_ms(c->options.env);
     t->past_deadline = x->deadline_ms && t->start_ms >= x->deadline_ms;
     return ANVIL_OK;
+}
+
+int anvil__send_begin(struct anvil_client *c, CURL *h, const struct anvil__endpoint *ep,
+                      const struct anvil__request *req, struct anvil__exchange *x, struct anvil__transfer *t) {
+    memset(t, 0, sizeof *t);
+    int rc = anvil__client_prepare(c, ep, req, &t->prepared);
+    return rc == ANVIL_OK ? s_curl_begin(c, h, req, x, t) : rc;
 }
 
 void anvil__send_end(struct anvil_client *c, CURL *h, const struct anvil__exchange *x, struct anvil__transfer *t,
@@ -473,12 +490,108 @@ void anvil__transfer_clean_up(struct anvil__transfer *t) {
     anvil__prepared_clean_up(&t->prepared);
 }
 
+static bool s_builtin_line(void *ctx, const char *line, size_t len) {
+    return s_on_header((char *)(uintptr_t)line, 1, len, ctx) == len;
+}
+
+static bool s_builtin_body(void *ctx, const char *data, size_t len) {
+    return s_on_body((char *)(uintptr_t)data, 1, len, ctx) == len;
+}
+
+/* The outcome of anvil's own transport as the curl code the retry classification and the messages read. */
+static CURLcode s_builtin_code(enum anvil__http_outcome o) {
+    switch (o) {
+    case ANVIL__HTTP_OK:
+        return CURLE_OK;
+    case ANVIL__HTTP_RESOLVE:
+        return CURLE_COULDNT_RESOLVE_HOST;
+    case ANVIL__HTTP_CONNECT:
+        return CURLE_COULDNT_CONNECT;
+    case ANVIL__HTTP_TIMEOUT:
+        return CURLE_OPERATION_TIMEDOUT;
+    case ANVIL__HTTP_TLS:
+    case ANVIL__HTTP_NO_TLS:
+        return CURLE_SSL_CONNECT_ERROR;
+    case ANVIL__HTTP_TLS_VERIFY:
+        return CURLE_PEER_FAILED_VERIFICATION;
+    case ANVIL__HTTP_TLS_TRUST:
+        return CURLE_SSL_CACERT_BADFILE;
+    case ANVIL__HTTP_SEND:
+        return CURLE_SEND_ERROR;
+    case ANVIL__HTTP_RECV:
+        return CURLE_RECV_ERROR;
+    case ANVIL__HTTP_PROTOCOL:
+        return CURLE_WEIRD_SERVER_REPLY;
+    case ANVIL__HTTP_STOPPED:
+        return CURLE_WRITE_ERROR;
+    case ANVIL__HTTP_CANCELLED:
+    default:
+        return CURLE_ABORTED_BY_CALLBACK;
+    }
+}
+
+/* One exchange over anvil's own transport (http_conn.h), as anvil__send_end() reports a curl transfer. */
+static int s_builtin_send(struct anvil_client *c, struct anvil__prepared *p, struct anvil__exchange *x,
+                          struct anvil__attempt *a) {
+    uint64_t timeout = s_timeout(c, x);
+    x->builtin = true;
+    uint64_t start = anvil_env_now_ms(c->options.env);
+    a->status = 0;
+    a->latency_ms = 0;
+    if (x->deadline_ms && start >= x->deadline_ms) {
+        a->curl = CURLE_ABORTED_BY_CALLBACK; /* the deadline had passed: not sent */
+        return ANVIL_OK;
+    }
+    struct anvil__http_request r = {
+        .method = p->method,
+        .url = p->url.data,
+        .headers = p->headers,
+        .header_count = p->header_count,
+        .body = p->body,
+        .body_len = p->body_len,
+        .connect_timeout_ms = c->options.connect_timeout_ms ? c->options.connect_timeout_ms : 10000,
+        .timeout_ms = timeout,
+        .cancel = x->cancel,
+        .on_line = s_builtin_line,
+        .on_body = s_builtin_body,
+        .ctx = x,
+    };
+    struct anvil__http_result res;
+    int rc = anvil__http_exchange(&c->http, &r, &res);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    a->curl = s_builtin_code(res.outcome);
+    x->cancelled = res.outcome == ANVIL__HTTP_CANCELLED;
+    if (a->curl == CURLE_OPERATION_TIMEDOUT && x->cut_at_deadline && res.elapsed_ms + 5 >= timeout) {
+        a->curl = CURLE_ABORTED_BY_CALLBACK; /* the deadline's timeout, not the connect timeout */
+    }
+    snprintf(x->error, sizeof x->error, "%s", res.error);
+    a->status = res.status;
+    a->latency_ms = anvil_env_now_ms(c->options.env) - start;
+    return ANVIL_OK;
+}
+
 int anvil__client_send(struct anvil_client *c, const struct anvil__endpoint *ep, const struct anvil__request *req,
                        struct anvil__exchange *x, struct anvil__attempt *a) {
     struct anvil__transfer t;
-    int rc = anvil__send_begin(c, c->curl, ep, req, x, &t);
+    memset(&t, 0, sizeof t);
+    int rc = anvil__client_prepare(c, ep, req, &t.prepared);
     if (rc != ANVIL_OK) {
         return rc;
+    }
+    if (anvil__http_builtin_serves(t.prepared.url.data, c->options.getenv, c->options.getenv_ctx)) {
+        rc = s_builtin_send(c, &t.prepared, x, a);
+        anvil__prepared_clean_up(&t.prepared);
+        return rc;
+    }
+    rc = anvil__client_curl(c, NULL);
+    if (rc != ANVIL_OK) {
+        anvil__prepared_clean_up(&t.prepared);
+        return rc;
+    }
+    if ((rc = s_curl_begin(c, c->curl, req, x, &t)) != ANVIL_OK) {
+        return rc; /* it released the prepared request */
     }
     anvil__send_end(c, c->curl, x, &t, t.past_deadline ? CURLE_OK : curl_easy_perform(c->curl), a);
     return ANVIL_OK;

@@ -3,6 +3,7 @@
 #define ANVIL_TRANSPORT_CLIENT_INTERNAL_H
 
 #include "transport/curl_lib.h"
+#include "transport/http_conn.h"
 #include "transport/tls_trust.h"
 
 #include "anvil/client.h"
@@ -71,7 +72,10 @@ struct anvil_client {
     struct anvil_retry_strategy *retry;
     /* Where the credentials come from (NULL when requests go unsigned). */
     struct anvil_credentials_provider *credentials;
+    /* libcurl's handle, made at the first exchange anvil's own transport does not serve (anvil__client_curl). */
     CURL *curl;
+    /* anvil's own HTTP/1.1 transport (http_conn.h): every exchange without a proxy. */
+    struct anvil__http_transport http;
     struct anvil_compression_settings compression;
     /* Added to the wall clock when signing: learnt from a clock-skew error's Date header. */
     int64_t clock_offset_ms;
@@ -100,8 +104,10 @@ struct anvil__exchange {
     const volatile sig_atomic_t *cancel;
     bool cancelled;
     const struct anvil_env *env;
-    /* curl's own account of a failure (CURLOPT_ERRORBUFFER; "" = none). */
+    /* curl's own account of a failure (CURLOPT_ERRORBUFFER; "" = none), or anvil's transport's. */
     char error[CURL_ERROR_SIZE];
+    /* anvil's own transport carried this exchange: `error` is its account of any failure. */
+    bool builtin;
 };
 
 /* What one send gave: the HTTP status (0 without an answer), curl's code, the latency. */
@@ -210,6 +216,13 @@ struct anvil__prepared {
 int anvil__client_prepare(struct anvil_client *c, const struct anvil__endpoint *ep, const struct anvil__request *req,
                           struct anvil__prepared *p);
 void anvil__prepared_clean_up(struct anvil__prepared *p);
+
+/*
+ * Loads libcurl and makes the client's easy handle, once: ANVIL_OK, or
+ * ANVIL_EUNSUPPORTED with diag (may be NULL) naming what is missing;
+ * ANVIL_ENOMEM.
+ */
+int anvil__client_curl(struct anvil_client *c, struct anvil_diag *diag);
 
 /* Signs and sends `req` on the client's handle; curl's result in `a`. ANVIL_OK, ANVIL_ENOMEM, ANVIL_ELIMIT (a URL too
  * long). */

@@ -662,6 +662,10 @@ int anvil_client_wait_many(struct anvil_client *client, const char *waiter_name,
     m.slot_count = m.slot_count < count ? m.slot_count : count;
     struct anvil_allocator *a = client->allocator;
     if (rc == ANVIL_OK && count) {
+        /* Many transfers at once go through libcurl's multi interface. */
+        rc = anvil__curl_load(diag);
+    }
+    if (rc == ANVIL_OK && count) {
         m.waits = anvil_mem_calloc(a, count, sizeof *m.waits);
         m.slots = anvil_mem_calloc(a, m.slot_count, sizeof *m.slots);
         m.free_slots = anvil_mem_calloc(a, m.slot_count, sizeof *m.free_slots);

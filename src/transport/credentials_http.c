@@ -60,11 +60,11 @@ static int s_request(const struct anvil_credentials_options *o, const char *meth
     a->too_long = false;
     a->status = 0;
     a->cancel = o->cancel;
-    if (anvil__curl_load(NULL) != ANVIL_OK) {
+    if (anvil__curl_load(NULL) != ANVIL_OK || anvil__crypto_load(NULL) != ANVIL_OK) {
         return ANVIL_EUNSUPPORTED;
     }
     const char *system_file, *system_dir;
-    anvil__curl_ca_defaults(&system_file, &system_dir);
+    anvil__crypto_default_ca(&system_file, &system_dir);
     struct anvil__tls_trust trust;
     if (anvil__tls_trust_resolve(o->ca_bundle, o->getenv, o->getenv_ctx, system_file, system_dir, &trust, diag) !=
         ANVIL_OK) {

@@ -21,7 +21,6 @@ static const struct anvil__lazy_symbol s_symbols[] = {
     S_SYMBOL(multi_add_handle), S_SYMBOL(multi_remove_handle),
     S_SYMBOL(multi_perform),    S_SYMBOL(multi_poll),
     S_SYMBOL(multi_info_read),  S_SYMBOL(multi_cleanup),
-    S_SYMBOL(version_info),
 };
 
 static const char *const s_sonames[] = {"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.so", NULL};

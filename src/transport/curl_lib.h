@@ -41,7 +41,6 @@ struct anvil__curl_api {
     __typeof__(&curl_multi_poll) multi_poll;
     __typeof__(&curl_multi_info_read) multi_info_read;
     __typeof__(&curl_multi_cleanup) multi_cleanup;
-    __typeof__(&curl_version_info) version_info;
 };
 
 /* Filled by anvil__curl_load(); read only after it returned ANVIL_OK. */
@@ -77,6 +76,5 @@ int anvil__curl_load(struct anvil_diag *diag);
 #define curl_multi_poll anvil__curl.multi_poll
 #define curl_multi_info_read anvil__curl.multi_info_read
 #define curl_multi_cleanup anvil__curl.multi_cleanup
-#define curl_version_info anvil__curl.version_info
 
 #endif

@@ -74,18 +74,12 @@ int anvil__tls_trust_resolve(const char *ca_bundle, anvil_getenv_fn *lookup, voi
         file = NULL;
         dir = system_dir;
     }
-    const char *file_setting = file == ca_bundle      ? "the CA bundle"
-                               : file == system_file ? "libcurl's CA file"
+    const char *file_setting = file == ca_bundle     ? "the CA bundle"
+                               : file == system_file ? "OpenSSL's CA file"
                                                      : "SSL_CERT_FILE";
-    const char *dir_setting = dir == system_dir ? "libcurl's CA directory" : "SSL_CERT_DIR";
+    const char *dir_setting = dir == system_dir ? "OpenSSL's CA directory" : "SSL_CERT_DIR";
     int rc = file ? s_copy(out->file, file, file_setting, diag) : ANVIL_OK;
     return rc == ANVIL_OK && dir ? s_copy(out->dir, dir, dir_setting, diag) : rc;
-}
-
-void anvil__curl_ca_defaults(const char **file, const char **dir) {
-    const curl_version_info_data *v = curl_version_info(CURLVERSION_NOW);
-    *file = v ? v->cainfo : NULL;
-    *dir = v ? v->capath : NULL;
 }
 
 void anvil__tls_trust_apply(CURL *h, const struct anvil__tls_trust *t) {

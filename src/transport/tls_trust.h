@@ -11,7 +11,7 @@
  * - Otherwise the system's, with OpenSSL's overrides as the curl tool reads
  *   them: SSL_CERT_FILE replaces the system's CA file, SSL_CERT_DIR its CA
  *   directory (a ':'-separated list, as OpenSSL takes it).
- * - Where that comes to the system's CA file (libcurl's built-in one, or
+ * - Where that comes to the system's CA file (OpenSSL's default one, or
  *   the same file named by a setting, as AWS_CA_BUNDLE often is), alone or
  *   beside the system's CA directory, the directory serves alone when it
  *   holds OpenSSL's hashed links: update-ca-certificates makes both from the
@@ -34,15 +34,13 @@ struct anvil__tls_trust {
 
 /*
  * Resolves the rules above. `ca_bundle` NULL or "" = none; `lookup` NULL =
- * getenv; `system_file` and `system_dir` are libcurl's built-in CA file and
- * directory (NULL = none; anvil__curl_ca_defaults()). ANVIL_OK, or
- * ANVIL_ECONFIG with diag naming the setting whose path is too long.
+ * getenv; `system_file` and `system_dir` are the system's CA file and
+ * directory (NULL = none): OpenSSL's defaults (anvil__crypto_default_ca()),
+ * which both transports use. ANVIL_OK, or ANVIL_ECONFIG with diag naming
+ * the setting whose path is too long.
  */
 int anvil__tls_trust_resolve(const char *ca_bundle, anvil_getenv_fn *lookup, void *ctx, const char *system_file,
                              const char *system_dir, struct anvil__tls_trust *out, struct anvil_diag *diag);
-
-/* libcurl's built-in CA file and directory (either NULL when it has none). libcurl must be loaded. */
-void anvil__curl_ca_defaults(const char **file, const char **dir);
 
 /* Sets `h`'s CAINFO and CAPATH (an empty one as none). */
 void anvil__tls_trust_apply(CURL *h, const struct anvil__tls_trust *t);

@@ -36,9 +36,15 @@ unset AWS_CA_BUNDLE SSL_CERT_FILE SSL_CERT_DIR
 [[ ${http[1]} == https://* ]] || fail "the proxy is not HTTPS: ${http[*]}"
 table='{"TableName":"orders","AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],"KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}'
 
-# Trusted four ways: --ca-bundle, AWS_CA_BUNDLE, SSL_CERT_FILE, SSL_CERT_DIR.
 "$anvil" call --model "$model" CreateTable "${http[@]}" --ca-bundle "$certs/ca.pem" --input "$table" > /dev/null ||
   fail "CreateTable over HTTPS with --ca-bundle"
+
+# Each case over anvil's own transport (src/transport/http_conn.h), then over libcurl (ANVIL_HTTP=curl,
+# what a configured proxy gets): the same trust, the same refusals.
+for transport in anvil curl; do
+if [[ $transport == curl ]]; then export ANVIL_HTTP=curl; else unset ANVIL_HTTP; fi
+echo "-- over $transport's transport"
+# Trusted four ways: --ca-bundle, AWS_CA_BUNDLE, SSL_CERT_FILE, SSL_CERT_DIR.
 AWS_CA_BUNDLE=$certs/ca.pem "$anvil" call --model "$model" ListTables "${http[@]}" > "$work/out" ||
   fail "ListTables with AWS_CA_BUNDLE"
 grep -q '"orders"' "$work/out" || fail "ListTables with AWS_CA_BUNDLE: $(cat "$work/out")"
@@ -71,7 +77,7 @@ SSL_CERT_DIR=$certs/dir SSL_CERT_FILE=$certs/ca.pem refused "a bundle with SSL_C
   "$anvil" call --model "$model" ListTables "${http[@]}" --retry-max-attempts 1 --ca-bundle "$certs/other.pem"
 refused "a name the certificate does not hold" "$anvil" call --model "$model" ListTables \
   --endpoint-url "https://localhost:$proxy_port" --retry-max-attempts 1 --ca-bundle "$certs/ca.pem"
-grep -q "no alternative certificate subject name matches target host name 'localhost'" "$work/err" ||
+grep -Eq "hostname mismatch: the certificate is not for 'localhost'|no alternative certificate subject name matches target host name 'localhost'" "$work/err" ||
   fail "the host name check does not say so: $(cat "$work/err")"
 refused "no trust given, with --debug" "$anvil" call --model "$model" ListTables "${http[@]}" --debug
 grep -q 'unable to get local issuer certificate' "$work/err" || fail "no reason given: $(cat "$work/err")"
@@ -81,4 +87,5 @@ SSL_CERT_FILE=$certs/missing.pem refused "SSL_CERT_FILE naming no file" \
 grep -q "$certs/missing.pem" "$work/err" || fail "the missing CA file is not named: $(cat "$work/err")"
 [[ $(grep -c -- '-> no answer' "$work/err") == 1 ]] || fail "an unreadable CA file was retried: $(cat "$work/err")"
 echo "ok: refused without trust, with another CA's bundle (SSL_CERT_* set or not), for another host name, and" \
-  "with a CA file that is not there; curl's reason is given, and nothing is retried"
+  "with a CA file that is not there; the reason is given, and nothing is retried"
+done

@@ -1,0 +1,289 @@
+/*
+ * anvil's own HTTP/1.1 transport (src/transport/http_conn.h) against a
+ * scripted server on 127.0.0.1 in a thread: kept connections and their
+ * reuse, a kept connection the server dropped (sent again once, on a new
+ * one), a new one dropped (not sent again), bodies by length, by chunks and
+ * until close, the reader stopping the body, the cancel flag, bad URLs, and
+ * when a proxy setting hands exchanges to libcurl.
+ */
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "transport/http_conn.h"
+
+/* What the server does with one request: answer it (NULL: close without answering), then maybe close. */
+struct s_step {
+    const char *answer;
+    bool close_after;
+};
+
+struct s_server {
+    int fd;
+    int port;
+    const struct s_step *steps;
+    size_t step_count;
+    int accepts;
+    int requests;
+    pthread_t thread;
+};
+
+/* Reads one request (headers, then Content-Length bytes of body): false when the connection ended first. */
+static bool s_read_request(int fd) {
+    char buf[8192];
+    size_t len = 0;
+    for (;;) {
+        ssize_t n = read(fd, buf + len, sizeof buf - 1 - len);
+        if (n <= 0) {
+            return false;
+        }
+        len += (size_t)n;
+        buf[len] = '\0';
+        char *end = strstr(buf, "\r\n\r\n");
+        if (end) {
+            const char *cl = strstr(buf, "Content-Length: ");
+            size_t body = cl ? (size_t)strtoul(cl + 16, NULL, 10) : 0;
+            size_t have = len - (size_t)(end + 4 - buf);
+            while (have < body) {
+                n = read(fd, buf, sizeof buf);
+                if (n <= 0) {
+                    return false;
+                }
+                have += (size_t)n;
+            }
+            return true;
+        }
+        if (len == sizeof buf - 1) {
+            return false;
+        }
+    }
+}
+
+static void *s_serve(void *arg) {
+    struct s_server *s = arg;
+    size_t step = 0;
+    while (step < s->step_count) {
+        int conn = accept(s->fd, NULL, NULL);
+        if (conn < 0) {
+            break;
+        }
+        s->accepts++;
+        while (step < s->step_count && s_read_request(conn)) {
+            s->requests++;
+            const struct s_step *st = &s->steps[step++];
+            if (!st->answer) {
+                break;
+            }
+            size_t len = strlen(st->answer);
+            if (write(conn, st->answer, len) != (ssize_t)len || st->close_after) {
+                break;
+            }
+        }
+        close(conn);
+    }
+    close(s->fd);
+    return NULL;
+}
+
+static bool s_start(struct s_server *s, const struct s_step *steps, size_t count) {
+    memset(s, 0, sizeof *s);
+    s->steps = steps;
+    s->step_count = count;
+    s->fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof a;
+    if (s->fd < 0 || bind(s->fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(s->fd, 4) != 0 ||
+        getsockname(s->fd, (struct sockaddr *)&a, &len) != 0) {
+        return false;
+    }
+    s->port = ntohs(a.sin_port);
+    return pthread_create(&s->thread, NULL, s_serve, s) == 0;
+}
+
+struct s_got {
+    char body[256];
+    size_t body_len;
+    size_t limit;
+    int lines;
+};
+
+static bool s_line(void *ctx, const char *line, size_t len) {
+    (void)line;
+    (void)len;
+    ((struct s_got *)ctx)->lines++;
+    return true;
+}
+
+static bool s_body(void *ctx, const char *data, size_t len) {
+    struct s_got *g = ctx;
+    size_t limit = g->limit ? g->limit : sizeof g->body;
+    if (g->body_len + len > limit) {
+        return false;
+    }
+    memcpy(g->body + g->body_len, data, len);
+    g->body_len += len;
+    return true;
+}
+
+/* One GET to the server through `t`. */
+static int s_get(struct anvil__http_transport *t, int port, const char *path, struct s_got *got,
+                 const volatile sig_atomic_t *cancel, struct anvil__http_result *out) {
+    char url[128];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d%s", port, path);
+    char host[64];
+    snprintf(host, sizeof host, "127.0.0.1:%d", port);
+    struct anvil_http_header headers[] = {{ANVIL_SV("Host"), anvil_sv_from_cstr(host)}};
+    size_t limit = got->limit;
+    memset(got, 0, sizeof *got);
+    got->limit = limit;
+    struct anvil__http_request r = {.method = "GET",
+                                    .url = url,
+                                    .headers = headers,
+                                    .header_count = 1,
+                                    .connect_timeout_ms = 5000,
+                                    .timeout_ms = 10000,
+                                    .cancel = cancel,
+                                    .on_line = s_line,
+                                    .on_body = s_body,
+                                    .ctx = got};
+    return anvil__http_exchange(t, &r, out);
+}
+
+static const struct anvil__tls_trust s_no_trust;
+
+TEST(http_conn_keeps_and_replaces_connections) {
+    static const struct s_step steps[] = {
+        {"HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\none", false},
+        {"HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\ntwo", false},
+        /* The third request on the kept connection: dropped, so it goes again on a new one. */
+        {NULL, false},
+        {"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 5\r\n\r\nthree", false},
+        /* A new connection dropped: a failure, not sent again. */
+        {NULL, false},
+    };
+    struct s_server srv;
+    CHECK(s_start(&srv, steps, 5));
+    struct anvil__http_transport tr;
+    anvil__http_transport_init(&tr, NULL, &s_no_trust);
+    struct s_got got = {0};
+    struct anvil__http_result r;
+    CHECK_OK(s_get(&tr, srv.port, "/1", &got, NULL, &r));
+    CHECK_EQ_INT(r.outcome, ANVIL__HTTP_OK);
+    CHECK_EQ_INT(r.status, 200);
+    CHECK_MEM_EQ(got.body, got.body_len, "one");
+    CHECK_OK(s_get(&tr, srv.port, "/2", &got, NULL, &r));
+    CHECK_MEM_EQ(got.body, got.body_len, "two");
+    CHECK_OK(s_get(&tr, srv.port, "/3", &got, NULL, &r));
+    CHECK_EQ_INT(r.outcome, ANVIL__HTTP_OK);
+    CHECK_MEM_EQ(got.body, got.body_len, "three");
+    CHECK_OK(s_get(&tr, srv.port, "/4", &got, NULL, &r));
+    CHECK_EQ_INT(r.outcome, ANVIL__HTTP_RECV);
+    CHECK_STR_EQ(r.error, "the connection closed with no answer");
+    anvil__http_transport_clean_up(&tr);
+    pthread_join(srv.thread, NULL);
+    CHECK_EQ_INT(srv.accepts, 3); /* /1 /2 /3 on the first; /3 again and done on the second; /4 on the third */
+    CHECK_EQ_INT(srv.requests, 5);
+done:;
+}
+
+TEST(http_conn_bodies) {
+    static const struct s_step steps[] = {
+        {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n", false},
+        {"HTTP/1.1 404 Not Found\r\nContent-Length: 2\r\n\r\n{}", false},
+        /* Too large for the reader: stopped, and the connection is not kept. */
+        {"HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\n01234567890123456789", false},
+        {"HTTP/1.1 500 Oops\r\n\r\nuntil close", true},
+    };
+    struct s_server srv;
+    CHECK(s_start(&srv, steps, 4));
+    struct anvil__http_transport tr;
+    anvil__http_transport_init(&tr, NULL, &s_no_trust);
+    struct s_got got = {0};
+    struct anvil__http_result r;
+    CHECK_OK(s_get(&tr, srv.port, "/", &got, NULL, &r));
+    CHECK_MEM_EQ(got.body, got.body_len, "abcde");
+    CHECK_EQ_INT(got.lines, 2);
+    CHECK_OK(s_get(&tr, srv.port, "/", &got, NULL, &r));
+    CHECK_EQ_INT(r.status, 404);
+    got.limit = 10;
+    CHECK_OK(s_get(&tr, srv.port, "/", &got, NULL, &r));
+    CHECK_EQ_INT(r.outcome, ANVIL__HTTP_STOPPED);
+    got.limit = 0;
+    CHECK_OK(s_get(&tr, srv.port, "/", &got, NULL, &r));
+    CHECK_EQ_INT(r.outcome, ANVIL__HTTP_OK);
+    CHECK_EQ_INT(r.status, 500);
+    CHECK_MEM_EQ(got.body, got.body_len, "until close");
+    anvil__http_transport_clean_up(&tr);
+    pthread_join(srv.thread, NULL);
+    CHECK_EQ_INT(srv.accepts, 2);
+done:;
+}
+
+TEST(http_conn_cancel_and_bad_urls) {
+    static const struct s_step steps[] = {{"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", false}};
+    struct s_server srv;
+    CHECK(s_start(&srv, steps, 1));
+    struct anvil__http_transport tr;
+    anvil__http_transport_init(&tr, NULL, &s_no_trust);
+    struct s_got got = {0};
+    struct anvil__http_result r;
+    volatile sig_atomic_t cancel = 1;
+    CHECK_OK(s_get(&tr, srv.port, "/", &got, &cancel, &r));
+    CHECK_EQ_INT(r.outcome, ANVIL__HTTP_CANCELLED);
+    CHECK_OK(s_get(&tr, srv.port, "/", &got, NULL, &r)); /* lets the server finish */
+    CHECK_EQ_INT(r.outcome, ANVIL__HTTP_OK);
+    static const char *const bad[] = {"ftp://127.0.0.1/", "http://[::1/",           "http://127.0.0.1:99999/",
+                                      "http://:80/",      "http://user@127.0.0.1/", "http://127.0.0.1:8x/"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct anvil__http_request req = {.method = "GET", .url = bad[i], .timeout_ms = 1000};
+        CHECK_OK(anvil__http_exchange(&tr, &req, &r));
+        CHECK_EQ_INT(r.outcome, ANVIL__HTTP_CONNECT);
+        CHECK_STR_EQ(r.error, "not an http:// or https:// URL anvil can connect to");
+    }
+    anvil__http_transport_clean_up(&tr);
+    pthread_join(srv.thread, NULL);
+done:;
+}
+
+struct s_env {
+    const char *names[4];
+    const char *values[4];
+};
+
+static const char *s_lookup(void *ctx, const char *name) {
+    const struct s_env *e = ctx;
+    for (int i = 0; i < 4 && e->names[i]; i++) {
+        if (strcmp(e->names[i], name) == 0) {
+            return e->values[i];
+        }
+    }
+    return NULL;
+}
+
+TEST(http_conn_proxies_go_to_curl) {
+    struct s_env none = {{NULL}, {NULL}};
+    CHECK(anvil__http_builtin_serves("http://h/", s_lookup, &none));
+    CHECK(anvil__http_builtin_serves("https://h/", s_lookup, &none));
+    struct s_env http = {{"http_proxy"}, {"http://proxy:3128"}};
+    CHECK(!anvil__http_builtin_serves("http://h/", s_lookup, &http));
+    CHECK(anvil__http_builtin_serves("https://h/", s_lookup, &http));
+    /* HTTP_PROXY in capitals is not read for http (httpoxy), as libcurl has it. */
+    struct s_env upper = {{"HTTP_PROXY"}, {"http://proxy:3128"}};
+    CHECK(anvil__http_builtin_serves("http://h/", s_lookup, &upper));
+    struct s_env https = {{"HTTPS_PROXY"}, {"http://proxy:3128"}};
+    CHECK(!anvil__http_builtin_serves("HTTPS://h/", s_lookup, &https));
+    CHECK(anvil__http_builtin_serves("http://h/", s_lookup, &https));
+    struct s_env all = {{"all_proxy"}, {"socks5://proxy"}};
+    CHECK(!anvil__http_builtin_serves("http://h/", s_lookup, &all));
+    struct s_env empty = {{"all_proxy", "https_proxy"}, {"", ""}};
+    CHECK(anvil__http_builtin_serves("https://h/", s_lookup, &empty));
+    struct s_env forced = {{"ANVIL_HTTP"}, {"curl"}};
+    CHECK(!anvil__http_builtin_serves("http://h/", s_lookup, &forced));
+done:;
+}
