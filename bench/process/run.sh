@@ -33,9 +33,11 @@ url=http://127.0.0.1:$port
   '{"TableName": "orders", "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
     "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST"}' > /dev/null
 printf '\n== anvil wait over HTTP (one DescribeTable, SigV4, the table already ACTIVE): peak memory\n'
-peers=()
-[[ -x /usr/bin/aws ]] && peers=(--- "aws dynamodb wait" -- /usr/bin/aws --endpoint-url "$url" dynamodb wait table-exists
-  --table-name orders)
+# The same wait through libcurl (what a configured proxy gets), and Debian's aws-cli.
+peers=(--- "anvil wait through libcurl" -- env ANVIL_HTTP=curl "$anvil" wait --model "$model" TableExists
+  --input '{"TableName": "orders"}' --max-wait 10 --endpoint-url "$url")
+[[ -x /usr/bin/aws ]] && peers+=(--- "aws dynamodb wait" -- /usr/bin/aws --endpoint-url "$url" dynamodb wait
+  table-exists --table-name orders)
 "$bench" --runs 3 --rounds 5 \
   "anvil wait" -- "$anvil" wait --model "$model" TableExists --input '{"TableName": "orders"}' --max-wait 10 \
   --endpoint-url "$url" "${peers[@]}"
@@ -65,7 +67,8 @@ if command -v openssl > /dev/null && [[ -f /etc/ssl/certs/ca-certificates.crt ]]
   echo "the system's bundle: $(grep -c 'BEGIN CERTIFICATE' "$work/bundle.pem") certificates"
   "$bench" --runs 3 --rounds 15 \
     "one CA certificate" -- "${wait_https[@]}" --ca-bundle "$work/ca.pem" --- \
-    "the system's bundle" -- "${wait_https[@]}" --ca-bundle "$work/bundle.pem"
+    "the system's bundle" -- "${wait_https[@]}" --ca-bundle "$work/bundle.pem" --- \
+    "one CA certificate, through libcurl" -- env ANVIL_HTTP=curl "${wait_https[@]}" --ca-bundle "$work/ca.pem"
 else
   echo "skipped: no openssl tool or no /etc/ssl/certs/ca-certificates.crt"
 fi

@@ -159,7 +159,7 @@ static enum anvil__http_outcome s_resolve(const struct s_target *t, uint64_t dea
     if (!l) {
         return ANVIL__HTTP_NOMEM;
     }
-    hints.ai_flags |= AI_ADDRCONFIG;
+    /* No AI_ADDRCONFIG: on a machine with only a loopback interface it hides localhost's addresses. */
     l->hints = hints;
     snprintf(l->host, sizeof l->host, "%s", t->host);
     snprintf(l->port, sizeof l->port, "%s", t->port);
@@ -205,10 +205,10 @@ static enum anvil__http_outcome s_resolve(const struct s_target *t, uint64_t dea
         const struct gaicb *waiting[1] = {&l->cb};
         (void)gai_suspend(waiting, 1, &ts);
     }
-    if (outcome != ANVIL__HTTP_OK && gai_error(&l->cb) == EAI_INPROGRESS) {
-        (void)gai_cancel(&l->cb); /* if it runs on, its notice frees it */
+    if (outcome != ANVIL__HTTP_OK && gai_error(&l->cb) == EAI_INPROGRESS && gai_cancel(&l->cb) == EAI_CANCELED) {
+        s_lookup_release(l); /* taken off the queue: no notice will come for its share */
     }
-    s_lookup_release(l);
+    s_lookup_release(l); /* a lookup still running frees the rest when its notice comes */
     return outcome;
 }
 
@@ -281,7 +281,15 @@ static enum anvil__http_outcome s_connect(struct anvil__http_transport *t, const
         (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         int rc = connect(fd, (const struct sockaddr *)&as->addr[i], as->len[i]);
         if (rc != 0 && errno == EINPROGRESS) {
-            enum anvil__http_outcome w = s_wait(fd, POLLOUT, deadline, cancel);
+            /* An address that never answers leaves the others their share of the time. */
+            uint64_t now = s_now_ms();
+            uint64_t share = now < deadline ? now + (deadline - now) / (as->count - i) : deadline;
+            enum anvil__http_outcome w = s_wait(fd, POLLOUT, share, cancel);
+            if (w == ANVIL__HTTP_TIMEOUT && i + 1 < as->count) {
+                close(fd);
+                last_errno = ETIMEDOUT;
+                continue;
+            }
             if (w != ANVIL__HTTP_OK) {
                 close(fd);
                 char where[80];

@@ -7,7 +7,9 @@
  * that sends one request after another. Not installed.
  *
  * - The name is resolved with getaddrinfo_a(), so the deadline covers it;
- *   each address is tried in turn until one connects.
+ *   its addresses (8 at most) are tried in turn until one connects, each
+ *   given an equal share of the connect time left, so one that never
+ *   answers does not use it all.
  * - TLS: 1.2 at least, the peer's chain verified against the trust given
  *   (tls_trust.h), the host name (or IP address) checked, SNI sent for names.
  * - The connection is kept while the server allows it and reused when the
