@@ -498,8 +498,7 @@ static bool s_builtin_body(void *ctx, const char *data, size_t len) {
     return s_on_body((char *)(uintptr_t)data, 1, len, ctx) == len;
 }
 
-/* The outcome of anvil's own transport as the curl code the retry classification and the messages read. */
-static CURLcode s_builtin_code(enum anvil__http_outcome o) {
+CURLcode anvil__http_outcome_code(enum anvil__http_outcome o) {
     switch (o) {
     case ANVIL__HTTP_OK:
         return CURLE_OK;
@@ -561,7 +560,7 @@ static int s_builtin_send(struct anvil_client *c, struct anvil__prepared *p, str
     if (rc != ANVIL_OK) {
         return rc;
     }
-    a->curl = s_builtin_code(res.outcome);
+    a->curl = anvil__http_outcome_code(res.outcome);
     x->cancelled = res.outcome == ANVIL__HTTP_CANCELLED;
     if (a->curl == CURLE_OPERATION_TIMEDOUT && x->cut_at_deadline && res.elapsed_ms + 5 >= timeout) {
         a->curl = CURLE_ABORTED_BY_CALLBACK; /* the deadline's timeout, not the connect timeout */

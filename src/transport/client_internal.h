@@ -263,6 +263,9 @@ int anvil__exchange_response(const struct anvil__exchange *x, long status, struc
  */
 const char *anvil__exchange_error(const struct anvil__exchange *x, CURLcode code);
 
+/* The outcome of anvil's own transport as the curl code the retry classification and the messages read. */
+CURLcode anvil__http_outcome_code(enum anvil__http_outcome o);
+
 /* How a failed transfer counts for retries. */
 enum anvil_retry_io_error anvil__curl_io_error(CURLcode code);
 

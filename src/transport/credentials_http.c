@@ -29,91 +29,93 @@ struct s_answer {
     size_t len;
     bool too_long;
     long status;
+    /* The exchange's outcome as a curl code (CURLE_OK: an answer came), and what failed. */
     CURLcode curl;
+    char error[256];
     const volatile sig_atomic_t *cancel;
 };
 
-static size_t s_write(char *ptr, size_t size, size_t nmemb, void *user) {
+static bool s_body(void *user, const char *data, size_t n) {
     struct s_answer *a = user;
-    size_t n = size * nmemb;
     if (a->len + n > S_ANSWER_MAX) {
         a->too_long = true;
-        return 0;
+        return false;
     }
-    memcpy(a->data + a->len, ptr, n);
+    memcpy(a->data + a->len, data, n);
     a->len += n;
     a->data[a->len] = '\0';
-    return n;
+    return true;
 }
 
-static int s_progress(void *user, curl_off_t a, curl_off_t b, curl_off_t c, curl_off_t d) {
-    (void)a, (void)b, (void)c, (void)d;
-    const struct s_answer *x = user;
-    return x->cancel && *x->cancel ? 1 : 0;
-}
-
-/* One request; `headers` is a list of "Name: value" lines (NULL-terminated). ANVIL_OK when any HTTP answer came. */
+/*
+ * One request over anvil's own transport (no proxy: these endpoints are
+ * local, as libcurl's NOPROXY "*" had them); `headers` is a list of "Name:
+ * value" lines (NULL-terminated). ANVIL_OK when the exchange ran (its
+ * outcome in `a`), ANVIL_ECANCELED, ANVIL_ECONFIG (diag) for a trust setting
+ * that cannot be used, ANVIL_ENOMEM.
+ */
 static int s_request(const struct anvil_credentials_options *o, const char *method, const char *url,
                      const char *const *headers, uint64_t timeout_ms, struct s_answer *a, struct anvil_diag *diag) {
     a->len = 0;
     a->data[0] = '\0';
     a->too_long = false;
     a->status = 0;
+    a->error[0] = '\0';
     a->cancel = o->cancel;
-    if (anvil__curl_load(NULL) != ANVIL_OK || anvil__crypto_load(NULL) != ANVIL_OK) {
-        return ANVIL_EUNSUPPORTED;
+    struct anvil__http_target target;
+    if (!anvil__http_split_url(url, &target)) {
+        a->curl = CURLE_URL_MALFORMAT;
+        snprintf(a->error, sizeof a->error, "not an http:// or https:// URL anvil can connect to");
+        return ANVIL_OK;
     }
-    const char *system_file, *system_dir;
-    anvil__crypto_default_ca(&system_file, &system_dir);
-    struct anvil__tls_trust trust;
-    if (anvil__tls_trust_resolve(o->ca_bundle, o->getenv, o->getenv_ctx, system_file, system_dir, &trust, diag) !=
-        ANVIL_OK) {
-        return ANVIL_ECONFIG;
-    }
-    CURL *curl = curl_easy_init();
-    if (!curl) {
-        return ANVIL_ENOMEM;
-    }
-    struct curl_slist *list = NULL;
-    for (size_t i = 0; headers && headers[i]; i++) {
-        struct curl_slist *next = curl_slist_append(list, headers[i]);
-        if (!next) {
-            curl_slist_free_all(list);
-            curl_easy_cleanup(curl);
-            return ANVIL_ENOMEM;
+    struct anvil__tls_trust trust = {{0}, {0}};
+    if (target.https) {
+        /* The system's CA places are OpenSSL's defaults, which libcrypto knows. */
+        if (anvil__crypto_load(diag) != ANVIL_OK) {
+            return ANVIL_EUNSUPPORTED;
         }
-        list = next;
+        const char *system_file, *system_dir;
+        anvil__crypto_default_ca(&system_file, &system_dir);
+        if (anvil__tls_trust_resolve(o->ca_bundle, o->getenv, o->getenv_ctx, system_file, system_dir, &trust, diag) !=
+            ANVIL_OK) {
+            return ANVIL_ECONFIG;
+        }
     }
-    curl_easy_setopt(curl, CURLOPT_URL, url);
-    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
-    if (strcmp(method, "PUT") == 0) {
-        curl_easy_setopt(curl, CURLOPT_UPLOAD, 0L);
-        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, "");
-        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, 0L);
-        curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, "PUT");
+    enum { S_HEADERS_MAX = 4 };
+    struct anvil_http_header fields[S_HEADERS_MAX + 1];
+    size_t count = 0;
+    fields[count++] = (struct anvil_http_header){ANVIL_SV("Host"), anvil_sv(target.authority, target.authority_len)};
+    for (size_t i = 0; headers && headers[i] && count <= S_HEADERS_MAX; i++) {
+        const char *colon = strchr(headers[i], ':');
+        if (colon) {
+            const char *value = colon + 1 + strspn(colon + 1, " ");
+            fields[count++] = (struct anvil_http_header){anvil_sv(headers[i], (size_t)(colon - headers[i])),
+                                                         anvil_sv_from_cstr(value)};
+        }
     }
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, list);
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_NOPROXY, "*");
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
-#if LIBCURL_VERSION_NUM >= 0x075500
-    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-#else
-    curl_easy_setopt(curl, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-#endif
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, (long)timeout_ms);
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, (long)timeout_ms);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, s_write);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, a);
-    curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
-    curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, s_progress);
-    curl_easy_setopt(curl, CURLOPT_XFERINFODATA, a);
-    anvil__tls_trust_apply(curl, &trust);
-    a->curl = curl_easy_perform(curl);
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &a->status);
-    curl_slist_free_all(list);
-    curl_easy_cleanup(curl);
-    if (a->curl == CURLE_ABORTED_BY_CALLBACK && o->cancel && *o->cancel) {
+    struct anvil__http_transport transport;
+    anvil__http_transport_init(&transport, NULL, &trust);
+    struct anvil__http_request r = {.method = method,
+                                    .url = url,
+                                    .headers = fields,
+                                    .header_count = count,
+                                    .body = "",
+                                    .body_len = 0,
+                                    .connect_timeout_ms = timeout_ms,
+                                    .timeout_ms = timeout_ms,
+                                    .cancel = o->cancel,
+                                    .on_body = s_body,
+                                    .ctx = a};
+    struct anvil__http_result res;
+    int rc = anvil__http_exchange(&transport, &r, &res);
+    anvil__http_transport_clean_up(&transport);
+    if (rc != ANVIL_OK) {
+        return rc;
+    }
+    a->curl = anvil__http_outcome_code(res.outcome);
+    a->status = res.status;
+    snprintf(a->error, sizeof a->error, "%s", res.error);
+    if (res.outcome == ANVIL__HTTP_CANCELLED) {
         return ANVIL_ECANCELED;
     }
     return ANVIL_OK;
@@ -126,7 +128,7 @@ static void s_why(const struct s_answer *a, uint64_t timeout_ms, char *out, size
     } else if (a->curl == CURLE_OPERATION_TIMEDOUT) {
         snprintf(out, size, "no answer in %llu ms", (unsigned long long)timeout_ms);
     } else if (a->curl != CURLE_OK) {
-        snprintf(out, size, "%s", curl_easy_strerror(a->curl));
+        snprintf(out, size, "%s", a->error[0] ? a->error : "no answer");
     } else {
         char body[160];
         anvil__credentials_shown(anvil_sv(a->data, a->len), body, sizeof body);
@@ -186,48 +188,33 @@ static int s_parse(const struct s_answer *a, const char *who, const char *provid
 /* ---- the container endpoint ---- */
 
 /*
- * Checks AWS_CONTAINER_CREDENTIALS_FULL_URI as curl will read it (curl's own
- * URL parser): http or https, no user information; an http URL's host must
- * be loopback (127.0.0.0/8 or ::1, written as inet_pton reads an address:
- * no octal, hex or short forms curl would read differently), `localhost`,
+ * Checks AWS_CONTAINER_CREDENTIALS_FULL_URI as the transport will read it
+ * (anvil__http_split_url, the one reading): http or https, no user
+ * information; an http URL's host must be loopback (127.0.0.0/8 or ::1,
+ * written as inet_pton reads an address: no octal, hex or short forms a
+ * resolver would read differently), `localhost`,
  * or the container agents' 169.254.170.2, 169.254.170.23, fd00:ec2::23
  * (botocore's list). Writes the URL without its query to `shown`.
  */
 static bool s_container_url_ok(const char *url, char *shown, size_t size) {
     snprintf(shown, size, "%.*s", (int)strcspn(url, "?#"), url);
-    CURLU *u = anvil__curl_load(NULL) == ANVIL_OK ? curl_url() : NULL;
-    if (!u) {
+    struct anvil__http_target t;
+    if (!anvil__http_split_url(url, &t)) {
         return false;
     }
-    char *scheme = NULL, *host = NULL, *user = NULL;
-    bool ok = curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
-              curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
-              curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
-              curl_url_get(u, CURLUPART_USER, &user, 0) == CURLUE_NO_USER;
-    bool https = ok && strcasecmp(scheme, "https") == 0;
-    ok = ok && (https || strcasecmp(scheme, "http") == 0);
-    if (ok && !https) {
-        unsigned char addr[16];
-        size_t n = strlen(host);
-        if (n > 2 && host[0] == '[' && host[n - 1] == ']') {
-            char inner[64];
-            snprintf(inner, sizeof inner, "%.*s", (int)(n - 2), host + 1);
-            static const unsigned char loopback6[16] = {[15] = 1};
-            static const unsigned char agent6[16] = {0xfd, 0x00, 0x0e, 0xc2, [15] = 0x23};
-            ok = n - 2 < sizeof inner && inet_pton(AF_INET6, inner, addr) == 1 &&
-                 (memcmp(addr, loopback6, 16) == 0 || memcmp(addr, agent6, 16) == 0);
-        } else if (inet_pton(AF_INET, host, addr) == 1) {
-            ok = addr[0] == 127 ||
-                 (addr[0] == 169 && addr[1] == 254 && addr[2] == 170 && (addr[3] == 2 || addr[3] == 23));
-        } else {
-            ok = strcasecmp(host, "localhost") == 0;
-        }
+    if (t.https) {
+        return true;
     }
-    curl_free(scheme);
-    curl_free(host);
-    curl_free(user);
-    curl_url_cleanup(u);
-    return ok;
+    unsigned char addr[16];
+    static const unsigned char loopback6[16] = {[15] = 1};
+    static const unsigned char agent6[16] = {0xfd, 0x00, 0x0e, 0xc2, [15] = 0x23};
+    if (inet_pton(AF_INET6, t.host, addr) == 1) {
+        return memcmp(addr, loopback6, 16) == 0 || memcmp(addr, agent6, 16) == 0;
+    }
+    if (inet_pton(AF_INET, t.host, addr) == 1) {
+        return addr[0] == 127 || (addr[0] == 169 && addr[1] == 254 && addr[2] == 170 && (addr[3] == 2 || addr[3] == 23));
+    }
+    return strcasecmp(t.host, "localhost") == 0;
 }
 
 int anvil__credentials_container(const struct anvil_credentials_options *o, uint64_t now, struct anvil_credentials *out,

@@ -38,15 +38,7 @@ static uint64_t s_now_ms(void) {
 
 /* ---- the URL ---- */
 
-struct s_target {
-    bool https;
-    char host[256]; /* without brackets */
-    char port[8];
-    bool host_is_ip;
-    const char *path; /* "/..." or "" (then "/" is sent) */
-};
-
-static bool s_split_url(const char *url, struct s_target *t) {
+bool anvil__http_split_url(const char *url, struct anvil__http_target *t) {
     memset(t, 0, sizeof *t);
     const char *rest;
     if (strncasecmp(url, "https://", 8) == 0) {
@@ -95,7 +87,13 @@ static bool s_split_url(const char *url, struct s_target *t) {
     }
     unsigned char probe[sizeof(struct in6_addr)];
     t->host_is_ip = inet_pton(AF_INET, t->host, probe) == 1 || inet_pton(AF_INET6, t->host, probe) == 1;
+    if (rest[0] == '[' && inet_pton(AF_INET6, t->host, probe) != 1) {
+        return false; /* brackets hold an IPv6 address or nothing */
+    }
+    t->authority = rest;
+    t->authority_len = authority;
     t->path = rest + authority;
+    t->path_len = strcspn(t->path, "#"); /* a fragment is not sent */
     return true;
 }
 
@@ -139,7 +137,7 @@ static void s_keep(struct s_addresses *out, const struct addrinfo *ai) {
 }
 
 /* The target's addresses, by the deadline. */
-static enum anvil__http_outcome s_resolve(const struct s_target *t, uint64_t deadline,
+static enum anvil__http_outcome s_resolve(const struct anvil__http_target *t, uint64_t deadline,
                                           const volatile sig_atomic_t *cancel, struct s_addresses *out, char *error,
                                           size_t error_size) {
     out->count = 0;
@@ -412,7 +410,7 @@ static int s_tls_call(void *ssl, enum s_tls_op op, void *buf, int len, int *err)
     return n;
 }
 
-static enum anvil__http_outcome s_handshake(struct anvil__http_transport *t, const struct s_target *target,
+static enum anvil__http_outcome s_handshake(struct anvil__http_transport *t, const struct anvil__http_target *target,
                                             uint64_t deadline, const volatile sig_atomic_t *cancel, char *error,
                                             size_t error_size) {
     enum anvil__http_outcome o = s_tls_context(t, error, error_size);
@@ -564,7 +562,7 @@ void anvil__http_transport_clean_up(struct anvil__http_transport *t) {
 }
 
 /* One try on the kept or a new connection. *fresh says which it was. */
-static enum anvil__http_outcome s_try(struct anvil__http_transport *t, const struct s_target *target,
+static enum anvil__http_outcome s_try(struct anvil__http_transport *t, const struct anvil__http_target *target,
                                       const char *origin, const struct anvil_buf *bytes,
                                       const struct anvil__http_request *r, struct anvil__http1_parser *parser,
                                       uint64_t deadline, bool *fresh, char *error, size_t error_size) {
@@ -630,8 +628,8 @@ int anvil__http_exchange(struct anvil__http_transport *t, const struct anvil__ht
     memset(out, 0, sizeof *out);
     uint64_t start = s_now_ms();
     uint64_t deadline = start + (r->timeout_ms ? r->timeout_ms : 60000);
-    struct s_target target;
-    if (!s_split_url(r->url, &target)) {
+    struct anvil__http_target target;
+    if (!anvil__http_split_url(r->url, &target)) {
         out->outcome = ANVIL__HTTP_CONNECT;
         snprintf(out->error, sizeof out->error, "not an http:// or https:// URL anvil can connect to");
         return ANVIL_OK;
@@ -648,7 +646,7 @@ int anvil__http_exchange(struct anvil__http_transport *t, const struct anvil__ht
         fields[i].name = r->headers[i].name;
         fields[i].value = r->headers[i].value;
     }
-    struct anvil_str_view path = anvil_sv_from_cstr(*target.path ? target.path : "/");
+    struct anvil_str_view path = target.path_len ? anvil_sv(target.path, target.path_len) : anvil_sv("/", 1);
     rc = rc == ANVIL_OK
              ? anvil__http1_write_request(&bytes, r->method, path, fields, r->header_count, r->body, r->body_len)
              : rc;

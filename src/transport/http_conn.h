@@ -85,6 +85,26 @@ struct anvil__http_result {
     char error[256];
 };
 
+/* A URL as the transport reads it (the one reading, for checks that must agree with where it connects). */
+struct anvil__http_target {
+    bool https;
+    char host[256]; /* without brackets */
+    char port[8];   /* the scheme's when the URL names none */
+    bool host_is_ip;
+    /* The authority as written ("host:port", "[::1]:80"), and the target: path and query, no fragment. */
+    const char *authority;
+    size_t authority_len;
+    const char *path; /* "" = the root */
+    size_t path_len;
+};
+
+/*
+ * Splits an http:// or https:// URL: false for another scheme, user
+ * information, an empty host, brackets around anything but an IPv6
+ * address, a port that is not a number from 1 to 65535.
+ */
+bool anvil__http_split_url(const char *url, struct anvil__http_target *out);
+
 void anvil__http_transport_init(struct anvil__http_transport *t, struct anvil_allocator *allocator,
                                 const struct anvil__tls_trust *trust);
 void anvil__http_transport_clean_up(struct anvil__http_transport *t);

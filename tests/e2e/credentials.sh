@@ -148,8 +148,8 @@ expect_err 'HTTP 401'
 run 78 AWS_CONTAINER_CREDENTIALS_FULL_URI=http://example.com/creds -- -o json
 expect_err 'must be https://, or http:// to a loopback address'
 
-# FULL_URI as curl reads it: an octal-looking host (curl: 87.0.0.1), user information, a host name, a mapped
-# address: refused (2130706433 is curl's 127.0.0.1, so loopback, and allowed).
+# FULL_URI as the transport reads it: an octal-looking host (a resolver's 87.0.0.1), user information, a host
+# name, a mapped address: refused. Only what inet_pton reads as an address counts as one.
 for uri in http://0127.0.0.1/creds "http://user:pw@127.0.0.1:$port/v2/credentials/task" http://127.0.0.1.example.com/creds \
   'http://[::ffff:127.0.0.1]/creds'; do
   run 78 AWS_CONTAINER_CREDENTIALS_FULL_URI="$uri" AWS_CONTAINER_AUTHORIZATION_TOKEN=ecs-auth-token --
