@@ -212,7 +212,8 @@ static bool s_container_url_ok(const char *url, char *shown, size_t size) {
         return memcmp(addr, loopback6, 16) == 0 || memcmp(addr, agent6, 16) == 0;
     }
     if (inet_pton(AF_INET, t.host, addr) == 1) {
-        return addr[0] == 127 || (addr[0] == 169 && addr[1] == 254 && addr[2] == 170 && (addr[3] == 2 || addr[3] == 23));
+        return addr[0] == 127 ||
+               (addr[0] == 169 && addr[1] == 254 && addr[2] == 170 && (addr[3] == 2 || addr[3] == 23));
     }
     return strcasecmp(t.host, "localhost") == 0;
 }

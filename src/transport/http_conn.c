@@ -589,20 +589,23 @@ static enum anvil__http_outcome s_try(struct anvil__http_transport *t, const str
     if (o != ANVIL__HTTP_OK) {
         return o;
     }
+    /* What arrives may be secret (instance credentials): the buffer is wiped before it goes. */
     char buf[16384];
     for (;;) {
         ssize_t n = s_recv(t, buf, sizeof buf, deadline, r->cancel, &o);
         if (n < 0) {
-            return o;
+            break;
         }
         if (n == 0) {
             int rc = anvil__http1_eof(parser);
             s_close(t);
             if (rc == ANVIL__HTTP1_DONE) {
-                return ANVIL__HTTP_OK;
+                o = ANVIL__HTTP_OK;
+            } else {
+                snprintf(error, error_size, "%s", parser->error);
+                o = anvil__http1_started(parser) ? ANVIL__HTTP_PROTOCOL : ANVIL__HTTP_RECV;
             }
-            snprintf(error, error_size, "%s", parser->error);
-            return anvil__http1_started(parser) ? ANVIL__HTTP_PROTOCOL : ANVIL__HTTP_RECV;
+            break;
         }
         size_t used = 0;
         int rc = anvil__http1_feed(parser, buf, (size_t)n, &used);
@@ -611,16 +614,20 @@ static enum anvil__http_outcome s_try(struct anvil__http_transport *t, const str
             if (!parser->keep_alive || used != (size_t)n) {
                 s_close(t);
             }
-            return ANVIL__HTTP_OK;
+            o = ANVIL__HTTP_OK;
+            break;
         }
         if (rc != ANVIL_OK) {
             s_close(t);
             snprintf(error, error_size, "%s", parser->error);
-            return rc == ANVIL_ECANCELED ? ANVIL__HTTP_STOPPED
-                   : rc == ANVIL_ENOMEM  ? ANVIL__HTTP_NOMEM
-                                         : ANVIL__HTTP_PROTOCOL;
+            o = rc == ANVIL_ECANCELED ? ANVIL__HTTP_STOPPED
+                : rc == ANVIL_ENOMEM  ? ANVIL__HTTP_NOMEM
+                                      : ANVIL__HTTP_PROTOCOL;
+            break;
         }
     }
+    anvil__cleanse(buf, sizeof buf);
+    return o;
 }
 
 int anvil__http_exchange(struct anvil__http_transport *t, const struct anvil__http_request *r,

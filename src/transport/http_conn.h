@@ -20,7 +20,8 @@
  *   least every 100 ms. SIGPIPE is never raised (the TLS writes block it for
  *   the calling thread and discard one they caused).
  * - Everything read is bounded: the parser's limits (http1.h) and the
- *   caller's body reader.
+ *   caller's body reader. The request's bytes and the read buffer are wiped
+ *   when the exchange ends (a signature, a token, instance credentials).
  */
 
 #include <signal.h>
