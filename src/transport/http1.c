@@ -99,15 +99,6 @@ static bool s_list_has(struct anvil_str_view v, const char *token) {
     return false;
 }
 
-/* The last element of the comma-separated list `v`, trimmed. */
-static struct anvil_str_view s_list_last(struct anvil_str_view v) {
-    size_t at = v.len;
-    while (at && v.ptr[at - 1] != ',') {
-        at--;
-    }
-    return s_trim_ows(anvil_sv(v.ptr + at, v.len - at));
-}
-
 static int s_status_line(struct anvil__http1_parser *p, struct anvil_str_view line) {
     /* HTTP/1.x SP 3DIGIT [SP reason] */
     if (line.len < 12 || memcmp(line.ptr, "HTTP/1.", 7) != 0 || line.ptr[7] < '0' || line.ptr[7] > '9' ||
@@ -156,7 +147,8 @@ static int s_field(struct anvil__http1_parser *p, struct anvil_str_view line) {
         p->have_length = true;
         p->length = n;
     } else if (anvil_sv_eq_ascii_nocase(name, ANVIL_SV("Transfer-Encoding"))) {
-        if (!anvil_sv_eq_ascii_nocase(s_list_last(value), ANVIL_SV("chunked"))) {
+        /* anvil asks for no coding: chunked alone is read (gzip, chunked would hand on compressed bytes). */
+        if (p->chunked || !anvil_sv_eq_ascii_nocase(value, ANVIL_SV("chunked"))) {
             return s_fail(p, ANVIL_ESYNTAX, "a transfer coding anvil did not ask for (only chunked is read)");
         }
         p->chunked = true;
@@ -176,12 +168,15 @@ static int s_section_end(struct anvil__http1_parser *p) {
         if (++p->interim > S_INTERIM_MAX) {
             return s_fail(p, ANVIL_ESYNTAX, "more than 16 interim (1xx) answers");
         }
-        p->status = 0;
-        p->section_bytes = 0;
+        p->status = 0; /* section_bytes goes on: the bound covers the interim answers too */
         p->state = S_STATUS;
         return ANVIL_OK;
     }
     p->keep_alive = p->minor >= 1 ? !p->close_token : p->keep_alive_token && !p->close_token;
+    if (p->chunked && p->have_length) {
+        /* Both: the coding wins (RFC 9112 6.3), but such an answer smells of smuggling: the connection is not kept. */
+        p->keep_alive = false;
+    }
     if (p->head || p->status == 204 || p->status == 304) {
         p->state = S_DONE;
     } else if (p->chunked) {
@@ -219,6 +214,7 @@ static int s_chunk_size(struct anvil__http1_parser *p, struct anvil_str_view lin
     }
     p->remaining = n;
     p->state = n ? S_CHUNK_DATA : S_TRAILERS;
+    p->section_bytes = 0; /* the trailers get a bound of their own */
     return ANVIL_OK;
 }
 
@@ -288,8 +284,13 @@ int anvil__http1_feed(struct anvil__http1_parser *p, const char *data, size_t le
         if (s_reads_lines(p->state)) {
             const char *lf = memchr(from, '\n', avail);
             size_t take = lf ? (size_t)(lf - from) + 1 : avail;
-            /* The header section's bound covers interim answers and trailers alike. */
-            p->section_bytes += take;
+            /*
+             * The bound covers the header sections (the interim answers' with the final one's) and,
+             * afresh, the trailers; chunk-size lines are bounded one by one (the line limit) and
+             * come with the body, which the reader bounds.
+             */
+            bool counted = p->state == S_STATUS || p->state == S_HEADERS || p->state == S_TRAILERS;
+            p->section_bytes += counted ? take : 0;
             if (p->section_bytes > ANVIL__HTTP1_HEADERS_MAX) {
                 rc = s_fail(p, ANVIL_ESYNTAX, "a header section larger than 1 MiB");
                 break;

@@ -9,10 +9,13 @@
  * The parser is strict where framing is at stake and bounded everywhere: a
  * status or header line of at most ANVIL__HTTP1_LINE_MAX bytes, a header
  * section of at most ANVIL__HTTP1_HEADERS_MAX, chunk sizes that fit 2^53;
- * the body's bound is the caller's (on_body says stop). Interim 1xx answers
- * are skipped. The body ends by Content-Length, by chunked transfer coding
- * (the last coding; a response that names another is refused: anvil asks
- * for none), or, with neither, when the server closes the connection.
+ * the body's bound is the caller's (on_body says stop). The header bound
+ * covers every header section of an answer (interim ones included); the
+ * trailers have their own. Interim 1xx answers are skipped. The body ends by
+ * Content-Length, by chunked transfer coding (the only coding read: an
+ * answer naming another, or chunked twice, is refused, as anvil asks for
+ * none; with a Content-Length as well, chunked wins and the connection is
+ * not kept), or, with neither, when the server closes the connection.
  * Refused, as request smuggling's raw material: Content-Length values that
  * disagree or are not digits, header lines folded over several lines, white
  * space before a header's colon, bytes a header cannot hold (NUL, a lone

@@ -170,7 +170,11 @@ static enum anvil__http_outcome s_resolve(const struct anvil__http_target *t, ui
     notice.sigev_value.sival_ptr = l;
     struct gaicb *list[1] = {&l->cb};
     if (getaddrinfo_a(GAI_NOWAIT, list, 1, &notice) != 0) {
-        free(l);
+        /*
+         * Only the caller's share goes: glibc may still notify (it does when it queued nothing), or
+         * may have queued the lookup without a way to notify (then it stays: a worker may write to it).
+         */
+        s_lookup_release(l);
         snprintf(error, error_size, "cannot look up %.200s: the resolver refused the request", t->host);
         return ANVIL__HTTP_RESOLVE;
     }
@@ -264,59 +268,139 @@ static void s_address_text(const struct sockaddr_storage *a, char *out, size_t s
     }
 }
 
-/* A TCP connection to one of the addresses, by the connect deadline. */
+/*
+ * A TCP connection to one of the addresses, by the connect deadline, as
+ * "Happy Eyeballs" (RFC 8305) has it: the next address is tried when the
+ * one before fails or has not connected within S_STAGGER_MS, the attempts
+ * racing; the first to connect wins, the others are closed. An address that
+ * never answers (a black-holed IPv6 route) costs S_STAGGER_MS, not the timeout.
+ */
+#define S_STAGGER_MS 250
 static enum anvil__http_outcome s_connect(struct anvil__http_transport *t, const struct s_addresses *as,
                                           uint64_t deadline, const volatile sig_atomic_t *cancel, char *error,
                                           size_t error_size) {
+    int fds[S_ADDRESSES_MAX];
+    size_t started = 0, pending = 0, last = 0;
     int last_errno = 0;
-    for (size_t i = 0; i < as->count; i++) {
-        int fd = socket(as->addr[i].ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-        if (fd < 0) {
-            last_errno = errno;
-            continue;
-        }
-        int one = 1;
-        (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        int rc = connect(fd, (const struct sockaddr *)&as->addr[i], as->len[i]);
-        if (rc != 0 && errno == EINPROGRESS) {
-            /* An address that never answers leaves the others their share of the time. */
-            uint64_t now = s_now_ms();
-            uint64_t share = now < deadline ? now + (deadline - now) / (as->count - i) : deadline;
-            enum anvil__http_outcome w = s_wait(fd, POLLOUT, share, cancel);
-            if (w == ANVIL__HTTP_TIMEOUT && i + 1 < as->count) {
-                close(fd);
-                last_errno = ETIMEDOUT;
+    uint64_t next_start = 0;
+    enum anvil__http_outcome o = ANVIL__HTTP_CONNECT;
+    for (;;) {
+        uint64_t now = s_now_ms();
+        /* Start the next address when its turn comes (or at once when nothing is pending). */
+        while (started < as->count && (pending == 0 || now >= next_start)) {
+            size_t i = started++;
+            fds[i] = socket(as->addr[i].ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+            if (fds[i] < 0) {
+                last_errno = errno;
+                last = i;
                 continue;
             }
-            if (w != ANVIL__HTTP_OK) {
-                close(fd);
-                char where[80];
-                s_address_text(&as->addr[i], where, sizeof where);
-                if (w == ANVIL__HTTP_TIMEOUT) {
-                    snprintf(error, error_size, "connecting to %s took longer than the connect timeout", where);
-                }
-                return w;
+            int one = 1;
+            (void)setsockopt(fds[i], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+            int rc = connect(fds[i], (const struct sockaddr *)&as->addr[i], as->len[i]);
+            if (rc == 0) {
+                t->fd = fds[i];
+                fds[i] = -1;
+                o = ANVIL__HTTP_OK;
+                goto done;
             }
-            socklen_t len = sizeof last_errno;
-            rc = getsockopt(fd, SOL_SOCKET, SO_ERROR, &last_errno, &len) == 0 && last_errno == 0 ? 0 : -1;
-        } else if (rc != 0) {
+            if (errno != EINPROGRESS) {
+                last_errno = errno;
+                last = i;
+                close(fds[i]);
+                fds[i] = -1;
+                continue;
+            }
+            pending++;
+            next_start = now + S_STAGGER_MS;
+            break;
+        }
+        if (pending == 0) {
+            break; /* every address failed */
+        }
+        if (cancel && *cancel) {
+            o = ANVIL__HTTP_CANCELLED;
+            goto done;
+        }
+        if (now >= deadline) {
+            o = ANVIL__HTTP_TIMEOUT;
+            goto done;
+        }
+        uint64_t until = deadline;
+        if (started < as->count && next_start < until) {
+            until = next_start;
+        }
+        uint64_t wait = until > now ? until - now : 0;
+        wait = wait < S_SLICE_MS ? wait : S_SLICE_MS;
+        struct pollfd pfds[S_ADDRESSES_MAX];
+        size_t map[S_ADDRESSES_MAX], n = 0;
+        for (size_t i = 0; i < started; i++) {
+            if (fds[i] >= 0) {
+                pfds[n] = (struct pollfd){.fd = fds[i], .events = POLLOUT};
+                map[n++] = i;
+            }
+        }
+        if (poll(pfds, n, (int)wait) < 0 && errno != EINTR) {
             last_errno = errno;
+            break;
         }
-        if (rc == 0) {
-            t->fd = fd;
-            return ANVIL__HTTP_OK;
-        }
-        close(fd);
-        if (i + 1 == as->count) {
-            char where[80];
-            s_address_text(&as->addr[i], where, sizeof where);
-            snprintf(error, error_size, "cannot connect to %s: %s", where, strerror(last_errno));
+        for (size_t k = 0; k < n; k++) {
+            if (!pfds[k].revents) {
+                continue;
+            }
+            size_t i = map[k];
+            int err = 0;
+            socklen_t len = sizeof err;
+            if (getsockopt(fds[i], SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0) {
+                t->fd = fds[i];
+                fds[i] = -1;
+                o = ANVIL__HTTP_OK;
+                goto done;
+            }
+            last_errno = err ? err : errno;
+            last = i;
+            close(fds[i]);
+            fds[i] = -1;
+            pending--;
+            next_start = 0; /* a failure starts the next address at once */
         }
     }
-    if (!as->count) {
-        snprintf(error, error_size, "no address to connect to");
+done:
+    for (size_t i = 0; i < started; i++) {
+        if (fds[i] >= 0) {
+            close(fds[i]);
+        }
     }
-    return ANVIL__HTTP_CONNECT;
+    if (o == ANVIL__HTTP_CONNECT || o == ANVIL__HTTP_TIMEOUT) {
+        char where[80] = "no address";
+        if (as->count) {
+            s_address_text(&as->addr[o == ANVIL__HTTP_TIMEOUT ? 0 : last], where, sizeof where);
+        }
+        if (o == ANVIL__HTTP_TIMEOUT) {
+            snprintf(error, error_size, "connecting to %s%s took longer than the connect timeout", where,
+                     as->count > 1 ? " (and its other addresses)" : "");
+        } else if (as->count) {
+            snprintf(error, error_size, "cannot connect to %s: %s", where,
+                     strerror(last_errno ? last_errno : ECONNREFUSED));
+        } else {
+            snprintf(error, error_size, "no address to connect to");
+        }
+    }
+    return o;
+}
+
+enum anvil__http_outcome anvil__http_connect_addresses(struct anvil__http_transport *t,
+                                                       const struct sockaddr_storage *addresses, const socklen_t *lens,
+                                                       size_t count, uint64_t timeout_ms, char *error,
+                                                       size_t error_size) {
+    struct s_addresses as;
+    as.count = count < S_ADDRESSES_MAX ? count : S_ADDRESSES_MAX;
+    for (size_t i = 0; i < as.count; i++) {
+        as.addr[i] = addresses[i];
+        as.len[i] = lens[i];
+    }
+    s_close(t);
+    return s_connect(t, &as, s_now_ms() + timeout_ms, NULL, error, error_size);
 }
 
 /* ---- TLS ---- */
@@ -382,6 +466,7 @@ static enum anvil__http_outcome s_tls_context(struct anvil__http_transport *t, c
         return ANVIL__HTTP_TLS;
     }
     anvil__ssl.ctx_ctrl(ctx, SSL_CTRL_SET_MIN_PROTO_VERSION, TLS1_2_VERSION, NULL);
+    anvil__ssl.ctx_set_options(ctx, SSL_OP_IGNORE_UNEXPECTED_EOF);
     anvil__ssl.ctx_set_verify(ctx, SSL_VERIFY_PEER, NULL);
     const char *file = t->trust.file[0] ? t->trust.file : NULL;
     const char *dir = t->trust.dir[0] ? t->trust.dir : NULL;
@@ -513,7 +598,7 @@ static ssize_t s_recv(struct anvil__http_transport *t, char *buf, size_t size, u
             }
             if (err == SSL_ERROR_SYSCALL && n == 0) {
                 anvil__ssl.err_clear_error();
-                return 0; /* closed without close_notify: the end, as for plain TCP */
+                return 0; /* closed without close_notify (OpenSSL 1.1): the end, as for plain TCP */
             }
             if (err != SSL_ERROR_WANT_READ && err != SSL_ERROR_WANT_WRITE) {
                 anvil__ssl.err_clear_error();

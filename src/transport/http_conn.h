@@ -7,11 +7,14 @@
  * that sends one request after another. Not installed.
  *
  * - The name is resolved with getaddrinfo_a(), so the deadline covers it;
- *   its addresses (8 at most) are tried in turn until one connects, each
- *   given an equal share of the connect time left, so one that never
- *   answers does not use it all.
+ *   its addresses (8 at most) race as Happy Eyeballs (RFC 8305) has it: the
+ *   next one starts when the one before fails or has not connected within
+ *   250 ms, and the first to connect wins.
  * - TLS: 1.2 at least, the peer's chain verified against the trust given
  *   (tls_trust.h), the host name (or IP address) checked, SNI sent for names.
+ *   A server that closes without TLS's close_notify ends the stream as a TCP
+ *   close would (SSL_OP_IGNORE_UNEXPECTED_EOF, as libcurl has it): an answer
+ *   framed by length or chunks still fails when it was cut short.
  * - The connection is kept while the server allows it and reused when the
  *   next request goes to the same origin; a kept connection the server
  *   closed meanwhile (nothing of an answer came back) is replaced, and the
@@ -27,6 +30,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include "anvil/allocator.h"
 #include "anvil/client.h"
@@ -113,6 +117,15 @@ void anvil__http_transport_clean_up(struct anvil__http_transport *t);
 /* One exchange. ANVIL_OK with the outcome in `out` (a failed exchange is an outcome, not an error). */
 int anvil__http_exchange(struct anvil__http_transport *t, const struct anvil__http_request *r,
                          struct anvil__http_result *out);
+
+/*
+ * The connection race alone, over addresses given (for tests): the kept
+ * connection is replaced by the winner. ANVIL__HTTP_OK, _CONNECT or _TIMEOUT.
+ */
+enum anvil__http_outcome anvil__http_connect_addresses(struct anvil__http_transport *t,
+                                                       const struct sockaddr_storage *addresses, const socklen_t *lens,
+                                                       size_t count, uint64_t timeout_ms, char *error,
+                                                       size_t error_size);
 
 /*
  * Whether the transport can carry a request to `url` in this environment:

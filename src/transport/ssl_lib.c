@@ -16,6 +16,7 @@ static const struct anvil__lazy_symbol s_symbols[] = {
     S_SYMBOL(ctx_set_verify, "SSL_CTX_set_verify"),
     S_SYMBOL(ctx_load_verify_locations, "SSL_CTX_load_verify_locations"),
     S_SYMBOL(ctx_ctrl, "SSL_CTX_ctrl"),
+    S_SYMBOL(ctx_set_options, "SSL_CTX_set_options"),
     S_SYMBOL(ssl_new, "SSL_new"),
     S_SYMBOL(ssl_free, "SSL_free"),
     S_SYMBOL(set_fd, "SSL_set_fd"),

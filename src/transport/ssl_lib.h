@@ -20,6 +20,7 @@ struct anvil__ssl_api {
     __typeof__(&SSL_CTX_set_verify) ctx_set_verify;
     __typeof__(&SSL_CTX_load_verify_locations) ctx_load_verify_locations;
     __typeof__(&SSL_CTX_ctrl) ctx_ctrl;
+    __typeof__(&SSL_CTX_set_options) ctx_set_options;
     __typeof__(&SSL_new) ssl_new;
     __typeof__(&SSL_free) ssl_free;
     __typeof__(&SSL_set_fd) set_fd;

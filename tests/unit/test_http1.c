@@ -5,6 +5,7 @@
  */
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "harness.h"
 #include "transport/http1.h"
@@ -106,6 +107,10 @@ TEST(http1_answers) {
                        false, false, &r));
     CHECK_EQ_INT(r.rc, ANVIL__HTTP1_DONE);
     CHECK_MEM_EQ(r.seen.body, r.seen.body_len, "hello world0123456789");
+    CHECK(!r.keep_alive); /* both framings: not kept */
+    CHECK(s_same_split("HTTP/1.1 200 OK\r\nTransfer-Encoding: Chunked\r\n\r\n1\r\nx\r\n0\r\n\r\n", false, false, &r));
+    CHECK_EQ_INT(r.rc, ANVIL__HTTP1_DONE);
+    CHECK(r.keep_alive);
 
     /* Until the connection closes: done at EOF, never reused. */
     CHECK(s_same_split("HTTP/1.1 500 Internal Server Error\r\nX: y\r\n\r\nabc", false, true, &r));
@@ -172,6 +177,10 @@ TEST(http1_refused) {
         {"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n",
          "a transfer coding anvil did not ask for (only chunked is read)"},
         {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\n",
+         "a transfer coding anvil did not ask for (only chunked is read)"},
+        {"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n",
+         "a transfer coding anvil did not ask for (only chunked is read)"},
+        {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n",
          "a transfer coding anvil did not ask for (only chunked is read)"},
         {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "a chunk size that is not hexadecimal"},
         {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\r\n", "a chunk size that is not hexadecimal"},
@@ -241,6 +250,42 @@ TEST(http1_bounds_and_ends) {
     }
     s_parse(text, at, 65536, false, true, 0, &r);
     CHECK_EQ_INT(r.rc, ANVIL_ESYNTAX);
+    CHECK_STR_EQ(r.error, "a header section larger than 1 MiB");
+    /* Chunk-size lines are not headers: 300,000 one-byte chunks (1.8 MB of framing) are a body. */
+    {
+        size_t framing = 0;
+        char *big_chunked = malloc(2 * 1024 * 1024);
+        CHECK(big_chunked != NULL);
+        framing += (size_t)snprintf(big_chunked, 64, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
+        for (int i = 0; i < 300000; i++) {
+            memcpy(big_chunked + framing, "1\r\nx\r\n", 6);
+            framing += 6;
+        }
+        memcpy(big_chunked + framing, "0\r\n\r\n", 5);
+        framing += 5;
+        struct anvil__http1_parser p = {.on_line = NULL, .on_body = NULL, .ctx = NULL};
+        anvil__http1_parser_init(&p, NULL);
+        size_t used = 0;
+        int rc = anvil__http1_feed(&p, big_chunked, framing, &used);
+        anvil__http1_parser_clean_up(&p);
+        free(big_chunked);
+        CHECK_EQ_INT(rc, ANVIL__HTTP1_DONE);
+        CHECK_EQ_U64(used, framing);
+    }
+    /* Interim answers count toward the one header bound: 14 of 80 KiB each pass 1 MiB (the 16-answer cap is not
+     * reached). */
+    at = 0;
+    for (int i = 0; i < 14; i++) {
+        at += (size_t)snprintf(text + at, sizeof text - at, "HTTP/1.1 100 Continue\r\n");
+        for (int line = 0; line < 2; line++) {
+            at += (size_t)snprintf(text + at, sizeof text - at, "X: ");
+            memset(text + at, 'c', 40 * 1024);
+            at += 40 * 1024;
+            at += (size_t)snprintf(text + at, sizeof text - at, "\r\n");
+        }
+        at += (size_t)snprintf(text + at, sizeof text - at, "\r\n");
+    }
+    s_parse(text, at, 0, false, true, 0, &r);
     CHECK_STR_EQ(r.error, "a header section larger than 1 MiB");
     at = 0;
     for (int i = 0; i < 17; i++) {

@@ -91,12 +91,14 @@ static void *s_serve(void *arg) {
     return NULL;
 }
 
-static bool s_start(struct s_server *s, const struct s_step *steps, size_t count) {
+/* A server on 127.0.0.1:`port` (0: any free port). */
+static bool s_start_on(struct s_server *s, const struct s_step *steps, size_t count, int port) {
     memset(s, 0, sizeof *s);
     s->steps = steps;
     s->step_count = count;
     s->fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    struct sockaddr_in a = {
+        .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK), .sin_port = htons((uint16_t)port)};
     socklen_t len = sizeof a;
     if (s->fd < 0 || bind(s->fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(s->fd, 4) != 0 ||
         getsockname(s->fd, (struct sockaddr *)&a, &len) != 0) {
@@ -104,6 +106,10 @@ static bool s_start(struct s_server *s, const struct s_step *steps, size_t count
     }
     s->port = ntohs(a.sin_port);
     return pthread_create(&s->thread, NULL, s_serve, s) == 0;
+}
+
+static bool s_start(struct s_server *s, const struct s_step *steps, size_t count) {
+    return s_start_on(s, steps, count, 0);
 }
 
 struct s_got {
@@ -249,6 +255,77 @@ TEST(http_conn_cancel_and_bad_urls) {
     anvil__http_transport_clean_up(&tr);
     pthread_join(srv.thread, NULL);
 done:;
+}
+
+/* A listener on 127.0.0.1 whose queue is full: the kernel drops further SYNs, as a black-holed route does. */
+static int s_black_hole(struct sockaddr_in *a, int fillers[4]) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    *a = (struct sockaddr_in){.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof *a;
+    if (fd < 0 || bind(fd, (struct sockaddr *)a, sizeof *a) != 0 || listen(fd, 0) != 0 ||
+        getsockname(fd, (struct sockaddr *)a, &len) != 0) {
+        return -1;
+    }
+    for (int i = 0; i < 4; i++) {
+        fillers[i] = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+        (void)connect(fillers[i], (struct sockaddr *)a, sizeof *a);
+    }
+    return fd;
+}
+
+/*
+ * Addresses race (Happy Eyeballs): the first never answers, the second (a
+ * server) starts after the stagger and wins; a refused address is an error
+ * naming it; a black hole alone: the timeout.
+ */
+TEST(http_conn_races_addresses) {
+    int fillers[4] = {-1, -1, -1, -1};
+    struct sockaddr_in hole;
+    int hole_fd = s_black_hole(&hole, fillers);
+    CHECK(hole_fd >= 0);
+    static const struct s_step steps[] = {{"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", false}};
+    struct s_server srv;
+    CHECK(s_start(&srv, steps, 1));
+    struct sockaddr_in good = {
+        .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK), .sin_port = htons((uint16_t)srv.port)};
+    struct sockaddr_in refused = good;
+    refused.sin_port = htons(9);
+    struct sockaddr_storage as[2];
+    socklen_t lens[2] = {sizeof hole, sizeof good};
+    memcpy(&as[0], &hole, sizeof hole);
+    memcpy(&as[1], &good, sizeof good);
+    struct anvil__http_transport tr;
+    anvil__http_transport_init(&tr, NULL, &s_no_trust);
+    char error[256] = "";
+    CHECK_EQ_INT(anvil__http_connect_addresses(&tr, as, lens, 2, 5000, error, sizeof error), ANVIL__HTTP_OK);
+    CHECK(tr.fd >= 0);
+    /* The winner is the server: the exchange on it gets its answer (and lets the thread end). */
+    struct s_got got = {0};
+    struct anvil__http_result r;
+    snprintf(tr.origin, sizeof tr.origin, "http://127.0.0.1:%d", srv.port);
+    CHECK_OK(s_get(&tr, srv.port, "/", &got, NULL, &r));
+    CHECK_EQ_INT(r.outcome, ANVIL__HTTP_OK);
+    pthread_join(srv.thread, NULL);
+    /* A refused address: an error at once, naming it. */
+    memcpy(&as[0], &refused, sizeof refused);
+    lens[0] = sizeof refused;
+    CHECK_EQ_INT(anvil__http_connect_addresses(&tr, as, lens, 1, 5000, error, sizeof error), ANVIL__HTTP_CONNECT);
+    CHECK_STR_EQ(error, "cannot connect to 127.0.0.1 port 9: Connection refused");
+    /* Only a black hole: the timeout, naming it. */
+    memcpy(&as[0], &hole, sizeof hole);
+    lens[0] = sizeof hole;
+    CHECK_EQ_INT(anvil__http_connect_addresses(&tr, as, lens, 1, 300, error, sizeof error), ANVIL__HTTP_TIMEOUT);
+    CHECK(strstr(error, "took longer than the connect timeout") != NULL);
+    anvil__http_transport_clean_up(&tr);
+done:
+    for (int i = 0; i < 4; i++) {
+        if (fillers[i] >= 0) {
+            close(fillers[i]);
+        }
+    }
+    if (hole_fd >= 0) {
+        close(hole_fd);
+    }
 }
 
 struct s_env {
