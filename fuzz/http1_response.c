@@ -95,8 +95,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             "an outcome other than done, malformed or stopped");
     s_check(whole.rc == ANVIL__HTTP1_DONE || whole.error[0], "a failure without a reason");
     s_check(whole.seen.body.len <= len, "more body than was sent");
+    /* How far a stopped parse got depends on where the pieces ended; a finished one's length does not. */
     s_check(whole.rc == split.rc && whole.status == split.status && whole.keep_alive == split.keep_alive &&
-                whole.used == split.used && strcmp(whole.error, split.error) == 0,
+                (whole.rc != ANVIL__HTTP1_DONE || whole.used == split.used) && strcmp(whole.error, split.error) == 0,
             "the outcome depends on how the bytes arrived");
     s_check(whole.seen.lines.len == split.seen.lines.len &&
                 (whole.seen.lines.len == 0 ||
