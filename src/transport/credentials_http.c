@@ -499,6 +499,7 @@ int anvil__imds_region(const struct anvil_credentials_options *o, char *out, siz
         }
     }
     anvil__cleanse(&m, sizeof m);
+    anvil__cleanse(a, sizeof *a); /* the token from the PUT is still in it */
     free(a);
     return rc;
 }

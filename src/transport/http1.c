@@ -32,16 +32,33 @@ static bool s_method_has_body(const char *method) {
 int anvil__http1_write_request(struct anvil_buf *out, const char *method, struct anvil_str_view target,
                                const struct anvil__http1_field *fields, size_t field_count, const void *body,
                                size_t body_len) {
-    int rc = anvil_buf_appendf(out, "%s %.*s HTTP/1.1\r\n", method, (int)target.len, target.ptr);
+    /*
+     * The fields hold a signature or a token: the whole request is sized first, so the buffer never
+     * moves (a moved buffer would leave a copy in freed memory), and nothing goes through a format.
+     */
     bool has_length = false;
-    for (size_t i = 0; i < field_count && rc == ANVIL_OK; i++) {
+    size_t size = strlen(method) + 1 + target.len + 11 + 2;
+    for (size_t i = 0; i < field_count; i++) {
         has_length = has_length || anvil_sv_eq_ascii_nocase(fields[i].name, ANVIL_SV("Content-Length"));
-        rc = anvil_buf_appendf(out, "%.*s:%s%.*s\r\n", (int)fields[i].name.len, fields[i].name.ptr,
-                               fields[i].value.len ? " " : "", (int)fields[i].value.len, fields[i].value.ptr);
+        size += fields[i].name.len + 2 + fields[i].value.len + 2;
     }
-    if (rc == ANVIL_OK && !has_length && (body_len || s_method_has_body(method))) {
-        rc = anvil_buf_appendf(out, "Content-Length: %zu\r\n", body_len);
+    char length[48] = "";
+    if (!has_length && (body_len || s_method_has_body(method))) {
+        snprintf(length, sizeof length, "Content-Length: %zu\r\n", body_len);
     }
+    size += strlen(length) + body_len;
+    int rc = anvil_buf_reserve(out, size);
+    rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, method) : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, ' ') : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_append_sv(out, target) : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, " HTTP/1.1\r\n") : rc;
+    for (size_t i = 0; i < field_count && rc == ANVIL_OK; i++) {
+        rc = anvil_buf_append_sv(out, fields[i].name);
+        rc = rc == ANVIL_OK ? anvil_buf_append(out, fields[i].value.len ? ": " : ":", fields[i].value.len ? 2 : 1) : rc;
+        rc = rc == ANVIL_OK ? anvil_buf_append_sv(out, fields[i].value) : rc;
+        rc = rc == ANVIL_OK ? anvil_buf_append(out, "\r\n", 2) : rc;
+    }
+    rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, length) : rc;
     rc = rc == ANVIL_OK ? anvil_buf_append(out, "\r\n", 2) : rc;
     return rc == ANVIL_OK && body_len ? anvil_buf_append(out, body, body_len) : rc;
 }

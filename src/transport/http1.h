@@ -42,7 +42,9 @@ struct anvil__http1_field {
  * Writes a request: `method` and `target` (origin form: "/path?query"),
  * the fields as given (the Host field among them), then Content-Length when
  * there is a body or the method usually carries one and the fields have none
- * (a signed request carries its own), then the body.
+ * (a signed request carries its own), then the body. The request is sized
+ * first and `out` grown once, so no copy of the fields is left in freed
+ * memory (they hold a signature or a token).
  * ANVIL_OK; ANVIL_ENOMEM; ANVIL_ELIMIT when the buffer's limit is passed.
  */
 int anvil__http1_write_request(struct anvil_buf *out, const char *method, struct anvil_str_view target,

@@ -365,16 +365,19 @@ static enum anvil__http_outcome s_connect(struct anvil__http_transport *t, const
             next_start = 0; /* a failure starts the next address at once */
         }
     }
-done:
+done:;
+    size_t waited = SIZE_MAX; /* the first address still pending: the one a timeout is about */
     for (size_t i = 0; i < started; i++) {
         if (fds[i] >= 0) {
+            waited = waited == SIZE_MAX ? i : waited;
             close(fds[i]);
         }
     }
     if (o == ANVIL__HTTP_CONNECT || o == ANVIL__HTTP_TIMEOUT) {
         char where[80] = "no address";
         if (as->count) {
-            s_address_text(&as->addr[o == ANVIL__HTTP_TIMEOUT ? 0 : last], where, sizeof where);
+            s_address_text(&as->addr[o == ANVIL__HTTP_TIMEOUT && waited != SIZE_MAX ? waited : last], where,
+                           sizeof where);
         }
         if (o == ANVIL__HTTP_TIMEOUT) {
             snprintf(error, error_size, "connecting to %s%s took longer than the connect timeout", where,
@@ -738,10 +741,19 @@ int anvil__http_exchange(struct anvil__http_transport *t, const struct anvil__ht
         fields[i].name = r->headers[i].name;
         fields[i].value = r->headers[i].value;
     }
+    /* The target: the path, "/" for none; a query alone goes after "/" (origin form, RFC 9112 3.2.1). */
     struct anvil_str_view path = target.path_len ? anvil_sv(target.path, target.path_len) : anvil_sv("/", 1);
+    struct anvil_buf slashed;
+    anvil_buf_init(&slashed, t->allocator, 0);
+    if (rc == ANVIL_OK && path.ptr[0] == '?') {
+        rc = anvil_buf_append_byte(&slashed, '/');
+        rc = rc == ANVIL_OK ? anvil_buf_append_sv(&slashed, path) : rc;
+        path = anvil_buf_view(&slashed);
+    }
     rc = rc == ANVIL_OK
              ? anvil__http1_write_request(&bytes, r->method, path, fields, r->header_count, r->body, r->body_len)
              : rc;
+    anvil_buf_clean_up(&slashed);
     anvil_mem_release(t->allocator, fields);
     if (rc != ANVIL_OK) {
         anvil_buf_clean_up(&bytes);

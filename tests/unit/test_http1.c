@@ -296,6 +296,41 @@ TEST(http1_bounds_and_ends) {
 done:;
 }
 
+/* An allocator that counts how often a block is moved (a moved block leaves its bytes in freed memory). */
+static int s_moves;
+static void *s_acquire(struct anvil_allocator *a, size_t size) {
+    (void)a;
+    return malloc(size);
+}
+static void *s_realloc(struct anvil_allocator *a, void *ptr, size_t size) {
+    (void)a;
+    s_moves += ptr != NULL;
+    return realloc(ptr, size);
+}
+static void s_release(struct anvil_allocator *a, void *ptr) {
+    (void)a;
+    free(ptr);
+}
+
+/* A signed request with long headers is written into a buffer grown once, never moved. */
+TEST(http1_request_buffer_never_moves) {
+    struct anvil_allocator counting = {s_acquire, s_realloc, s_release, NULL};
+    struct anvil_buf out;
+    anvil_buf_init(&out, &counting, 0);
+    char token[3000];
+    memset(token, 't', sizeof token - 1);
+    token[sizeof token - 1] = '\0';
+    struct anvil__http1_field fields[] = {{ANVIL_SV("Host"), ANVIL_SV("sts.amazonaws.com")},
+                                          {ANVIL_SV("X-Amz-Security-Token"), anvil_sv_from_cstr(token)},
+                                          {ANVIL_SV("Authorization"), anvil_sv_from_cstr(token)}};
+    s_moves = 0;
+    CHECK_OK(anvil__http1_write_request(&out, "POST", ANVIL_SV("/"), fields, 3, "Action=GetCallerIdentity", 24));
+    CHECK_EQ_INT(s_moves, 0);
+    CHECK(out.len > 6000 && out.len <= out.capacity);
+done:
+    anvil_buf_clean_up(&out);
+}
+
 TEST(http1_requests) {
     struct anvil_buf out;
     anvil_buf_init(&out, t->alloc, 0);

@@ -34,6 +34,9 @@ struct s_server {
     pthread_t thread;
 };
 
+/* The last request line the server read. */
+static char s_request_line[256];
+
 /* Reads one request (headers, then Content-Length bytes of body): false when the connection ended first. */
 static bool s_read_request(int fd) {
     char buf[8192];
@@ -47,6 +50,7 @@ static bool s_read_request(int fd) {
         buf[len] = '\0';
         char *end = strstr(buf, "\r\n\r\n");
         if (end) {
+            snprintf(s_request_line, sizeof s_request_line, "%.*s", (int)strcspn(buf, "\r"), buf);
             const char *cl = strstr(buf, "Content-Length: ");
             size_t body = cl ? (size_t)strtoul(cl + 16, NULL, 10) : 0;
             size_t have = len - (size_t)(end + 4 - buf);
@@ -242,8 +246,10 @@ TEST(http_conn_cancel_and_bad_urls) {
     volatile sig_atomic_t cancel = 1;
     CHECK_OK(s_get(&tr, srv.port, "/", &got, &cancel, &r));
     CHECK_EQ_INT(r.outcome, ANVIL__HTTP_CANCELLED);
-    CHECK_OK(s_get(&tr, srv.port, "/", &got, NULL, &r)); /* lets the server finish */
+    CHECK_OK(s_get(&tr, srv.port, "?x=1#frag", &got, NULL, &r)); /* lets the server finish */
     CHECK_EQ_INT(r.outcome, ANVIL__HTTP_OK);
+    /* A query with no path goes after "/"; a fragment is not sent. */
+    CHECK_STR_EQ(s_request_line, "GET /?x=1 HTTP/1.1");
     static const char *const bad[] = {"ftp://127.0.0.1/", "http://[::1/",           "http://127.0.0.1:99999/",
                                       "http://:80/",      "http://user@127.0.0.1/", "http://127.0.0.1:8x/"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
