@@ -28,8 +28,8 @@
 
 #include "anvil/anvil.h"
 #include "bench_stats.h"
-#include "json/json_internal.h"
 #include "read_file.h"
+#include "json/json_internal.h"
 
 /* ---- stage 1 ---- */
 
@@ -336,8 +336,13 @@ int main(int argc, char **argv) {
         struct s_tokens tokens = {0};
         s_tokenize(anvil_json_doc_root(doc), &tokens);
         uint32_t *index = malloc((len + 64) * sizeof *index);
-        struct s_builder b = {malloc(tokens.len * sizeof *b.items), malloc(tokens.len * sizeof *b.members),
-                              malloc(tokens.len * sizeof(size_t)), malloc(tokens.len * sizeof(bool)), 0, 0, 0};
+        struct s_builder b = {malloc(tokens.len * sizeof *b.items),
+                              malloc(tokens.len * sizeof *b.members),
+                              malloc(tokens.len * sizeof(size_t)),
+                              malloc(tokens.len * sizeof(bool)),
+                              0,
+                              0,
+                              0};
         struct s_intern in = {0};
         in.mask = 1;
         while (in.mask < tokens.len * 2) {
@@ -388,8 +393,8 @@ int main(int argc, char **argv) {
             double v[S_MAX_RUNS];
             memcpy(v, all[i], (size_t)runs * sizeof *v);
             qsort(v, (size_t)runs, sizeof *v, s_cmp);
-            printf("  %-32s %.2f-%.2f-%.2f ms (%.0f MB/s at the median)\n", names[i], v[0], v[runs / 2],
-                   v[runs - 1], mb / (v[runs / 2] / 1e3));
+            printf("  %-32s %.2f-%.2f-%.2f ms (%.0f MB/s at the median)\n", names[i], v[0], v[runs / 2], v[runs - 1],
+                   mb / (v[runs / 2] / 1e3));
         }
         free(index);
         free(b.items);

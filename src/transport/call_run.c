@@ -342,13 +342,15 @@ void anvil__call_sent(struct anvil__call *k, const struct anvil__attempt *a, uin
     }
     k->last_throttled = d.type == ANVIL_RETRY_ERROR_THROTTLING;
     k->throttled += k->last_throttled;
+    /* Which transport carried it, when it was libcurl (a proxy, ANVIL_HTTP=curl, many waits at once). */
+    const char *via = x->builtin ? "" : " via libcurl";
     if (a->curl != CURLE_OK) {
-        anvil__client_debug(c, "%s %.*s -> no answer (%s) after %llu ms; %s", method, (int)name.len, name.ptr,
-                            anvil__exchange_error(x, a->curl), (unsigned long long)a->latency_ms, d.explanation);
+        anvil__client_debug(c, "%s %.*s -> no answer (%s) after %llu ms%s; %s", method, (int)name.len, name.ptr,
+                            anvil__exchange_error(x, a->curl), (unsigned long long)a->latency_ms, via, d.explanation);
     } else {
-        anvil__client_debug(c, "%s %.*s -> %ld%s%.*s in %llu ms; %s", method, (int)name.len, name.ptr, a->status,
+        anvil__client_debug(c, "%s %.*s -> %ld%s%.*s in %llu ms%s; %s", method, (int)name.len, name.ptr, a->status,
                             reply->error.code.len ? " " : "", (int)reply->error.code.len, reply->error.code.ptr,
-                            (unsigned long long)a->latency_ms, d.explanation);
+                            (unsigned long long)a->latency_ms, via, d.explanation);
     }
     if (d.action != ANVIL_RETRY_AGAIN) {
         s_done(k);
