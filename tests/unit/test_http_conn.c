@@ -31,6 +31,9 @@ struct s_server {
     size_t step_count;
     int accepts;
     int requests;
+    /* Repeat the steps until `stop` (then a connection wakes the server up to see it). */
+    bool repeat;
+    volatile bool stop;
     pthread_t thread;
 };
 
@@ -72,15 +75,18 @@ static bool s_read_request(int fd) {
 static void *s_serve(void *arg) {
     struct s_server *s = arg;
     size_t step = 0;
-    while (step < s->step_count) {
+    while (s->repeat ? !s->stop : step < s->step_count) {
         int conn = accept(s->fd, NULL, NULL);
-        if (conn < 0) {
+        if (conn < 0 || s->stop) {
+            if (conn >= 0) {
+                close(conn);
+            }
             break;
         }
         s->accepts++;
-        while (step < s->step_count && s_read_request(conn)) {
+        while ((s->repeat || step < s->step_count) && s_read_request(conn)) {
             s->requests++;
-            const struct s_step *st = &s->steps[step++];
+            const struct s_step *st = &s->steps[s->repeat ? step++ % s->step_count : step++];
             if (!st->answer) {
                 break;
             }
@@ -332,6 +338,78 @@ done:
     if (hole_fd >= 0) {
         close(hole_fd);
     }
+}
+
+/* An allocator that fails its `countdown`-th request (counting from 0), once. */
+struct s_failing {
+    struct anvil_allocator base;
+    int countdown;
+    bool failed;
+};
+
+static void *s_fail_acquire(struct anvil_allocator *a, size_t size) {
+    struct s_failing *f = (struct s_failing *)a;
+    if (f->countdown-- == 0) {
+        f->failed = true;
+        return NULL;
+    }
+    return malloc(size);
+}
+
+static void *s_fail_realloc(struct anvil_allocator *a, void *ptr, size_t size) {
+    struct s_failing *f = (struct s_failing *)a;
+    if (f->countdown-- == 0) {
+        f->failed = true;
+        return NULL;
+    }
+    return realloc(ptr, size);
+}
+
+static void s_fail_release(struct anvil_allocator *a, void *ptr) {
+    (void)a;
+    free(ptr);
+}
+
+/*
+ * Every allocation of an exchange failing in turn: ANVIL_ENOMEM, or an
+ * exchange that still works; nothing leaks (LeakSanitizer at exit) and the
+ * transport stays usable for the next one.
+ */
+TEST(http_conn_allocation_failures) {
+    static const struct s_step steps[] = {{"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", false}};
+    struct s_server srv;
+    CHECK(s_start(&srv, steps, 1));
+    srv.repeat = true;
+    int points = 0;
+    for (int n = 0; n < 64; n++) {
+        struct s_failing f = {{s_fail_acquire, s_fail_realloc, s_fail_release, NULL}, n, false};
+        struct anvil__http_transport tr;
+        anvil__http_transport_init(&tr, &f.base, &s_no_trust);
+        struct s_got got = {0};
+        struct anvil__http_result r;
+        char path[16];
+        snprintf(path, sizeof path, "%s", n % 2 ? "?q=1" : "/a");
+        int rc = s_get(&tr, srv.port, path, &got, NULL, &r);
+        anvil__http_transport_clean_up(&tr);
+        if (!f.failed) {
+            CHECK_OK(rc);
+            CHECK_EQ_INT(r.outcome, ANVIL__HTTP_OK);
+            CHECK_MEM_EQ(got.body, got.body_len, "ok");
+            break;
+        }
+        points++;
+        CHECK(rc == ANVIL_ENOMEM || (rc == ANVIL_OK && r.outcome != ANVIL__HTTP_OK) ||
+              (rc == ANVIL_OK && got.body_len == 2));
+    }
+    CHECK(points > 0);
+done:
+    srv.stop = true;
+    int wake = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {
+        .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK), .sin_port = htons((uint16_t)srv.port)};
+    (void)connect(wake, (struct sockaddr *)&a, sizeof a);
+    close(wake);
+    pthread_join(srv.thread, NULL);
 }
 
 struct s_env {
