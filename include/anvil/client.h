@@ -3,13 +3,16 @@
 
 /**
  * An operation client for the AWS protocols (awsJson1_0, awsJson1_1,
- * restJson1, awsQuery, ec2Query, restXml), driven by a Smithy model: libcurl over HTTPS (or HTTP to a local
- * emulator), SigV4, credentials and region found the way AWS tools find
- * them, every call through a retry strategy, idempotency tokens filled and
- * request compression applied. docs/client.md.
+ * restJson1, awsQuery, ec2Query, restXml), driven by a Smithy model: HTTPS
+ * (or HTTP to a local emulator) over anvil's own HTTP/1.1 transport, or
+ * libcurl when a proxy is configured or for many waits at once, SigV4,
+ * credentials and region found the way AWS tools find them, every call
+ * through a retry strategy, idempotency tokens filled and request
+ * compression applied. docs/client.md ("Transport").
  *
- * Threads: a client is used by one thread at a time (it owns one libcurl
- * handle and a clock offset); make one client per thread. What clients may
+ * Threads: a client is used by one thread at a time (it owns one kept
+ * connection, a libcurl handle once one is needed, and a clock offset);
+ * make one client per thread. What clients may
  * share across threads: the model, a retry strategy (its quota and rate
  * limiter are locked), a credentials provider (its refresh is locked) and
  * compiled endpoint rules, each of which must outlive the clients.
