@@ -756,6 +756,9 @@ int anvil__http_exchange(struct anvil__http_transport *t, const struct anvil__ht
     anvil_buf_clean_up(&slashed);
     anvil_mem_release(t->allocator, fields);
     if (rc != ANVIL_OK) {
+        if (bytes.data) {
+            anvil__cleanse(bytes.data, bytes.capacity); /* a part of the request may be in it */
+        }
         anvil_buf_clean_up(&bytes);
         return rc;
     }
