@@ -412,6 +412,64 @@ done:
     pthread_join(srv.thread, NULL);
 }
 
+/*
+ * The transport's one reading of a URL, which the container endpoint's check also uses: what it
+ * accepts (and the host, port and target it connects to), and what it refuses. The forms a
+ * resolver would read differently (octal, hex, short IPv4; a trailing dot) stay names, so the
+ * check (inet_pton or exactly `localhost`) refuses them.
+ */
+TEST(http_conn_url_reading) {
+    static const struct {
+        const char *url;
+        const char *host; /* NULL: refused */
+        const char *port;
+        const char *target;
+        bool is_ip;
+    } cases[] = {
+        {"http://127.0.0.1/creds", "127.0.0.1", "80", "/creds", true},
+        {"HTTPS://Example.com:8443/a?b=c#frag", "Example.com", "8443", "/a?b=c", false},
+        {"http://[::1]:8080", "::1", "8080", "", true},
+        {"http://[fd00:ec2::23]/v2", "fd00:ec2::23", "80", "/v2", true},
+        {"http://localhost:1234?x=1", "localhost", "1234", "?x=1", false},
+        {"http://127.0.0.1/@8.8.8.8", "127.0.0.1", "80", "/@8.8.8.8", true},
+        {"http://127.0.0.1#@evil.example/", "127.0.0.1", "80", "", true},
+        {"http://0177.0.0.1/", "0177.0.0.1", "80", "/", false},
+        {"http://2130706433/", "2130706433", "80", "/", false},
+        {"http://127.1/", "127.1", "80", "/", false},
+        {"http://localhost./", "localhost.", "80", "/", false},
+        {"http://user:pw@127.0.0.1/", NULL, NULL, NULL, false},
+        {"http://127.0.0.1@evil/", NULL, NULL, NULL, false},
+        {"http://[::1%25lo]/", NULL, NULL, NULL, false},
+        {"http://[127.0.0.1]/", NULL, NULL, NULL, false},
+        {"http://[::1/", NULL, NULL, NULL, false},
+        {"http://[::1]x/", NULL, NULL, NULL, false},
+        {"http://:80/", NULL, NULL, NULL, false},
+        {"http://127.0.0.1:/", NULL, NULL, NULL, false},
+        {"http://127.0.0.1:0/", NULL, NULL, NULL, false},
+        {"http://127.0.0.1:65536/", NULL, NULL, NULL, false},
+        {"http://127.0.0.1:+80/", NULL, NULL, NULL, false},
+        {"http://127.0.0.1:80:80/", NULL, NULL, NULL, false},
+        {"ftp://127.0.0.1/", NULL, NULL, NULL, false},
+        {"http:/127.0.0.1/", NULL, NULL, NULL, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct anvil__http_target target;
+        bool ok = anvil__http_split_url(cases[i].url, &target);
+        if (ok != (cases[i].host != NULL)) {
+            fprintf(stderr, "%s: %s\n", cases[i].url, ok ? "accepted" : "refused");
+        }
+        CHECK(ok == (cases[i].host != NULL));
+        if (!ok) {
+            continue;
+        }
+        CHECK_STR_EQ(target.host, cases[i].host);
+        CHECK_STR_EQ(target.port, cases[i].port);
+        CHECK(target.path_len == strlen(cases[i].target) && memcmp(target.path, cases[i].target, target.path_len) == 0);
+        CHECK(target.host_is_ip == cases[i].is_ip);
+    }
+done:;
+}
+
 struct s_env {
     const char *names[4];
     const char *values[4];
