@@ -136,19 +136,18 @@ int anvil__client_credentials(struct anvil_client *c, struct anvil_diag *diag) {
     return rc;
 }
 
-/* The CA bundle (the caller's, else AWS_CA_BUNDLE or the profile's) must be a file anvil can read. */
-static int s_ca_bundle(struct anvil_client *c, struct anvil_diag *diag) {
+/* The CA bundle (the caller's, else AWS_CA_BUNDLE or the profile's; "" = none) into *path: a file anvil can read. */
+static int s_ca_bundle(struct anvil_client *c, const char **path, struct anvil_diag *diag) {
     const char *given = c->options.ca_bundle;
-    const char *path = given && *given ? given : c->aws.ca_bundle;
-    if (!path[0]) {
+    *path = given && *given ? given : c->aws.ca_bundle;
+    if (!(*path)[0]) {
         return ANVIL_OK;
     }
     struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || access(path, R_OK) != 0) {
+    if (stat(*path, &st) != 0 || !S_ISREG(st.st_mode) || access(*path, R_OK) != 0) {
         return anvil_diag_set(diag, given && *given ? ANVIL_EINVAL : ANVIL_ECONFIG, 0, 0, 0,
-                              "the CA bundle `%s` is not a file anvil can read", path);
+                              "the CA bundle `%s` is not a file anvil can read", *path);
     }
-    snprintf(c->ca_bundle, sizeof c->ca_bundle, "%s", path);
     return ANVIL_OK;
 }
 
@@ -231,8 +230,9 @@ int anvil_client_new(struct anvil_allocator *allocator, const struct anvil_model
     if (rc == ANVIL_OK) {
         rc = anvil__client_endpoint_init(c, diag);
     }
+    const char *ca_bundle = "";
     if (rc == ANVIL_OK) {
-        rc = s_ca_bundle(c, diag);
+        rc = s_ca_bundle(c, &ca_bundle, diag);
     }
     if (rc == ANVIL_OK) {
         s_user_agent(c);
@@ -251,12 +251,7 @@ int anvil_client_new(struct anvil_allocator *allocator, const struct anvil_model
     if (rc == ANVIL_OK) {
         /* libcrypto is mapped now, on the first client, not at start-up; libcurl only if an exchange needs it. */
         rc = anvil__crypto_load(diag);
-        if (rc == ANVIL_OK) {
-            const char *system_file, *system_dir;
-            anvil__crypto_default_ca(&system_file, &system_dir);
-            rc = anvil__tls_trust_resolve(c->ca_bundle, o.getenv, o.getenv_ctx, system_file, system_dir, &c->trust,
-                                          diag);
-        }
+        rc = rc == ANVIL_OK ? anvil__tls_trust_resolve_system(ca_bundle, o.getenv, o.getenv_ctx, &c->trust, diag) : rc;
         anvil__http_transport_init(&c->http, allocator, &c->trust);
     }
     if (rc != ANVIL_OK) {

@@ -367,10 +367,11 @@ static int s_curl_header(struct curl_slist **list, struct anvil_buf *line, struc
 }
 
 /*
- * The attempt's timeout: the client's request timeout, or less when the
+ * Readies `x` for an attempt (no error, not too large, not cancelled) and
+ * gives its timeout: the client's request timeout, or less when the
  * deadline comes first (then a timeout is the deadline's: cut_at_deadline).
  */
-static uint64_t s_timeout(struct anvil_client *c, struct anvil__exchange *x) {
+static uint64_t s_attempt_begin(struct anvil_client *c, struct anvil__exchange *x) {
     uint64_t timeout = c->options.request_timeout_ms ? c->options.request_timeout_ms : 60000;
     uint64_t now = anvil_env_now_ms(c->options.env);
     x->cut_at_deadline = false;
@@ -447,7 +448,7 @@ static int s_curl_begin(struct anvil_client *c, CURL *h, const struct anvil__req
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
                      (long)(c->options.connect_timeout_ms ? c->options.connect_timeout_ms : 10000));
     /* The deadline as curl's own timeout: the progress callback alone may be called only once a second. */
-    uint64_t timeout = s_timeout(c, x);
+    uint64_t timeout = s_attempt_begin(c, x);
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)timeout);
     t->timeout_ms = timeout;
     curl_easy_setopt(h, CURLOPT_ERRORBUFFER, x->error);
@@ -467,16 +468,25 @@ int anvil__send_begin(struct anvil_client *c, CURL *h, const struct anvil__endpo
     return rc == ANVIL_OK ? s_curl_begin(c, h, req, x, t) : rc;
 }
 
+/*
+ * A timeout of an attempt cut at the deadline is the deadline's (a
+ * cancellation), unless it was the connect timeout, which ends sooner:
+ * told by how long the transfer ran, on the transport's own clock.
+ */
+static CURLcode s_deadline_cut(const struct anvil__exchange *x, CURLcode code, uint64_t elapsed_ms,
+                               uint64_t timeout_ms) {
+    return code == CURLE_OPERATION_TIMEDOUT && x->cut_at_deadline && elapsed_ms + 5 >= timeout_ms
+               ? CURLE_ABORTED_BY_CALLBACK
+               : code;
+}
+
 void anvil__send_end(struct anvil_client *c, CURL *h, const struct anvil__exchange *x, struct anvil__transfer *t,
                      CURLcode code, struct anvil__attempt *a) {
     a->curl = t->past_deadline ? CURLE_ABORTED_BY_CALLBACK : code;
-    if (a->curl == CURLE_OPERATION_TIMEDOUT && x->cut_at_deadline) {
-        /* The deadline's timeout, unless it was the connect timeout, which ends sooner (curl's own clock). */
+    if (a->curl == CURLE_OPERATION_TIMEDOUT) {
         curl_off_t total_us = 0;
         curl_easy_getinfo(h, CURLINFO_TOTAL_TIME_T, &total_us);
-        if ((uint64_t)total_us / 1000 + 5 >= t->timeout_ms) {
-            a->curl = CURLE_ABORTED_BY_CALLBACK;
-        }
+        a->curl = s_deadline_cut(x, a->curl, (uint64_t)total_us / 1000, t->timeout_ms);
     }
     a->latency_ms = anvil_env_now_ms(c->options.env) - t->start_ms;
     a->status = 0;
@@ -532,7 +542,7 @@ CURLcode anvil__http_outcome_code(enum anvil__http_outcome o) {
 /* One exchange over anvil's own transport (http_conn.h), as anvil__send_end() reports a curl transfer. */
 static int s_builtin_send(struct anvil_client *c, struct anvil__prepared *p, struct anvil__exchange *x,
                           struct anvil__attempt *a) {
-    uint64_t timeout = s_timeout(c, x);
+    uint64_t timeout = s_attempt_begin(c, x);
     x->builtin = true;
     uint64_t start = anvil_env_now_ms(c->options.env);
     a->status = 0;
@@ -560,11 +570,8 @@ static int s_builtin_send(struct anvil_client *c, struct anvil__prepared *p, str
     if (rc != ANVIL_OK) {
         return rc;
     }
-    a->curl = anvil__http_outcome_code(res.outcome);
+    a->curl = s_deadline_cut(x, anvil__http_outcome_code(res.outcome), res.elapsed_ms, timeout);
     x->cancelled = res.outcome == ANVIL__HTTP_CANCELLED;
-    if (a->curl == CURLE_OPERATION_TIMEDOUT && x->cut_at_deadline && res.elapsed_ms + 5 >= timeout) {
-        a->curl = CURLE_ABORTED_BY_CALLBACK; /* the deadline's timeout, not the connect timeout */
-    }
     snprintf(x->error, sizeof x->error, "%s", res.error);
     a->status = res.status;
     a->latency_ms = anvil_env_now_ms(c->options.env) - start;

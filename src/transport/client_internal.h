@@ -61,8 +61,7 @@ struct anvil_client {
     bool bucket_in_endpoint;
     /* S3 Control: the rules put the account id in the host, so the `{AccountId}.` host prefix is left out. */
     bool rules_drop_host_prefix;
-    /* The CA bundle to verify TLS with ("" = the system's), and the trust it resolves to (tls_trust.h). */
-    char ca_bundle[1024];
+    /* Which certificates verify TLS (tls_trust.h): the CA bundle alone, else the system's. */
     struct anvil__tls_trust trust;
     /* Every request's User-Agent (s_user_agent in client.c). */
     char user_agent[160];

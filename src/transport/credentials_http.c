@@ -49,13 +49,14 @@ static bool s_body(void *user, const char *data, size_t n) {
 
 /*
  * One request over anvil's own transport (no proxy: these endpoints are
- * local, as libcurl's NOPROXY "*" had them); `headers` is a list of "Name:
- * value" lines (NULL-terminated). ANVIL_OK when the exchange ran (its
- * outcome in `a`), ANVIL_ECANCELED, ANVIL_ECONFIG (diag) for a trust setting
- * that cannot be used, ANVIL_ENOMEM.
+ * local, as libcurl's NOPROXY "*" had them), with `header_count` fields
+ * (Host comes from the URL). ANVIL_OK when the exchange ran (its outcome in
+ * `a`), ANVIL_ECANCELED, ANVIL_ECONFIG (diag) for a trust setting that
+ * cannot be used, ANVIL_ENOMEM.
  */
 static int s_request(const struct anvil_credentials_options *o, const char *method, const char *url,
-                     const char *const *headers, uint64_t timeout_ms, struct s_answer *a, struct anvil_diag *diag) {
+                     const struct anvil_http_header *headers, size_t header_count, uint64_t timeout_ms,
+                     struct s_answer *a, struct anvil_diag *diag) {
     a->len = 0;
     a->data[0] = '\0';
     a->too_long = false;
@@ -74,31 +75,16 @@ static int s_request(const struct anvil_credentials_options *o, const char *meth
         if (anvil__crypto_load(diag) != ANVIL_OK) {
             return ANVIL_EUNSUPPORTED;
         }
-        const char *system_file, *system_dir;
-        anvil__crypto_default_ca(&system_file, &system_dir);
-        if (anvil__tls_trust_resolve(o->ca_bundle, o->getenv, o->getenv_ctx, system_file, system_dir, &trust, diag) !=
-            ANVIL_OK) {
+        if (anvil__tls_trust_resolve_system(o->ca_bundle, o->getenv, o->getenv_ctx, &trust, diag) != ANVIL_OK) {
             return ANVIL_ECONFIG;
-        }
-    }
-    enum { S_HEADERS_MAX = 4 };
-    struct anvil_http_header fields[S_HEADERS_MAX + 1];
-    size_t count = 0;
-    fields[count++] = (struct anvil_http_header){ANVIL_SV("Host"), anvil_sv(target.authority, target.authority_len)};
-    for (size_t i = 0; headers && headers[i] && count <= S_HEADERS_MAX; i++) {
-        const char *colon = strchr(headers[i], ':');
-        if (colon) {
-            const char *value = colon + 1 + strspn(colon + 1, " ");
-            fields[count++] = (struct anvil_http_header){anvil_sv(headers[i], (size_t)(colon - headers[i])),
-                                                         anvil_sv_from_cstr(value)};
         }
     }
     struct anvil__http_transport transport;
     anvil__http_transport_init(&transport, NULL, &trust);
     struct anvil__http_request r = {.method = method,
                                     .url = url,
-                                    .headers = fields,
-                                    .header_count = count,
+                                    .headers = headers,
+                                    .header_count = header_count,
                                     .body = "",
                                     .body_len = 0,
                                     .connect_timeout_ms = timeout_ms,
@@ -279,14 +265,11 @@ int anvil__credentials_container(const struct anvil_credentials_options *o, uint
         return anvil_diag_set(diag, ANVIL_ECONFIG, 0, 0, 0,
                               "container: the authorization token holds a line break or is too long");
     }
-    char header[4200];
-    snprintf(header, sizeof header, "Authorization: %s", token);
-    const char *headers[] = {token[0] ? header : NULL, NULL};
+    const struct anvil_http_header authorization = {ANVIL_SV("Authorization"), anvil_sv_from_cstr(token)};
     uint64_t timeout = o->container_timeout_ms ? o->container_timeout_ms : 2000;
     struct s_answer *a = malloc(sizeof *a);
     if (!a) {
         anvil__cleanse(token, sizeof token);
-        anvil__cleanse(header, sizeof header);
         return ANVIL_ENOMEM;
     }
     int rc = ANVIL_OK;
@@ -296,13 +279,12 @@ int anvil__credentials_container(const struct anvil_credentials_options *o, uint
             anvil_env_sleep_ms(o->env, 100);
         }
         anvil__credentials_debug(o, "credentials: container: GET %s", shown);
-        rc = s_request(o, "GET", url, headers, timeout, a, diag);
+        rc = s_request(o, "GET", url, &authorization, token[0] ? 1 : 0, timeout, a, diag);
         if (rc != ANVIL_OK || (a->curl == CURLE_OK && a->status < 500) || a->too_long) {
             break;
         }
     }
     anvil__cleanse(token, sizeof token);
-    anvil__cleanse(header, sizeof header);
     if (rc == ANVIL_OK && (a->curl != CURLE_OK || a->status != 200)) {
         char why[300];
         s_why(a, timeout, why, sizeof why);
@@ -322,7 +304,8 @@ int anvil__credentials_container(const struct anvil_credentials_options *o, uint
 struct s_imds {
     char base[512];
     uint64_t timeout;
-    char token_header[256];
+    /* The IMDSv2 session token ("" = none: IMDSv1). */
+    char token[256];
 };
 
 /* IMDS's endpoint and timeout, and a session token (or, when allowed, none: IMDSv1). */
@@ -367,9 +350,9 @@ static int s_imds_open(const struct anvil_credentials_options *o, struct s_imds 
     }
     char url[600];
     snprintf(url, sizeof url, "%s/latest/api/token", m->base);
-    const char *headers[] = {"x-aws-ec2-metadata-token-ttl-seconds: 21600", NULL};
+    const struct anvil_http_header ttl = {ANVIL_SV("x-aws-ec2-metadata-token-ttl-seconds"), ANVIL_SV("21600")};
     anvil__credentials_debug(o, "credentials: instance metadata: PUT %s", url);
-    int rc = s_request(o, "PUT", url, headers, m->timeout, a, diag);
+    int rc = s_request(o, "PUT", url, &ttl, 1, m->timeout, a, diag);
     if (rc != ANVIL_OK) {
         return rc;
     }
@@ -380,7 +363,7 @@ static int s_imds_open(const struct anvil_credentials_options *o, struct s_imds 
         /* botocore's fallback: a container on EC2 with a hop limit of 1 never sees the token's answer. */
         anvil__credentials_debug(o, "credentials: instance metadata: no token (%s); IMDSv1 as allowed",
                                  timed_out ? "the request timed out" : "refused");
-        m->token_header[0] = '\0';
+        m->token[0] = '\0';
         return ANVIL_OK;
     }
     if (a->curl != CURLE_OK && !a->too_long) {
@@ -405,7 +388,7 @@ static int s_imds_open(const struct anvil_credentials_options *o, struct s_imds 
                                   "bytes, or not printable ASCII)",
                                   m->base, a->len);
         }
-        snprintf(m->token_header, sizeof m->token_header, "x-aws-ec2-metadata-token: %.*s", (int)a->len, a->data);
+        snprintf(m->token, sizeof m->token, "%.*s", (int)a->len, a->data);
         return ANVIL_OK;
     }
     char why[300];
@@ -421,9 +404,9 @@ static int s_imds_get(const struct anvil_credentials_options *o, const struct s_
                       struct s_answer *a, struct anvil_diag *diag) {
     char url[1200];
     snprintf(url, sizeof url, "%s%s", m->base, path);
-    const char *headers[] = {m->token_header[0] ? m->token_header : NULL, NULL};
+    const struct anvil_http_header token = {ANVIL_SV("x-aws-ec2-metadata-token"), anvil_sv_from_cstr(m->token)};
     anvil__credentials_debug(o, "credentials: instance metadata: GET %s", url);
-    int rc = s_request(o, "GET", url, headers, m->timeout, a, diag);
+    int rc = s_request(o, "GET", url, &token, m->token[0] ? 1 : 0, m->timeout, a, diag);
     if (rc == ANVIL_OK && (a->curl != CURLE_OK || a->status != 200 || a->too_long)) {
         char why[300];
         s_why(a, m->timeout, why, sizeof why);

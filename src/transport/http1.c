@@ -36,8 +36,10 @@ int anvil__http1_write_request(struct anvil_buf *out, const char *method, struct
      * The fields hold a signature or a token: the whole request is sized first, so the buffer never
      * moves (a moved buffer would leave a copy in freed memory), and nothing goes through a format.
      */
+    /* Origin form (RFC 9112 3.2.1): a path; none is "/", and a query alone follows "/". */
+    bool slash = target.len == 0 || target.ptr[0] == '?';
     bool has_length = false;
-    size_t size = strlen(method) + 1 + target.len + 11 + 2;
+    size_t size = strlen(method) + 1 + slash + target.len + 11 + 2;
     for (size_t i = 0; i < field_count; i++) {
         has_length = has_length || anvil_sv_eq_ascii_nocase(fields[i].name, ANVIL_SV("Content-Length"));
         size += fields[i].name.len + 2 + fields[i].value.len + 2;
@@ -49,7 +51,7 @@ int anvil__http1_write_request(struct anvil_buf *out, const char *method, struct
     size += strlen(length) + body_len;
     int rc = anvil_buf_reserve(out, size);
     rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, method) : rc;
-    rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, ' ') : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_append(out, " /", slash ? 2 : 1) : rc;
     rc = rc == ANVIL_OK ? anvil_buf_append_sv(out, target) : rc;
     rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, " HTTP/1.1\r\n") : rc;
     for (size_t i = 0; i < field_count && rc == ANVIL_OK; i++) {
@@ -150,13 +152,9 @@ static int s_field(struct anvil__http1_parser *p, struct anvil_str_view line) {
     struct anvil_str_view value = s_trim_ows(anvil_sv(line.ptr + colon + 1, line.len - colon - 1));
     if (anvil_sv_eq_ascii_nocase(name, ANVIL_SV("Content-Length"))) {
         uint64_t n = 0;
-        if (anvil_sv_parse_u64(value, S_SIZE_MAX, &n) != ANVIL_OK || value.len == 0 || value.ptr[0] == '+') {
+        /* Digits only (no sign, no list, no white space inside), at most 2^53. */
+        if (anvil_sv_parse_u64(value, S_SIZE_MAX, &n) != ANVIL_OK) {
             return s_fail(p, ANVIL_ESYNTAX, "a Content-Length that is not a number of bytes");
-        }
-        for (size_t i = 0; i < value.len; i++) {
-            if (value.ptr[i] < '0' || value.ptr[i] > '9') {
-                return s_fail(p, ANVIL_ESYNTAX, "a Content-Length that is not a number of bytes");
-            }
         }
         if (p->have_length && p->length != n) {
             return s_fail(p, ANVIL_ESYNTAX, "two Content-Length headers that disagree");

@@ -39,7 +39,8 @@ struct anvil__http1_field {
 };
 
 /*
- * Writes a request: `method` and `target` (origin form: "/path?query"),
+ * Writes a request: `method` and `target` (origin form: "/path?query"; ""
+ * goes as "/", and "?query" as "/?query"),
  * the fields as given (the Host field among them), then Content-Length when
  * there is a body or the method usually carries one and the fields have none
  * (a signed request carries its own), then the body. The request is sized

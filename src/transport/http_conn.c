@@ -36,6 +36,11 @@ static uint64_t s_now_ms(void) {
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
+/* How long to wait from `now` toward `until` before looking at the cancel flag again. */
+static uint64_t s_slice(uint64_t now, uint64_t until) {
+    return until > now ? (until - now < S_SLICE_MS ? until - now : S_SLICE_MS) : 0;
+}
+
 /* ---- the URL ---- */
 
 bool anvil__http_split_url(const char *url, struct anvil__http_target *t) {
@@ -86,10 +91,11 @@ bool anvil__http_split_url(const char *url, struct anvil__http_target *t) {
         snprintf(t->port, sizeof t->port, "%s", t->https ? "443" : "80");
     }
     unsigned char probe[sizeof(struct in6_addr)];
-    t->host_is_ip = inet_pton(AF_INET, t->host, probe) == 1 || inet_pton(AF_INET6, t->host, probe) == 1;
-    if (rest[0] == '[' && inet_pton(AF_INET6, t->host, probe) != 1) {
+    bool v6 = inet_pton(AF_INET6, t->host, probe) == 1;
+    if (rest[0] == '[' && !v6) {
         return false; /* brackets hold an IPv6 address or nothing */
     }
+    t->host_is_ip = v6 || inet_pton(AF_INET, t->host, probe) == 1;
     t->authority = rest;
     t->authority_len = authority;
     t->path = rest + authority;
@@ -202,7 +208,7 @@ static enum anvil__http_outcome s_resolve(const struct anvil__http_target *t, ui
             outcome = ANVIL__HTTP_TIMEOUT;
             break;
         }
-        uint64_t wait = deadline - now < S_SLICE_MS ? deadline - now : S_SLICE_MS;
+        uint64_t wait = s_slice(now, deadline);
         struct timespec ts = {(time_t)(wait / 1000), (long)(wait % 1000) * 1000000L};
         const struct gaicb *waiting[1] = {&l->cb};
         (void)gai_suspend(waiting, 1, &ts);
@@ -226,9 +232,8 @@ static enum anvil__http_outcome s_wait(int fd, short events, uint64_t deadline, 
         if (now >= deadline) {
             return ANVIL__HTTP_TIMEOUT;
         }
-        uint64_t wait = deadline - now < S_SLICE_MS ? deadline - now : S_SLICE_MS;
         struct pollfd pfd = {.fd = fd, .events = events};
-        int n = poll(&pfd, 1, (int)wait);
+        int n = poll(&pfd, 1, (int)s_slice(now, deadline));
         if (n > 0) {
             return ANVIL__HTTP_OK; /* ready, or an error the next call reports */
         }
@@ -254,18 +259,11 @@ static void s_close(struct anvil__http_transport *t) {
 
 static void s_address_text(const struct sockaddr_storage *a, char *out, size_t size) {
     char ip[INET6_ADDRSTRLEN] = "?";
-    unsigned port = 0;
-    if (a->ss_family == AF_INET) {
-        const struct sockaddr_in *in = (const struct sockaddr_in *)(const void *)a;
-        inet_ntop(AF_INET, &in->sin_addr, ip, sizeof ip);
-        port = ntohs(in->sin_port);
-        snprintf(out, size, "%s port %u", ip, port);
-    } else {
-        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)(const void *)a;
-        inet_ntop(AF_INET6, &in6->sin6_addr, ip, sizeof ip);
-        port = ntohs(in6->sin6_port);
-        snprintf(out, size, "%s port %u", ip, port);
-    }
+    const struct sockaddr_in *in = (const struct sockaddr_in *)(const void *)a;
+    const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)(const void *)a;
+    bool v4 = a->ss_family == AF_INET;
+    inet_ntop(a->ss_family, v4 ? (const void *)&in->sin_addr : (const void *)&in6->sin6_addr, ip, sizeof ip);
+    snprintf(out, size, "%s port %u", ip, (unsigned)ntohs(v4 ? in->sin_port : in6->sin6_port));
 }
 
 /*
@@ -326,12 +324,7 @@ static enum anvil__http_outcome s_connect(struct anvil__http_transport *t, const
             o = ANVIL__HTTP_TIMEOUT;
             goto done;
         }
-        uint64_t until = deadline;
-        if (started < as->count && next_start < until) {
-            until = next_start;
-        }
-        uint64_t wait = until > now ? until - now : 0;
-        wait = wait < S_SLICE_MS ? wait : S_SLICE_MS;
+        uint64_t wait = s_slice(now, started < as->count && next_start < deadline ? next_start : deadline);
         struct pollfd pfds[S_ADDRESSES_MAX];
         size_t map[S_ADDRESSES_MAX], n = 0;
         for (size_t i = 0; i < started; i++) {
@@ -734,26 +727,22 @@ int anvil__http_exchange(struct anvil__http_transport *t, const struct anvil__ht
 
     struct anvil_buf bytes;
     anvil_buf_init(&bytes, t->allocator, 0);
-    struct anvil__http1_field *fields =
-        r->header_count ? anvil_mem_calloc(t->allocator, r->header_count, sizeof *fields) : NULL;
-    int rc = r->header_count && !fields ? ANVIL_ENOMEM : ANVIL_OK;
+    /* The request's fields, and Host from the URL when it brings none (a signed request brings its own). */
+    struct anvil__http1_field *fields = anvil_mem_calloc(t->allocator, r->header_count + 1, sizeof *fields);
+    int rc = fields ? ANVIL_OK : ANVIL_ENOMEM;
+    size_t count = 0;
+    bool has_host = false;
     for (size_t i = 0; i < r->header_count && rc == ANVIL_OK; i++) {
-        fields[i].name = r->headers[i].name;
-        fields[i].value = r->headers[i].value;
+        has_host = has_host || anvil_sv_eq_ascii_nocase(r->headers[i].name, ANVIL_SV("Host"));
+        fields[count++] = (struct anvil__http1_field){r->headers[i].name, r->headers[i].value};
     }
-    /* The target: the path, "/" for none; a query alone goes after "/" (origin form, RFC 9112 3.2.1). */
-    struct anvil_str_view path = target.path_len ? anvil_sv(target.path, target.path_len) : anvil_sv("/", 1);
-    struct anvil_buf slashed;
-    anvil_buf_init(&slashed, t->allocator, 0);
-    if (rc == ANVIL_OK && path.ptr[0] == '?') {
-        rc = anvil_buf_append_byte(&slashed, '/');
-        rc = rc == ANVIL_OK ? anvil_buf_append_sv(&slashed, path) : rc;
-        path = anvil_buf_view(&slashed);
+    if (rc == ANVIL_OK && !has_host) {
+        fields[count++] =
+            (struct anvil__http1_field){ANVIL_SV("Host"), anvil_sv(target.authority, target.authority_len)};
     }
-    rc = rc == ANVIL_OK
-             ? anvil__http1_write_request(&bytes, r->method, path, fields, r->header_count, r->body, r->body_len)
-             : rc;
-    anvil_buf_clean_up(&slashed);
+    rc = rc == ANVIL_OK ? anvil__http1_write_request(&bytes, r->method, anvil_sv(target.path, target.path_len), fields,
+                                                     count, r->body, r->body_len)
+                        : rc;
     anvil_mem_release(t->allocator, fields);
     if (rc != ANVIL_OK) {
         if (bytes.data) {

@@ -68,6 +68,7 @@ struct anvil__http_request {
     const char *method;
     /* http:// or https://, host (a name, an IPv4 address or [IPv6]), optional port, then the target. */
     const char *url;
+    /* The fields to send; without a Host among them, Host is the URL's authority. */
     const struct anvil_http_header *headers;
     size_t header_count;
     const char *body;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/crypto.h"
 #include "transport/credentials_internal.h"
 
 static bool s_hex(char ch) {
@@ -80,6 +81,13 @@ int anvil__tls_trust_resolve(const char *ca_bundle, anvil_getenv_fn *lookup, voi
     const char *dir_setting = dir == system_dir ? "OpenSSL's CA directory" : "SSL_CERT_DIR";
     int rc = file ? s_copy(out->file, file, file_setting, diag) : ANVIL_OK;
     return rc == ANVIL_OK && dir ? s_copy(out->dir, dir, dir_setting, diag) : rc;
+}
+
+int anvil__tls_trust_resolve_system(const char *ca_bundle, anvil_getenv_fn *lookup, void *ctx,
+                                    struct anvil__tls_trust *out, struct anvil_diag *diag) {
+    const char *system_file, *system_dir;
+    anvil__crypto_default_ca(&system_file, &system_dir);
+    return anvil__tls_trust_resolve(ca_bundle, lookup, ctx, system_file, system_dir, out, diag);
 }
 
 void anvil__tls_trust_apply(CURL *h, const struct anvil__tls_trust *t) {

@@ -42,6 +42,11 @@ struct anvil__tls_trust {
 int anvil__tls_trust_resolve(const char *ca_bundle, anvil_getenv_fn *lookup, void *ctx, const char *system_file,
                              const char *system_dir, struct anvil__tls_trust *out, struct anvil_diag *diag);
 
+/* anvil__tls_trust_resolve() with the system's places OpenSSL's defaults (libcrypto must be loaded:
+ * anvil__crypto_load). */
+int anvil__tls_trust_resolve_system(const char *ca_bundle, anvil_getenv_fn *lookup, void *ctx,
+                                    struct anvil__tls_trust *out, struct anvil_diag *diag);
+
 /* Sets `h`'s CAINFO and CAPATH (an empty one as none). */
 void anvil__tls_trust_apply(CURL *h, const struct anvil__tls_trust *t);
 
