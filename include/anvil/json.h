@@ -22,6 +22,8 @@
  * so they can be inline.
  */
 
+#include <string.h>
+
 #include "anvil/arena.h"
 #include "anvil/buffer.h"
 #include "anvil/diag.h"
@@ -165,6 +167,20 @@ static inline const char *anvil_json_string_ptr(const struct anvil_json *v) {
 static inline struct anvil_str_view anvil_json_string(const struct anvil_json *v) {
     struct anvil_str_view sv = {anvil_json_string_ptr(v), anvil_json_is_string(v) ? anvil_json_len(v) : 0};
     return sv;
+}
+
+/**
+ * Whether `v` is a string of exactly the `len` bytes at `s` (which need not
+ * be NUL-terminated). Meant for constants: with `s` a literal, a string of up
+ * to 7 bytes (which anvil keeps inside the value) is one compare of the tag
+ * and one or two of the bytes, without a branch on where the bytes are.
+ */
+static inline bool anvil_json_string_equals(const struct anvil_json *v, const char *s, size_t len) {
+    if (v && len < sizeof(v->u) &&
+        v->tag == ((uint64_t)ANVIL_JSON_STRING | ANVIL_JSON__FLAG | ((uint64_t)len << ANVIL_JSON__LEN_SHIFT))) {
+        return len == 0 || memcmp(&v->u, s, len) == 0;
+    }
+    return anvil_json_is_string(v) && anvil_json_len(v) == len && memcmp(anvil_json_string_ptr(v), s, len) == 0;
 }
 
 /** Item `index` of an array, or NULL when out of range or not an array. */

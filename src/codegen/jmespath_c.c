@@ -11,7 +11,7 @@
  *   and that takes NULL and non-objects, so a path is a run of lookups with
  *   no branches and no copies. A lookup inside a loop keeps a hint (a local
  *   of the function): where the key was found in the previous object,
- *   checked by key record first.
+ *   checked inline by key record first, the lookup after a miss out of line.
  * - Values the code makes (booleans, numbers, new arrays) live in a
  *   `struct anvil_json t_<role>` declared in the block where the node
  *   starts, so a pointer never outlives its storage. A value made inside a
@@ -25,7 +25,8 @@
  *   contains(), truthiness, a count compared with an integer it has passed)
  *   only when nothing after it can fail: the interpreter would report that.
  * - Conditions (filters, operands of `&&`, `||`, `!`) compile to C `bool`s;
- *   a comparison with a literal string is a length and memcmp.
+ *   a comparison with a literal string is anvil_json_string_equals() (for
+ *   short strings, the tag and one or two word compares).
  * - Literals that need storage (strings, arrays, objects) are made in
  *   `scratch` at the start of the function, once per call.
  * - Runtime errors return the interpreter's status (a matcher instead
@@ -769,7 +770,7 @@ struct s_sink {
     /* terminals */
     const char *result;   /* SK_COLLECT: the array's storage */
     const char *list;     /* SK_COLLECT: the list, declared when the input is an array */
-    const char *counter;  /* SK_COUNT, SK_ALL */
+    const char *counter;  /* SK_COUNT: the count; SK_ALL: whether there was an element */
     const char *flag;     /* SK_EXISTS, SK_CONTAINS, SK_ANY: found; SK_ALL: a mismatch */
     const char *is_array; /* SK_COUNT, SK_CONTAINS: whether the input was an array at all */
     const char *stop;     /* loops end when this is true (NULL: they run to the end) */
@@ -865,9 +866,12 @@ static void s_sink_item(struct s_fn *f, struct s_sink *s, const char *elem) {
         base = s_singular(f->g, base);
         const char *j = s_unique(f, s_fmt(f->g, "j_%s", base));
         const char *x = s_unique(f, s_fmt(f->g, "v_%s", base));
-        s_open(f, "for (size_t %s = 0; %s < %s(%s)%s; %s++)", j, j, s_helper(f, H_FLAT, "flat_len"), elem,
-               s_until(f, s), j);
-        s_line(f, "const struct anvil_json *%s = %s(%s, %s);", x, s_helper(f, H_FLAT, "flat_at"), elem, j);
+        const char *count = s_unique(f, s_fmt(f->g, "n_%s", base));
+        const char *items = s_unique(f, s_fmt(f->g, "items_%s", base));
+        s_line(f, "size_t %s;", count);
+        s_line(f, "const struct anvil_json *%s = %s(%s, &%s);", items, s_helper(f, H_FLAT, "flat"), elem, count);
+        s_open(f, "for (size_t %s = 0; %s < %s%s; %s++)", j, j, count, s_until(f, s), j);
+        s_line(f, "const struct anvil_json *%s = &%s[%s];", x, items, j);
         f->loops++;
         s_sink_item(f, s->next, x);
         f->loops--;
@@ -893,7 +897,7 @@ static void s_sink_item(struct s_fn *f, struct s_sink *s, const char *elem) {
         return;
     }
     case SK_ALL:
-        s_line(f, "%s++;", s->counter);
+        s_line(f, "%s = true;", s->counter);
         s_open(f, "if (!%s)", s_element_test(f, s, elem));
         s_line(f, "%s = true;", s->flag);
         s_close(f);
@@ -1064,11 +1068,18 @@ static const char *s_field(struct s_fn *f, const char *in, struct anvil_str_view
         struct s_place body = s_enter_prologue(f);
         s_line(f, "struct %shint %s = {0, NULL};", f->g->prefix, hint);
         s_leave_prologue(f, &body);
-        s_line(f, "const struct anvil_json *%s = %s(%s, %s, %zu, &%s);", var, helper, in, s_cstr(f, name), name.len,
-               hint);
+        s_line(f, "const struct anvil_json *%s = %s(%s, %s);", var, s_helper(f, H_GET_HINTED, "hinted"), in, hint);
+        s_open(f, "if (!%s)", var);
+        s_line(f, "%s = %s(%s, %s, %zu, &%s);", var, helper, in, s_cstr(f, name), name.len, hint);
+        s_close(f);
     } else {
-        s_line(f, "const struct anvil_json *%s = %s(%s, %s, %zu);", var, s_helper(f, H_GET, "get"), in, s_cstr(f, name),
-               name.len);
+        /* Looked up once per call: where it was found in the last call's answer, declared with the literals. */
+        const char *last = s_unique(f, s_fmt(f->g, "last_%s", s_snake(f->g, name)));
+        struct s_place body = s_enter_prologue(f);
+        s_line(f, "static atomic_size_t %s;", last);
+        s_leave_prologue(f, &body);
+        s_line(f, "const struct anvil_json *%s = %s(%s, %s, %zu, &%s);", var,
+               s_helper(f, H_GET_REMEMBERED, "get_remembered"), in, s_cstr(f, name), name.len, last);
     }
     struct s_cse *c = anvil_arena_alloc(f->g->arena, sizeof(*c), 0);
     if (!c) {
@@ -1838,10 +1849,11 @@ static void s_match(struct s_fn *f, const struct jp_node *root, enum anvil_waite
                               .needle_literal = expected,
                               .strings_only = cmp == ANVIL_CMP_ALL_STRING_EQUALS || cmp == ANVIL_CMP_ANY_STRING_EQUALS};
         if (all) {
-            /* Every element must match, and at least one be there: the first mismatch decides. */
-            sink.counter = s_unique(f, "n_elements");
+            /* Every element must match, and at least one be there: the first mismatch decides. A flag
+             * rather than a count: a store of a constant carries nothing from one element to the next. */
+            sink.counter = s_unique(f, "any_element");
             sink.flag = sink.stop = s_unique(f, "mismatch");
-            s_line(f, "size_t %s = 0;", sink.counter);
+            s_line(f, "bool %s = false;", sink.counter);
         } else {
             /* The first match decides, unless a later element could still fail the whole path. */
             sink.flag = s_unique(f, "found");
@@ -1850,7 +1862,7 @@ static void s_match(struct s_fn *f, const struct jp_node *root, enum anvil_waite
         s_line(f, "bool %s = false;", sink.flag);
         s_stream(f, root, "root", &sink);
         if (all) {
-            s_line(f, "*matched = %s > 0 && !%s;", sink.counter, sink.flag);
+            s_line(f, "*matched = %s && !%s;", sink.counter, sink.flag);
         } else {
             s_line(f, "*matched = %s;", sink.flag);
         }

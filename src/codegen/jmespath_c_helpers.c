@@ -8,6 +8,7 @@ const struct anvil__jpc_helper_def anvil__jpc_helpers[H_COUNT] = {
     [H_BASE] = {"/* ---- JMESPath compiled to C: helpers (@*) ---- */", 0,
                 "/* ---- JMESPath compiled to C: helpers (@*) ---- */\n"
                 "#include <math.h>\n"
+                "#include <stdatomic.h>\n"
                 "#include <stddef.h>\n"
                 "#include <string.h>\n"
                 "\n"
@@ -26,13 +27,11 @@ const struct anvil__jpc_helper_def anvil__jpc_helpers[H_COUNT] = {
                     "static int @no_match(int rc) {\n"
                     "    return rc == ANVIL_ENOMEM || rc == ANVIL_ELIMIT ? rc : ANVIL_OK;\n"
                     "}\n\n"},
-    [H_STR_IS] =
-        {"static inline bool @str_is(", S_DEP(H_BASE),
-         "/* Whether `v` is the string of the `len` bytes at `s`. */\n"
-         "static inline bool @str_is(const struct anvil_json *v, const char *s, size_t len) {\n"
-         "    return anvil_json_is_string(v) && anvil_json_len(v) == len && memcmp(anvil_json_string_ptr(v), s, "
-         "len) == 0;\n"
-         "}\n\n"},
+    [H_STR_IS] = {"static inline bool @str_is(", S_DEP(H_BASE),
+                  "/* Whether `v` is the string of the `len` bytes at `s`. */\n"
+                  "static inline bool @str_is(const struct anvil_json *v, const char *s, size_t len) {\n"
+                  "    return anvil_json_string_equals(v, s, len);\n"
+                  "}\n\n"},
     [H_EQUAL] = {"static inline bool @equal(", S_DEP(H_BASE),
                  "/* anvil_json_equal(), with two exact integers (counts, lengths, most numbers in AWS answers)\n"
                  " * compared inline. */\n"
@@ -75,29 +74,66 @@ const struct anvil__jpc_helper_def anvil__jpc_helpers[H_COUNT] = {
      * shape (the instances of a DescribeInstances answer): where it was
      * found last, compared by key record (the parser shares one record
      * among every equal key of a document), is one load instead of a scan
-     * or a hash and a probe. A miss (another shape, a key made elsewhere)
-     * looks it up as @get does, so the answer is the same either way.
+     * or a hash and a probe. The test is inline and the lookup after a miss
+     * (another shape, a key made elsewhere, an absent key) is out of line,
+     * so a loop's body stays small: in a walk over thousands of objects
+     * each instruction per object counts. A miss looks the key up as @get
+     * does, so the answer is the same either way.
      */
     [H_GET_HINTED] =
         {"static inline const struct anvil_json *@get_hinted(", S_DEP(H_GET),
          "/* Where a loop's lookup found its key last. */\n"
          "struct @hint {\n"
          "    size_t at;\n"
-         "    const char *key;\n"
+         "    const struct anvil_json_key *key;\n"
          "};\n"
          "\n"
-         "/* @get(), first trying the member where `hint` found the key last (same key record). */\n"
+         "/* The value of the member where `hint` found its key last, if that member has the same key record; else "
+         "NULL. */\n"
+         "static inline const struct anvil_json *@hinted(const struct anvil_json *v, struct @hint hint) {\n"
+         "    if (anvil_json_is_object(v) && hint.at < anvil_json_len(v) && anvil_json_object_at(v, hint.at)->key == "
+         "hint.key) {\n"
+         "        return &anvil_json_object_at(v, hint.at)->value;\n"
+         "    }\n"
+         "    return NULL;\n"
+         "}\n"
+         "\n"
+         "/* @get() after @hinted() missed; `hint` then gives where the key was found. */\n"
          "static inline const struct anvil_json *@get_hinted(const struct anvil_json *v, const char *key, size_t len,\n"
          "                                                      struct @hint *hint) {\n"
-         "    size_t n = anvil_json_is_object(v) ? anvil_json_len(v) : 0;\n"
-         "    if (hint->at < n && anvil_json_member_key(anvil_json_object_at(v, hint->at)).ptr == hint->key) {\n"
-         "        return &anvil_json_object_at(v, hint->at)->value;\n"
-         "    }\n"
          "    const struct anvil_json *found = @get(v, key, len);\n"
          "    if (found) {\n"
          "        const char *member = (const char *)found - offsetof(struct anvil_json_member, value);\n"
          "        hint->at = (size_t)(member - (const char *)anvil_json_object_at(v, 0)) / sizeof(struct anvil_json_member);\n"
-         "        hint->key = anvil_json_member_key(anvil_json_object_at(v, hint->at)).ptr;\n"
+         "        hint->key = anvil_json_object_at(v, hint->at)->key;\n"
+         "    }\n"
+         "    return found;\n"
+         "}\n\n"},
+    /*
+     * A lookup outside loops runs once per call, but a waiter calls its
+     * matcher on answer after answer of one shape (DescribeTable every few
+     * seconds): where the key was found last time is remembered per call
+     * site, across calls and threads (a relaxed atomic: only a guess, always
+     * checked), and tried first. Key records are per document, so the
+     * guess is checked by the key's bytes.
+     */
+    [H_GET_REMEMBERED] =
+        {"static inline const struct anvil_json *@get_remembered(", S_DEP(H_GET),
+         "/* @get(), first trying the member where this call site found the key last time. */\n"
+         "static inline const struct anvil_json *@get_remembered(const struct anvil_json *v, const char *key, size_t len,\n"
+         "                                                          atomic_size_t *last) {\n"
+         "    size_t at = atomic_load_explicit(last, memory_order_relaxed);\n"
+         "    if (anvil_json_is_object(v) && at < anvil_json_len(v)) {\n"
+         "        struct anvil_str_view name = anvil_json_member_key(anvil_json_object_at(v, at));\n"
+         "        if (name.len == len && memcmp(name.ptr, key, len) == 0) {\n"
+         "            return &anvil_json_object_at(v, at)->value;\n"
+         "        }\n"
+         "    }\n"
+         "    const struct anvil_json *found = @get(v, key, len);\n"
+         "    if (found) {\n"
+         "        const char *member = (const char *)found - offsetof(struct anvil_json_member, value);\n"
+         "        at = (size_t)(member - (const char *)anvil_json_object_at(v, 0)) / sizeof(struct anvil_json_member);\n"
+         "        atomic_store_explicit(last, at, memory_order_relaxed);\n"
          "    }\n"
          "    return found;\n"
          "}\n\n"},
@@ -111,13 +147,17 @@ const struct anvil__jpc_helper_def anvil__jpc_helpers[H_COUNT] = {
               "    }\n"
               "    return (uint64_t)index < len ? anvil_json_array_at(v, (size_t)index) : NULL;\n"
               "}\n\n"},
-    [H_FLAT] = {"static inline size_t @flat_len(", S_DEP(H_BASE),
-                "/* Flattening one level: an array item stands for its items, anything else for itself. */\n"
-                "static inline size_t @flat_len(const struct anvil_json *item) {\n"
-                "    return anvil_json_is_array(item) ? anvil_json_len(item) : 1;\n"
-                "}\n\n"
-                "static inline const struct anvil_json *@flat_at(const struct anvil_json *item, size_t index) {\n"
-                "    return anvil_json_is_array(item) ? anvil_json_array_at(item, index) : item;\n"
+    [H_FLAT] = {"static inline const struct anvil_json *@flat(", S_DEP(H_BASE),
+                "/* Flattening one level: an array item stands for its `*n` items, anything else (null too) for\n"
+                " * itself. */\n"
+                "static inline const struct anvil_json *@flat(const struct anvil_json *item, size_t *n) {\n"
+                "    static const struct anvil_json null_value = ANVIL_JSON_NULL_INIT;\n"
+                "    if (anvil_json_is_array(item)) {\n"
+                "        *n = anvil_json_len(item);\n"
+                "        return anvil_json_array_at(item, 0);\n"
+                "    }\n"
+                "    *n = 1;\n"
+                "    return item ? item : &null_value;\n"
                 "}\n\n"},
     [H_LIST] =
         {"struct @list {", S_DEP(H_NOMEM),

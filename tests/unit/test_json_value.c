@@ -1,4 +1,5 @@
 #include "harness.h"
+#include "json/json_internal.h"
 
 static int s_parse(struct anvil_test *t, const char *text, struct anvil_json_doc **doc) {
     return anvil_json_parse(t->alloc, text, strlen(text), NULL, doc, NULL);
@@ -185,4 +186,56 @@ done:
     anvil_json_doc_destroy(doc);
     anvil_arena_destroy(arena);
     anvil_arena_destroy(other);
+}
+
+/* anvil_json_string_equals(): the inline bytes of short strings by the tag and a word compare, every other string by
+ * its bytes, and never true for a non-string or a different length. */
+TEST(json_string_equals) {
+    struct anvil_arena *arena = NULL;
+    struct anvil_json_doc *doc = NULL;
+    struct anvil_json v;
+    CHECK_OK(anvil_arena_new(t->alloc, NULL, &arena));
+    static const char *const texts[] = {"", "a", "running", "pending", "ACTIVE", "8 bytes!", "a longer string value"};
+    for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+        CHECK_OK(anvil_json_new_string(arena, texts[i], strlen(texts[i]), &v));
+        for (size_t j = 0; j < sizeof(texts) / sizeof(texts[0]); j++) {
+            CHECK(anvil_json_string_equals(&v, texts[j], strlen(texts[j])) == (i == j));
+        }
+        /* The same bytes held elsewhere (a key's, borrowed): compared by bytes, same answers. */
+        struct anvil_json borrowed = anvil__json_borrowed_string(texts[i], strlen(texts[i]));
+        for (size_t j = 0; j < sizeof(texts) / sizeof(texts[0]); j++) {
+            CHECK(anvil_json_string_equals(&borrowed, texts[j], strlen(texts[j])) == (i == j));
+        }
+        /* A prefix or an extension of the bytes is another string. */
+        size_t n = strlen(texts[i]);
+        if (n > 0) {
+            CHECK(!anvil_json_string_equals(&v, texts[i], n - 1));
+        }
+    }
+    /* Bytes after the length do not count; NUL inside does. */
+    CHECK_OK(anvil_json_new_string(arena, "ab\0c", 4, &v));
+    CHECK(anvil_json_string_equals(&v, "ab\0c", 4));
+    CHECK(!anvil_json_string_equals(&v, "ab\0d", 4));
+    CHECK(!anvil_json_string_equals(&v, "ab", 2));
+    CHECK(anvil_json_string_equals(&v, "ab\0cXYZ", 4));
+    /* Non-strings, whatever their payload holds. */
+    CHECK(!anvil_json_string_equals(NULL, "", 0));
+    struct anvil_json none = anvil_json_make_null(), no = anvil_json_make_bool(false);
+    CHECK(!anvil_json_string_equals(&none, "", 0));
+    CHECK(!anvil_json_string_equals(&no, "", 0));
+    struct anvil_json number = anvil_json_make_int(0x676e696e6e7572); /* "running" as a little-endian word */
+    CHECK(!anvil_json_string_equals(&number, "running", 7));
+    /* Parsed strings, escaped or not, and an empty array (a payload of zeros). */
+    CHECK_OK(s_parse(t, "[\"running\", \"r\\u0075nning\", \"run\", [], {}, \"\"]", &doc));
+    const struct anvil_json *root = anvil_json_doc_root(doc);
+    CHECK(anvil_json_string_equals(anvil_json_array_at(root, 0), "running", 7));
+    CHECK(anvil_json_string_equals(anvil_json_array_at(root, 1), "running", 7));
+    CHECK(!anvil_json_string_equals(anvil_json_array_at(root, 2), "running", 7));
+    CHECK(anvil_json_string_equals(anvil_json_array_at(root, 2), "run", 3));
+    CHECK(!anvil_json_string_equals(anvil_json_array_at(root, 3), "", 0));
+    CHECK(!anvil_json_string_equals(anvil_json_array_at(root, 4), "", 0));
+    CHECK(anvil_json_string_equals(anvil_json_array_at(root, 5), "", 0));
+done:
+    anvil_json_doc_destroy(doc);
+    anvil_arena_destroy(arena);
 }
