@@ -918,11 +918,21 @@ static void s_iterate(struct s_fn *f, const char *v, bool members, struct s_sink
     s_sink_begin(f, s, base);
     const char *i = s_unique(f, s_fmt(f->g, "i_%s", elem));
     const char *x = s_unique(f, s_fmt(f->g, "v_%s", elem));
-    s_open(f, "for (size_t %s = 0; %s < anvil_json_len(%s)%s; %s++)", i, i, v, s_until(f, s), i);
+    /* The count and the first item read once: the loop's body may write memory (a list, scratch), and the
+     * compiler could not otherwise tell that it leaves the array alone. */
+    const char *count = s_unique(f, s_fmt(f->g, "n_%s", base));
+    const char *first = s_unique(f, s_fmt(f->g, members ? "members_%s" : "items_%s", base));
+    s_line(f, "size_t %s = anvil_json_len(%s);", count, v);
     if (members) {
-        s_line(f, "const struct anvil_json *%s = &anvil_json_object_at(%s, %s)->value;", x, v, i);
+        s_line(f, "const struct anvil_json_member *%s = anvil_json_object_at(%s, 0);", first, v);
     } else {
-        s_line(f, "const struct anvil_json *%s = anvil_json_array_at(%s, %s);", x, v, i);
+        s_line(f, "const struct anvil_json *%s = anvil_json_array_at(%s, 0);", first, v);
+    }
+    s_open(f, "for (size_t %s = 0; %s < %s%s; %s++)", i, i, count, s_until(f, s), i);
+    if (members) {
+        s_line(f, "const struct anvil_json *%s = &%s[%s].value;", x, first, i);
+    } else {
+        s_line(f, "const struct anvil_json *%s = &%s[%s];", x, first, i);
     }
     f->loops++;
     s_sink_item(f, s, x);
