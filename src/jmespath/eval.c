@@ -524,6 +524,20 @@ int anvil_jmespath_search(const struct anvil_jmespath *expr, const struct anvil_
     if (!expr || !input || !result_arena || !result) {
         return anvil_diag_set(diag, ANVIL_EINVAL, 0, 0, 0, "invalid argument");
     }
+    if (expr->field_chain) {
+        /* `a.b.c`: each field looked up once, so no hints and no evaluator (what jp_eval_node
+         * would do, step for step). */
+        const struct jp_node *root = expr->root;
+        const struct jp_node *const *steps =
+            root->type == JP_N_FIELD ? &root : (const struct jp_node *const *)root->children;
+        size_t count = root->type == JP_N_FIELD ? 1 : root->count;
+        const struct anvil_json *v = input;
+        for (size_t i = 0; i < count && v; i++) {
+            v = anvil__json_object_get_hashed(v, steps[i]->name.ptr, steps[i]->name.len, steps[i]->hash);
+        }
+        *result = v ? *v : anvil_json_make_null();
+        return ANVIL_OK;
+    }
     struct jp_hint hints[JP_HINTS];
     uint32_t hint_count = expr->fields < JP_HINTS ? expr->fields : JP_HINTS;
     for (uint32_t i = 0; i < hint_count; i++) {

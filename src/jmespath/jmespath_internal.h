@@ -122,6 +122,9 @@ struct anvil_jmespath {
     struct jp_node *root;
     /* Field nodes made (their slots are 0 .. fields - 1). */
     uint32_t fields;
+    /* The whole expression is `a` or `a.b.c` (a field, or a sub-expression of fields only): a search
+     * is its lookups, without the evaluator. */
+    bool field_chain;
 };
 
 /* ---- functions ---- */

@@ -255,6 +255,22 @@ static bool s_field_chain(struct s_parser *ps, const char *text, size_t len, int
 
 static int s_expression(struct s_parser *ps, int bp, struct jp_node **out);
 
+/* Whether tree `n` is a field or a sub-expression of fields only, whichever parser built it. */
+static bool s_is_field_chain(const struct jp_node *n) {
+    if (n->type == JP_N_FIELD) {
+        return true;
+    }
+    if (n->type != JP_N_SUBEXPR) {
+        return false;
+    }
+    for (size_t i = 0; i < n->count; i++) {
+        if (n->children[i]->type != JP_N_FIELD) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* ---- pieces ---- */
 
 static int s_slice(struct s_parser *ps, struct jp_node **out) {
@@ -745,6 +761,7 @@ int anvil_jmespath_compile(struct anvil_allocator *allocator, const char *text, 
     expr->len = len;
     expr->root = NULL;
     expr->fields = 0;
+    expr->field_chain = false;
     struct anvil_arena *arena = expr->arena;
     anvil__arena_init_inline(arena, allocator, copy + text_bytes, inline_bytes);
     int rc = ANVIL_OK;
@@ -775,6 +792,7 @@ int anvil_jmespath_compile(struct anvil_allocator *allocator, const char *text, 
         anvil_jmespath_destroy(expr);
         return rc;
     }
+    expr->field_chain = s_is_field_chain(expr->root);
     *out = expr;
     return ANVIL_OK;
 }

@@ -141,3 +141,60 @@ done:
     anvil_json_doc_destroy(doc);
     anvil_jmespath_destroy(expr);
 }
+
+/*
+ * A whole-expression chain is searched without the evaluator (eval.c): the answer must be the
+ * evaluator's on every document, whichever parser built the chain. Keys of 1 to 3 bytes that differ
+ * only in the middle test the short-key compare.
+ */
+TEST(jmespath_field_chain_searches_as_the_evaluator_does) {
+    static const char *const exprs[] = {
+        "a",     "abc", "axc", "a.b",   "abc.axc", "\"a\".\"b\"", "a.b.c", "big.k15", "big.k9",
+        "big.x", "n.a", "s.a", "arr.a", "nul.a",   "e.a",         "\"\"",  "\"\".a",  "ab.ba",
+    };
+    static const char *const docs[] = {
+        "{\"a\": {\"b\": {\"c\": 1}}, \"abc\": {\"axc\": 2, \"abc\": 3}, \"axc\": 4}",
+        "{\"a\": null, \"abc\": [1], \"axc\": \"s\", \"n\": 5, \"s\": \"str\", \"arr\": [{\"a\": 1}], \"nul\": null}",
+        "{\"big\": {\"k0\":0,\"k1\":1,\"k2\":2,\"k3\":3,\"k4\":4,\"k5\":5,\"k6\":6,\"k7\":7,\"k8\":8,\"k9\":9,"
+        "\"k10\":10,\"k11\":11,\"k12\":12,\"k13\":13,\"k14\":14,\"k15\":15,\"k16\":16}, \"e\": {}}",
+        "{\"\": {\"a\": true}, \"ab\": {\"ba\": 1, \"bb\": 2, \"aa\": 3}}",
+        "[1, 2]",
+        "\"a\"",
+        "{}",
+    };
+    struct anvil_arena *arena = NULL;
+    struct anvil_json_doc *doc = NULL;
+    struct anvil_jmespath *expr = NULL;
+    CHECK_OK(anvil_arena_new(t->alloc, NULL, &arena));
+    for (size_t d = 0; d < sizeof docs / sizeof docs[0]; d++) {
+        CHECK_OK(anvil_json_parse(t->alloc, docs[d], strlen(docs[d]), NULL, &doc, NULL));
+        for (size_t e = 0; e < sizeof exprs / sizeof exprs[0]; e++) {
+            CHECK_OK(anvil_jmespath_compile(t->alloc, exprs[e], strlen(exprs[e]), NULL, &expr, NULL));
+            CHECK(expr->field_chain);
+            struct anvil_json fast, slow;
+            CHECK_OK(anvil_jmespath_search(expr, anvil_json_doc_root(doc), arena, &fast, NULL));
+            expr->field_chain = false; /* the evaluator, as for any other expression */
+            CHECK_OK(anvil_jmespath_search(expr, anvil_json_doc_root(doc), arena, &slow, NULL));
+            if (!anvil_json_equal(&fast, &slow) || anvil_json_type(&fast) != anvil_json_type(&slow)) {
+                fprintf(stderr, "%s on document %zu: the chain's answer differs from the evaluator's\n", exprs[e], d);
+                CHECK(false);
+            }
+            anvil_jmespath_destroy(expr);
+            expr = NULL;
+        }
+        anvil_json_doc_destroy(doc);
+        doc = NULL;
+    }
+    /* What is not a chain keeps the evaluator. */
+    static const char *const others[] = {"a[0]", "a | b", "a.b[0]", "@.a", "a.*", "a.[b]", "`1`"};
+    for (size_t e = 0; e < sizeof others / sizeof others[0]; e++) {
+        CHECK_OK(anvil_jmespath_compile(t->alloc, others[e], strlen(others[e]), NULL, &expr, NULL));
+        CHECK(!expr->field_chain);
+        anvil_jmespath_destroy(expr);
+        expr = NULL;
+    }
+done:
+    anvil_jmespath_destroy(expr);
+    anvil_json_doc_destroy(doc);
+    anvil_arena_destroy(arena);
+}
