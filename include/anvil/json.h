@@ -171,16 +171,20 @@ static inline struct anvil_str_view anvil_json_string(const struct anvil_json *v
 
 /**
  * Whether `v` is a string of exactly the `len` bytes at `s` (which need not
- * be NUL-terminated). Meant for constants: with `s` a literal, a string of up
- * to 7 bytes (which anvil keeps inside the value) is one compare of the tag
- * and one or two of the bytes, without a branch on where the bytes are.
+ * be NUL-terminated; NULL with `len` 0 is the empty string). Meant for
+ * constants: with `s` a literal, a string of up to 7 bytes that anvil keeps
+ * inside the value (every such string the parser, the builder and
+ * anvil_json_new_string() make) is one compare of the tag and one or two of
+ * the bytes; others are compared by length and bytes.
  */
 static inline bool anvil_json_string_equals(const struct anvil_json *v, const char *s, size_t len) {
+    /* (The length first: g++ -Wconversion warns on the enum operand first.) */
     if (v && len < sizeof(v->u) &&
-        v->tag == ((uint64_t)ANVIL_JSON_STRING | ANVIL_JSON__FLAG | ((uint64_t)len << ANVIL_JSON__LEN_SHIFT))) {
+        v->tag == (((uint64_t)len << ANVIL_JSON__LEN_SHIFT) | ANVIL_JSON__FLAG | (uint64_t)ANVIL_JSON_STRING)) {
         return len == 0 || memcmp(&v->u, s, len) == 0;
     }
-    return anvil_json_is_string(v) && anvil_json_len(v) == len && memcmp(anvil_json_string_ptr(v), s, len) == 0;
+    return anvil_json_is_string(v) && anvil_json_len(v) == len &&
+           (len == 0 || memcmp(anvil_json_string_ptr(v), s, len) == 0);
 }
 
 /** Item `index` of an array, or NULL when out of range or not an array. */

@@ -103,6 +103,9 @@ struct s_fn {
     struct s_cse *cse;
     struct s_literal *literals;
     int loops; /* how many loops the code being written is in */
+    /* An &expression's function, called once per element by sort_by() and the like: its lookups outside
+     * loops are plain (a guess kept across calls would be shared by every element, and every thread). */
+    bool per_element;
 };
 
 static void s_fail_gen(struct s_gen *g, int rc) {
@@ -1082,6 +1085,9 @@ static const char *s_field(struct s_fn *f, const char *in, struct anvil_str_view
         s_open(f, "if (!%s)", var);
         s_line(f, "%s = %s(%s, %s, %zu, &%s);", var, helper, in, s_cstr(f, name), name.len, hint);
         s_close(f);
+    } else if (f->per_element) {
+        s_line(f, "const struct anvil_json *%s = %s(%s, %s, %zu);", var, s_helper(f, H_GET, "get"), in, s_cstr(f, name),
+               name.len);
     } else {
         /* Looked up once per call: where it was found in the last call's answer, declared with the literals. */
         const char *last = s_unique(f, s_fmt(f->g, "last_%s", s_snake(f->g, name)));
@@ -1269,13 +1275,13 @@ static const char *s_multi_hash(struct s_fn *f, const struct jp_node *n, const c
 /* ---- functions ---- */
 
 static void s_emit_value_function(struct s_gen *g, const struct jp_node *root, const char *name, const char *param,
-                                  const char *comment, struct anvil_buf *dst);
+                                  bool per_element, const char *comment, struct anvil_buf *dst);
 
 /* An &expression argument: a static function of its own, written before the caller. Its name. */
 static const char *s_expref(struct s_fn *f, const struct jp_node *expref) {
     struct s_gen *g = f->g;
     const char *name = s_fmt(g, "%s_expr%u", g->name, ++g->nested_count);
-    s_emit_value_function(g, expref->children[0], name, "current",
+    s_emit_value_function(g, expref->children[0], name, "current", true,
                           s_fmt(g, "/* An &expression argument of %s: its value for each item. */", g->name),
                           &g->nested);
     return name;
@@ -1778,9 +1784,10 @@ static void s_fn_clean_up(struct s_fn *f) {
 }
 
 static void s_emit_value_function(struct s_gen *g, const struct jp_node *root, const char *name, const char *param,
-                                  const char *comment, struct anvil_buf *dst) {
+                                  bool per_element, const char *comment, struct anvil_buf *dst) {
     struct s_fn f;
     s_fn_init(&f, g, false, param);
+    f.per_element = per_element;
     const char *v = s_value(&f, root, param);
     s_line(&f, "*out = %s;", s_deref(&f, v));
     s_assemble(&f, comment,
@@ -1906,7 +1913,7 @@ static int s_emit(const struct anvil_jmespath *expr, bool matcher, enum anvil_wa
     s_need(&g, H_BASE);
     const char *text = s_comment(&g, anvil_jmespath_text(expr));
     if (!matcher) {
-        s_emit_value_function(&g, expr->root, name, "root", s_fmt(&g, "/* %s */", text), &main);
+        s_emit_value_function(&g, expr->root, name, "root", false, s_fmt(&g, "/* %s */", text), &main);
     } else {
         struct anvil_buf shown;
         anvil_buf_init(&shown, NULL, 0);

@@ -8,7 +8,6 @@ const struct anvil__jpc_helper_def anvil__jpc_helpers[H_COUNT] = {
     [H_BASE] = {"/* ---- JMESPath compiled to C: helpers (@*) ---- */", 0,
                 "/* ---- JMESPath compiled to C: helpers (@*) ---- */\n"
                 "#include <math.h>\n"
-                "#include <stdatomic.h>\n"
                 "#include <stddef.h>\n"
                 "#include <string.h>\n"
                 "\n"
@@ -119,6 +118,8 @@ const struct anvil__jpc_helper_def anvil__jpc_helpers[H_COUNT] = {
      */
     [H_GET_REMEMBERED] =
         {"static inline const struct anvil_json *@get_remembered(", S_DEP(H_GET),
+         "#include <stdatomic.h>\n"
+         "\n"
          "/* @get(), first trying the member where this call site found the key last time. */\n"
          "static inline const struct anvil_json *@get_remembered(const struct anvil_json *v, const char *key, size_t len,\n"
          "                                                          atomic_size_t *last) {\n"

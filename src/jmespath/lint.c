@@ -612,7 +612,14 @@ static struct s_val s_multi(struct s_lint *l, const struct jp_node *n, const str
         members[i].key = n->keys[i];
         members[i].value = items[i];
     }
-    struct s_val r = {S_VALUE, anvil__json_container(ANVIL_JSON_OBJECT, n->count, members)};
+    /* As the evaluator makes it: a repeated key's last value wins, and 16 keys or more get the index
+     * lookups read (a bare container of them had none, and the first lookup read past the members). */
+    struct s_val r = {S_VALUE, anvil_json_make_null()};
+    size_t unused;
+    if (anvil__json_object_finish(l->arena, members, n->count, false, &unused, &r.v) != ANVIL_OK) {
+        l->rc = ANVIL_ENOMEM;
+        return s_any;
+    }
     return r;
 }
 

@@ -207,6 +207,16 @@ TEST(validate_return_type_passes_what_fits) {
                       "\"expected\": \"DOWN\", \"comparator\": \"stringEquals\"}}}]}}",
                       NULL, &got));
     CHECK_EQ_U64(got.len, 0);
+    /* A multi-select hash of 16 keys or more is an indexed object: looked up, not read past. */
+    anvil_buf_clean_up(&got);
+    anvil_buf_init(&got, t->alloc, 0);
+    CHECK_OK(s_events(t,
+                      "{\"X\": {\"acceptors\": [{\"state\": \"success\", \"matcher\": {\"output\": {\"path\": "
+                      "\"{k0: status, k1: ok, k2: ok, k3: status, k4: ok, k5: ok, k6: ok, k7: ok, k8: ok, k9: ok, "
+                      "k10: ok, k11: ok, k12: ok, k13: ok, k14: ok, k15: ok, k16: ok}.k3\", \"expected\": \"UP\", "
+                      "\"comparator\": \"stringEquals\"}}}]}}",
+                      NULL, &got));
+    CHECK_EQ_U64(got.len, 0);
 done:
     anvil_buf_clean_up(&got);
 }
