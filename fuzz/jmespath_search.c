@@ -3,7 +3,10 @@
  * expression, parse the document (null when it is not JSON), evaluate, and
  * require that the result is a well-formed value: it writes, and the text
  * parses back to an equal value. Errors must carry a kind and a message.
- * The same expression after a space must compile to the same tree.
+ * The same expression after a space must compile to the same tree. A field
+ * chain's direct search must answer as the evaluator does. The waiter-path
+ * linter (model validation's type checker) must finish on the expression with
+ * the document as the output's shape, its problems worded.
  */
 
 #include <stdio.h>
@@ -11,6 +14,7 @@
 #include <string.h>
 
 #include "anvil/anvil.h"
+#include "jmespath/jmespath_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -50,6 +54,44 @@ static void s_same_as_spaced(const char *text, size_t len, int rc, const struct 
     anvil_jmespath_destroy(other);
 }
 
+static void s_problem(void *user_data, enum anvil__lint_severity severity, size_t line, size_t column,
+                      const char *message) {
+    (void)user_data;
+    (void)severity;
+    (void)line;
+    (void)column;
+    s_check(message && message[0], "a lint problem without words");
+}
+
+/* The linter over the expression, the document standing for the output's shape. */
+static void s_lint(const struct anvil_jmespath *expr, const struct anvil_json *input) {
+    struct anvil_arena *arena = NULL;
+    struct anvil_arena_options limits = {.max_bytes = (size_t)64 << 20};
+    s_check(anvil_arena_new(NULL, &limits, &arena) == ANVIL_OK, "arena");
+    enum anvil__lint_type returns;
+    int rc = anvil__jmespath_lint(expr, input, arena, s_problem, NULL, &returns);
+    s_check(rc == ANVIL_OK || rc == ANVIL_ENOMEM, "the linter failed");
+    anvil_arena_destroy(arena);
+}
+
+/* A field chain is searched without the evaluator: the evaluator must give the same. */
+static void s_chain_as_evaluator(struct anvil_jmespath *expr, const struct anvil_json *input, int rc,
+                                 const struct anvil_json *result) {
+    if (!expr->field_chain) {
+        return;
+    }
+    struct anvil_arena *arena = NULL;
+    s_check(anvil_arena_new(NULL, NULL, &arena) == ANVIL_OK, "arena");
+    expr->field_chain = false;
+    struct anvil_json slow;
+    int slow_rc = anvil_jmespath_search(expr, input, arena, &slow, NULL);
+    expr->field_chain = true;
+    s_check(slow_rc == rc, "a chain's status differs from the evaluator's");
+    s_check(rc != ANVIL_OK || (anvil_json_type(result) == anvil_json_type(&slow) && anvil_json_equal(result, &slow)),
+            "a chain's answer differs from the evaluator's");
+    anvil_arena_destroy(arena);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *text = (const char *)data;
     const char *newline = memchr(text, '\n', size);
@@ -77,6 +119,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     s_check(anvil_arena_new(NULL, &limits, &arena) == ANVIL_OK, "arena");
     struct anvil_json result;
     rc = anvil_jmespath_search(expr, input, arena, &result, &diag);
+    s_chain_as_evaluator(expr, input, rc, &result);
+    s_lint(expr, input);
     if (rc == ANVIL_OK) {
         struct anvil_buf out;
         anvil_buf_init(&out, NULL, 0);
