@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdlib.h>
 
 #include "harness.h"
 #include "json/json_internal.h"
@@ -546,5 +547,63 @@ TEST(json_parse_long_numbers_use_the_callers_allocator) {
     double d = anvil_json_double(anvil_json_doc_root(doc));
     CHECK(d > 7.7e9 && d < 7.8e9);
 done:
+    anvil_json_doc_destroy(doc);
+}
+
+/*
+ * Strings of up to 7 bytes are read with one 8-byte load where 8 input bytes remain: what follows
+ * the string in the input must not leak into the value (each is NUL-terminated, its padding zero),
+ * and near the input's end nothing is read past it (ASan would see it: the text is an exact-size
+ * heap copy).
+ */
+TEST(json_parse_short_strings_take_only_their_bytes) {
+    struct anvil_json_doc *doc = NULL;
+    char *text = NULL;
+    static const char *const docs[] = {
+        "[\"\",\"a\",\"ab\",\"abc\",\"abcd\",\"abcde\",\"abcdef\",\"abcdefg\",\"abcdefgh\"]",
+        "{\"k\":\"v\",\"kk\":\"vvvvvvv\",\"x\":\"\\u0041\",\"y\":\"\\u00e9\"}",
+        "\"abcdefg\"",
+        "\"abc\"",
+        "\"\"",
+        "[\"ab\"]",
+    };
+    for (size_t d = 0; d < sizeof(docs) / sizeof(docs[0]); d++) {
+        size_t len = strlen(docs[d]);
+        text = malloc(len); /* exactly the text: no terminator to read by mistake */
+        CHECK(text != NULL);
+        memcpy(text, docs[d], len);
+        CHECK_OK(anvil_json_parse(t->alloc, text, len, NULL, &doc, NULL));
+        memset(text, 'Z', len); /* the document must not depend on the text */
+        free(text);
+        text = NULL;
+        const struct anvil_json *root = anvil_json_doc_root(doc);
+        size_t n = anvil_json_is_string(root) ? 1 : anvil_json_len(root);
+        for (size_t i = 0; i < n; i++) {
+            const struct anvil_json *v = anvil_json_is_array(root)    ? anvil_json_array_at(root, i)
+                                         : anvil_json_is_object(root) ? &anvil_json_object_at(root, i)->value
+                                                                      : root;
+            CHECK(anvil_json_is_string(v));
+            size_t vlen = anvil_json_len(v);
+            const char *p = anvil_json_string_ptr(v);
+            CHECK(p[vlen] == '\0');
+            for (size_t j = 0; j < vlen; j++) {
+                CHECK(p[j] != 'Z' && p[j] != '"' && p[j] != ',');
+            }
+            if (vlen < 8) {
+                /* Inside the value: the payload past the bytes is zero. */
+                unsigned char payload[8];
+                memcpy(payload, &v->u, sizeof(payload));
+                for (size_t j = vlen; j < sizeof(payload); j++) {
+                    CHECK(payload[j] == 0);
+                }
+            }
+        }
+        CHECK(anvil_json_string_equals(anvil_json_is_array(root) ? anvil_json_array_at(root, 7) : NULL, "abcdefg", 7) ==
+              (d == 0));
+        anvil_json_doc_destroy(doc);
+        doc = NULL;
+    }
+done:
+    free(text);
     anvil_json_doc_destroy(doc);
 }
