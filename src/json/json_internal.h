@@ -19,8 +19,10 @@ _Static_assert(offsetof(struct anvil_json_key, bytes) == sizeof(struct anvil_jso
 
 /*
  * Set by tests to make the parser take its portable scalar paths where it has
- * SIMD ones, so that both are exercised. Atomic (read relaxed once per string
- * scan): a test may flip it while another thread parses.
+ * SIMD ones, and read every key without predicting it (json_parse.c,
+ * s_key_head), so that both ways are exercised and compared. Atomic (read
+ * relaxed once per string scan and per key): a test may flip it while another
+ * thread parses.
  */
 extern _Atomic bool anvil__json_scalar_only;
 

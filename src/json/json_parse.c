@@ -17,6 +17,8 @@
 
 struct s_frame {
     size_t start; /* first item (arrays) or member (objects) of this container */
+    /* The first key of the last object directly inside this container, if plain (see s_key_head). */
+    const struct anvil_json_key *first_key;
     /* Objects: this object's number in opening order, and whether a key may repeat in it. */
     uint64_t serial;
     bool object;
@@ -31,8 +33,28 @@ struct s_frame {
  * possible and only then are the members compared; otherwise an object's
  * keys are known to differ. JSON's objects rarely repeat a key.
  */
+/*
+ * Before the stamp: what predicts the next key. Arrays of objects of one
+ * shape (AWS answers) repeat their keys in one order, so the key that
+ * followed this one last time (`next`), or the first key of the previous
+ * object in the same container (s_frame.first_key), is compared with the
+ * input's bytes before anything is scanned or hashed. Only a plain key is
+ * predicted: one whose bytes are its text between the quotes (the string
+ * scan's fast path: printable ASCII, no quote, no backslash), so matching
+ * `"` + bytes + `"` in the input is exactly reading that key.
+ */
+struct s_key_head {
+    const struct anvil_json_key *next;
+    uint64_t plain;
+    uint64_t stamp;
+};
+
+static inline struct s_key_head *s_head(const struct anvil_json_key *key) {
+    return (struct s_key_head *)(void *)((char *)(uintptr_t)key - sizeof(struct s_key_head));
+}
+
 static inline uint64_t *s_stamp(const struct anvil_json_key *key) {
-    return (uint64_t *)(void *)((char *)(uintptr_t)key - sizeof(uint64_t));
+    return &s_head(key)->stamp;
 }
 
 struct s_parser {
@@ -226,10 +248,14 @@ static inline size_t s_recent_slot(const unsigned char *bytes, size_t len) {
     return len ? (len * 31 + (size_t)bytes[0] * 7 + bytes[len - 1]) & 255 : 0;
 }
 
-static const struct anvil_json_key *s_intern(struct s_parser *ps, const unsigned char *bytes, size_t len) {
+/* The key record for `len` bytes; `plain` when they were read straight from the input (s_key_head). */
+static const struct anvil_json_key *s_intern(struct s_parser *ps, const unsigned char *bytes, size_t len, bool plain) {
     size_t recent = s_recent_slot(bytes, len);
     const struct anvil_json_key *hit = ps->recent[recent];
     if (hit && hit->len == len && anvil__json_bytes_eq(hit->bytes, bytes, len)) {
+        if (plain && !s_head(hit)->plain) {
+            s_head(hit)->plain = 1; /* first made from an escaped text: its bytes are plain too */
+        }
         return hit;
     }
     if (ANVIL_UNLIKELY(ps->key_count * 2 >= ps->key_mask)) {
@@ -246,18 +272,23 @@ static const struct anvil_json_key *s_intern(struct s_parser *ps, const unsigned
         }
         if (k->hash == hash && k->len == len && anvil__json_bytes_eq(k->bytes, bytes, len)) {
             ps->recent[recent] = k;
+            if (plain && !s_head(k)->plain) {
+                s_head(k)->plain = 1;
+            }
             return k;
         }
         slot = (slot + 1) & ps->key_mask;
     }
-    /* The stamp, then the record (8-byte aligned, as a record needs at most). */
-    uint64_t *stamp =
-        anvil__arena_bump(ps->arena, sizeof(uint64_t) + sizeof(struct anvil_json_key) + len + 1, _Alignof(uint64_t));
-    if (!stamp) {
+    /* The head, then the record (8-byte aligned, as a record needs at most). */
+    struct s_key_head *head = anvil__arena_bump(
+        ps->arena, sizeof(struct s_key_head) + sizeof(struct anvil_json_key) + len + 1, _Alignof(struct s_key_head));
+    if (!head) {
         return NULL;
     }
-    *stamp = 0;
-    const struct anvil_json_key *k = anvil__json_key_init(stamp + 1, (const char *)bytes, len, hash);
+    head->next = NULL;
+    head->plain = plain;
+    head->stamp = 0;
+    const struct anvil_json_key *k = anvil__json_key_init(head + 1, (const char *)bytes, len, hash);
     ps->keys[slot] = k;
     ps->key_count++;
     ps->recent[recent] = k;
@@ -716,6 +747,7 @@ static int s_open(struct s_parser *ps, const unsigned char *at, bool object) {
         return s_nomem(ps, at);
     }
     ps->frames[ps->depth].start = object ? ps->member_len : ps->item_len;
+    ps->frames[ps->depth].first_key = NULL;
     ps->frames[ps->depth].object = object;
     ps->frames[ps->depth].serial = object ? ++ps->objects : 0;
     ps->frames[ps->depth].maybe_duplicate = false;
@@ -887,13 +919,39 @@ key:
     }
     {
         const unsigned char *at = p;
-        const unsigned char *bytes = NULL;
-        size_t len = 0;
-        if ((rc = s_string(ps, &p, &bytes, &len)) != ANVIL_OK) {
-            return rc;
+        struct s_frame *f = &ps->frames[ps->depth - 1];
+        bool first = ps->member_len == f->start;
+        const struct anvil_json_key *prev = first ? NULL : ps->members[ps->member_len - 1].key;
+        struct s_frame *outer = ps->depth >= 2 ? &ps->frames[ps->depth - 2] : NULL;
+        const struct anvil_json_key *key = first ? (outer ? outer->first_key : NULL) : s_head(prev)->next;
+        if (ANVIL_UNLIKELY(atomic_load_explicit(&anvil__json_scalar_only, memory_order_relaxed))) {
+            key = NULL; /* the tests' plain way: every key scanned */
         }
-        const struct anvil_json_key *key = s_intern(ps, bytes, len);
-        if (!key || s_push_member(ps, key, at) != ANVIL_OK) {
+        /* The predicted key, when the input holds exactly its text (s_key_head). */
+        if (key && (size_t)(end - p) >= key->len + 2 && p[key->len + 1] == '"' &&
+            anvil__json_bytes_eq(p + 1, key->bytes, key->len)) {
+            p += key->len + 2;
+        } else {
+            const unsigned char *bytes = NULL;
+            size_t len = 0;
+            if ((rc = s_string(ps, &p, &bytes, &len)) != ANVIL_OK) {
+                return rc;
+            }
+            key = s_intern(ps, bytes, len, bytes != ps->scratch);
+            if (!key) {
+                return s_nomem(ps, at);
+            }
+            /* What comes next time: this key, if the input can be matched against it. */
+            const struct anvil_json_key *want = s_head(key)->plain ? key : NULL;
+            if (first) {
+                if (outer && outer->first_key != want) {
+                    outer->first_key = want;
+                }
+            } else if (s_head(prev)->next != want) {
+                s_head(prev)->next = want;
+            }
+        }
+        if (s_push_member(ps, key, at) != ANVIL_OK) {
             return s_nomem(ps, at);
         }
     }

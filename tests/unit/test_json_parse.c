@@ -607,3 +607,68 @@ done:
     free(text);
     anvil_json_doc_destroy(doc);
 }
+
+/*
+ * Keys are predicted from the previous object of the same container (s_key_head): a parse of the
+ * whole array must give, item by item, what a parse of each object alone gives (no predictions
+ * carried in), however the keys are spelled.
+ */
+TEST(json_parse_predicted_keys_read_as_their_text) {
+    struct anvil_json_doc *whole = NULL, *alone = NULL;
+    static const char *const items[] = {
+        "{\"a\":1,\"b\":2}",
+        "{\"a\":1,\"b\\\"\":2}",
+        "{\"a\\\"\":1}",
+        "{\"a\\\"\":1,\"x\":2}",
+        "{\"a\\\"\":1,\"x\":2}",
+        "{\"ab\":1}",
+        "{\"a\":1,\"abc\":2}",
+        "{\"\\u0041\":1,\"b\":2}",
+        "{\"A\":1,\"b\":2}",
+        "{\"A\":1,\"b\":{\"A\":3}}",
+        "{\"a\":1,\"b\":2,\"b\":3}",
+        "{\"a\":{\"a\":{\"a\":1}},\"a\":2}",
+        "{\"\":1,\"\":2}",
+        "{\"b\":1,\"a\":2}",
+        "{\"caf\\u00e9\":1,\"x\":2}",
+        "{\"caf\xc3\xa9\":1,\"x\":2}",
+        "{\"a\":1,\"b\":2}",
+    };
+    char text[2048];
+    size_t n = 0;
+    text[n++] = '[';
+    for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s", i ? "," : "", items[i]);
+    }
+    text[n++] = ']';
+    CHECK_OK(anvil_json_parse(t->alloc, text, n, NULL, &whole, NULL));
+    const struct anvil_json *root = anvil_json_doc_root(whole);
+    CHECK_EQ_U64(anvil_json_len(root), sizeof(items) / sizeof(items[0]));
+    for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
+        CHECK_OK(anvil_json_parse(t->alloc, items[i], strlen(items[i]), NULL, &alone, NULL));
+        const struct anvil_json *a = anvil_json_array_at(root, i), *b = anvil_json_doc_root(alone);
+        CHECK(anvil_json_equal(a, b));
+        CHECK_EQ_U64(anvil_json_len(a), anvil_json_len(b));
+        for (size_t m = 0; m < anvil_json_len(a); m++) {
+            CHECK(anvil_sv_eq(anvil_json_member_key(anvil_json_object_at(a, m)),
+                              anvil_json_member_key(anvil_json_object_at(b, m))));
+        }
+        anvil_json_doc_destroy(alone);
+        alone = NULL;
+    }
+    /* A repeated key is still found when it is the predicted one (rejected, at the repeat). */
+    struct anvil_json_parse_options reject = {.duplicates = ANVIL_JSON_DUPLICATES_REJECT};
+    struct anvil_diag diag;
+    static const char repeat[] = "[{\"a\":1,\"a\":2}]";
+    CHECK_STATUS(anvil_json_parse(t->alloc, repeat, strlen(repeat), &reject, &alone, &diag), ANVIL_ESYNTAX);
+    static const char repeat2[] = "[{\"a\":1,\"b\":2},{\"a\":1,\"b\":2,\"b\":3}]";
+    CHECK_STATUS(anvil_json_parse(t->alloc, repeat2, strlen(repeat2), &reject, &alone, &diag), ANVIL_ESYNTAX);
+    CHECK_EQ_U64(diag.column, 29);
+    /* A prediction never reads past the input: the same error as without one. */
+    static const char cut[] = "[{\"ab\":1},{\"ab";
+    CHECK_STATUS(anvil_json_parse(t->alloc, cut, strlen(cut), NULL, &alone, &diag), ANVIL_ESYNTAX);
+    CHECK(strstr(diag.message, "unterminated") != NULL);
+done:
+    anvil_json_doc_destroy(whole);
+    anvil_json_doc_destroy(alone);
+}
