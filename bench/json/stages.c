@@ -302,16 +302,6 @@ static struct anvil_json s_build(const struct s_tokens *t, struct s_builder *b, 
 #define S_MAX_RUNS 16
 #define S_MAX_ROUNDS 64
 
-static int s_cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double s_median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, s_cmp);
-    return v[n / 2];
-}
-
 int main(int argc, char **argv) {
     bool smoke = bench_take_smoke(&argc, argv);
     int runs = bench_take_int(&argc, argv, "--runs", smoke ? 1 : 5, 1, S_MAX_RUNS);
@@ -380,9 +370,9 @@ int main(int argc, char **argv) {
                 s1[k] = (t2 - t1) * 1e3;
                 bd[k] = (t3 - t2) * 1e3;
             }
-            parse_ms[r] = s_median(p, rounds);
-            stage1_ms[r] = s_median(s1, rounds);
-            build_ms[r] = s_median(bd, rounds);
+            parse_ms[r] = bench_median(p, (size_t)rounds);
+            stage1_ms[r] = bench_median(s1, (size_t)rounds);
+            build_ms[r] = bench_median(bd, (size_t)rounds);
         }
         printf("%s: %.1f MB, %zu tokens, %zu structurals%s\n", argv[a], (double)len / 1e6, tokens.len, structurals,
                simd ? "" : " (no AVX2: stage 1 not run)");
@@ -392,7 +382,7 @@ int main(int argc, char **argv) {
         for (int i = 0; i < 3; i++) {
             double v[S_MAX_RUNS];
             memcpy(v, all[i], (size_t)runs * sizeof *v);
-            qsort(v, (size_t)runs, sizeof *v, s_cmp);
+            qsort(v, (size_t)runs, sizeof *v, bench_cmp_double);
             printf("  %-32s %.2f-%.2f-%.2f ms (%.0f MB/s at the median)\n", names[i], v[0], v[runs / 2], v[runs - 1],
                    mb / (v[runs / 2] / 1e3));
         }

@@ -79,6 +79,10 @@ struct anvil_json_member {
 #define ANVIL_JSON__TYPE_MASK UINT64_C(0x7)
 #define ANVIL_JSON__FLAG UINT64_C(0x8)
 #define ANVIL_JSON__LEN_SHIFT 8
+/* The tag of a string of `len` (< 8) bytes kept inside the value (the length first: g++ -Wconversion warns on
+ * the enum operand first). */
+#define ANVIL_JSON__INLINE_STRING_TAG(len)                                                                             \
+    (((uint64_t)(len) << ANVIL_JSON__LEN_SHIFT) | ANVIL_JSON__FLAG | (uint64_t)ANVIL_JSON_STRING)
 
 /** Objects with at least this many members get a hash index. */
 #define ANVIL_JSON_INDEX_MIN 16
@@ -178,9 +182,7 @@ static inline struct anvil_str_view anvil_json_string(const struct anvil_json *v
  * the bytes; others are compared by length and bytes.
  */
 static inline bool anvil_json_string_equals(const struct anvil_json *v, const char *s, size_t len) {
-    /* (The length first: g++ -Wconversion warns on the enum operand first.) */
-    if (v && len < sizeof(v->u) &&
-        v->tag == (((uint64_t)len << ANVIL_JSON__LEN_SHIFT) | ANVIL_JSON__FLAG | (uint64_t)ANVIL_JSON_STRING)) {
+    if (v && len < sizeof(v->u) && v->tag == ANVIL_JSON__INLINE_STRING_TAG(len)) {
         return len == 0 || memcmp(&v->u, s, len) == 0;
     }
     return anvil_json_is_string(v) && anvil_json_len(v) == len &&

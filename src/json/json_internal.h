@@ -131,7 +131,7 @@ static inline int anvil__json_string_value(struct anvil_arena *arena, const char
     out->tag = (uint64_t)ANVIL_JSON_STRING | ((uint64_t)len << ANVIL_JSON__LEN_SHIFT);
     if (len < sizeof(out->u)) {
         /* Short strings live in the payload itself, NUL-padded. */
-        out->tag |= ANVIL_JSON__FLAG;
+        out->tag = ANVIL_JSON__INLINE_STRING_TAG(len);
         uint64_t word = 0;
         if (len) {
             memcpy(&word, bytes, len);

@@ -248,14 +248,11 @@ static inline size_t s_recent_slot(const unsigned char *bytes, size_t len) {
     return len ? (len * 31 + (size_t)bytes[0] * 7 + bytes[len - 1]) & 255 : 0;
 }
 
-/* The key record for `len` bytes; `plain` when they were read straight from the input (s_key_head). */
-static const struct anvil_json_key *s_intern(struct s_parser *ps, const unsigned char *bytes, size_t len, bool plain) {
+/* The key record for `len` bytes (a new one not yet plain: the caller says, s_key_head). */
+static const struct anvil_json_key *s_intern(struct s_parser *ps, const unsigned char *bytes, size_t len) {
     size_t recent = s_recent_slot(bytes, len);
     const struct anvil_json_key *hit = ps->recent[recent];
     if (hit && hit->len == len && anvil__json_bytes_eq(hit->bytes, bytes, len)) {
-        if (plain && !s_head(hit)->plain) {
-            s_head(hit)->plain = 1; /* first made from an escaped text: its bytes are plain too */
-        }
         return hit;
     }
     if (ANVIL_UNLIKELY(ps->key_count * 2 >= ps->key_mask)) {
@@ -272,9 +269,6 @@ static const struct anvil_json_key *s_intern(struct s_parser *ps, const unsigned
         }
         if (k->hash == hash && k->len == len && anvil__json_bytes_eq(k->bytes, bytes, len)) {
             ps->recent[recent] = k;
-            if (plain && !s_head(k)->plain) {
-                s_head(k)->plain = 1;
-            }
             return k;
         }
         slot = (slot + 1) & ps->key_mask;
@@ -286,7 +280,7 @@ static const struct anvil_json_key *s_intern(struct s_parser *ps, const unsigned
         return NULL;
     }
     head->next = NULL;
-    head->plain = plain;
+    head->plain = 0;
     head->stamp = 0;
     const struct anvil_json_key *k = anvil__json_key_init(head + 1, (const char *)bytes, len, hash);
     ps->keys[slot] = k;
@@ -613,7 +607,7 @@ static inline int s_string_value(struct s_parser *ps, const unsigned char *bytes
         uint64_t word;
         memcpy(&word, bytes, sizeof(word));
         word &= len ? ~UINT64_C(0) >> (64 - 8 * len) : 0; /* the bytes after the string are not its */
-        out->tag = (uint64_t)ANVIL_JSON_STRING | ANVIL_JSON__FLAG | ((uint64_t)len << ANVIL_JSON__LEN_SHIFT);
+        out->tag = ANVIL_JSON__INLINE_STRING_TAG(len);
         memcpy(&out->u, &word, sizeof(word));
         return ANVIL_OK;
     }
@@ -937,9 +931,12 @@ key:
             if ((rc = s_string(ps, &p, &bytes, &len)) != ANVIL_OK) {
                 return rc;
             }
-            key = s_intern(ps, bytes, len, bytes != ps->scratch);
+            key = s_intern(ps, bytes, len);
             if (!key) {
                 return s_nomem(ps, at);
+            }
+            if (bytes != ps->scratch && !s_head(key)->plain) {
+                s_head(key)->plain = 1; /* read straight from the input (also when first made from an escaped text) */
             }
             /* What comes next time: this key, if the input can be matched against it. */
             const struct anvil_json_key *want = s_head(key)->plain ? key : NULL;
