@@ -17,8 +17,15 @@
 
 struct s_frame {
     size_t start; /* first item (arrays) or member (objects) of this container */
-    /* The first key of the last object directly inside this container, if plain (see s_key_head). */
-    const struct anvil_json_key *first_key;
+    /* Objects: the key of the last member. */
+    const struct anvil_json_key *member_key;
+    /*
+     * Arrays: where the first key of the objects directly inside is predicted
+     * and recorded (s_key_head): the `first` of the key whose value the array
+     * is, else (NULL) `own_first` (not pointed to: the frames may move).
+     */
+    const struct anvil_json_key **first_key;
+    const struct anvil_json_key *own_first;
     /* Objects: this object's number in opening order, and whether a key may repeat in it. */
     uint64_t serial;
     bool object;
@@ -34,19 +41,24 @@ struct s_frame {
  * keys are known to differ. JSON's objects rarely repeat a key.
  */
 /*
- * Before the stamp: what predicts the next key. Arrays of objects of one
- * shape (AWS answers) repeat their keys in one order, so the key that
- * followed this one last time (`next`), or the first key of the previous
- * object in the same container (s_frame.first_key), is compared with the
- * input's bytes before anything is scanned or hashed. Only a plain key is
+ * Before the stamp: what predicts the next key. Objects of one shape (AWS
+ * answers) repeat their keys in one order, so the key that followed this one
+ * last time (`next`) is compared with the input's bytes before anything is
+ * scanned or hashed. An object's first key is predicted from where the
+ * object is: the first key of the last object that was the value of the same
+ * key (`first`), directly or as an array's item. Only a plain key is
  * predicted: one whose bytes are its text between the quotes (the string
  * scan's fast path: printable ASCII, no quote, no backslash), so matching
  * `"` + bytes + `"` in the input is exactly reading that key.
  */
 struct s_key_head {
     const struct anvil_json_key *next;
-    uint64_t plain;
+    const struct anvil_json_key *first;
     uint64_t stamp;
+    uint32_t plain;
+    /* Keys of up to 14 bytes: `"` + bytes + `"`, zero-padded, and the mask of its bytes (else 0). */
+    uint32_t quoted_mask;
+    unsigned char quoted[16];
 };
 
 static inline struct s_key_head *s_head(const struct anvil_json_key *key) {
@@ -67,6 +79,7 @@ struct s_parser {
     size_t max_string;
     bool reject_duplicates;
     bool replace_surrogates;
+    bool scalar_only; /* anvil__json_scalar_only when the parse began */
 
     /* Finished items of open arrays, and members of open objects. */
     struct anvil_json *items;
@@ -145,10 +158,11 @@ static int s_grow(struct s_parser *ps, void **array, size_t *cap, size_t elem, s
     return anvil__mem_grow(ps->allocator, array, cap, elem, need) == ANVIL_OK ? ANVIL_OK : ANVIL_ENOMEM;
 }
 
-static int s_push_member(struct s_parser *ps, const struct anvil_json_key *key, const unsigned char *key_at) {
-    /* The record is the parser's own (s_intern): its stamp says whether the open object may repeat it. */
+static int s_push_member(struct s_parser *ps, struct s_frame *f, const struct anvil_json_key *key,
+                         const unsigned char *key_at) {
+    /* The record is the parser's own (s_intern): its stamp says whether the open object `f` may repeat it. */
     uint64_t *stamp = s_stamp(key);
-    struct s_frame *f = &ps->frames[ps->depth - 1];
+    f->member_key = key;
     f->maybe_duplicate |= *stamp >= f->serial;
     *stamp = f->serial;
     if (ANVIL_UNLIKELY(ps->member_len == ps->member_cap)) {
@@ -163,8 +177,7 @@ static int s_push_member(struct s_parser *ps, const struct anvil_json_key *key, 
             }
         }
     }
-    ps->members[ps->member_len].key = key;
-    ps->members[ps->member_len].value = anvil_json_make_null();
+    ps->members[ps->member_len].key = key; /* its value is stored when read (nothing reads it before) */
     if (ps->reject_duplicates) {
         ps->key_offsets[ps->member_len] = (size_t)(key_at - ps->begin);
     }
@@ -280,8 +293,19 @@ static const struct anvil_json_key *s_intern(struct s_parser *ps, const unsigned
         return NULL;
     }
     head->next = NULL;
+    head->first = NULL;
     head->plain = 0;
     head->stamp = 0;
+    memset(head->quoted, 0, sizeof(head->quoted));
+    head->quoted_mask = 0;
+    if (len + 2 <= sizeof(head->quoted)) {
+        head->quoted[0] = '"';
+        if (len) {
+            memcpy(head->quoted + 1, bytes, len);
+        }
+        head->quoted[len + 1] = '"';
+        head->quoted_mask = (UINT32_C(1) << (len + 2)) - 1;
+    }
     const struct anvil_json_key *k = anvil__json_key_init(head + 1, (const char *)bytes, len, hash);
     ps->keys[slot] = k;
     ps->key_count++;
@@ -293,11 +317,40 @@ static const struct anvil_json_key *s_intern(struct s_parser *ps, const unsigned
 
 static const unsigned char s_is_ws[256] = {[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1};
 
+/*
+ * No byte above ' ' is white space, so the common cases cost a compare or
+ * two: none at all (compact JSON, as services send it) and one space (after
+ * ',' and ':' in printed JSON).
+ */
 static inline const unsigned char *s_skip_ws(const unsigned char *p, const unsigned char *end) {
+    if (ANVIL_LIKELY(p<end && * p> ' ')) {
+        return p;
+    }
+    if (end - p >= 2 && *p == ' ' && p[1] > ' ') {
+        return p + 1;
+    }
     while (p < end && s_is_ws[*p]) {
         p++;
     }
     return p;
+}
+
+/*
+ * Past `c` (',' or ':') at `p` and the white space after it, in the forms
+ * that cover nearly all JSON (no white space, or one space, then a byte that
+ * is not white space); NULL for anything else, which the caller then reads
+ * the general way.
+ */
+static inline const unsigned char *s_past(const unsigned char *p, const unsigned char *end, unsigned char c) {
+    if (ANVIL_LIKELY(end - p >= 3 && p[0] == c)) {
+        if (p[1] > ' ') {
+            return p + 1;
+        }
+        if (p[1] == ' ' && p[2] > ' ') {
+            return p + 2;
+        }
+    }
+    return NULL;
 }
 
 /* ---- strings ---- */
@@ -572,6 +625,24 @@ static int s_string_slow(struct s_parser *ps, const unsigned char *from, size_t 
  */
 static inline int s_string(struct s_parser *ps, const unsigned char **pp, const unsigned char **bytes, size_t *len) {
     const unsigned char *start = *pp + 1;
+#ifdef __SSE2__
+    /* Most strings end within 16 bytes, plain: one load, and its first stop is the closing quote. */
+    if (ANVIL_LIKELY(ps->end - start >= 16 && !ps->scalar_only)) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)start);
+        unsigned quote = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+        unsigned stop = quote | (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
+                                                                         _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))));
+        if (ANVIL_LIKELY(stop & quote & (0u - stop))) {
+            *len = (size_t)__builtin_ctz(stop);
+            if (ANVIL_UNLIKELY(*len > ps->max_string)) {
+                return s_error_at(ps, ANVIL_ELIMIT, start, "string longer than the limit");
+            }
+            *bytes = start;
+            *pp = start + *len + 1;
+            return ANVIL_OK;
+        }
+    }
+#endif
     const unsigned char *q = s_scan_plain(start, ps->end);
     if (ANVIL_LIKELY(q < ps->end && *q == '"')) {
         *len = (size_t)(q - start);
@@ -612,6 +683,30 @@ static inline int s_string_value(struct s_parser *ps, const unsigned char *bytes
         return ANVIL_OK;
     }
 #endif
+    if (len >= sizeof(out->u) && len <= 32) {
+        /* Most strings are short: two overlapping moves, not a call to memcpy. */
+        char *copy = anvil__arena_bump(ps->arena, len + 1, 1);
+        if (!copy) {
+            return ANVIL_ENOMEM;
+        }
+        if (len <= 16) {
+            uint64_t head, tail;
+            memcpy(&head, bytes, 8);
+            memcpy(&tail, bytes + len - 8, 8);
+            memcpy(copy, &head, 8);
+            memcpy(copy + len - 8, &tail, 8);
+        } else {
+            unsigned char head[16], tail[16];
+            memcpy(head, bytes, 16);
+            memcpy(tail, bytes + len - 16, 16);
+            memcpy(copy, head, 16);
+            memcpy(copy + len - 16, tail, 16);
+        }
+        copy[len] = '\0';
+        out->tag = (uint64_t)ANVIL_JSON_STRING | ((uint64_t)len << ANVIL_JSON__LEN_SHIFT);
+        out->u.str = copy;
+        return ANVIL_OK;
+    }
     return anvil__json_string_value(ps->arena, (const char *)bytes, len, out);
 }
 
@@ -730,27 +825,42 @@ static int s_number(struct s_parser *ps, const unsigned char **pp, struct anvil_
 
 /* ---- containers ---- */
 
-static int s_open(struct s_parser *ps, const unsigned char *at, bool object) {
-    if (ANVIL_UNLIKELY(ps->depth >= ps->max_depth)) {
+static int s_open_slow(struct s_parser *ps, const unsigned char *at) {
+    if (ps->depth >= ps->max_depth) {
         char limit[32];
         snprintf(limit, sizeof(limit), "%zu", ps->max_depth);
         return s_error_at(ps, ANVIL_ELIMIT, at, "nesting deeper than the limit of %s", limit);
     }
-    if (ANVIL_UNLIKELY(ps->depth == ps->frame_cap) &&
-        s_grow(ps, (void **)&ps->frames, &ps->frame_cap, sizeof(*ps->frames), ps->depth + 1) != ANVIL_OK) {
+    if (s_grow(ps, (void **)&ps->frames, &ps->frame_cap, sizeof(*ps->frames), ps->depth + 1) != ANVIL_OK) {
         return s_nomem(ps, at);
     }
-    ps->frames[ps->depth].start = object ? ps->member_len : ps->item_len;
-    ps->frames[ps->depth].first_key = NULL;
-    ps->frames[ps->depth].object = object;
-    ps->frames[ps->depth].serial = object ? ++ps->objects : 0;
-    ps->frames[ps->depth].maybe_duplicate = false;
-    ps->depth++;
     return ANVIL_OK;
 }
 
-static int s_close(struct s_parser *ps, const unsigned char *at, struct anvil_json *out) {
-    struct s_frame *f = &ps->frames[ps->depth - 1];
+/* Opens a container at `at`; `*top` becomes its frame (the frames may move). */
+static inline int s_open(struct s_parser *ps, const unsigned char *at, bool object, struct s_frame **top) {
+    int rc;
+    if (ANVIL_UNLIKELY(ps->depth >= ps->max_depth || ps->depth == ps->frame_cap) &&
+        (rc = s_open_slow(ps, at)) != ANVIL_OK) {
+        return rc;
+    }
+    struct s_frame *f = &ps->frames[ps->depth++];
+    f->start = object ? ps->member_len : ps->item_len;
+    f->own_first = NULL;
+    if (!object) {
+        struct s_frame *outer = f != ps->frames ? f - 1 : NULL;
+        f->first_key = outer && outer->object ? &s_head(outer->member_key)->first : NULL;
+    }
+    f->object = object;
+    f->serial = object ? ++ps->objects : 0;
+    f->maybe_duplicate = false;
+    *top = f;
+    return ANVIL_OK;
+}
+
+/* Closes the container of frame `*top`, which becomes the one around it (NULL at the top level). */
+static int s_close(struct s_parser *ps, const unsigned char *at, struct anvil_json *out, struct s_frame **top) {
+    struct s_frame *f = *top;
     int rc;
     ps->progress = (size_t)(at - ps->begin);
     if (f->object) {
@@ -785,18 +895,40 @@ static int s_close(struct s_parser *ps, const unsigned char *at, struct anvil_js
         return rc == ANVIL_ENOMEM || rc == ANVIL_ELIMIT ? s_nomem(ps, at) : rc;
     }
     ps->depth--;
+    *top = ps->depth ? f - 1 : NULL;
     return ANVIL_OK;
 }
 
 /* ---- the main loop ---- */
 
-static int s_literal(struct s_parser *ps, const unsigned char **pp, const char *word, size_t len) {
+/* `word` (true, false or null) at `*pp`: its last four bytes compared as one word (the first is already known). */
+static inline int s_literal(struct s_parser *ps, const unsigned char **pp, const char *word, size_t len) {
     const unsigned char *p = *pp;
-    if ((size_t)(ps->end - p) < len || memcmp(p, word, len) != 0) {
+    uint32_t have, want;
+    if ((size_t)(ps->end - p) >= len) {
+        memcpy(&have, p + len - 4, 4);
+        memcpy(&want, word + len - 4, 4);
+    }
+    if ((size_t)(ps->end - p) < len || have != want) {
         return s_unexpected(ps, p, "a value");
     }
     *pp = p + len;
     return ANVIL_OK;
+}
+
+/* Whether the input at `p` (a quote) is the key `key` with its quotes: one compare for a short key. */
+static inline bool s_is_key(const struct anvil_json_key *key, const unsigned char *p, const unsigned char *end) {
+#ifdef __SSE2__
+    const struct s_key_head *h = s_head(key);
+    if (ANVIL_LIKELY(h->quoted_mask != 0 && end - p >= 16)) {
+        __m128i have = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i want = _mm_loadu_si128((const __m128i *)(const void *)h->quoted);
+        unsigned same = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(have, want));
+        return (same & h->quoted_mask) == h->quoted_mask;
+    }
+#endif
+    return (size_t)(end - p) >= key->len + 2 && p[key->len + 1] == '"' &&
+           anvil__json_bytes_eq(p + 1, key->bytes, key->len);
 }
 
 static int s_parse(struct s_parser *ps, struct anvil_json *root) {
@@ -804,6 +936,11 @@ static int s_parse(struct s_parser *ps, struct anvil_json *root) {
     const unsigned char *end = ps->end;
     struct anvil_json v;
     int rc;
+    /* The innermost open container (NULL at the top level), in a register: a value stored may alias *ps. */
+    struct s_frame *top = NULL;
+    /* Where the key being read was predicted (s_key_head), and the input past a separator. */
+    const struct anvil_json_key **slot = NULL;
+    const unsigned char *next = NULL;
 
     /* RFC 8259 section 8.1: a parser MAY ignore a byte order mark. */
     if (end - p >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
@@ -818,32 +955,31 @@ static int s_parse(struct s_parser *ps, struct anvil_json *root) {
         return s_error_at(ps, ANVIL_ESYNTAX, p, "input looks like UTF-16; JSON text must be UTF-8");
     }
 
-value:
-    p = s_skip_ws(p, end);
+value: /* white space already skipped */
     if (p >= end) {
         return s_unexpected(ps, p, "a value");
     }
     switch (*p) {
     case '{':
-        if ((rc = s_open(ps, p, true)) != ANVIL_OK) {
+        if ((rc = s_open(ps, p, true, &top)) != ANVIL_OK) {
             return rc;
         }
         p = s_skip_ws(p + 1, end);
         if (p < end && *p == '}') {
-            if ((rc = s_close(ps, p, &v)) != ANVIL_OK) {
+            if ((rc = s_close(ps, p, &v, &top)) != ANVIL_OK) {
                 return rc;
             }
             p++;
             goto have_value;
         }
-        goto key;
+        goto key_first;
     case '[':
-        if ((rc = s_open(ps, p, false)) != ANVIL_OK) {
+        if ((rc = s_open(ps, p, false, &top)) != ANVIL_OK) {
             return rc;
         }
         p = s_skip_ws(p + 1, end);
         if (p < end && *p == ']') {
-            if ((rc = s_close(ps, p, &v)) != ANVIL_OK) {
+            if ((rc = s_close(ps, p, &v, &top)) != ANVIL_OK) {
                 return rc;
             }
             p++;
@@ -896,7 +1032,7 @@ value:
         v = anvil_json_make_null();
         goto have_value;
     case ']':
-        if (ps->depth > 0 && !ps->frames[ps->depth - 1].object && ps->item_len > ps->frames[ps->depth - 1].start) {
+        if (top && !top->object && ps->item_len > top->start) {
             return s_error_at(ps, ANVIL_ESYNTAX, p, "trailing comma before ']'");
         }
         return s_unexpected(ps, p, "a value");
@@ -904,6 +1040,18 @@ value:
         return s_unexpected(ps, p, "a value");
     }
 
+key_first: /* the object's first key: predicted from the first key of the last object beside it */
+    if (top == ps->frames) {
+        slot = NULL;
+    } else {
+        struct s_frame *outer = top - 1;
+        slot = outer->object      ? &s_head(outer->member_key)->first
+               : outer->first_key ? outer->first_key
+                                  : &outer->own_first;
+    }
+    goto key;
+key_next: /* predicted from the key after the previous one last time */
+    slot = &s_head(top->member_key)->next;
 key:
     if (p >= end || *p != '"') {
         if (p < end && *p == '}') {
@@ -913,17 +1061,12 @@ key:
     }
     {
         const unsigned char *at = p;
-        struct s_frame *f = &ps->frames[ps->depth - 1];
-        bool first = ps->member_len == f->start;
-        const struct anvil_json_key *prev = first ? NULL : ps->members[ps->member_len - 1].key;
-        struct s_frame *outer = ps->depth >= 2 ? &ps->frames[ps->depth - 2] : NULL;
-        const struct anvil_json_key *key = first ? (outer ? outer->first_key : NULL) : s_head(prev)->next;
-        if (ANVIL_UNLIKELY(atomic_load_explicit(&anvil__json_scalar_only, memory_order_relaxed))) {
+        const struct anvil_json_key *key = slot ? *slot : NULL;
+        if (ANVIL_UNLIKELY(ps->scalar_only)) {
             key = NULL; /* the tests' plain way: every key scanned */
         }
         /* The predicted key, when the input holds exactly its text (s_key_head). */
-        if (key && (size_t)(end - p) >= key->len + 2 && p[key->len + 1] == '"' &&
-            anvil__json_bytes_eq(p + 1, key->bytes, key->len)) {
+        if (key && s_is_key(key, p, end)) {
             p += key->len + 2;
         } else {
             const unsigned char *bytes = NULL;
@@ -940,27 +1083,27 @@ key:
             }
             /* What comes next time: this key, if the input can be matched against it. */
             const struct anvil_json_key *want = s_head(key)->plain ? key : NULL;
-            if (first) {
-                if (outer && outer->first_key != want) {
-                    outer->first_key = want;
-                }
-            } else if (s_head(prev)->next != want) {
-                s_head(prev)->next = want;
+            if (slot && *slot != want) {
+                *slot = want;
             }
         }
-        if (s_push_member(ps, key, at) != ANVIL_OK) {
+        if (s_push_member(ps, top, key, at) != ANVIL_OK) {
             return s_nomem(ps, at);
         }
+    }
+    if ((next = s_past(p, end, ':')) != NULL) {
+        p = next;
+        goto value;
     }
     p = s_skip_ws(p, end);
     if (p >= end || *p != ':') {
         return s_unexpected(ps, p, "':' after the key");
     }
-    p++;
+    p = s_skip_ws(p + 1, end);
     goto value;
 
 have_value:
-    if (ps->depth == 0) {
+    if (!top) {
         *root = v;
         p = s_skip_ws(p, end);
         if (p != end) {
@@ -968,22 +1111,19 @@ have_value:
         }
         return ANVIL_OK;
     }
-    if (ps->frames[ps->depth - 1].object) {
+    if (top->object) {
         s_put(&ps->members[ps->member_len - 1].value, &v);
-    } else if (s_push_item(ps, v) != ANVIL_OK) {
-        return s_nomem(ps, p);
-    }
-    p = s_skip_ws(p, end);
-    if (p < end && *p == ',') {
-        p = s_skip_ws(p + 1, end);
-        if (ps->frames[ps->depth - 1].object) {
-            goto key;
+        if ((next = s_past(p, end, ',')) != NULL) {
+            p = next;
+            goto key_next;
         }
-        goto value;
-    }
-    if (ps->frames[ps->depth - 1].object) {
+        p = s_skip_ws(p, end);
+        if (p < end && *p == ',') {
+            p = s_skip_ws(p + 1, end);
+            goto key_next;
+        }
         if (p < end && *p == '}') {
-            if ((rc = s_close(ps, p, &v)) != ANVIL_OK) {
+            if ((rc = s_close(ps, p, &v, &top)) != ANVIL_OK) {
                 return rc;
             }
             p++;
@@ -991,8 +1131,20 @@ have_value:
         }
         return s_unexpected(ps, p, "',' or '}' after an object member");
     }
+    if (s_push_item(ps, v) != ANVIL_OK) {
+        return s_nomem(ps, p);
+    }
+    if ((next = s_past(p, end, ',')) != NULL) {
+        p = next;
+        goto value;
+    }
+    p = s_skip_ws(p, end);
+    if (p < end && *p == ',') {
+        p = s_skip_ws(p + 1, end);
+        goto value;
+    }
     if (p < end && *p == ']') {
-        if ((rc = s_close(ps, p, &v)) != ANVIL_OK) {
+        if ((rc = s_close(ps, p, &v, &top)) != ANVIL_OK) {
             return rc;
         }
         p++;
@@ -1044,6 +1196,7 @@ int anvil_json_parse_into(struct anvil_arena *arena, struct anvil_allocator *all
     ps.replace_surrogates = o.surrogates == ANVIL_JSON_SURROGATES_REPLACE;
     ps.used_at_start = anvil_arena_bytes_used(arena);
     ps.hash_seed = anvil__json_hash_seed();
+    ps.scalar_only = atomic_load_explicit(&anvil__json_scalar_only, memory_order_relaxed);
     /* Only the parser's own arena gets the hint; a caller's arena keeps its rules. */
     bool hinted = !arena->hint;
     if (hinted) {

@@ -609,6 +609,155 @@ done:
 }
 
 /*
+ * Strings of every length up to 40 (inline, copied by two overlapping moves, and by memcpy), each
+ * with distinct bytes, from the input and from an escaped text, in an array and as the whole
+ * document in an exact-size buffer (so ASan sees any read past it), both scans.
+ */
+TEST(json_parse_strings_of_every_short_length) {
+    bool scalar = anvil__json_scalar_only;
+    struct anvil_json_doc *doc = NULL;
+    char *text = NULL;
+    for (int mode = 0; mode < 2; mode++) {
+        anvil__json_scalar_only = mode == 1;
+        for (size_t len = 0; len <= 40; len++) {
+            char want[48];
+            for (size_t i = 0; i < len; i++) {
+                want[i] = (char)('A' + (i * 7 + len) % 58);
+                want[i] = want[i] == '\\' ? 'z' : want[i];
+            }
+            for (int form = 0; form < 3; form++) {
+                /* 0: ["s","s"]; 1: "s" alone; 2: ["s" with its first byte as \u escape] */
+                char buf[160];
+                size_t n = 0;
+                if (form != 1) {
+                    buf[n++] = '[';
+                }
+                for (int copy = 0; copy < (form == 0 ? 2 : 1); copy++) {
+                    if (copy) {
+                        buf[n++] = ',';
+                    }
+                    buf[n++] = '"';
+                    size_t from = 0;
+                    if (form == 2 && len) {
+                        n += (size_t)snprintf(buf + n, sizeof(buf) - n, "\\u%04x", (unsigned char)want[0]);
+                        from = 1;
+                    }
+                    memcpy(buf + n, want + from, len - from);
+                    n += len - from;
+                    buf[n++] = '"';
+                }
+                if (form != 1) {
+                    buf[n++] = ']';
+                }
+                text = malloc(n);
+                CHECK(text != NULL);
+                memcpy(text, buf, n);
+                CHECK_OK(anvil_json_parse(NULL, text, n, NULL, &doc, NULL));
+                memset(text, 'Z', n);
+                free(text);
+                text = NULL;
+                const struct anvil_json *root = anvil_json_doc_root(doc);
+                size_t count = form == 1 ? 1 : anvil_json_len(root);
+                CHECK_EQ_U64(count, form == 0 ? 2 : 1);
+                for (size_t i = 0; i < count; i++) {
+                    const struct anvil_json *v = form == 1 ? root : anvil_json_array_at(root, i);
+                    CHECK_EQ_U64(anvil_json_len(v), len);
+                    const char *got = anvil_json_string_ptr(v);
+                    CHECK(memcmp(got, want, len) == 0 && got[len] == '\0');
+                }
+                anvil_json_doc_destroy(doc);
+                doc = NULL;
+            }
+        }
+    }
+done:
+    anvil__json_scalar_only = scalar;
+    free(text);
+    anvil_json_doc_destroy(doc);
+}
+
+/* The keys of `a` and `b`, recursively, spelled the same and in the same order. */
+static bool s_same_keys(const struct anvil_json *a, const struct anvil_json *b) {
+    if (!anvil_json_equal(a, b) || anvil_json_type(a) != anvil_json_type(b)) {
+        return false;
+    }
+    if (anvil_json_is_array(a)) {
+        for (size_t i = 0; i < anvil_json_len(a); i++) {
+            if (!s_same_keys(anvil_json_array_at(a, i), anvil_json_array_at(b, i))) {
+                return false;
+            }
+        }
+    } else if (anvil_json_is_object(a)) {
+        for (size_t i = 0; i < anvil_json_len(a); i++) {
+            const struct anvil_json_member *x = anvil_json_object_at(a, i), *y = anvil_json_object_at(b, i);
+            if (!anvil_sv_eq(anvil_json_member_key(x), anvil_json_member_key(y)) ||
+                !s_same_keys(&x->value, &y->value)) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+/*
+ * An object's first key is predicted from where the object is (the key it is the value of,
+ * directly or as an item of an array that is), and short keys are matched as one 16-byte
+ * compare with their quotes. With predictions and without (anvil__json_scalar_only), every
+ * document must read the same: objects of one key in different shapes, keys that are
+ * prefixes of each other around the 14-byte edge, predictions near the input's end, and a
+ * nesting deep enough to move the parser's frames between an array's opening and its objects.
+ */
+TEST(json_parse_first_keys_predicted_by_place) {
+    bool scalar = anvil__json_scalar_only;
+    struct anvil_json_doc *with = NULL, *without = NULL;
+    char *deep = NULL;
+    static const char *const docs[] = {
+        "{\"x\":{\"a\":1,\"b\":2},\"y\":[{\"a\":1}],\"z\":{\"x\":{\"b\":1,\"a\":2}},\"x\":{\"b\":3}}",
+        "[{\"s\":{\"c\":1,\"n\":2},\"p\":{\"z\":1}},{\"s\":{\"c\":3,\"n\":4},\"p\":{\"z\":2}}]",
+        "{\"t\":[{\"k\":1,\"v\":2}],\"u\":[{\"k\":3}],\"t\":[{\"v\":4,\"k\":5}]}",
+        "[{\"abcdefghijklm\":1},{\"abcdefghijklmn\":2},{\"abcdefghijklmno\":3},{\"abcdefghijklm\":4}]",
+        "[{\"abcdefghijklmn\":1},{\"abcdefghijklm\":2},{\"abcdefghijklmn\":3},{\"abcdefghijklmnop\":4}]",
+        "[{\"ab\":1},{\"a\":2},{\"abc\":3},{\"ab\":4},{\"ab\\u0000\":5},{\"ab\":6}]",
+        "[[{\"k\":1}],[{\"k\":2}],[[{\"k\":3}]],{\"k\":4}]",
+        "[{\"k\":1},{\"k\":2}]",
+        "[{\"k\":1},{\"kk\":2}]",
+    };
+    for (size_t d = 0; d <= sizeof(docs) / sizeof(docs[0]); d++) {
+        const char *text = d < sizeof(docs) / sizeof(docs[0]) ? docs[d] : NULL;
+        size_t len;
+        if (!text) {
+            /* [{"k":1}, [[[...]]] deeper than the frames first hold, {"k":2}, {"k":3}] */
+            size_t depth = 300;
+            deep = malloc(2 * depth + 64);
+            CHECK(deep != NULL);
+            len = (size_t)sprintf(deep, "[{\"k\":1},");
+            memset(deep + len, '[', depth);
+            len += depth;
+            memset(deep + len, ']', depth);
+            len += depth;
+            len += (size_t)sprintf(deep + len, ",{\"k\":2},{\"k\":3}]");
+            text = deep;
+        } else {
+            len = strlen(text);
+        }
+        anvil__json_scalar_only = false;
+        CHECK_OK(anvil_json_parse(t->alloc, text, len, NULL, &with, NULL));
+        anvil__json_scalar_only = true;
+        CHECK_OK(anvil_json_parse(t->alloc, text, len, NULL, &without, NULL));
+        anvil__json_scalar_only = scalar;
+        CHECK(s_same_keys(anvil_json_doc_root(with), anvil_json_doc_root(without)));
+        anvil_json_doc_destroy(with);
+        anvil_json_doc_destroy(without);
+        with = without = NULL;
+    }
+done:
+    anvil__json_scalar_only = scalar;
+    free(deep);
+    anvil_json_doc_destroy(with);
+    anvil_json_doc_destroy(without);
+}
+
+/*
  * Keys are predicted from the previous object of the same container (s_key_head): a parse of the
  * whole array must give, item by item, what a parse of each object alone gives (no predictions
  * carried in), however the keys are spelled.
