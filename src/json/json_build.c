@@ -52,6 +52,30 @@ static size_t s_dedupe_small(struct anvil_json_member *members, size_t count, bo
     return kept;
 }
 
+/* `count` members copied into `arena` (*stored NULL for none): ANVIL_ENOMEM. */
+static int s_copy_members(struct anvil_arena *arena, const struct anvil_json_member *members, size_t count,
+                          struct anvil_json_member **stored) {
+    *stored = NULL;
+    if (count) {
+        *stored = anvil__arena_bump(arena, count * sizeof(**stored), _Alignof(struct anvil_json_member));
+        if (!*stored) {
+            return ANVIL_ENOMEM;
+        }
+        memcpy(*stored, members, count * sizeof(**stored));
+    }
+    return ANVIL_OK;
+}
+
+int anvil__json_object_unique(struct anvil_arena *arena, const struct anvil_json_member *members, size_t count,
+                              struct anvil_json *out) {
+    struct anvil_json_member *stored;
+    int rc = s_copy_members(arena, members, count, &stored);
+    if (rc == ANVIL_OK) {
+        *out = anvil__json_container(ANVIL_JSON_OBJECT, count, stored);
+    }
+    return rc;
+}
+
 /* An object with its hash index (ANVIL_JSON_INDEX_MIN members or more): `members` is only read. */
 static int s_indexed(struct anvil_arena *arena, const struct anvil_json_member *members, size_t count, bool reject,
                      size_t *dup_at, struct anvil_json *out) {
@@ -119,7 +143,7 @@ int anvil_json_new_object_members(struct anvil_arena *arena, const struct anvil_
     }
     /* The caller's members are not ours to reorder: copied first, deduplicated in the copy. */
     struct anvil_json_member *stored;
-    int rc = anvil__json_copy_members(arena, members, count, &stored);
+    int rc = s_copy_members(arena, members, count, &stored);
     if (rc == ANVIL_OK) {
         *out = s_small_in_arena(stored, count);
     }

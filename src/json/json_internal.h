@@ -167,33 +167,9 @@ struct anvil_json_key *anvil__json_key_init(void *storage, const char *bytes, si
 const struct anvil_json_key *anvil__json_key_new(struct anvil_arena *arena, const char *bytes, size_t len,
                                                  uint32_t hash);
 
-/* `count` members copied into `arena` (*stored NULL for none): ANVIL_ENOMEM. */
-static inline int anvil__json_copy_members(struct anvil_arena *arena, const struct anvil_json_member *members,
-                                           size_t count, struct anvil_json_member **stored) {
-    *stored = NULL;
-    if (count) {
-        *stored = anvil__arena_bump(arena, count * sizeof(**stored), _Alignof(struct anvil_json_member));
-        if (!*stored) {
-            return ANVIL_ENOMEM;
-        }
-        memcpy(*stored, members, count * sizeof(**stored));
-    }
-    return ANVIL_OK;
-}
-
-/*
- * `count` members (fewer than ANVIL_JSON_INDEX_MIN) known to have distinct keys, copied into `arena`
- * (inline: the parser closes most objects this way).
- */
-static inline int anvil__json_object_unique(struct anvil_arena *arena, const struct anvil_json_member *members,
-                                            size_t count, struct anvil_json *out) {
-    struct anvil_json_member *stored;
-    int rc = anvil__json_copy_members(arena, members, count, &stored);
-    if (rc == ANVIL_OK) {
-        *out = anvil__json_container(ANVIL_JSON_OBJECT, count, stored);
-    }
-    return rc;
-}
+/* `count` members (fewer than ANVIL_JSON_INDEX_MIN) known to have distinct keys, copied into `arena`. */
+int anvil__json_object_unique(struct anvil_arena *arena, const struct anvil_json_member *members, size_t count,
+                              struct anvil_json *out);
 
 /*
  * Turns `count` members (keys need not be interned) into an object value in

@@ -858,6 +858,32 @@ static inline int s_open(struct s_parser *ps, const unsigned char *at, bool obje
     return ANVIL_OK;
 }
 
+/*
+ * A closing container's `size` bytes of items or members copied into the
+ * arena (`*stored` stays NULL for none), a word at a time: they were just
+ * written a word at a time, and memcpy's wider loads of them cannot be
+ * forwarded from those stores (a stall measured at a tenth of a parse).
+ */
+static inline int s_store(struct s_parser *ps, void **stored, const void *from, size_t size, size_t align) {
+    if (!size) {
+        return ANVIL_OK;
+    }
+    unsigned char *to = anvil__arena_bump(ps->arena, size, align);
+    if (!to) {
+        return ANVIL_ENOMEM;
+    }
+    for (size_t i = 0; i < size; i += 8) {
+        uint64_t word;
+        memcpy(&word, (const unsigned char *)from + i, 8);
+#if defined(__GNUC__) || defined(__clang__)
+        __asm__("" : "+r"(word)); /* not merged into vector loads */
+#endif
+        memcpy(to + i, &word, 8);
+    }
+    *stored = to;
+    return ANVIL_OK;
+}
+
 /* Closes the container of frame `*top`, which becomes the one around it (NULL at the top level). */
 static int s_close(struct s_parser *ps, const unsigned char *at, struct anvil_json *out, struct s_frame **top) {
     struct s_frame *f = *top;
@@ -868,9 +894,13 @@ static int s_close(struct s_parser *ps, const unsigned char *at, struct anvil_js
         size_t dup = 0;
         /* No members may have been allocated yet (an empty object). */
         struct anvil_json_member *members = count ? ps->members + f->start : NULL;
-        rc = f->maybe_duplicate || count >= ANVIL_JSON_INDEX_MIN
-                 ? anvil__json_object_finish(ps->arena, members, count, ps->reject_duplicates, &dup, out)
-                 : anvil__json_object_unique(ps->arena, members, count, out);
+        if (f->maybe_duplicate || count >= ANVIL_JSON_INDEX_MIN) {
+            rc = anvil__json_object_finish(ps->arena, members, count, ps->reject_duplicates, &dup, out);
+        } else {
+            struct anvil_json_member *stored = NULL;
+            rc = s_store(ps, (void **)&stored, members, count * sizeof(*stored), _Alignof(struct anvil_json_member));
+            *out = anvil__json_container(ANVIL_JSON_OBJECT, count, stored);
+        }
         if (rc == ANVIL_ESYNTAX) {
             return s_error_at(ps, ANVIL_ESYNTAX, ps->begin + ps->key_offsets[f->start + dup],
                               "duplicate key in object");
@@ -879,15 +909,8 @@ static int s_close(struct s_parser *ps, const unsigned char *at, struct anvil_js
     } else {
         size_t count = ps->item_len - f->start;
         struct anvil_json *stored = NULL;
-        rc = ANVIL_OK;
-        if (count) {
-            stored = anvil__arena_bump(ps->arena, count * sizeof(*stored), _Alignof(struct anvil_json));
-            if (stored) {
-                memcpy(stored, ps->items + f->start, count * sizeof(*stored));
-            } else {
-                rc = ANVIL_ENOMEM;
-            }
-        }
+        const struct anvil_json *items = count ? ps->items + f->start : NULL; /* none may be allocated yet */
+        rc = s_store(ps, (void **)&stored, items, count * sizeof(*stored), _Alignof(struct anvil_json));
         *out = anvil__json_container(ANVIL_JSON_ARRAY, count, stored);
         ps->item_len = f->start;
     }
