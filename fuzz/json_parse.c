@@ -3,7 +3,7 @@
  * Every accepted document must survive the round trip in each style with the
  * same bytes; every rejected one must come with a position and a message. The
  * parser's portable scans, reading every key without predicting it (anvil__json_scalar_only), must give the same answer
- * as its SIMD ones: the same document, or the same error at the same place.
+ * as its SIMD ones: the same document with its members in the same order, or the same error at the same place.
  */
 
 #include <stdio.h>
@@ -57,10 +57,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     anvil__json_scalar_only = false;
     s_check(scalar_rc == rc, "the portable scan answers otherwise");
     if (rc == ANVIL_OK) {
+        /* Equal, and written to the same bytes: members in the same order, each value the same kind. */
         s_check(anvil_json_equal(anvil_json_doc_root(doc), anvil_json_doc_root(scalar)),
                 "the portable scan reads another document");
+        struct anvil_buf fast, portable;
+        anvil_buf_init(&fast, NULL, 0);
+        anvil_buf_init(&portable, NULL, 0);
+        s_check(anvil_json_write(anvil_json_doc_root(doc), ANVIL_JSON_WRITE_COMPACT, &fast) == ANVIL_OK &&
+                    anvil_json_write(anvil_json_doc_root(scalar), ANVIL_JSON_WRITE_COMPACT, &portable) == ANVIL_OK,
+                "write failed");
+        s_check(fast.len == portable.len && memcmp(fast.data, portable.data, fast.len) == 0,
+                "the portable scan reads the members in another order or form");
+        anvil_buf_clean_up(&fast);
+        anvil_buf_clean_up(&portable);
     } else {
-        s_check(scalar_diag.offset == diag.offset && strcmp(scalar_diag.message, diag.message) == 0,
+        s_check(scalar_diag.offset == diag.offset && scalar_diag.line == diag.line &&
+                    scalar_diag.column == diag.column && strcmp(scalar_diag.message, diag.message) == 0,
                 "the portable scan reports another error");
     }
     anvil_json_doc_destroy(scalar);

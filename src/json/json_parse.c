@@ -412,9 +412,9 @@ static inline const unsigned char *s_scan_plain_sse2(const unsigned char *q, con
  * below: every byte under it passed), so on a little-endian machine it is the
  * stop itself; the bytes above it may be flagged falsely and are not used.
  */
-static inline const unsigned char *s_scan_plain(const unsigned char *q, const unsigned char *end) {
+static inline const unsigned char *s_scan_plain(const unsigned char *q, const unsigned char *end, bool scalar_only) {
 #ifdef __SSE2__
-    if (ANVIL_LIKELY(!atomic_load_explicit(&anvil__json_scalar_only, memory_order_relaxed))) {
+    if (ANVIL_LIKELY(!scalar_only)) {
         q = s_scan_plain_sse2(q, end);
         if (q < end && s_string_stop[*q]) {
             return q; /* found; else fewer than 16 bytes are left for the loops below */
@@ -508,7 +508,7 @@ static int s_string_slow(struct s_parser *ps, const unsigned char *from, size_t 
     const unsigned char *end = ps->end;
     size_t len = have;
     for (;;) {
-        const unsigned char *plain = s_scan_plain(q, end);
+        const unsigned char *plain = s_scan_plain(q, end, ps->scalar_only);
         size_t run = (size_t)(plain - q);
         /* Room for the run and for one escape's output (at most 4 bytes). */
         if (len + run + 4 > ps->scratch_cap &&
@@ -643,7 +643,7 @@ static inline int s_string(struct s_parser *ps, const unsigned char **pp, const 
         }
     }
 #endif
-    const unsigned char *q = s_scan_plain(start, ps->end);
+    const unsigned char *q = s_scan_plain(start, ps->end, ps->scalar_only);
     if (ANVIL_LIKELY(q < ps->end && *q == '"')) {
         *len = (size_t)(q - start);
         if (ANVIL_UNLIKELY(*len > ps->max_string)) {
