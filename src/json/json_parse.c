@@ -323,7 +323,7 @@ static const unsigned char s_is_ws[256] = {[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['
  * ',' and ':' in printed JSON).
  */
 static inline const unsigned char *s_skip_ws(const unsigned char *p, const unsigned char *end) {
-    if (ANVIL_LIKELY(p<end && * p> ' ')) {
+    if (ANVIL_LIKELY(p != end && *p > ' ')) {
         return p;
     }
     if (end - p >= 2 && *p == ' ' && p[1] > ' ') {
