@@ -885,7 +885,7 @@ static inline int s_store(struct s_parser *ps, void **stored, const void *from, 
 }
 
 /* Closes the container of frame `*top`, which becomes the one around it (NULL at the top level). */
-static int s_close(struct s_parser *ps, const unsigned char *at, struct anvil_json *out, struct s_frame **top) {
+static inline int s_close(struct s_parser *ps, const unsigned char *at, struct anvil_json *out, struct s_frame **top) {
     struct s_frame *f = *top;
     int rc;
     ps->progress = (size_t)(at - ps->begin);
@@ -989,11 +989,7 @@ value: /* white space already skipped */
         }
         p = s_skip_ws(p + 1, end);
         if (p < end && *p == '}') {
-            if ((rc = s_close(ps, p, &v, &top)) != ANVIL_OK) {
-                return rc;
-            }
-            p++;
-            goto have_value;
+            goto close;
         }
         goto key_first;
     case '[':
@@ -1002,11 +998,7 @@ value: /* white space already skipped */
         }
         p = s_skip_ws(p + 1, end);
         if (p < end && *p == ']') {
-            if ((rc = s_close(ps, p, &v, &top)) != ANVIL_OK) {
-                return rc;
-            }
-            p++;
-            goto have_value;
+            goto close;
         }
         goto value;
     case '"': {
@@ -1146,11 +1138,7 @@ have_value:
             goto key_next;
         }
         if (p < end && *p == '}') {
-            if ((rc = s_close(ps, p, &v, &top)) != ANVIL_OK) {
-                return rc;
-            }
-            p++;
-            goto have_value;
+            goto close;
         }
         return s_unexpected(ps, p, "',' or '}' after an object member");
     }
@@ -1167,13 +1155,16 @@ have_value:
         goto value;
     }
     if (p < end && *p == ']') {
-        if ((rc = s_close(ps, p, &v, &top)) != ANVIL_OK) {
-            return rc;
-        }
-        p++;
-        goto have_value;
+        goto close;
     }
     return s_unexpected(ps, p, "',' or ']' after an array item");
+
+close: /* at the '}' or ']' of the container of `top`: one place, so s_close is inlined once */
+    if ((rc = s_close(ps, p, &v, &top)) != ANVIL_OK) {
+        return rc;
+    }
+    p++;
+    goto have_value;
 }
 
 static void s_release(struct s_parser *ps) {
