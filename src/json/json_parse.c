@@ -927,12 +927,12 @@ static inline int s_close(struct s_parser *ps, const unsigned char *at, struct a
 /* `word` (true, false or null) at `*pp`: its last four bytes compared as one word (the first is already known). */
 static inline int s_literal(struct s_parser *ps, const unsigned char **pp, const char *word, size_t len) {
     const unsigned char *p = *pp;
-    uint32_t have, want;
+    uint32_t have = 0, want = 1; /* unequal when fewer than `len` bytes are left */
     if ((size_t)(ps->end - p) >= len) {
         memcpy(&have, p + len - 4, 4);
         memcpy(&want, word + len - 4, 4);
     }
-    if ((size_t)(ps->end - p) < len || have != want) {
+    if (have != want) {
         return s_unexpected(ps, p, "a value");
     }
     *pp = p + len;
