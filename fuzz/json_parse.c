@@ -2,8 +2,10 @@
  * libFuzzer target: parse -> write -> reparse -> compare -> write again.
  * Every accepted document must survive the round trip in each style with the
  * same bytes; every rejected one must come with a position and a message. The
- * parser's portable scans, reading every key without predicting it (anvil__json_scalar_only), must give the same answer
- * as its SIMD ones: the same document with its members in the same order, or the same error at the same place.
+ * parser's portable scans, reading every key without predicting it
+ * (anvil__json_scalar_only), must give the same answer as its SIMD ones: the
+ * same document with its members in the same order, or the same error at the
+ * same place.
  */
 
 #include <stdio.h>

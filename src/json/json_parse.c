@@ -33,23 +33,23 @@ struct s_frame {
 };
 
 /*
- * A key record as the parser makes it has a stamp just before it: the
- * object that last used it, by serial. A key whose stamp is at least the open
- * object's serial was used in that object or in one nested inside it (those
- * are the only objects opened since that are closed again), so a repeat is
- * possible and only then are the members compared; otherwise an object's
- * keys are known to differ. JSON's objects rarely repeat a key.
- */
-/*
- * Before the stamp: what predicts the next key. Objects of one shape (AWS
- * answers) repeat their keys in one order, so the key that followed this one
- * last time (`next`) is compared with the input's bytes before anything is
- * scanned or hashed. An object's first key is predicted from where the
- * object is: the first key of the last object that was the value of the same
- * key (`first`), directly or as an array's item. Only a plain key is
- * predicted: one whose bytes are its text between the quotes (the string
- * scan's fast path: printable ASCII, no quote, no backslash), so matching
- * `"` + bytes + `"` in the input is exactly reading that key.
+ * A key record as the parser makes it has a head just before it.
+ *
+ * `stamp`: the object that last used the key, by serial. A key whose stamp is
+ * at least the open object's serial was used in that object or in one nested
+ * inside it (those are the only objects opened since that are closed again),
+ * so a repeat is possible and only then are the members compared; otherwise
+ * an object's keys are known to differ. JSON's objects rarely repeat a key.
+ *
+ * `next` and `first` predict keys. Objects of one shape (AWS answers) repeat
+ * their keys in one order, so the key that followed this one last time
+ * (`next`) is compared with the input's bytes before anything is scanned or
+ * hashed. An object's first key is predicted from where the object is: the
+ * first key of the last object that was the value of the same key (`first`),
+ * directly or as an array's item. Only a plain key is predicted: one whose
+ * bytes are its text between the quotes (the string scan's fast path:
+ * printable ASCII, no quote, no backslash), so matching `"` + bytes + `"` in
+ * the input is exactly reading that key.
  */
 struct s_key_head {
     const struct anvil_json_key *next;
@@ -292,12 +292,7 @@ static const struct anvil_json_key *s_intern(struct s_parser *ps, const unsigned
     if (!head) {
         return NULL;
     }
-    head->next = NULL;
-    head->first = NULL;
-    head->plain = 0;
-    head->stamp = 0;
-    memset(head->quoted, 0, sizeof(head->quoted));
-    head->quoted_mask = 0;
+    *head = (struct s_key_head){0};
     if (len + 2 <= sizeof(head->quoted)) {
         head->quoted[0] = '"';
         if (len) {
@@ -388,15 +383,18 @@ _Atomic bool anvil__json_scalar_only = false;
  * byte from 0x80 at once.
  */
 #ifdef __SSE2__
+/* The stops among the 16 bytes at `q`, a bit each, and in `*quotes` which of them are '"'. */
+static inline unsigned s_stops16(const unsigned char *q, unsigned *quotes) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+    *quotes = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+    return *quotes | (unsigned)_mm_movemask_epi8(
+                         _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')), _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))));
+}
+
 static inline const unsigned char *s_scan_plain_sse2(const unsigned char *q, const unsigned char *end) {
-    const __m128i quote = _mm_set1_epi8('"');
-    const __m128i slash = _mm_set1_epi8('\\');
-    const __m128i space = _mm_set1_epi8(0x20);
     while (end - q >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
-        __m128i stop =
-            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, slash)), _mm_cmplt_epi8(v, space));
-        unsigned mask = (unsigned)_mm_movemask_epi8(stop);
+        unsigned quotes;
+        unsigned mask = s_stops16(q, &quotes);
         if (mask) {
             return q + __builtin_ctz(mask);
         }
@@ -618,6 +616,18 @@ static int s_string_slow(struct s_parser *ps, const unsigned char *from, size_t 
     }
 }
 
+/* The string from `start` to its closing quote at `q`, all of it plain input (s_string). */
+static inline int s_plain_string(struct s_parser *ps, const unsigned char *start, const unsigned char *q,
+                                 const unsigned char **pp, const unsigned char **bytes, size_t *len) {
+    *len = (size_t)(q - start);
+    if (ANVIL_UNLIKELY(*len > ps->max_string)) {
+        return s_error_at(ps, ANVIL_ELIMIT, start, "string longer than the limit");
+    }
+    *bytes = start;
+    *pp = q + 1;
+    return ANVIL_OK;
+}
+
 /*
  * Parses the string whose opening quote is at `*pp`. On success `*bytes` and
  * `*len` give its decoded bytes (in the input when it had no escapes and no
@@ -628,30 +638,16 @@ static inline int s_string(struct s_parser *ps, const unsigned char **pp, const 
 #ifdef __SSE2__
     /* Most strings end within 16 bytes, plain: one load, and its first stop is the closing quote. */
     if (ANVIL_LIKELY(ps->end - start >= 16 && !ps->scalar_only)) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)start);
-        unsigned quote = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
-        unsigned stop = quote | (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
-                                                                         _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))));
-        if (ANVIL_LIKELY(stop & quote & (0u - stop))) {
-            *len = (size_t)__builtin_ctz(stop);
-            if (ANVIL_UNLIKELY(*len > ps->max_string)) {
-                return s_error_at(ps, ANVIL_ELIMIT, start, "string longer than the limit");
-            }
-            *bytes = start;
-            *pp = start + *len + 1;
-            return ANVIL_OK;
+        unsigned quotes;
+        unsigned stop = s_stops16(start, &quotes);
+        if (ANVIL_LIKELY(stop & quotes & (0u - stop))) {
+            return s_plain_string(ps, start, start + __builtin_ctz(stop), pp, bytes, len);
         }
     }
 #endif
     const unsigned char *q = s_scan_plain(start, ps->end, ps->scalar_only);
     if (ANVIL_LIKELY(q < ps->end && *q == '"')) {
-        *len = (size_t)(q - start);
-        if (ANVIL_UNLIKELY(*len > ps->max_string)) {
-            return s_error_at(ps, ANVIL_ELIMIT, start, "string longer than the limit");
-        }
-        *bytes = start;
-        *pp = q + 1;
-        return ANVIL_OK;
+        return s_plain_string(ps, start, q, pp, bytes, len);
     }
     size_t have = (size_t)(q - start);
     if (have > ps->scratch_cap && s_grow(ps, (void **)&ps->scratch, &ps->scratch_cap, 1, have) != ANVIL_OK) {
@@ -683,30 +679,6 @@ static inline int s_string_value(struct s_parser *ps, const unsigned char *bytes
         return ANVIL_OK;
     }
 #endif
-    if (len >= sizeof(out->u) && len <= 32) {
-        /* Most strings are short: two overlapping moves, not a call to memcpy. */
-        char *copy = anvil__arena_bump(ps->arena, len + 1, 1);
-        if (!copy) {
-            return ANVIL_ENOMEM;
-        }
-        if (len <= 16) {
-            uint64_t head, tail;
-            memcpy(&head, bytes, 8);
-            memcpy(&tail, bytes + len - 8, 8);
-            memcpy(copy, &head, 8);
-            memcpy(copy + len - 8, &tail, 8);
-        } else {
-            unsigned char head[16], tail[16];
-            memcpy(head, bytes, 16);
-            memcpy(tail, bytes + len - 16, 16);
-            memcpy(copy, head, 16);
-            memcpy(copy + len - 16, tail, 16);
-        }
-        copy[len] = '\0';
-        out->tag = (uint64_t)ANVIL_JSON_STRING | ((uint64_t)len << ANVIL_JSON__LEN_SHIFT);
-        out->u.str = copy;
-        return ANVIL_OK;
-    }
     return anvil__json_string_value(ps->arena, (const char *)bytes, len, out);
 }
 

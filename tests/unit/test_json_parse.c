@@ -551,6 +551,22 @@ done:
 }
 
 /*
+ * Parses an exact-size heap copy of the `len` bytes at `text` (no terminator to read by mistake:
+ * ASan sees any read past them), then overwrites the copy: the document must not depend on it.
+ */
+static int s_parse_exact(struct anvil_allocator *alloc, const char *text, size_t len, struct anvil_json_doc **doc) {
+    char *copy = malloc(len ? len : 1);
+    if (!copy) {
+        return ANVIL_ENOMEM;
+    }
+    memcpy(copy, text, len);
+    int rc = anvil_json_parse(alloc, copy, len, NULL, doc, NULL);
+    memset(copy, 'Z', len);
+    free(copy);
+    return rc;
+}
+
+/*
  * Strings of up to 7 bytes are read with one 8-byte load where 8 input bytes remain: what follows
  * the string in the input must not leak into the value (each is NUL-terminated, its padding zero),
  * and near the input's end nothing is read past it (ASan would see it: the text is an exact-size
@@ -558,7 +574,6 @@ done:
  */
 TEST(json_parse_short_strings_take_only_their_bytes) {
     struct anvil_json_doc *doc = NULL;
-    char *text = NULL;
     static const char *const docs[] = {
         "[\"\",\"a\",\"ab\",\"abc\",\"abcd\",\"abcde\",\"abcdef\",\"abcdefg\",\"abcdefgh\"]",
         "{\"k\":\"v\",\"kk\":\"vvvvvvv\",\"x\":\"\\u0041\",\"y\":\"\\u00e9\"}",
@@ -568,14 +583,7 @@ TEST(json_parse_short_strings_take_only_their_bytes) {
         "[\"ab\"]",
     };
     for (size_t d = 0; d < sizeof(docs) / sizeof(docs[0]); d++) {
-        size_t len = strlen(docs[d]);
-        text = malloc(len); /* exactly the text: no terminator to read by mistake */
-        CHECK(text != NULL);
-        memcpy(text, docs[d], len);
-        CHECK_OK(anvil_json_parse(t->alloc, text, len, NULL, &doc, NULL));
-        memset(text, 'Z', len); /* the document must not depend on the text */
-        free(text);
-        text = NULL;
+        CHECK_OK(s_parse_exact(t->alloc, docs[d], strlen(docs[d]), &doc));
         const struct anvil_json *root = anvil_json_doc_root(doc);
         size_t n = anvil_json_is_string(root) ? 1 : anvil_json_len(root);
         for (size_t i = 0; i < n; i++) {
@@ -604,7 +612,6 @@ TEST(json_parse_short_strings_take_only_their_bytes) {
         doc = NULL;
     }
 done:
-    free(text);
     anvil_json_doc_destroy(doc);
 }
 
@@ -616,7 +623,6 @@ done:
 TEST(json_parse_strings_of_every_short_length) {
     bool scalar = anvil__json_scalar_only;
     struct anvil_json_doc *doc = NULL;
-    char *text = NULL;
     for (int mode = 0; mode < 2; mode++) {
         anvil__json_scalar_only = mode == 1;
         for (size_t len = 0; len <= 40; len++) {
@@ -649,13 +655,7 @@ TEST(json_parse_strings_of_every_short_length) {
                 if (form != 1) {
                     buf[n++] = ']';
                 }
-                text = malloc(n);
-                CHECK(text != NULL);
-                memcpy(text, buf, n);
-                CHECK_OK(anvil_json_parse(NULL, text, n, NULL, &doc, NULL));
-                memset(text, 'Z', n);
-                free(text);
-                text = NULL;
+                CHECK_OK(s_parse_exact(NULL, buf, n, &doc));
                 const struct anvil_json *root = anvil_json_doc_root(doc);
                 size_t count = form == 1 ? 1 : anvil_json_len(root);
                 CHECK_EQ_U64(count, form == 0 ? 2 : 1);
@@ -672,7 +672,6 @@ TEST(json_parse_strings_of_every_short_length) {
     }
 done:
     anvil__json_scalar_only = scalar;
-    free(text);
     anvil_json_doc_destroy(doc);
 }
 
