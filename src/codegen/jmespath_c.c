@@ -781,12 +781,16 @@ struct s_sink {
     const char *needle;
     const struct anvil_json *needle_literal;
     bool strings_only; /* SK_ALL, SK_ANY: the string comparators (any non-string is a mismatch) */
+    /* Terminals: streams begun and not yet ended (a stream fused into another's loop begins it again). */
+    int begun;
 };
 
 static const char *s_value(struct s_fn *f, const struct jp_node *n, const char *in);
 static const char *s_length_stream(struct s_fn *f, const struct jp_node *subject, const char *in, int64_t limit);
 static const char *s_truth(struct s_fn *f, const struct jp_node *n, const char *in);
 static void s_sink_item(struct s_fn *f, struct s_sink *s, const char *elem);
+static bool s_may_fuse(const struct s_fn *f, const struct jp_node *upstream, const struct s_sink *sink);
+static void s_stream(struct s_fn *f, const struct jp_node *n, const char *in, struct s_sink *sink);
 
 static struct s_sink *s_terminal(struct s_sink *s) {
     while (s->next) {
@@ -804,6 +808,9 @@ static const char *s_until(struct s_fn *f, struct s_sink *s) {
 /* The input turned out to be an array: the result is one (possibly empty). */
 static void s_sink_begin(struct s_fn *f, struct s_sink *s, const char *role) {
     struct s_sink *t = s_terminal(s);
+    if (t->begun++ > 0) {
+        return; /* the outer stream's array has begun it */
+    }
     if (t->kind == SK_COLLECT) {
         t->list = s_unique(f, s_fmt(f->g, "l_%s", role));
         s_need(f->g, H_LIST);
@@ -815,6 +822,9 @@ static void s_sink_begin(struct s_fn *f, struct s_sink *s, const char *role) {
 
 static void s_sink_end(struct s_fn *f, struct s_sink *s) {
     struct s_sink *t = s_terminal(s);
+    if (--t->begun > 0) {
+        return;
+    }
     if (t->kind == SK_COLLECT) {
         s_check(f, "%s(scratch, &%s, &%s)", s_helper(f, H_LIST, "list_finish"), t->list, t->result);
     }
@@ -845,6 +855,9 @@ static void s_sink_item(struct s_fn *f, struct s_sink *s, const char *elem) {
                 s_sink_item(f, s->next->next, s_value(f, s->rhs->children[i], elem));
             }
             s_close(f);
+        } else if (s->next->kind == SK_FLATTEN && s_streamable(s->rhs) && s_may_fuse(f, s->rhs, s->next->next)) {
+            /* `a[].b[?c][]`: the right side's elements (an array or null) are the flattened ones; no array is made. */
+            s_stream(f, s->rhs, elem, s->next->next);
         } else {
             const char *r = s_value(f, s->rhs, elem);
             if (s_types(s->rhs) & JP_T_NULL) {

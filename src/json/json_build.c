@@ -127,10 +127,21 @@ int anvil__json_object_finish(struct anvil_arena *arena, struct anvil_json_membe
     return kept == SIZE_MAX ? ANVIL_ESYNTAX : anvil__json_object_unique(arena, members, kept, out);
 }
 
+int anvil__json_object_in_place(struct anvil_json_member *members, size_t count, bool reject, size_t *dup_at,
+                                struct anvil_json *out) {
+    size_t kept = s_dedupe_small(members, count, reject, dup_at);
+    if (kept == SIZE_MAX) {
+        return ANVIL_ESYNTAX;
+    }
+    *out = anvil__json_container(ANVIL_JSON_OBJECT, kept, kept ? members : NULL);
+    return ANVIL_OK;
+}
+
 /* A small object over members already in the arena: deduplicated where they are (last wins, first place). */
 static struct anvil_json s_small_in_arena(struct anvil_json_member *stored, size_t count) {
-    size_t kept = s_dedupe_small(stored, count, false, NULL);
-    return anvil__json_container(ANVIL_JSON_OBJECT, kept, kept ? stored : NULL);
+    struct anvil_json out;
+    anvil__json_object_in_place(stored, count, false, NULL, &out);
+    return out;
 }
 
 int anvil_json_new_object_members(struct anvil_arena *arena, const struct anvil_json_member *members, size_t count,

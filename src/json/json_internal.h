@@ -187,6 +187,15 @@ int anvil__json_object_unique(struct anvil_arena *arena, const struct anvil_json
                               struct anvil_json *out);
 
 /*
+ * A small object (fewer than ANVIL_JSON_INDEX_MIN members) over `count`
+ * members that stay where they are (arena memory): later duplicates fold into
+ * the first of their key (last wins, first place) or, with `reject`, stop with
+ * ANVIL_ESYNTAX and the duplicate's position in `*dup_at`.
+ */
+int anvil__json_object_in_place(struct anvil_json_member *members, size_t count, bool reject, size_t *dup_at,
+                                struct anvil_json *out);
+
+/*
  * Turns `count` members (keys need not be interned) into an object value in
  * `arena`: later duplicates overwrite earlier values in place (last wins) or,
  * with `reject`, stop with ANVIL_ESYNTAX and the duplicate's position in

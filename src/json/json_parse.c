@@ -1,8 +1,12 @@
 /*
  * The strict RFC 8259 parser. Iterative: containers in progress live on an
- * explicit frame stack and their finished values on a slot stack, so nesting
- * depth costs heap, never C stack. A container is copied into the arena,
- * contiguous, when it closes. Keys are interned per document.
+ * explicit frame stack, so nesting depth costs heap, never C stack. Each
+ * depth has its own run of arena memory (a level), and a container's items
+ * or members are written into its depth's level as they are read, where they
+ * stay: nothing is copied when it closes, and the containers of one depth lie
+ * side by side in document order, away from strings and from other depths
+ * (a walk over an answer's instances reads them in one stream). Keys are
+ * interned per document.
  */
 
 #include <stdarg.h>
@@ -15,8 +19,31 @@
 #include "core/diag_origin.h"
 #include "json/json_internal.h"
 
+/*
+ * One per depth, kept from container to container: the depth's level and the
+ * open container at that depth.
+ *
+ * The open container's items or members are [start, cursor); it may grow to
+ * `limit`. Usually that is the level's current chunk of arena memory: the
+ * container stays where it was written, and the next container of this depth
+ * starts at its end. A container that outgrows a chunk moves to a larger one
+ * (the part written so far is copied; the old chunk's tail is left unused),
+ * and one that outgrows S_CHUNK_MAX moves to a heap buffer (`heap`, kept for
+ * the next large container of this depth), copied into the arena when it
+ * closes; the chunk it left is kept in chunk_cursor and chunk_limit.
+ */
 struct s_frame {
-    size_t start; /* first item (arrays) or member (objects) of this container */
+    unsigned char *start;
+    unsigned char *cursor;
+    unsigned char *limit;
+    unsigned char *chunk_cursor;
+    unsigned char *chunk_limit;
+    size_t next_chunk; /* the size of this level's next chunk */
+    unsigned char *heap;
+    size_t heap_cap;
+    bool in_heap;
+    /* With reject_duplicates: this object's first entry in the parser's key_offsets. */
+    size_t key_offsets_start;
     /* Objects: the key of the last member. */
     const struct anvil_json_key *member_key;
     /*
@@ -81,13 +108,9 @@ struct s_parser {
     bool replace_surrogates;
     bool scalar_only; /* anvil__json_scalar_only when the parse began */
 
-    /* Finished items of open arrays, and members of open objects. */
-    struct anvil_json *items;
-    size_t item_len, item_cap;
-    struct anvil_json_member *members;
-    size_t member_len, member_cap;
-    /* With reject_duplicates: where each member's key starts, for the error. */
+    /* With reject_duplicates: where each member of the open objects has its key, for the error. */
     size_t *key_offsets;
+    size_t key_offset_len, key_offset_cap;
     /* Input consumed when the last container closed, and arena use at the start: for the block hint. */
     size_t progress;
     size_t used_at_start;
@@ -158,6 +181,68 @@ static int s_grow(struct s_parser *ps, void **array, size_t *cap, size_t elem, s
     return anvil__mem_grow(ps->allocator, array, cap, elem, need) == ANVIL_OK ? ANVIL_OK : ANVIL_ENOMEM;
 }
 
+/* ---- levels (struct s_frame) ---- */
+
+/*
+ * A level's chunks: the first is small (most documents are small, and a
+ * hostile nest 10,000 deep gets one per depth), each next one twice the last.
+ * A container larger than half the largest moves to the heap.
+ */
+#define S_CHUNK_FIRST ((size_t)64)
+#define S_CHUNK_MAX ((size_t)64 << 10)
+
+static inline size_t s_room(const struct s_frame *f) {
+    return (size_t)((uintptr_t)f->limit - (uintptr_t)f->cursor); /* 0 before the level has a chunk */
+}
+
+static inline size_t s_used(const struct s_frame *f) {
+    return (size_t)((uintptr_t)f->cursor - (uintptr_t)f->start);
+}
+
+/* Room for `need` more bytes in the open container of `f`, which moves (see struct s_frame): ANVIL_ENOMEM. */
+static int s_level_grow(struct s_parser *ps, struct s_frame *f, size_t need) {
+    size_t used = s_used(f);
+    size_t want = used + need;
+    if (!f->in_heap && want <= S_CHUNK_MAX / 2) {
+        size_t size = f->next_chunk ? f->next_chunk : S_CHUNK_FIRST;
+        while (size < 2 * want) {
+            size *= 2;
+        }
+        unsigned char *chunk = anvil__arena_bump(ps->arena, size, _Alignof(struct anvil_json_member));
+        if (!chunk) {
+            return ANVIL_ENOMEM;
+        }
+        if (used) {
+            memcpy(chunk, f->start, used);
+        }
+        f->start = chunk;
+        f->cursor = chunk + used;
+        f->limit = chunk + size;
+        f->next_chunk = size < S_CHUNK_MAX ? 2 * size : S_CHUNK_MAX;
+        return ANVIL_OK;
+    }
+    if (want > f->heap_cap || !f->in_heap) {
+        /* The heap buffer holds this container only once it is in it: grown (kept) or first filled (copied). */
+        unsigned char *from = f->in_heap ? NULL : f->start;
+        if (want > f->heap_cap && s_grow(ps, (void **)&f->heap, &f->heap_cap, 1, want) != ANVIL_OK) {
+            return ANVIL_ENOMEM;
+        }
+        if (from) {
+            if (used) {
+                memcpy(f->heap, from, used);
+            }
+            /* The level goes on where the container was. */
+            f->chunk_cursor = from;
+            f->chunk_limit = f->limit;
+            f->in_heap = true;
+        }
+    }
+    f->start = f->heap;
+    f->cursor = f->heap + used;
+    f->limit = f->heap + f->heap_cap;
+    return ANVIL_OK;
+}
+
 static int s_push_member(struct s_parser *ps, struct s_frame *f, const struct anvil_json_key *key,
                          const unsigned char *key_at) {
     /* The record is the parser's own (s_intern): its stamp says whether the open object `f` may repeat it. */
@@ -165,24 +250,27 @@ static int s_push_member(struct s_parser *ps, struct s_frame *f, const struct an
     f->member_key = key;
     f->maybe_duplicate |= *stamp >= f->serial;
     *stamp = f->serial;
-    if (ANVIL_UNLIKELY(ps->member_len == ps->member_cap)) {
-        size_t cap = ps->member_cap;
-        if (s_grow(ps, (void **)&ps->members, &ps->member_cap, sizeof(*ps->members), cap + 1) != ANVIL_OK) {
+    if (ANVIL_UNLIKELY(s_room(f) < sizeof(struct anvil_json_member)) &&
+        s_level_grow(ps, f, sizeof(struct anvil_json_member)) != ANVIL_OK) {
+        return ANVIL_ENOMEM;
+    }
+    if (ps->reject_duplicates) {
+        if (ps->key_offset_len == ps->key_offset_cap && s_grow(ps, (void **)&ps->key_offsets, &ps->key_offset_cap,
+                                                               sizeof(size_t), ps->key_offset_len + 1) != ANVIL_OK) {
             return ANVIL_ENOMEM;
         }
-        if (ps->reject_duplicates) {
-            size_t offsets_cap = cap;
-            if (s_grow(ps, (void **)&ps->key_offsets, &offsets_cap, sizeof(size_t), ps->member_cap) != ANVIL_OK) {
-                return ANVIL_ENOMEM;
-            }
-        }
+        ps->key_offsets[ps->key_offset_len++] = (size_t)(key_at - ps->begin);
     }
-    ps->members[ps->member_len].key = key; /* its value is stored when read (nothing reads it before) */
-    if (ps->reject_duplicates) {
-        ps->key_offsets[ps->member_len] = (size_t)(key_at - ps->begin);
-    }
-    ps->member_len++;
+    /* Its value is stored when read (nothing reads it before). */
+    memcpy(f->cursor + offsetof(struct anvil_json_member, key), &key, sizeof(key));
+    f->cursor += sizeof(struct anvil_json_member);
     return ANVIL_OK;
+}
+
+/* The member whose key was pushed last, in the open object of `f`. */
+static inline struct anvil_json *s_last_value(const struct s_frame *f) {
+    return (struct anvil_json *)(void *)(f->cursor - sizeof(struct anvil_json_member) +
+                                         offsetof(struct anvil_json_member, value));
 }
 
 /*
@@ -200,12 +288,13 @@ static inline void s_put(struct anvil_json *to, const struct anvil_json *from) {
     memcpy(&to->u, &words[1], 8);
 }
 
-static inline int s_push_item(struct s_parser *ps, struct anvil_json value) {
-    if (ANVIL_UNLIKELY(ps->item_len == ps->item_cap) &&
-        s_grow(ps, (void **)&ps->items, &ps->item_cap, sizeof(*ps->items), ps->item_cap + 1) != ANVIL_OK) {
+static inline int s_push_item(struct s_parser *ps, struct s_frame *f, struct anvil_json value) {
+    if (ANVIL_UNLIKELY(s_room(f) < sizeof(struct anvil_json)) &&
+        s_level_grow(ps, f, sizeof(struct anvil_json)) != ANVIL_OK) {
         return ANVIL_ENOMEM;
     }
-    s_put(&ps->items[ps->item_len++], &value);
+    s_put((struct anvil_json *)(void *)f->cursor, &value);
+    f->cursor += sizeof(struct anvil_json);
     return ANVIL_OK;
 }
 
@@ -219,11 +308,13 @@ static size_t s_block_hint(void *ctx) {
     if (ps->progress < 4096 || ps->progress >= len) {
         return 0;
     }
-    /* The parsed prefix will need what it used plus the open containers'
-     * items and members (copied when they close); scale that to the whole. */
+    /* The parsed prefix will need what it used plus the open containers on
+     * the heap (copied when they close); scale that to the whole. */
     double used = (double)(anvil_arena_bytes_used(ps->arena) - ps->used_at_start);
-    double pending =
-        (double)(ps->item_len * sizeof(struct anvil_json) + ps->member_len * sizeof(struct anvil_json_member));
+    double pending = 0;
+    for (size_t d = 0; d < ps->depth; d++) {
+        pending += ps->frames[d].in_heap ? (double)s_used(&ps->frames[d]) : 0;
+    }
     double total = (used + pending) / (double)ps->progress * (double)len;
     double remaining = (total - used) * 1.05 + 16384.0;
     double most = (double)ANVIL_ARENA_MAX_BLOCK_SIZE * 16;
@@ -803,9 +894,11 @@ static int s_open_slow(struct s_parser *ps, const unsigned char *at) {
         snprintf(limit, sizeof(limit), "%zu", ps->max_depth);
         return s_error_at(ps, ANVIL_ELIMIT, at, "nesting deeper than the limit of %s", limit);
     }
+    size_t cap = ps->frame_cap;
     if (s_grow(ps, (void **)&ps->frames, &ps->frame_cap, sizeof(*ps->frames), ps->depth + 1) != ANVIL_OK) {
         return s_nomem(ps, at);
     }
+    memset(ps->frames + cap, 0, (ps->frame_cap - cap) * sizeof(*ps->frames)); /* levels without chunks */
     return ANVIL_OK;
 }
 
@@ -817,7 +910,8 @@ static inline int s_open(struct s_parser *ps, const unsigned char *at, bool obje
         return rc;
     }
     struct s_frame *f = &ps->frames[ps->depth++];
-    f->start = object ? ps->member_len : ps->item_len;
+    f->start = f->cursor;
+    f->key_offsets_start = ps->key_offset_len;
     f->own_first = NULL;
     if (!object) {
         struct s_frame *outer = f != ps->frames ? f - 1 : NULL;
@@ -831,64 +925,66 @@ static inline int s_open(struct s_parser *ps, const unsigned char *at, bool obje
 }
 
 /*
- * A closing container's `size` bytes of items or members copied into the
- * arena (`*stored` stays NULL for none), a word at a time: they were just
- * written a word at a time, and memcpy's wider loads of them cannot be
- * forwarded from those stores (a stall measured at a tenth of a parse).
+ * `size` bytes at `from` (the heap) copied into the arena (`*stored` stays
+ * NULL for none): a container that outgrew its level.
  */
-static inline int s_store(struct s_parser *ps, void **stored, const void *from, size_t size, size_t align) {
-    if (!size) {
-        return ANVIL_OK;
+static int s_store(struct s_parser *ps, void **stored, const void *from, size_t size) {
+    if (size) {
+        if (!(*stored = anvil__arena_bump(ps->arena, size, _Alignof(struct anvil_json_member)))) {
+            return ANVIL_ENOMEM;
+        }
+        memcpy(*stored, from, size);
     }
-    unsigned char *to = anvil__arena_bump(ps->arena, size, align);
-    if (!to) {
-        return ANVIL_ENOMEM;
-    }
-    for (size_t i = 0; i < size; i += 8) {
-        uint64_t word;
-        memcpy(&word, (const unsigned char *)from + i, 8);
-#if defined(__GNUC__) || defined(__clang__)
-        __asm__("" : "+r"(word)); /* not merged into vector loads */
-#endif
-        memcpy(to + i, &word, 8);
-    }
-    *stored = to;
     return ANVIL_OK;
 }
 
 /* Closes the container of frame `*top`, which becomes the one around it (NULL at the top level). */
 static inline int s_close(struct s_parser *ps, const unsigned char *at, struct anvil_json *out, struct s_frame **top) {
     struct s_frame *f = *top;
-    int rc;
+    int rc = ANVIL_OK;
     ps->progress = (size_t)(at - ps->begin);
+    size_t size = s_used(f);
+    void *stored = size ? f->start : NULL; /* an empty container has no storage */
+    /* Where this depth's next container starts: after this one, unless it is copied elsewhere. */
+    unsigned char *level_end = f->cursor;
     if (f->object) {
-        size_t count = ps->member_len - f->start;
-        size_t dup = 0;
-        /* No members may have been allocated yet (an empty object). */
-        struct anvil_json_member *members = count ? ps->members + f->start : NULL;
-        if (f->maybe_duplicate || count >= ANVIL_JSON_INDEX_MIN) {
-            rc = anvil__json_object_finish(ps->arena, members, count, ps->reject_duplicates, &dup, out);
+        size_t count = size / sizeof(struct anvil_json_member);
+        if (ANVIL_UNLIKELY(f->maybe_duplicate || count >= ANVIL_JSON_INDEX_MIN)) {
+            size_t dup = 0;
+            if (count >= ANVIL_JSON_INDEX_MIN) {
+                /* Stored apart, after its index (a heap one too): the level goes on where it was. */
+                rc = anvil__json_object_finish(ps->arena, stored, count, ps->reject_duplicates, &dup, out);
+                level_end = f->start;
+            } else {
+                rc = anvil__json_object_in_place(stored, count, ps->reject_duplicates, &dup, out);
+                level_end = f->start + anvil_json_len(out) * sizeof(struct anvil_json_member);
+            }
+            if (rc == ANVIL_ESYNTAX) {
+                return s_error_at(ps, ANVIL_ESYNTAX, ps->begin + ps->key_offsets[f->key_offsets_start + dup],
+                                  "duplicate key in object");
+            }
         } else {
-            struct anvil_json_member *stored = NULL;
-            rc = s_store(ps, (void **)&stored, members, count * sizeof(*stored), _Alignof(struct anvil_json_member));
+            if (ANVIL_UNLIKELY(f->in_heap)) {
+                rc = s_store(ps, &stored, f->start, size);
+            }
             *out = anvil__json_container(ANVIL_JSON_OBJECT, count, stored);
         }
-        if (rc == ANVIL_ESYNTAX) {
-            return s_error_at(ps, ANVIL_ESYNTAX, ps->begin + ps->key_offsets[f->start + dup],
-                              "duplicate key in object");
-        }
-        ps->member_len = f->start;
+        ps->key_offset_len = f->key_offsets_start;
     } else {
-        size_t count = ps->item_len - f->start;
-        struct anvil_json *stored = NULL;
-        const struct anvil_json *items = count ? ps->items + f->start : NULL; /* none may be allocated yet */
-        rc = s_store(ps, (void **)&stored, items, count * sizeof(*stored), _Alignof(struct anvil_json));
-        *out = anvil__json_container(ANVIL_JSON_ARRAY, count, stored);
-        ps->item_len = f->start;
+        if (ANVIL_UNLIKELY(f->in_heap)) {
+            rc = s_store(ps, &stored, f->start, size);
+        }
+        *out = anvil__json_container(ANVIL_JSON_ARRAY, size / sizeof(struct anvil_json), stored);
     }
     if (rc != ANVIL_OK) {
         return rc == ANVIL_ENOMEM || rc == ANVIL_ELIMIT ? s_nomem(ps, at) : rc;
     }
+    if (ANVIL_UNLIKELY(f->in_heap)) {
+        level_end = f->chunk_cursor;
+        f->limit = f->chunk_limit;
+        f->in_heap = false;
+    }
+    f->cursor = level_end;
     ps->depth--;
     *top = ps->depth ? f - 1 : NULL;
     return ANVIL_OK;
@@ -1019,7 +1115,7 @@ value: /* white space already skipped */
         v = anvil_json_make_null();
         goto have_value;
     case ']':
-        if (top && !top->object && ps->item_len > top->start) {
+        if (top && !top->object && top->cursor != top->start) {
             return s_error_at(ps, ANVIL_ESYNTAX, p, "trailing comma before ']'");
         }
         return s_unexpected(ps, p, "a value");
@@ -1099,7 +1195,7 @@ have_value:
         return ANVIL_OK;
     }
     if (top->object) {
-        s_put(&ps->members[ps->member_len - 1].value, &v);
+        s_put(s_last_value(top), &v);
         if ((next = s_past(p, end, ',')) != NULL) {
             p = next;
             goto key_next;
@@ -1114,7 +1210,7 @@ have_value:
         }
         return s_unexpected(ps, p, "',' or '}' after an object member");
     }
-    if (s_push_item(ps, v) != ANVIL_OK) {
+    if (s_push_item(ps, top, v) != ANVIL_OK) {
         return s_nomem(ps, p);
     }
     if ((next = s_past(p, end, ',')) != NULL) {
@@ -1140,8 +1236,9 @@ close: /* at the '}' or ']' of the container of `top`: one place, so s_close is 
 }
 
 static void s_release(struct s_parser *ps) {
-    anvil_mem_release(ps->allocator, ps->items);
-    anvil_mem_release(ps->allocator, ps->members);
+    for (size_t d = 0; d < ps->frame_cap; d++) {
+        anvil_mem_release(ps->allocator, ps->frames[d].heap);
+    }
     anvil_mem_release(ps->allocator, ps->key_offsets);
     anvil_mem_release(ps->allocator, ps->frames);
     anvil_mem_release(ps->allocator, ps->keys);

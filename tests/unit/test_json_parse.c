@@ -820,3 +820,220 @@ done:
     anvil_json_doc_destroy(whole);
     anvil_json_doc_destroy(alone);
 }
+
+/*
+ * Appends item `i` of s_levels_text's arrays: ints, strings of growing length, arrays of up to
+ * 49 items and objects of up to 39 members (16 or more carry an index), nested.
+ */
+static void s_levels_item(struct anvil_buf *out, size_t i) {
+    char text[64];
+    switch (i % 4) {
+    case 0: {
+        size_t members = i % 40;
+        anvil_buf_append(out, "{", 1);
+        for (size_t m = 0; m < members; m++) {
+            int n = snprintf(text, sizeof text, "%s\"k%zu\":", m ? "," : "", m);
+            anvil_buf_append(out, text, (size_t)n);
+            if (m % 3 == 0) {
+                n = snprintf(text, sizeof text, "[%zu,{\"x\":%zu}]", m, i);
+            } else if (m % 3 == 1) {
+                n = snprintf(text, sizeof text, "\"%.*s\"", (int)(m % 30), "abcdefghijklmnopqrstuvwxyz0123");
+            } else {
+                n = snprintf(text, sizeof text, "%zu", i * m);
+            }
+            anvil_buf_append(out, text, (size_t)n);
+        }
+        anvil_buf_append(out, "}", 1);
+        break;
+    }
+    case 1: {
+        anvil_buf_append(out, "[", 1);
+        for (size_t k = 0; k < i % 50; k++) {
+            int n = snprintf(text, sizeof text, "%s%zu", k ? "," : "", k);
+            anvil_buf_append(out, text, (size_t)n);
+        }
+        anvil_buf_append(out, "]", 1);
+        break;
+    }
+    default: {
+        int n = snprintf(text, sizeof text, "%zu", i);
+        anvil_buf_append(out, text, (size_t)n);
+    }
+    }
+}
+
+/* [[item 0 .. item n-1] for each n of `sizes`, then an object of `members` members], compact. */
+static void s_levels_text(struct anvil_buf *out, const size_t *sizes, size_t count, size_t members) {
+    anvil_buf_append(out, "[", 1);
+    for (size_t s = 0; s < count; s++) {
+        anvil_buf_append(out, "[", 1);
+        for (size_t i = 0; i < sizes[s]; i++) {
+            if (i) {
+                anvil_buf_append(out, ",", 1);
+            }
+            s_levels_item(out, i);
+        }
+        anvil_buf_append(out, "],", 2);
+    }
+    anvil_buf_append(out, "{", 1);
+    for (size_t m = 0; m < members; m++) {
+        char text[64];
+        int n = snprintf(text, sizeof text, "%s\"member %zu\":[%zu]", m ? "," : "", m, m);
+        anvil_buf_append(out, text, (size_t)n);
+    }
+    anvil_buf_append(out, "}]", 2);
+}
+
+/*
+ * Each depth's containers are written into a run of arena memory of their own as they are read
+ * (json_parse.c, struct s_frame): a container that outgrows its chunk moves to a larger one, and
+ * one above 32 KiB to the heap until it closes. Containers of every size across those steps, at
+ * several depths, beside each other and inside each other, must read back as their text, with
+ * prediction and without; an object too large for a chunk must still find every key.
+ */
+TEST(json_parse_containers_of_every_size_stay_whole) {
+    bool scalar = anvil__json_scalar_only;
+    struct anvil_buf text, back;
+    struct anvil_json_doc *doc = NULL;
+    /* The texts from the default allocator: the sweep fails the parser's allocations, not these. */
+    anvil_buf_init(&text, NULL, 0);
+    anvil_buf_init(&back, NULL, 0);
+    static const size_t sizes[][6] = {
+        {0, 1, 2, 3, 4, 5},
+        {7, 8, 9, 15, 16, 17},
+        {100, 0, 1000, 1, 2047, 2048},
+        {2049, 4096, 5000, 3, 9000, 2},
+    };
+    static const size_t members[] = {0, 15, 16, 1500};
+    for (size_t c = 0; c < sizeof(sizes) / sizeof(sizes[0]); c++) {
+        anvil_buf_clear(&text);
+        s_levels_text(&text, sizes[c], 6, members[c]);
+        for (int way = 0; way < 2; way++) {
+            anvil__json_scalar_only = way == 1;
+            struct anvil_diag diag;
+            int rc = anvil_json_parse(t->alloc, text.data, text.len, NULL, &doc, &diag);
+            anvil__json_scalar_only = scalar;
+            CHECK_OK(rc);
+            anvil_buf_clear(&back);
+            CHECK_OK(anvil_json_write(anvil_json_doc_root(doc), ANVIL_JSON_WRITE_COMPACT, &back));
+            CHECK(back.len == text.len && memcmp(back.data, text.data, text.len) == 0);
+            const struct anvil_json *last = anvil_json_array_at(anvil_json_doc_root(doc), 6);
+            CHECK_EQ_U64(anvil_json_len(last), members[c]);
+            for (size_t m = 0; m < members[c]; m++) {
+                char key[32];
+                snprintf(key, sizeof key, "member %zu", m);
+                const struct anvil_json *v = anvil_json_array_at(anvil_json_object_get_cstr(last, key), 0);
+                CHECK(v != NULL && anvil_json_int(v) == (int64_t)m);
+            }
+            anvil_json_doc_destroy(doc);
+            doc = NULL;
+        }
+    }
+done:
+    anvil__json_scalar_only = scalar;
+    anvil_json_doc_destroy(doc);
+    anvil_buf_clean_up(&text);
+    anvil_buf_clean_up(&back);
+}
+
+/*
+ * What walks over answers rely on (docs/json.md): the containers of one depth lie side by side in
+ * document order, also when a larger one between them went to the heap; a small object with a
+ * repeated key keeps its members in place, and one with an index is stored apart.
+ */
+TEST(json_parse_containers_of_one_depth_lie_side_by_side) {
+    struct anvil_json_doc *doc = NULL;
+    struct anvil_buf text;
+    anvil_buf_init(&text, NULL, 0); /* not the swept allocator: the parser's allocations are what the sweep fails */
+    /* 40 items first, so that the depth's chunk has grown to hold the rest (its first is 64 bytes). */
+    anvil_buf_append(&text, "[[", 2);
+    for (int i = 0; i < 40; i++) {
+        char n[16];
+        anvil_buf_append(&text, n, (size_t)snprintf(n, sizeof n, "%s%d", i ? "," : "", i));
+    }
+    static const char rest[] = "],{\"a\":1,\"b\":[7]},{\"c\":2},[3,4],{\"d\":[8,9]}]";
+    anvil_buf_append(&text, rest, sizeof rest - 1);
+    CHECK_OK(anvil_json_parse(t->alloc, text.data, text.len, NULL, &doc, NULL));
+    const struct anvil_json *r = anvil_json_doc_root(doc);
+    const struct anvil_json *i0 = anvil_json_array_at(anvil_json_array_at(r, 0), 0);
+    const struct anvil_json_member *m1 = anvil_json_object_at(anvil_json_array_at(r, 1), 0);
+    const struct anvil_json_member *m2 = anvil_json_object_at(anvil_json_array_at(r, 2), 0);
+    const struct anvil_json *i3 = anvil_json_array_at(anvil_json_array_at(r, 3), 0);
+    const struct anvil_json_member *m4 = anvil_json_object_at(anvil_json_array_at(r, 4), 0);
+    CHECK((const void *)m1 == (const void *)(i0 + 40));
+    CHECK((const void *)m2 == (const void *)(m1 + 2));
+    CHECK((const void *)i3 == (const void *)(m2 + 1));
+    CHECK((const void *)m4 == (const void *)(i3 + 2));
+    /* One depth further: [7] and [8,9], in order, one after the other. */
+    const struct anvil_json *b = anvil_json_array_at(anvil_json_object_get_cstr(anvil_json_array_at(r, 1), "b"), 0);
+    const struct anvil_json *d = anvil_json_array_at(anvil_json_object_get_cstr(anvil_json_array_at(r, 4), "d"), 0);
+    CHECK(d == b + 1);
+    anvil_json_doc_destroy(doc);
+    doc = NULL;
+
+    /* An object with an index is stored apart: [[0,...,39],{16 members},[2]] keeps the arrays side by side. */
+    anvil_buf_clear(&text);
+    anvil_buf_append(&text, "[[", 2);
+    for (int i = 0; i < 40; i++) {
+        char n[16];
+        anvil_buf_append(&text, n, (size_t)snprintf(n, sizeof n, "%s%d", i ? "," : "", i));
+    }
+    anvil_buf_append(&text, "],{", 3);
+    for (int i = 0; i < ANVIL_JSON_INDEX_MIN; i++) {
+        char n[32];
+        anvil_buf_append(&text, n, (size_t)snprintf(n, sizeof n, "%s\"k%d\":%d", i ? "," : "", i, i));
+    }
+    anvil_buf_append(&text, "},[2]]", 6);
+    CHECK_OK(anvil_json_parse(t->alloc, text.data, text.len, NULL, &doc, NULL));
+    r = anvil_json_doc_root(doc);
+    CHECK(anvil_json_array_at(anvil_json_array_at(r, 2), 0) == anvil_json_array_at(anvil_json_array_at(r, 0), 0) + 40);
+    CHECK_EQ_INT(anvil_json_int(anvil_json_object_get_cstr(anvil_json_array_at(r, 1), "k15")), 15);
+    anvil_buf_clear(&text);
+    anvil_json_doc_destroy(doc);
+    doc = NULL;
+
+    /* [[1,2],[0,1,...,4999],[3,4],{"k":1,"k":2},[5]]: the large one goes to the heap and is stored apart. */
+    anvil_buf_append(&text, "[[1,2],[", 8);
+    for (int i = 0; i < 5000; i++) {
+        char n[16];
+        anvil_buf_append(&text, n, (size_t)snprintf(n, sizeof n, "%s%d", i ? "," : "", i));
+    }
+    static const char tail[] = "],[3,4],{\"k\":1,\"k\":2},[5]]";
+    anvil_buf_append(&text, tail, sizeof tail - 1);
+    CHECK_OK(anvil_json_parse(t->alloc, text.data, text.len, NULL, &doc, NULL));
+    r = anvil_json_doc_root(doc);
+    const struct anvil_json *large = anvil_json_array_at(r, 1);
+    const struct anvil_json *third = anvil_json_array_at(anvil_json_array_at(r, 2), 0);
+    const struct anvil_json_member *repeat = anvil_json_object_at(anvil_json_array_at(r, 3), 0);
+    const struct anvil_json *fifth = anvil_json_array_at(anvil_json_array_at(r, 4), 0);
+    CHECK_EQ_U64(anvil_json_len(large), 5000);
+    CHECK_EQ_INT(anvil_json_int(anvil_json_array_at(large, 4999)), 4999);
+    CHECK((const void *)repeat == (const void *)(third + 2));
+    CHECK_EQ_U64(anvil_json_len(anvil_json_array_at(r, 3)), 1);
+    CHECK_EQ_INT(anvil_json_int(&repeat->value), 2);
+    CHECK((const void *)fifth == (const void *)(repeat + 1));
+done:
+    anvil_json_doc_destroy(doc);
+    anvil_buf_clean_up(&text);
+}
+
+/* With duplicates rejected, the error names the repeat in the object that has it, after nested objects opened and
+ * closed. */
+TEST(json_parse_rejected_repeat_found_after_nested_objects) {
+    struct anvil_json_parse_options strict = {.duplicates = ANVIL_JSON_DUPLICATES_REJECT};
+    struct anvil_json_doc *doc = NULL;
+    struct anvil_diag diag;
+    static const char *const texts[] = {
+        "{\"p\":{\"q\":1,\"r\":{\"q\":2}},\"s\":{\"t\":1,\"u\":[{\"t\":1}],\"t\":2}}",
+        "[{\"a\":{\"b\":1,\"c\":2}},{\"d\":3,\"e\":{\"f\":4},\"d\":5}]",
+        "{\"x\":[1,{\"y\":2,\"z\":3}],\"w\":0,\"x\":4}",
+    };
+    static const char *const repeats[] = {"\"t\":2", "\"d\":5", "\"x\":4"};
+    for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+        CHECK_STATUS(anvil_json_parse(t->alloc, texts[i], strlen(texts[i]), &strict, &doc, &diag), ANVIL_ESYNTAX);
+        CHECK_STR_EQ(diag.message, "duplicate key in object");
+        CHECK(memcmp(texts[i] + diag.offset, repeats[i], strlen(repeats[i])) == 0);
+    }
+done:
+    anvil_json_doc_destroy(doc);
+}
