@@ -1080,20 +1080,96 @@ static const char *s_collect(struct s_fn *f, const struct jp_node *n, const char
 
 /* ---- values ---- */
 
-static const char *s_field(struct s_fn *f, const char *in, struct anvil_str_view name) {
+/* The variable already holding field `name` of `in` in this block, or NULL. */
+static const char *s_cse_find(const struct s_fn *f, const char *in, struct anvil_str_view name) {
     for (const struct s_cse *c = f->cse; c; c = c->next) {
         if (strcmp(c->in, in) == 0 && anvil_sv_eq(c->field, name)) {
             return c->var;
         }
     }
+    return NULL;
+}
+
+static void s_cse_add(struct s_fn *f, const char *in, struct anvil_str_view name, const char *var) {
+    struct s_cse *c = anvil_arena_alloc(f->g->arena, sizeof(*c), 0);
+    if (!c) {
+        s_fail_gen(f->g, ANVIL_ENOMEM);
+        return;
+    }
+    *c = (struct s_cse){f->cse, in, name, var, f->indent};
+    f->cse = c;
+}
+
+/* A loop's hint for field `name`, declared with the function's literals. */
+static const char *s_hint(struct s_fn *f, struct anvil_str_view name) {
+    const char *hint = s_unique(f, s_fmt(f->g, "hint_%s", s_snake(f->g, name)));
+    struct s_place body = s_enter_prologue(f);
+    s_line(f, "struct %shint %s = {0, NULL};", f->g->prefix, hint);
+    s_leave_prologue(f, &body);
+    return hint;
+}
+
+/*
+ * `in.a.b...` (the `count` fields of `fields`) in a loop: each hint tried in
+ * turn inline, and one out-of-line call for the whole chain when one misses
+ * (H_GET_CHAIN). The chain's hints are copied for that call, so that the loop
+ * never takes their addresses.
+ */
+static const char *s_field_chain(struct s_fn *f, const char *in, const struct jp_node *const *fields, size_t count) {
+    const char **vars = anvil_arena_alloc(f->g->arena, 2 * count * sizeof(*vars), 0);
+    if (!vars) {
+        s_fail_gen(f->g, ANVIL_ENOMEM);
+        return in;
+    }
+    const char **hints = vars + count;
+    const char *hinted = s_helper(f, H_GET_HINTED, "hinted");
+    const char *from = in;
+    for (size_t i = 0; i < count; i++) {
+        struct anvil_str_view name = fields[i]->name;
+        hints[i] = s_hint(f, name);
+        vars[i] = s_unique(f, s_fmt(f->g, "v_%s", s_snake(f->g, name)));
+        s_line(f, "const struct anvil_json *%s = %s(%s, %s);", vars[i], hinted, from, hints[i]); /* NULL in, NULL out */
+        from = vars[i];
+    }
+    const char *last = vars[count - 1];
+    s_open(f, "if (!%s)", last);
+    const char *keys = s_unique(f, "keys"), *copies = s_unique(f, "hints"), *steps = s_unique(f, "steps");
+    const char *key_list = "", *hint_list = "";
+    for (size_t i = 0; i < count; i++) {
+        struct anvil_str_view name = fields[i]->name;
+        key_list = s_fmt(f->g, "%s%s{%s, %zu}", key_list, i ? ", " : "", s_cstr(f, name), name.len);
+        hint_list = s_fmt(f->g, "%s%s%s", hint_list, i ? ", " : "", hints[i]);
+    }
+    s_line(f, "static const struct %skey %s[] = {%s};", f->g->prefix, keys, key_list);
+    s_line(f, "struct %shint %s[] = {%s};", f->g->prefix, copies, hint_list);
+    s_line(f, "const struct anvil_json *%s[%zu];", steps, count);
+    s_line(f, "%s = %s(%s, %s, %zu, %s, %s);", last, s_helper(f, H_GET_CHAIN, "get_chain"), in, keys, count, copies,
+           steps);
+    for (size_t i = 0; i < count; i++) {
+        if (i + 1 < count) {
+            s_line(f, "%s = %s[%zu];", vars[i], steps, i);
+        }
+        s_line(f, "%s = %s[%zu];", hints[i], copies, i);
+    }
+    s_close(f);
+    from = in;
+    for (size_t i = 0; i < count; i++) {
+        s_cse_add(f, from, fields[i]->name, vars[i]);
+        from = vars[i];
+    }
+    return last;
+}
+
+static const char *s_field(struct s_fn *f, const char *in, struct anvil_str_view name) {
+    const char *known = s_cse_find(f, in, name);
+    if (known) {
+        return known;
+    }
     const char *var = s_unique(f, s_fmt(f->g, "v_%s", s_snake(f->g, name)));
     if (f->loops > 0) {
         /* Looked up in object after object: a hint, declared with the function's literals. */
         const char *helper = s_helper(f, H_GET_HINTED, "get_hinted");
-        const char *hint = s_unique(f, s_fmt(f->g, "hint_%s", s_snake(f->g, name)));
-        struct s_place body = s_enter_prologue(f);
-        s_line(f, "struct %shint %s = {0, NULL};", f->g->prefix, hint);
-        s_leave_prologue(f, &body);
+        const char *hint = s_hint(f, name);
         s_line(f, "const struct anvil_json *%s = %s(%s, %s);", var, s_helper(f, H_GET_HINTED, "hinted"), in, hint);
         s_open(f, "if (!%s)", var);
         s_line(f, "%s = %s(%s, %s, %zu, &%s);", var, helper, in, s_cstr(f, name), name.len, hint);
@@ -1110,13 +1186,7 @@ static const char *s_field(struct s_fn *f, const char *in, struct anvil_str_view
         s_line(f, "const struct anvil_json *%s = %s(%s, %s, %zu, &%s);", var,
                s_helper(f, H_GET_REMEMBERED, "get_remembered"), in, s_cstr(f, name), name.len, last);
     }
-    struct s_cse *c = anvil_arena_alloc(f->g->arena, sizeof(*c), 0);
-    if (!c) {
-        s_fail_gen(f->g, ANVIL_ENOMEM);
-        return var;
-    }
-    *c = (struct s_cse){f->cse, in, name, var, f->indent};
-    f->cse = c;
+    s_cse_add(f, in, name, var);
     return var;
 }
 
@@ -1536,6 +1606,16 @@ static const char *s_value(struct s_fn *f, const struct jp_node *n, const char *
     case JP_N_INDEX_EXPR:
     case JP_N_PIPE:
         for (size_t i = 0; i < n->count; i++) {
+            size_t run = 0;
+            while (i + run < n->count && n->children[i + run]->type == JP_N_FIELD) {
+                run++;
+            }
+            if (f->loops > 0 && run >= 2 && !s_cse_find(f, v, n->children[i]->name)) {
+                /* `a.b` of each element: one chain with one fallback. */
+                v = s_field_chain(f, v, (const struct jp_node *const *)&n->children[i], run);
+                i += run - 1;
+                continue;
+            }
             v = s_value(f, n->children[i], v);
         }
         return v;

@@ -109,6 +109,37 @@ const struct anvil__jpc_helper_def anvil__jpc_helpers[H_COUNT] = {
          "    return found;\n"
          "}\n\n"},
     /*
+     * A chain of lookups in a loop (`State.Name` of each instance) tries
+     * each hint inline and, when one misses, looks the whole chain up here:
+     * one out-of-line call, so that the loop holds only the hinted tries and
+     * keeps its hints in registers (bench/codegen's full walk over 17,842
+     * instances went from 71 to 63 µs with it).
+     */
+    [H_GET_CHAIN] =
+        {"static const struct anvil_json *@get_chain(", S_DEP(H_GET_HINTED),
+         "/* A key of a chain of lookups. */\n"
+         "struct @key {\n"
+         "    const char *text;\n"
+         "    size_t len;\n"
+         "};\n"
+         "\n"
+         "/* After a loop's hinted chain missed: the `n` lookups from `v`, each moving its hint; `steps[i]` is the value\n"
+         " * after the i-th (NULL from a missing one on). Out of line: the loop keeps only the hinted tries. */\n"
+         "#if defined(__GNUC__) || defined(__clang__)\n"
+         "static const struct anvil_json *@get_chain(const struct anvil_json *v, const struct @key *keys, size_t n,\n"
+         "                                              struct @hint *hints, const struct anvil_json **steps)\n"
+         "    __attribute__((noinline));\n"
+         "#endif\n"
+         "static const struct anvil_json *@get_chain(const struct anvil_json *v, const struct @key *keys, size_t n,\n"
+         "                                              struct @hint *hints, const struct anvil_json **steps) {\n"
+         "    for (size_t i = 0; i < n; i++) {\n"
+         "        const struct anvil_json *found = @hinted(v, hints[i]);\n"
+         "        v = found ? found : @get_hinted(v, keys[i].text, keys[i].len, &hints[i]);\n"
+         "        steps[i] = v;\n"
+         "    }\n"
+         "    return v;\n"
+         "}\n\n"},
+    /*
      * A lookup outside loops runs once per call, but a waiter calls its
      * matcher on answer after answer of one shape (DescribeTable every few
      * seconds): where the key was found last time is remembered per call

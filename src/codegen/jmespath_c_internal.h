@@ -14,6 +14,7 @@ enum anvil__jpc_helper {
     H_EQUAL,
     H_GET,
     H_GET_HINTED,
+    H_GET_CHAIN,
     H_GET_REMEMBERED,
     H_AT,
     H_FLAT,

@@ -2,11 +2,11 @@
  * The strict RFC 8259 parser. Iterative: containers in progress live on an
  * explicit frame stack, so nesting depth costs heap, never C stack. Each
  * depth has its own run of arena memory (a level), and a container's items
- * or members are written into its depth's level as they are read, where they
- * stay: nothing is copied when it closes, and the containers of one depth lie
- * side by side in document order, away from strings and from other depths
- * (a walk over an answer's instances reads them in one stream). Keys are
- * interned per document.
+ * or members are written into its depth's level as they are read, where most
+ * stay: only a container that outgrows its chunk is copied, once, when it
+ * closes. The containers of one depth lie side by side in document order,
+ * away from strings and from other depths (a walk over an answer's instances
+ * reads them in one stream). Keys are interned per document.
  */
 
 #include <stdarg.h>
@@ -23,14 +23,21 @@
  * One per depth, kept from container to container: the depth's level and the
  * open container at that depth.
  *
- * The open container's items or members are [start, cursor); it may grow to
- * `limit`. Usually that is the level's current chunk of arena memory: the
- * container stays where it was written, and the next container of this depth
- * starts at its end. A container that outgrows a chunk moves to a larger one
- * (the part written so far is copied; the old chunk's tail is left unused),
- * and one that outgrows S_CHUNK_MAX moves to a heap buffer (`heap`, kept for
- * the next large container of this depth), copied into the arena when it
- * closes; the chunk it left is kept in chunk_cursor and chunk_limit.
+ * The level is a run of arena memory in chunks. The open container's items or
+ * members are [start, cursor) and may grow to `limit`. A container that fits
+ * in the level's current chunk is written there and stays: the next container
+ * of this depth starts at its end. One that outgrows the chunk moves to the
+ * parser's heap stack for the rest of its life and is copied into the level
+ * when it closes, after the chunk's last container if it fits there, else
+ * into a new chunk; meanwhile the chunk's cursor and limit are in
+ * chunk_cursor and chunk_limit. So no chunk keeps a container's abandoned
+ * copy: all a chunk leaves unused is its tail when the next container does
+ * not fit (the parser's chunk_waste).
+ *
+ * Containers on the heap stack nest: one moves there only while it is the
+ * innermost open container, above those of the containers around it, and it
+ * has closed before they grow again. `heap_below` is the depth of the next
+ * one down (or SIZE_MAX), for moving their pointers when the stack moves.
  */
 struct s_frame {
     unsigned char *start;
@@ -38,12 +45,11 @@ struct s_frame {
     unsigned char *limit;
     unsigned char *chunk_cursor;
     unsigned char *chunk_limit;
-    size_t next_chunk; /* the size of this level's next chunk */
-    /* The level's current chunk, and the bytes its earlier chunks keep. */
+    /* The level's current chunk, the bytes its earlier chunks hold, and the size of its next. */
     unsigned char *chunk_base;
     size_t level_bytes;
-    unsigned char *heap;
-    size_t heap_cap;
+    size_t next_chunk;
+    size_t heap_below;
     bool in_heap;
     /* With reject_duplicates: this object's first entry in the parser's key_offsets. */
     size_t key_offsets_start;
@@ -111,11 +117,17 @@ struct s_parser {
     bool replace_surrogates;
     bool scalar_only; /* anvil__json_scalar_only when the parse began */
 
+    /* Containers that outgrew their chunks (struct s_frame); heap_top is the depth of the innermost (SIZE_MAX: none).
+     */
+    unsigned char *heap;
+    size_t heap_cap, heap_top;
     /* With reject_duplicates: where each member of the open objects has its key, for the error. */
     size_t *key_offsets;
     size_t key_offset_len, key_offset_cap;
-    /* Input consumed when the last container closed, and arena use at the start: for the block hint. */
+    /* Input consumed when the last container closed, arena use at the start, and chunk tails left unused: for the
+     * block hint. */
     size_t progress;
+    size_t chunk_waste;
     size_t used_at_start;
     struct s_frame *frames;
     size_t depth, frame_cap;
@@ -188,9 +200,11 @@ static int s_grow(struct s_parser *ps, void **array, size_t *cap, size_t elem, s
 
 /*
  * A level's chunks: the first is small (most documents are small, and a
- * hostile nest 10,000 deep gets one per depth), each next one twice the last
- * up to S_CHUNK_MAX; after that, sized by s_chunk_size up to S_CHUNK_BIG. A
- * container larger than half of S_CHUNK_MAX moves to the heap.
+ * hostile nest 10,000 deep gets one per depth), each next one half as large
+ * again as the last up to S_CHUNK_MAX; after that, s_new_chunk sizes them, up
+ * to S_CHUNK_BIG. Either way a chunk is at most half what its level held
+ * before it (past the first few), so the room a level leaves unused is at
+ * most about half its data.
  */
 #define S_CHUNK_FIRST ((size_t)64)
 #define S_CHUNK_MAX ((size_t)64 << 10)
@@ -205,79 +219,120 @@ static inline size_t s_used(const struct s_frame *f) {
 }
 
 /*
- * The size of a level's next chunk once it has had S_CHUNK_MAX ones: what the
- * rest of the input will probably need at this depth (its bytes so far per
- * input byte read, times the input left, and a twentieth more), between
- * S_CHUNK_MAX and S_CHUNK_BIG. Large chunks keep a depth's containers in long
- * runs (a walk over a large answer reads them as one stream: 64 KiB chunks
- * made the people filter of bench/jmespath 1.4x slower than 1 MiB ones); the
- * estimate keeps the last chunk's unused tail small. When the arena's block
- * has less left than that but at least S_CHUNK_MAX, the chunk is that rest,
- * which would otherwise go unused when the arena moved to a new block.
+ * A new chunk of at least `need` bytes becomes the current one of the level
+ * of `f` (not on the heap stack); the old one's tail is left unused. Past
+ * S_CHUNK_MAX, a chunk is what the rest of the input will probably need at
+ * this depth (the level's bytes per input byte read so far, times the input
+ * left, and a twentieth more), at least S_CHUNK_MAX, but at most half what
+ * the level already holds (however wrong the guess) and S_CHUNK_BIG. Large
+ * chunks keep a depth's containers in long runs: a walk over a large answer
+ * reads them as one stream (64 KiB chunks made the people filter of
+ * bench/jmespath 1.4x slower than 1 MiB ones). When the arena's block has
+ * less left than that but at least S_CHUNK_MAX, the chunk is that rest, which
+ * would otherwise go unused when the arena moved to a new block. ANVIL_ENOMEM.
  */
-static size_t s_chunk_size(const struct s_parser *ps, const struct s_frame *f, size_t want) {
-    size_t len = (size_t)(ps->end - ps->begin);
-    double read = ps->progress ? (double)ps->progress : 1.0;
-    double rest = (double)f->level_bytes / read * (double)(len - ps->progress) * 1.05 + 2.0 * (double)want;
-    size_t size = rest < (double)S_CHUNK_MAX ? S_CHUNK_MAX : rest > (double)S_CHUNK_BIG ? S_CHUNK_BIG : (size_t)rest;
-    const struct anvil_arena *arena = ps->arena;
-    if (arena->cursor) {
-        size_t room = (size_t)((uintptr_t)arena->end - (uintptr_t)arena->cursor) & ~(size_t)7;
-        if (room < size && room >= S_CHUNK_MAX) {
-            size = room - 8; /* room for aligning the cursor */
+static int s_new_chunk(struct s_parser *ps, struct s_frame *f, size_t need) {
+    size_t held = f->level_bytes + (size_t)((uintptr_t)f->cursor - (uintptr_t)f->chunk_base);
+    size_t size = f->next_chunk ? f->next_chunk : S_CHUNK_FIRST;
+    if (size >= S_CHUNK_MAX) {
+        size_t len = (size_t)(ps->end - ps->begin);
+        double read = ps->progress ? (double)ps->progress : 1.0;
+        double rest = (double)held / read * (double)(len - ps->progress) * 1.05;
+        double most = held / 2 < S_CHUNK_BIG ? (double)(held / 2) : (double)S_CHUNK_BIG;
+        size = rest > most ? (size_t)most : (size_t)rest;
+        size = size < S_CHUNK_MAX ? S_CHUNK_MAX : size;
+        const struct anvil_arena *arena = ps->arena;
+        size_t rest_of_block = arena->cursor ? (size_t)((uintptr_t)arena->end - (uintptr_t)arena->cursor) : 0;
+        if (rest_of_block < size && rest_of_block >= S_CHUNK_MAX + 8) {
+            size = rest_of_block - 8; /* room for aligning the cursor */
         }
     }
-    return size & ~(size_t)7;
+    if (size < need) {
+        size = need;
+    }
+    size &= ~(size_t)7;
+    unsigned char *chunk = anvil__arena_bump(ps->arena, size, _Alignof(struct anvil_json_member));
+    if (!chunk) {
+        return ANVIL_ENOMEM;
+    }
+    ps->chunk_waste += s_room(f);
+    f->level_bytes = held;
+    f->chunk_base = chunk;
+    f->cursor = chunk;
+    f->limit = chunk + size;
+    f->next_chunk = size < S_CHUNK_MAX ? size + size / 2 : S_CHUNK_MAX;
+    return ANVIL_OK;
 }
 
-/* Room for `need` more bytes in the open container of `f`, which moves (see struct s_frame): ANVIL_ENOMEM. */
+/* The heap stack grown to hold `need` bytes; the containers on it follow it. ANVIL_ENOMEM. */
+static int s_heap_grow(struct s_parser *ps, size_t need) {
+    uintptr_t was = (uintptr_t)ps->heap;
+    if (s_grow(ps, (void **)&ps->heap, &ps->heap_cap, 1, need) != ANVIL_OK) {
+        return ANVIL_ENOMEM;
+    }
+    for (size_t d = ps->heap_top; d != SIZE_MAX; d = ps->frames[d].heap_below) {
+        struct s_frame *f = &ps->frames[d];
+        f->start = ps->heap + ((uintptr_t)f->start - was);
+        f->cursor = ps->heap + ((uintptr_t)f->cursor - was);
+        f->limit = ps->heap + ps->heap_cap;
+    }
+    return ANVIL_OK;
+}
+
+/* Room for `need` more bytes in the open container of `f`, the innermost (see struct s_frame): ANVIL_ENOMEM. */
 static int s_level_grow(struct s_parser *ps, struct s_frame *f, size_t need) {
     size_t used = s_used(f);
-    size_t want = used + need;
-    if (!f->in_heap && want <= S_CHUNK_MAX / 2) {
-        size_t size = f->next_chunk ? f->next_chunk : S_CHUNK_FIRST;
-        while (size < 2 * want) {
-            size *= 2;
-        }
-        if (size >= S_CHUNK_MAX) {
-            size = s_chunk_size(ps, f, want);
-        }
-        unsigned char *chunk = anvil__arena_bump(ps->arena, size, _Alignof(struct anvil_json_member));
-        if (!chunk) {
-            return ANVIL_ENOMEM;
-        }
-        if (used) {
-            memcpy(chunk, f->start, used);
-        }
-        /* The earlier chunk keeps the closed containers before the open one. */
-        f->level_bytes += (size_t)((uintptr_t)f->start - (uintptr_t)f->chunk_base);
-        f->chunk_base = chunk;
-        f->start = chunk;
-        f->cursor = chunk + used;
-        f->limit = chunk + size;
-        f->next_chunk = size < S_CHUNK_MAX ? 2 * size : S_CHUNK_MAX;
-        return ANVIL_OK;
+    if (f->in_heap) {
+        /* On top of the heap stack. */
+        return s_heap_grow(ps, (size_t)(f->cursor - ps->heap) + need);
     }
-    if (want > f->heap_cap || !f->in_heap) {
-        /* The heap buffer holds this container only once it is in it: grown (kept) or first filled (copied). */
-        unsigned char *from = f->in_heap ? NULL : f->start;
-        if (want > f->heap_cap && s_grow(ps, (void **)&f->heap, &f->heap_cap, 1, want) != ANVIL_OK) {
-            return ANVIL_ENOMEM;
-        }
-        if (from) {
-            if (used) {
-                memcpy(f->heap, from, used);
-            }
-            /* The level goes on where the container was. */
-            f->chunk_cursor = from;
-            f->chunk_limit = f->limit;
-            f->in_heap = true;
-        }
+    if (!used) {
+        /* Nothing written yet: the container starts in a new chunk. */
+        int rc = s_new_chunk(ps, f, need);
+        f->start = f->cursor;
+        return rc;
     }
-    f->start = f->heap;
-    f->cursor = f->heap + used;
-    f->limit = f->heap + f->heap_cap;
+    /* It outgrew the chunk: onto the heap stack, and the level goes on where it was. */
+    size_t base = ps->heap_top == SIZE_MAX ? 0 : (size_t)(ps->frames[ps->heap_top].cursor - ps->heap);
+    if (base + used + need > ps->heap_cap && s_heap_grow(ps, base + used + need) != ANVIL_OK) {
+        return ANVIL_ENOMEM;
+    }
+    memcpy(ps->heap + base, f->start, used);
+    f->chunk_cursor = f->start;
+    f->chunk_limit = f->limit;
+    f->in_heap = true;
+    f->heap_below = ps->heap_top;
+    ps->heap_top = (size_t)(f - ps->frames);
+    f->start = ps->heap + base;
+    f->cursor = f->start + used;
+    f->limit = ps->heap + ps->heap_cap;
     return ANVIL_OK;
+}
+
+/*
+ * The closing container of `f` leaves the heap stack: its chunk comes back,
+ * and the first `size` bytes of it are copied into the level (`*stored`, NULL
+ * for none). ANVIL_ENOMEM.
+ */
+static int s_leave_heap(struct s_parser *ps, struct s_frame *f, size_t size, void **stored) {
+    const unsigned char *from = f->start;
+    f->cursor = f->chunk_cursor;
+    f->limit = f->chunk_limit;
+    f->in_heap = false;
+    ps->heap_top = f->heap_below;
+    int rc = ANVIL_OK;
+    *stored = NULL;
+    if (size) {
+        if (s_room(f) < size) {
+            rc = s_new_chunk(ps, f, size);
+        }
+        if (rc == ANVIL_OK) {
+            memcpy(f->cursor, from, size);
+            *stored = f->cursor;
+            f->cursor += size;
+        }
+    }
+    return rc;
 }
 
 static int s_push_member(struct s_parser *ps, struct s_frame *f, const struct anvil_json_key *key,
@@ -346,10 +401,11 @@ static size_t s_block_hint(void *ctx) {
         return 0;
     }
     /* The parsed prefix needed what the arena handed out, less the room the
-     * levels' chunks still have, plus the open containers on the heap (copied
-     * when they close); scale that to the whole, less what was handed out. */
+     * levels' chunks have or left unused, plus the open containers on the heap
+     * (copied when they close); scale that to the whole, less what was handed
+     * out. */
     double used = (double)(anvil_arena_bytes_used(ps->arena) - ps->used_at_start);
-    double room = 0, pending = 0;
+    double room = (double)ps->chunk_waste, pending = 0;
     for (size_t d = 0; d < ps->frame_cap; d++) {
         const struct s_frame *f = &ps->frames[d];
         if (f->in_heap) {
@@ -362,7 +418,7 @@ static size_t s_block_hint(void *ctx) {
     double total = (used - room + pending) / (double)ps->progress * (double)len;
     double remaining = (total - used) * 1.05 + 16384.0;
     double most = (double)ANVIL_ARENA_MAX_BLOCK_SIZE * 16;
-    return remaining < 65536.0 ? 65536 : remaining < most ? (size_t)remaining : (size_t)most;
+    return remaining < 16384.0 ? 16384 : remaining < most ? (size_t)remaining : (size_t)most;
 }
 
 /* ---- interning ---- */
@@ -968,67 +1024,50 @@ static inline int s_open(struct s_parser *ps, const unsigned char *at, bool obje
     return ANVIL_OK;
 }
 
-/*
- * `size` bytes at `from` (the heap) copied into the arena (`*stored` stays
- * NULL for none): a container that outgrew its level.
- */
-static int s_store(struct s_parser *ps, void **stored, const void *from, size_t size) {
-    if (size) {
-        if (!(*stored = anvil__arena_bump(ps->arena, size, _Alignof(struct anvil_json_member)))) {
-            return ANVIL_ENOMEM;
-        }
-        memcpy(*stored, from, size);
-    }
-    return ANVIL_OK;
-}
-
 /* Closes the container of frame `*top`, which becomes the one around it (NULL at the top level). */
 static inline int s_close(struct s_parser *ps, const unsigned char *at, struct anvil_json *out, struct s_frame **top) {
     struct s_frame *f = *top;
     int rc = ANVIL_OK;
     ps->progress = (size_t)(at - ps->begin);
+    /* The bytes that stay in the level, and whether the container went elsewhere (an object with its index). */
     size_t size = s_used(f);
-    void *stored = size ? f->start : NULL; /* an empty container has no storage */
-    /* Where this depth's next container starts: after this one, unless it is copied elsewhere. */
-    unsigned char *level_end = f->cursor;
+    bool apart = false;
     if (f->object) {
         size_t count = size / sizeof(struct anvil_json_member);
         if (ANVIL_UNLIKELY(f->maybe_duplicate || count >= ANVIL_JSON_INDEX_MIN)) {
             size_t dup = 0;
             if (count >= ANVIL_JSON_INDEX_MIN) {
-                /* Stored apart, after its index (a heap one too): the level goes on where it was. */
-                rc = anvil__json_object_finish(ps->arena, stored, count, ps->reject_duplicates, &dup, out);
-                level_end = f->start;
+                rc = anvil__json_object_finish(ps->arena, (struct anvil_json_member *)(void *)f->start, count,
+                                               ps->reject_duplicates, &dup, out);
+                apart = true;
+                size = 0;
             } else {
-                rc = anvil__json_object_in_place(stored, count, ps->reject_duplicates, &dup, out);
-                level_end = f->start + anvil_json_len(out) * sizeof(struct anvil_json_member);
+                rc = anvil__json_object_in_place((struct anvil_json_member *)(void *)f->start, count,
+                                                 ps->reject_duplicates, &dup, out);
+                size = anvil_json_len(out) * sizeof(struct anvil_json_member);
             }
             if (rc == ANVIL_ESYNTAX) {
                 return s_error_at(ps, ANVIL_ESYNTAX, ps->begin + ps->key_offsets[f->key_offsets_start + dup],
                                   "duplicate key in object");
             }
-        } else {
-            if (ANVIL_UNLIKELY(f->in_heap)) {
-                rc = s_store(ps, &stored, f->start, size);
-            }
-            *out = anvil__json_container(ANVIL_JSON_OBJECT, count, stored);
         }
         ps->key_offset_len = f->key_offsets_start;
-    } else {
+    }
+    void *stored = size ? f->start : NULL; /* an empty container has no storage */
+    if (rc == ANVIL_OK) {
         if (ANVIL_UNLIKELY(f->in_heap)) {
-            rc = s_store(ps, &stored, f->start, size);
+            rc = s_leave_heap(ps, f, size, &stored);
+        } else {
+            f->cursor = size ? f->start + size : f->start; /* what an index or a repeat left is the next one's */
         }
-        *out = anvil__json_container(ANVIL_JSON_ARRAY, size / sizeof(struct anvil_json), stored);
     }
     if (rc != ANVIL_OK) {
         return rc == ANVIL_ENOMEM || rc == ANVIL_ELIMIT ? s_nomem(ps, at) : rc;
     }
-    if (ANVIL_UNLIKELY(f->in_heap)) {
-        level_end = f->chunk_cursor;
-        f->limit = f->chunk_limit;
-        f->in_heap = false;
+    if (!apart) {
+        *out = f->object ? anvil__json_container(ANVIL_JSON_OBJECT, size / sizeof(struct anvil_json_member), stored)
+                         : anvil__json_container(ANVIL_JSON_ARRAY, size / sizeof(struct anvil_json), stored);
     }
-    f->cursor = level_end;
     ps->depth--;
     *top = ps->depth ? f - 1 : NULL;
     return ANVIL_OK;
@@ -1280,9 +1319,7 @@ close: /* at the '}' or ']' of the container of `top`: one place, so s_close is 
 }
 
 static void s_release(struct s_parser *ps) {
-    for (size_t d = 0; d < ps->frame_cap; d++) {
-        anvil_mem_release(ps->allocator, ps->frames[d].heap);
-    }
+    anvil_mem_release(ps->allocator, ps->heap);
     anvil_mem_release(ps->allocator, ps->key_offsets);
     anvil_mem_release(ps->allocator, ps->frames);
     anvil_mem_release(ps->allocator, ps->keys);
@@ -1323,6 +1360,7 @@ int anvil_json_parse_into(struct anvil_arena *arena, struct anvil_allocator *all
     ps.replace_surrogates = o.surrogates == ANVIL_JSON_SURROGATES_REPLACE;
     ps.used_at_start = anvil_arena_bytes_used(arena);
     ps.hash_seed = anvil__json_hash_seed();
+    ps.heap_top = SIZE_MAX;
     ps.scalar_only = atomic_load_explicit(&anvil__json_scalar_only, memory_order_relaxed);
     /* Only the parser's own arena gets the hint; a caller's arena keeps its rules. */
     bool hinted = !arena->hint;

@@ -847,15 +847,24 @@ static size_t s_golden_failures(void) {
     static const char *const no_alloc[] = {"list_push", "anvil_json_new", "rc =", NULL};
     failures += !s_golden("Table.TableStatus", true, ANVIL_CMP_STRING_EQUALS, "\"ACTIVE\"", table_want, no_alloc);
     /* allStringEquals over a nested projection: loops that stop at the first mismatch; a lookup in a
-     * loop tries its hint inline first; a flatten walks items by pointer. */
+     * loop tries its hint inline first, and a chain of them (State.Name) has one out-of-line fallback
+     * that takes copies of the hints; a flatten walks items by pointer. */
     static const char *const all_want[] = {
         "&& !mismatch",
         "any_element = true;",
         "*matched = any_element && !mismatch;",
         "const struct anvil_json *v_state = ddb_jpc_hinted(v_instance, hint_state);\n"
-        "                        if (!v_state) {\n"
-        "                            v_state = ddb_jpc_get_hinted(v_instance, "
-        "\"State\", 5, &hint_state);",
+        "                        const struct anvil_json *v_name = ddb_jpc_hinted(v_state, hint_name);\n"
+        "                        if (!v_name) {\n"
+        "                            static const struct ddb_jpc_key keys[] = {{\"State\", 5}, {\"Name\", 4}};\n"
+        "                            struct ddb_jpc_hint hints[] = {hint_state, hint_name};\n"
+        "                            const struct anvil_json *steps[2];\n"
+        "                            v_name = ddb_jpc_get_chain(v_instance, keys, 2, hints, steps);\n"
+        "                            v_state = steps[0];\n"
+        "                            hint_state = hints[0];\n"
+        "                            hint_name = hints[1];\n"
+        "                        }",
+        "    __attribute__((noinline));",
         "const struct anvil_json *items_instance = ddb_jpc_flat(v_instances, "
         "&n_instance);",
         "const struct anvil_json *v_instance = &items_instance[j_instance];",
