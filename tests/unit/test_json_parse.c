@@ -936,6 +936,14 @@ done:
     anvil_buf_clean_up(&back);
 }
 
+/* Appends "0,1,...,n-1". */
+static void s_append_counting(struct anvil_buf *text, int n) {
+    for (int i = 0; i < n; i++) {
+        char digits[16];
+        anvil_buf_append(text, digits, (size_t)snprintf(digits, sizeof digits, "%s%d", i ? "," : "", i));
+    }
+}
+
 /*
  * What walks over answers rely on (docs/json.md): the containers of one depth lie side by side in
  * document order within a chunk of their depth's run, also after one that outgrew its chunk and
@@ -948,10 +956,7 @@ TEST(json_parse_containers_of_one_depth_lie_side_by_side) {
     anvil_buf_init(&text, NULL, 0); /* not the swept allocator: the parser's allocations are what the sweep fails */
     /* 40 items first: they outgrow the depth's first chunk (64 bytes), so the rest start a larger one. */
     anvil_buf_append(&text, "[[", 2);
-    for (int i = 0; i < 40; i++) {
-        char n[16];
-        anvil_buf_append(&text, n, (size_t)snprintf(n, sizeof n, "%s%d", i ? "," : "", i));
-    }
+    s_append_counting(&text, 40);
     static const char rest[] = "],{\"a\":1,\"b\":[7]},{\"c\":2},[3,4],{\"d\":[8,9]}]";
     anvil_buf_append(&text, rest, sizeof rest - 1);
     CHECK_OK(anvil_json_parse(t->alloc, text.data, text.len, NULL, &doc, NULL));
@@ -991,10 +996,7 @@ TEST(json_parse_containers_of_one_depth_lie_side_by_side) {
 
     /* [[1,2],[0,1,...,4999],[3,4],{"k":1,"k":2},[5]]: the large one goes to the heap and is stored apart. */
     anvil_buf_append(&text, "[[1,2],[", 8);
-    for (int i = 0; i < 5000; i++) {
-        char n[16];
-        anvil_buf_append(&text, n, (size_t)snprintf(n, sizeof n, "%s%d", i ? "," : "", i));
-    }
+    s_append_counting(&text, 5000);
     static const char tail[] = "],[3,4],{\"k\":1,\"k\":2},[5]]";
     anvil_buf_append(&text, tail, sizeof tail - 1);
     CHECK_OK(anvil_json_parse(t->alloc, text.data, text.len, NULL, &doc, NULL));
