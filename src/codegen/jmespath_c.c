@@ -1607,10 +1607,10 @@ static const char *s_value(struct s_fn *f, const struct jp_node *n, const char *
     case JP_N_PIPE:
         for (size_t i = 0; i < n->count; i++) {
             size_t run = 0;
-            while (i + run < n->count && n->children[i + run]->type == JP_N_FIELD) {
+            while (f->loops > 0 && i + run < n->count && n->children[i + run]->type == JP_N_FIELD) {
                 run++;
             }
-            if (f->loops > 0 && run >= 2 && !s_cse_find(f, v, n->children[i]->name)) {
+            if (run >= 2 && !s_cse_find(f, v, n->children[i]->name)) {
                 /* `a.b` of each element: one chain with one fallback. */
                 v = s_field_chain(f, v, (const struct jp_node *const *)&n->children[i], run);
                 i += run - 1;

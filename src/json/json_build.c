@@ -137,13 +137,6 @@ int anvil__json_object_in_place(struct anvil_json_member *members, size_t count,
     return ANVIL_OK;
 }
 
-/* A small object over members already in the arena: deduplicated where they are (last wins, first place). */
-static struct anvil_json s_small_in_arena(struct anvil_json_member *stored, size_t count) {
-    struct anvil_json out;
-    anvil__json_object_in_place(stored, count, false, NULL, &out);
-    return out;
-}
-
 int anvil_json_new_object_members(struct anvil_arena *arena, const struct anvil_json_member *members, size_t count,
                                   struct anvil_json *out) {
     if (!arena || !out || (count > 0 && !members)) {
@@ -156,7 +149,7 @@ int anvil_json_new_object_members(struct anvil_arena *arena, const struct anvil_
     struct anvil_json_member *stored;
     int rc = s_copy_members(arena, members, count, &stored);
     if (rc == ANVIL_OK) {
-        *out = s_small_in_arena(stored, count);
+        anvil__json_object_in_place(stored, count, false, NULL, out);
     }
     return rc;
 }
@@ -192,7 +185,7 @@ int anvil_json_new_object(struct anvil_arena *arena, const struct anvil_json_pai
         members[i].value = pairs[i].value;
     }
     if (count < ANVIL_JSON_INDEX_MIN) {
-        *out = s_small_in_arena(members, count);
+        anvil__json_object_in_place(members, count, false, NULL, out);
         return ANVIL_OK;
     }
     return anvil__json_object_finish(arena, members, count, false, NULL, out);

@@ -281,11 +281,11 @@ static int s_heap_grow(struct s_parser *ps, size_t need) {
 
 /* Room for `need` more bytes in the open container of `f`, the innermost (see struct s_frame): ANVIL_ENOMEM. */
 static int s_level_grow(struct s_parser *ps, struct s_frame *f, size_t need) {
-    size_t used = s_used(f);
     if (f->in_heap) {
         /* On top of the heap stack. */
         return s_heap_grow(ps, (size_t)(f->cursor - ps->heap) + need);
     }
+    size_t used = s_used(f);
     if (!used) {
         /* Nothing written yet: the container starts in a new chunk. */
         int rc = s_new_chunk(ps, f, need);
