@@ -1104,7 +1104,7 @@ static void s_cse_add(struct s_fn *f, const char *in, struct anvil_str_view name
 static const char *s_hint(struct s_fn *f, struct anvil_str_view name) {
     const char *hint = s_unique(f, s_fmt(f->g, "hint_%s", s_snake(f->g, name)));
     struct s_place body = s_enter_prologue(f);
-    s_line(f, "struct %shint %s = {0, NULL};", f->g->prefix, hint);
+    s_line(f, "struct %shint %s = {UINT64_MAX, 0, NULL};", f->g->prefix, hint);
     s_leave_prologue(f, &body);
     return hint;
 }

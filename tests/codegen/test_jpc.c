@@ -756,6 +756,87 @@ static void s_matchers(void) {
     anvil_arena_destroy(arena);
 }
 
+/*
+ * A loop's lookups keep a hint: the tag of the object the key was found in
+ * and the member's place, tried with one tag compare and one key-record
+ * compare. Instances whose shapes shift under the hint: the same tag with
+ * another key at the place, the same key at the place in an object of
+ * another size, a non-object where an object was (an array of as many
+ * items), the key further on, a value that is not an object; each document
+ * with every reachable name "running" (so the walk goes to the end) and
+ * with one that is not. Every matcher of the table on these paths is run.
+ */
+static size_t s_hint_documents;
+
+static void s_shifting_shapes(void) {
+    static const char *const instances[] = {
+        "{\"State\": {\"Name\": \"running\"}, \"X\": 1}",
+        "{\"Other\": {\"Name\": \"stopped\"}, \"X\": 1}",
+        "{\"X\": 1, \"State\": {\"Name\": \"running\"}}",
+        "{\"State\": [\"stopped\", \"x\"], \"X\": 1}",
+        "{\"State\": {\"Name\": \"running\", \"Code\": 16}, \"X\": 1}",
+        "{\"State\": {\"Code\": 16, \"Name\": \"running\"}, \"X\": 1, \"Y\": 2}",
+        "{\"State\": {\"Other\": \"stopped\", \"X\": 0}, \"X\": 1}",
+        "[\"State\", \"Name\"]",
+        "{\"State\": \"running\", \"X\": 1}",
+        "{\"State\": {\"Name\": null}, \"X\": 1}",
+        "{\"State\": {\"Name\": \"running\"}, \"X\": 1}",
+        "{\"State\": {\"Name\": \"stopped\"}, \"X\": 1}",
+        "{\"State\": {\"Name\": \"running\"}, \"X\": 1}",
+    };
+    const size_t n = sizeof instances / sizeof instances[0];
+    for (size_t i = 0; i < jpc_match_case_count; i++) {
+        const struct jpc_match_case *c = &jpc_match_cases[i];
+        static const char path[] = "Reservations[].Instances[].State.Name";
+        if (!c->fn || c->path_len != sizeof path - 1 || memcmp(c->path, path, sizeof path - 1) != 0) {
+            continue;
+        }
+        struct anvil_jmespath *jp = NULL;
+        struct anvil_json_doc *expected = NULL;
+        anvil_jmespath_compile(NULL, c->path, c->path_len, NULL, &jp, NULL);
+        anvil_json_parse(NULL, c->expected, c->expected_len, NULL, &expected, NULL);
+        /* Every instance; every instance but the last "stopped" one (all reachable names "running"); and each
+         * rotation of the list, so each shape comes first and sets the hints. */
+        for (size_t skip = 0; skip < 2; skip++) {
+            for (size_t first = 0; first < n; first++) {
+                struct anvil_buf text;
+                anvil_buf_init(&text, NULL, 0);
+                anvil_buf_append_cstr(&text, "{\"Reservations\": [{\"Instances\": [");
+                bool any = false;
+                for (size_t k = 0; k < n; k++) {
+                    size_t at = (first + k) % n;
+                    if (skip && at == n - 2) {
+                        continue;
+                    }
+                    anvil_buf_append_cstr(&text, any ? ", " : "");
+                    anvil_buf_append_cstr(&text, instances[at]);
+                    any = true;
+                }
+                anvil_buf_append_cstr(&text, "]}, {\"Instances\": [");
+                anvil_buf_append_cstr(&text, instances[(first + 1) % n]);
+                anvil_buf_append_cstr(&text, "]}]}");
+                struct anvil_json_doc *doc = NULL;
+                if (anvil_json_parse(NULL, text.data, text.len, NULL, &doc, NULL) != ANVIL_OK) {
+                    printf("DIFFERENCE: the shifting-shapes document does not parse: %.*s\n", (int)text.len,
+                           text.data);
+                    s_differences++;
+                } else {
+                    s_check_match(c, jp, anvil_json_doc_root(expected), anvil_json_doc_root(doc), false);
+                    s_hint_documents++;
+                }
+                anvil_json_doc_destroy(doc);
+                anvil_buf_clean_up(&text);
+            }
+        }
+        anvil_json_doc_destroy(expected);
+        anvil_jmespath_destroy(jp);
+    }
+    if (s_hint_documents == 0) {
+        printf("DIFFERENCE: no matcher on Reservations[].Instances[].State.Name in the table\n");
+        s_differences++;
+    }
+}
+
 /* ---- golden snippets of the emitted text ---- */
 
 static bool s_golden(const char *text, bool matcher, enum anvil_waiter_comparator cmp, const char *expected_json,
@@ -865,6 +946,9 @@ static size_t s_golden_failures(void) {
         "                            hint_name = hints[1];\n"
         "                        }",
         "    __attribute__((noinline));",
+        "struct ddb_jpc_hint hint_state = {UINT64_MAX, 0, NULL};",
+        "    if (v && v->tag == hint.tag && v->u.members[hint.at].key == hint.key) {\n",
+        "        hint->tag = v->tag;\n",
         "const struct anvil_json *items_instance = ddb_jpc_flat(v_instances, "
         "&n_instance);",
         "const struct anvil_json *v_instance = &items_instance[j_instance];",
@@ -997,6 +1081,7 @@ int main(int argc, char **argv) {
     size_t compliance_evaluations = s_evaluations;
     s_generated_documents();
     s_matchers();
+    s_shifting_shapes();
     if (bench) {
         s_bench();
     }
@@ -1018,6 +1103,7 @@ int main(int argc, char **argv) {
     printf("%zu compliance cases compared, %zu evaluations in all (%zu matcher decisions were matches); %zu runs "
            "with a small scratch arena, %zu of them out of memory (ANVIL_ELIMIT); %zu values were runtime errors\n",
            compliance_evaluations, s_evaluations, s_matches_true, s_limited_runs, s_limit_hits, s_error_results);
+    printf("%zu documents of shifting shapes under a loop's hints\n", s_hint_documents);
     printf("%zu expressions (%zu fallbacks), %zu matchers, %zu documents, %zu differences, %zu golden failures\n",
            jpc_expr_case_count, fallbacks, jpc_match_case_count, s_documents, s_differences, golden);
     for (size_t i = 0; i < s_file_count; i++) {
