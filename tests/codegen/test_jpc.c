@@ -817,8 +817,7 @@ static void s_shifting_shapes(void) {
                 anvil_buf_append_cstr(&text, "]}]}");
                 struct anvil_json_doc *doc = NULL;
                 if (anvil_json_parse(NULL, text.data, text.len, NULL, &doc, NULL) != ANVIL_OK) {
-                    printf("DIFFERENCE: the shifting-shapes document does not parse: %.*s\n", (int)text.len,
-                           text.data);
+                    printf("DIFFERENCE: the shifting-shapes document does not parse: %.*s\n", (int)text.len, text.data);
                     s_differences++;
                 } else {
                     s_check_match(c, jp, anvil_json_doc_root(expected), anvil_json_doc_root(doc), false);
