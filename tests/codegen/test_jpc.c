@@ -785,6 +785,7 @@ static void s_shifting_shapes(void) {
         "{\"State\": {\"Name\": \"running\"}, \"X\": 1}",
     };
     const size_t n = sizeof instances / sizeof instances[0];
+    const size_t stopped = n - 2; /* the one instance whose reachable name is not "running" */
     for (size_t i = 0; i < jpc_match_case_count; i++) {
         const struct jpc_match_case *c = &jpc_match_cases[i];
         static const char path[] = "Reservations[].Instances[].State.Name";
@@ -795,7 +796,7 @@ static void s_shifting_shapes(void) {
         struct anvil_json_doc *expected = NULL;
         anvil_jmespath_compile(NULL, c->path, c->path_len, NULL, &jp, NULL);
         anvil_json_parse(NULL, c->expected, c->expected_len, NULL, &expected, NULL);
-        /* Every instance; every instance but the last "stopped" one (all reachable names "running"); and each
+        /* Every instance, and every instance but `stopped` (all reachable names "running"); each in every
          * rotation of the list, so each shape comes first and sets the hints. */
         for (size_t skip = 0; skip < 2; skip++) {
             for (size_t first = 0; first < n; first++) {
@@ -805,7 +806,7 @@ static void s_shifting_shapes(void) {
                 bool any = false;
                 for (size_t k = 0; k < n; k++) {
                     size_t at = (first + k) % n;
-                    if (skip && at == n - 2) {
+                    if (skip && at == stopped) {
                         continue;
                     }
                     anvil_buf_append_cstr(&text, any ? ", " : "");
