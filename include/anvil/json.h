@@ -58,8 +58,8 @@ struct anvil_json_member;
 struct anvil_json {
     /**
      * Bits 0-2 the type; bit 3 a flag (bool: true; number: exact integer;
-     * string: bytes stored inline in `u`, for strings of up to 7 bytes); bits
-     * 8-63 the length.
+     * string: bytes stored inline in `u`, for strings of up to 7 bytes, the
+     * bytes of `u` after them zero); bits 8-63 the length.
      */
     uint64_t tag;
     union {
@@ -187,6 +187,41 @@ static inline bool anvil_json_string_equals(const struct anvil_json *v, const ch
     }
     return anvil_json_is_string(v) && anvil_json_len(v) == len &&
            (len == 0 || memcmp(anvil_json_string_ptr(v), s, len) == 0);
+}
+
+/**
+ * The word of a string of up to 7 bytes kept inside its value: its bytes
+ * `b0`...`b6` in memory order (0 past its end) as one uint64_t in the
+ * machine's byte order, a constant expression. For
+ * anvil_json_string_equals_word().
+ */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define ANVIL_JSON__WORD_SHIFT(i) (56 - 8 * (i))
+#else
+#define ANVIL_JSON__WORD_SHIFT(i) (8 * (i))
+#endif
+#define ANVIL_JSON__WORD_BYTE(b, i) ((uint64_t)(unsigned char)(b) << ANVIL_JSON__WORD_SHIFT(i))
+#define ANVIL_JSON_WORD(b0, b1, b2, b3, b4, b5, b6)                                                                    \
+    (ANVIL_JSON__WORD_BYTE(b0, 0) | ANVIL_JSON__WORD_BYTE(b1, 1) | ANVIL_JSON__WORD_BYTE(b2, 2) |                      \
+     ANVIL_JSON__WORD_BYTE(b3, 3) | ANVIL_JSON__WORD_BYTE(b4, 4) | ANVIL_JSON__WORD_BYTE(b5, 5) |                      \
+     ANVIL_JSON__WORD_BYTE(b6, 6))
+
+/**
+ * anvil_json_string_equals() for a literal `s` of `len` (< 8) bytes whose
+ * ANVIL_JSON_WORD() is `word`. Every string of up to 7 bytes the parser,
+ * the builder and anvil_json_new_string() make is kept inside its value with
+ * the bytes after it zero, so this is one compare of the tag and one of the
+ * word: no copy of the literal to compare with. A short string kept
+ * outside its value (only a value assembled by hand) is compared by its
+ * bytes, as anvil_json_string_equals() does.
+ */
+static inline bool anvil_json_string_equals_word(const struct anvil_json *v, const char *s, size_t len, uint64_t word) {
+    if (v && len < sizeof(v->u) && v->tag == ANVIL_JSON__INLINE_STRING_TAG(len)) {
+        uint64_t have;
+        memcpy(&have, &v->u, sizeof(have));
+        return have == word;
+    }
+    return anvil_json_string_equals(v, s, len);
 }
 
 /** Item `index` of an array, or NULL when out of range or not an array. */

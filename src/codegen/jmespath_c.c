@@ -24,9 +24,12 @@
  *   match whatever follows). A loop stops early on a find (anyStringEquals,
  *   contains(), truthiness, a count compared with an integer it has passed)
  *   only when nothing after it can fail: the interpreter would report that.
+ *   The element that decides jumps past the loops (`goto`), so no loop
+ *   tests a flag on each element.
  * - Conditions (filters, operands of `&&`, `||`, `!`) compile to C `bool`s;
- *   a comparison with a literal string is anvil_json_string_equals() (for
- *   short strings, the tag and one or two word compares).
+ *   a comparison with a literal string of up to 7 bytes is
+ *   anvil_json_string_equals_word() with the literal's word as a constant
+ *   (the tag and one compare), a longer one anvil_json_string_equals().
  * - Literals that need storage (strings, arrays, objects) are made in
  *   `scratch` at the start of the function, once per call.
  * - Runtime errors return the interpreter's status (a matcher instead
@@ -73,7 +76,7 @@ struct s_cse {
 /* A literal the function makes once, at its start. */
 struct s_literal {
     struct s_literal *next;
-    const char *json; /* its JSON text, to share equal literals */
+    const char *json; /* its JSON text, to share equal literals ("word " and a C string: s_word()) */
     const char *var;
 };
 
@@ -193,6 +196,22 @@ static void s_close(struct s_fn *f) {
     while (f->cse && f->cse->depth > f->indent) {
         f->cse = f->cse->next;
     }
+}
+
+/* `} fmt {`: the block closed, as s_close() does, and the next (`else ...`) opened at its depth. */
+static void s_else(struct s_fn *f, const char *fmt, ...) ANVIL_PRINTF(2, 3);
+
+static void s_else(struct s_fn *f, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    const char *head = s_vfmt(f->g, fmt, args);
+    va_end(args);
+    f->indent--;
+    while (f->cse && f->cse->depth > f->indent) {
+        f->cse = f->cse->next;
+    }
+    s_line(f, "} %s {", head);
+    f->indent++;
 }
 
 /* Where the body was being written while lines go to the prologue (the function's start) instead. */
@@ -729,6 +748,59 @@ static const char *s_literal(struct s_fn *f, const struct anvil_json *v) {
     return var;
 }
 
+/* A C character constant for byte `c` of a literal's word: the character when printable, else its value. */
+static const char *s_word_byte(struct s_gen *g, unsigned char c) {
+    if (c >= 0x20 && c < 0x7f && c != '\'' && c != '\\') {
+        return s_fmt(g, "'%c'", c);
+    }
+    return s_fmt(g, "0x%02x", c);
+}
+
+/*
+ * The constant word of a string of up to 7 bytes, ANVIL_JSON_WORD(),
+ * declared with the function's literals (one per distinct string).
+ */
+static const char *s_word(struct s_fn *f, struct anvil_str_view text) {
+    const char *key = s_fmt(f->g, "word %s", s_cstr(f, text)); /* no JSON text starts so */
+    for (const struct s_literal *l = f->literals; l; l = l->next) {
+        if (strcmp(l->json, key) == 0) {
+            return l->var;
+        }
+    }
+    const char *var = s_unique(f, s_fmt(f->g, "word_%s", s_snake(f->g, text)));
+    struct s_literal *l = anvil_arena_alloc(f->g->arena, sizeof(*l), 0);
+    if (!l) {
+        s_fail_gen(f->g, ANVIL_ENOMEM);
+        return var;
+    }
+    l->json = key;
+    l->var = var;
+    l->next = f->literals;
+    f->literals = l;
+    const char *bytes = "";
+    for (size_t i = 0; i < 7; i++) {
+        const char *byte = i < text.len ? s_word_byte(f->g, (unsigned char)text.ptr[i]) : "0";
+        bytes = s_fmt(f->g, "%s%s%s", bytes, i ? ", " : "", byte);
+    }
+    struct s_place body = s_enter_prologue(f);
+    s_line(f, "const uint64_t %s = ANVIL_JSON_WORD(%s);", var, bytes);
+    s_leave_prologue(f, &body);
+    return var;
+}
+
+/*
+ * A C condition: whether value `v` is the string `text`. One of up to 7
+ * bytes is compared as the word a value keeps it in, a constant (s_word()):
+ * built from the literal at run time, the word would be stored and read
+ * back, which the store buffer cannot forward.
+ */
+static const char *s_str_test(struct s_fn *f, const char *v, struct anvil_str_view text) {
+    if (text.len >= 8) {
+        return s_fmt(f->g, "%s(%s, %s, %zu)", s_helper(f, H_STR_IS, "str_is"), v, s_cstr(f, text), text.len);
+    }
+    return s_fmt(f->g, "anvil_json_string_equals_word(%s, %s, %zu, %s)", v, s_cstr(f, text), text.len, s_word(f, text));
+}
+
 /* A C condition: whether value `v` equals the literal `lit` (no memory for strings and scalars). */
 static const char *s_equals_literal(struct s_fn *f, const char *v, const struct anvil_json *lit) {
     switch (anvil_json_type(lit)) {
@@ -737,8 +809,7 @@ static const char *s_equals_literal(struct s_fn *f, const char *v, const struct 
     case ANVIL_JSON_BOOL:
         return s_fmt(f->g, "(anvil_json_is_bool(%s) && %sanvil_json_bool(%s))", v, anvil_json_bool(lit) ? "" : "!", v);
     case ANVIL_JSON_STRING:
-        return s_fmt(f->g, "%s(%s, %s, %zu)", s_helper(f, H_STR_IS, "str_is"), v, s_cstr(f, anvil_json_string(lit)),
-                     anvil_json_len(lit));
+        return s_str_test(f, v, anvil_json_string(lit));
     default:
         return s_fmt(f->g, "%s(%s, &%s)", s_helper(f, H_EQUAL, "equal"), v, s_literal(f, lit));
     }
@@ -777,6 +848,8 @@ struct s_sink {
     const char *flag;     /* SK_EXISTS, SK_CONTAINS, SK_ANY: found; SK_ALL: a mismatch */
     const char *is_array; /* SK_COUNT, SK_CONTAINS: whether the input was an array at all */
     const char *stop;     /* loops end when this is true (NULL: they run to the end) */
+    const char *decided;  /* with a stop: the label past the loops that the element deciding it jumps to */
+    bool jumped;          /* whether a jump to `decided` was written (the label is written only then) */
     /* SK_CONTAINS: the value searched for (or a literal); SK_ALL, SK_ANY: the element test's literal */
     const char *needle;
     const struct anvil_json *needle_literal;
@@ -799,10 +872,10 @@ static struct s_sink *s_terminal(struct s_sink *s) {
     return s;
 }
 
-/* ` && !stop` for a loop's condition, or "". */
+/* ` && !stop` for a loop's condition, or "" (also when the deciding element jumps past the loops). */
 static const char *s_until(struct s_fn *f, struct s_sink *s) {
-    const char *stop = s_terminal(s)->stop;
-    return stop ? s_fmt(f->g, " && !%s", stop) : "";
+    const struct s_sink *t = s_terminal(s);
+    return t->stop && !t->decided ? s_fmt(f->g, " && !%s", t->stop) : "";
 }
 
 /* The input turned out to be an array: the result is one (possibly empty). */
@@ -833,13 +906,47 @@ static void s_sink_end(struct s_fn *f, struct s_sink *s) {
 /* The test of a waiter comparator on one element. */
 static const char *s_element_test(struct s_fn *f, struct s_sink *s, const char *elem) {
     if (s->strings_only) {
-        struct anvil_str_view text = anvil_json_string(s->needle_literal);
-        return s_fmt(f->g, "%s(%s, %s, %zu)", s_helper(f, H_STR_IS, "str_is"), elem, s_cstr(f, text), text.len);
+        return s_str_test(f, elem, anvil_json_string(s->needle_literal));
     }
     if (anvil_json_is_null(s->needle_literal)) {
         return "false"; /* a null element never matches */
     }
     return s_equals_literal(f, elem, s->needle_literal);
+}
+
+/* The flag of a terminal set: the element decided it (found one, or a mismatch of SK_ALL), and jumps past the loops
+ * when its sink has a stop. */
+static void s_decide(struct s_fn *f, struct s_sink *s) {
+    s_line(f, "%s = true;", s->flag);
+    if (s->decided) {
+        s_line(f, "goto %s;", s->decided);
+        s->jumped = true;
+    }
+}
+
+/*
+ * A waiter comparator (SK_ALL, SK_ANY) on one element; one that `maybe_null`
+ * is skipped when null, as a projection drops it. The test comes first: an
+ * element that passes it is no null, so the common case of a walk (a match)
+ * is one test.
+ */
+static void s_compare_item(struct s_fn *f, struct s_sink *s, const char *elem, bool maybe_null) {
+    const char *test = s_element_test(f, s, elem);
+    if (s->kind == SK_ANY) {
+        s_open(f, "if (%s)", test); /* a null element never matches */
+        s_decide(f, s);
+        s_close(f);
+        return;
+    }
+    s_open(f, "if (%s)", test);
+    s_line(f, "%s = true;", s->counter);
+    if (maybe_null) {
+        s_else(f, "else if (!anvil_json_is_null(%s))", elem);
+    } else {
+        s_else(f, "%s", "else");
+    }
+    s_decide(f, s);
+    s_close(f);
 }
 
 static void s_sink_item(struct s_fn *f, struct s_sink *s, const char *elem) {
@@ -860,7 +967,9 @@ static void s_sink_item(struct s_fn *f, struct s_sink *s, const char *elem) {
             s_stream(f, s->rhs, elem, s->next->next);
         } else {
             const char *r = s_value(f, s->rhs, elem);
-            if (s_types(s->rhs) & JP_T_NULL) {
+            if ((s_types(s->rhs) & JP_T_NULL) && (s->next->kind == SK_ALL || s->next->kind == SK_ANY)) {
+                s_compare_item(f, s->next, r, true);
+            } else if (s_types(s->rhs) & JP_T_NULL) {
                 s_open(f, "if (!anvil_json_is_null(%s))", r);
                 s_sink_item(f, s->next, r);
                 s_close(f);
@@ -899,29 +1008,28 @@ static void s_sink_item(struct s_fn *f, struct s_sink *s, const char *elem) {
         return;
     case SK_COUNT:
         s_line(f, "%s++;", s->counter);
+        if (s->decided) {
+            s_open(f, "if (%s)", s->stop);
+            s_line(f, "goto %s;", s->decided);
+            s_close(f);
+            s->jumped = true;
+        }
         return;
     case SK_EXISTS:
-        s_line(f, "%s = true;", s->flag);
+        s_decide(f, s);
         return;
     case SK_CONTAINS: {
         const char *test = s->needle_literal
                                ? s_equals_literal(f, elem, s->needle_literal)
                                : s_fmt(f->g, "%s(%s, %s)", s_helper(f, H_EQUAL, "equal"), elem, s->needle);
         s_open(f, "if (%s)", test);
-        s_line(f, "%s = true;", s->flag);
+        s_decide(f, s);
         s_close(f);
         return;
     }
     case SK_ALL:
-        s_line(f, "%s = true;", s->counter);
-        s_open(f, "if (!%s)", s_element_test(f, s, elem));
-        s_line(f, "%s = true;", s->flag);
-        s_close(f);
-        return;
     case SK_ANY:
-        s_open(f, "if (%s)", s_element_test(f, s, elem));
-        s_line(f, "%s = true;", s->flag);
-        s_close(f);
+        s_compare_item(f, s, elem, false);
         return;
     }
 }
@@ -1408,6 +1516,24 @@ static bool s_literal_arg(const char *fn, size_t i, const struct jp_node *arg) {
            (strcmp(fn, "contains") == 0 || strcmp(fn, "starts_with") == 0 || strcmp(fn, "ends_with") == 0);
 }
 
+/*
+ * s_stream() into a terminal sink; one with a stop ends the loops by a jump
+ * from the element that decides it (`label` names the place past them), so
+ * that no loop tests the stop on each element.
+ */
+static void s_stream_to(struct s_fn *f, const struct jp_node *n, const char *in, struct s_sink *sink,
+                        const char *label) {
+    sink->decided = sink->stop ? s_unique(f, label) : NULL;
+    s_stream(f, n, in, sink);
+    if (sink->jumped) {
+        /* One level out, as clang-format lays it; a statement of its own, as what follows may be a declaration or
+         * the end of a block. */
+        f->indent--;
+        s_line(f, "%s:;", sink->decided);
+        f->indent++;
+    }
+}
+
 /* length() of a stream, counted as the elements come; with `limit` >= 0, only until it passes it (s_count_limit). */
 static const char *s_length_stream(struct s_fn *f, const struct jp_node *subject, const char *in, int64_t limit) {
     const char *role = s_role(f->g, subject);
@@ -1418,9 +1544,9 @@ static const char *s_length_stream(struct s_fn *f, const struct jp_node *subject
     struct s_sink sink = {.kind = SK_COUNT, .counter = count, .is_array = is_array};
     if (limit >= 0) {
         s_line(f, "/* Compared with %lld: decided once there are more. */", (long long)limit);
-        sink.stop = s_fmt(f->g, "(%s > %s)", count, s_int(f->g, limit));
+        sink.stop = s_fmt(f->g, "%s > %s", count, s_int(f->g, limit));
     }
-    s_stream(f, subject, in, &sink);
+    s_stream_to(f, subject, in, &sink, "counted");
     s_open(f, "if (!%s)", is_array);
     s_fail(f, "ANVIL_ETYPE"); /* length(null) */
     s_close(f);
@@ -1452,7 +1578,7 @@ static const char *s_fused_function(struct s_fn *f, const struct jp_node *n, con
         sink.stop = s_can_fail(subject) ? NULL : sink.flag;
         s_line(f, "bool %s = false;", sink.flag);
         s_line(f, "bool %s = false;", sink.is_array);
-        s_stream(f, subject, in, &sink);
+        s_stream_to(f, subject, in, &sink, "found");
         s_open(f, "if (!%s)", sink.is_array);
         s_fail(f, "ANVIL_ETYPE"); /* contains(null, ...) */
         s_close(f);
@@ -1716,7 +1842,7 @@ static const char *s_truth(struct s_fn *f, const struct jp_node *n, const char *
         const char *flag = s_unique(f, s_fmt(f->g, "any_%s", s_role(f->g, n)));
         s_line(f, "bool %s = false;", flag);
         struct s_sink sink = {.kind = SK_EXISTS, .flag = flag, .stop = s_can_fail(n) ? NULL : flag};
-        s_stream(f, n, in, &sink);
+        s_stream_to(f, n, in, &sink, "found");
         return flag;
     }
     const char *v = s_value(f, n, in);
@@ -1902,7 +2028,7 @@ static void s_match_string(struct s_fn *f, const struct jp_node *root, struct an
         return;
     }
     const char *v = s_value(f, root, "root");
-    s_line(f, "*matched = %s(%s, %s, %zu);", s_helper(f, H_STR_IS, "str_is"), v, s_cstr(f, text), text.len);
+    s_line(f, "*matched = %s;", s_str_test(f, v, text));
 }
 
 static void s_match_bool(struct s_fn *f, const struct jp_node *root, bool expected) {
@@ -1970,7 +2096,7 @@ static void s_match(struct s_fn *f, const struct jp_node *root, enum anvil_waite
             sink.stop = s_can_fail(root) ? NULL : sink.flag;
         }
         s_line(f, "bool %s = false;", sink.flag);
-        s_stream(f, root, "root", &sink);
+        s_stream_to(f, root, "root", &sink, "decided");
         if (all) {
             s_line(f, "*matched = %s && !%s;", sink.counter, sink.flag);
         } else {

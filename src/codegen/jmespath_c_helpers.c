@@ -78,27 +78,33 @@ const struct anvil__jpc_helper_def anvil__jpc_helpers[H_COUNT] = {
      * so a loop's body stays small: in a walk over thousands of objects
      * each instruction per object counts. The hint keeps the whole tag of
      * the object it was found in (type, flags and member count), so one
-     * compare tells that `v` is an object with a member at `at`: objects of
-     * one shape have one tag (against a type and a length test, the full
-     * walk's median was 4-20% lower in an A/B). A miss looks the key up as @get
-     * does, so the answer is the same either way.
+     * compare tells that `v` is an object with a member at the hint's
+     * offset: objects of one shape have one tag (against a type and a length
+     * test, the full walk's median was 4-20% lower in an A/B). The offset is
+     * kept in bytes, as the address of a member (24 bytes) by its index takes
+     * a multiply that no addressing mode does. A miss looks the key up as
+     * @get does, so the answer is the same either way.
      */
     [H_GET_HINTED] =
         {"static inline const struct anvil_json *@get_hinted(", S_DEP(H_GET),
-         "/* Where a loop's lookup found its key last: the tag of the object it was in (only an object's, with more\n"
-         " * than `at` members; UINT64_MAX before the first find, no value's tag), the member's place and its key record.\n"
-         " */\n"
+         "/* Where a loop's lookup found its key last: the tag of the object it was in (only an object's, with a\n"
+         " * member `offset` bytes into its members; UINT64_MAX before the first find, no value's tag), that offset\n"
+         " * (in bytes: no multiply to find the member) and the member's key record. */\n"
          "struct @hint {\n"
          "    uint64_t tag;\n"
-         "    size_t at;\n"
+         "    size_t offset;\n"
          "    const struct anvil_json_key *key;\n"
          "};\n"
          "\n"
          "/* The value of the member where `hint` found its key last, if `v` has the same tag (an object of as many\n"
          " * members) and that member the same key record; else NULL. */\n"
          "static inline const struct anvil_json *@hinted(const struct anvil_json *v, struct @hint hint) {\n"
-         "    if (v && v->tag == hint.tag && v->u.members[hint.at].key == hint.key) {\n"
-         "        return &v->u.members[hint.at].value;\n"
+         "    if (v && v->tag == hint.tag) {\n"
+         "        const struct anvil_json_member *m =\n"
+         "            (const struct anvil_json_member *)(const void *)((const char *)v->u.members + hint.offset);\n"
+         "        if (m->key == hint.key) {\n"
+         "            return &m->value;\n"
+         "        }\n"
          "    }\n"
          "    return NULL;\n"
          "}\n"
@@ -109,8 +115,8 @@ const struct anvil__jpc_helper_def anvil__jpc_helpers[H_COUNT] = {
          "    const struct anvil_json *found = @get(v, key, len);\n"
          "    if (found) {\n"
          "        const char *member = (const char *)found - offsetof(struct anvil_json_member, value);\n"
-         "        hint->at = (size_t)(member - (const char *)anvil_json_object_at(v, 0)) / sizeof(struct anvil_json_member);\n"
-         "        hint->key = anvil_json_object_at(v, hint->at)->key;\n"
+         "        hint->offset = (size_t)(member - (const char *)v->u.members);\n"
+         "        hint->key = ((const struct anvil_json_member *)(const void *)member)->key;\n"
          "        hint->tag = v->tag;\n"
          "    }\n"
          "    return found;\n"

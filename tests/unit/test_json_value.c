@@ -239,3 +239,77 @@ done:
     anvil_json_doc_destroy(doc);
     anvil_arena_destroy(arena);
 }
+
+/* The word of `len` (< 8) bytes as a value keeps them: the bytes in memory order, then zeros. */
+static uint64_t s_word_of(const char *s, size_t len) {
+    unsigned char bytes[8] = {0};
+    memcpy(bytes, s, len);
+    uint64_t word;
+    memcpy(&word, bytes, sizeof(word));
+    return word;
+}
+
+/*
+ * anvil_json_string_equals_word(): ANVIL_JSON_WORD() is the word a short
+ * string is kept in (in this machine's byte order); every maker of short
+ * strings leaves the bytes after them zero, so the word compare gives what
+ * anvil_json_string_equals() gives, for parsed strings (read by the masked
+ * load and, at the input's end, copied), built ones, made ones and strings
+ * kept elsewhere; never true for a non-string.
+ */
+TEST(json_string_equals_word) {
+    struct anvil_arena *arena = NULL;
+    struct anvil_json_doc *doc = NULL, *tail = NULL;
+    struct anvil_json_builder *b = NULL;
+    struct anvil_json built_array;
+    const struct anvil_json *built = &built_array;
+    CHECK_OK(anvil_arena_new(t->alloc, NULL, &arena));
+    CHECK(ANVIL_JSON_WORD('r', 'u', 'n', 'n', 'i', 'n', 'g') == s_word_of("running", 7));
+    CHECK(ANVIL_JSON_WORD('O', 'K', 0, 0, 0, 0, 0) == s_word_of("OK", 2));
+    CHECK(ANVIL_JSON_WORD(0, 0, 0, 0, 0, 0, 0) == 0);
+    CHECK(ANVIL_JSON_WORD(0xe2, 0x82, 0xac, 'x', 0, 'y', 0x7f) == s_word_of("\xe2\x82\xacx\0y\x7f", 7));
+    static const char *const texts[] = {"", "a", "ab", "run", "ACTIVE", "pending", "running", "ab\0c", "8 bytes!"};
+    static const size_t lens[] = {0, 1, 2, 3, 6, 7, 7, 4, 8};
+    size_t count = sizeof(texts) / sizeof(texts[0]);
+    /* One document with each string followed by more input, one whose last string ends the input. */
+    CHECK_OK(s_parse(
+        t, "[\"\", \"a\", \"ab\", \"run\", \"ACTIVE\", \"pending\", \"running\", \"ab\\u0000c\", \"8 bytes!\"]", &doc));
+    CHECK_OK(s_parse(t, "\"run\"", &tail));
+    CHECK_OK(anvil_json_builder_new(t->alloc, arena, &b));
+    CHECK_OK(anvil_json_builder_begin_array(b));
+    for (size_t i = 0; i < count; i++) {
+        CHECK_OK(anvil_json_builder_string(b, texts[i], lens[i]));
+    }
+    CHECK_OK(anvil_json_builder_end_array(b));
+    CHECK_OK(anvil_json_builder_finish(b, &built_array));
+    for (size_t i = 0; i < count; i++) {
+        struct anvil_json made, elsewhere = anvil__json_borrowed_string(texts[i], lens[i]);
+        CHECK_OK(anvil_json_new_string(arena, texts[i], lens[i], &made));
+        const struct anvil_json *values[] = {anvil_json_array_at(anvil_json_doc_root(doc), i),
+                                             anvil_json_array_at(built, i), &made, &elsewhere};
+        for (size_t k = 0; k < sizeof(values) / sizeof(values[0]); k++) {
+            CHECK(anvil_json_string_equals(values[k], texts[i], lens[i]));
+            for (size_t j = 0; j < count; j++) {
+                if (lens[j] < 8) {
+                    bool want = anvil_json_string_equals(values[k], texts[j], lens[j]);
+                    CHECK(anvil_json_string_equals_word(values[k], texts[j], lens[j], s_word_of(texts[j], lens[j])) ==
+                          want);
+                    CHECK(want == (i == j));
+                }
+            }
+        }
+    }
+    CHECK(
+        anvil_json_string_equals_word(anvil_json_doc_root(tail), "run", 3, ANVIL_JSON_WORD('r', 'u', 'n', 0, 0, 0, 0)));
+    CHECK(!anvil_json_string_equals_word(anvil_json_doc_root(tail), "ru", 2, ANVIL_JSON_WORD('r', 'u', 0, 0, 0, 0, 0)));
+    /* Non-strings, whatever their payload holds, and no value at all. */
+    struct anvil_json number = anvil_json_make_int((int64_t)s_word_of("running", 7)), empty = anvil_json_make_null();
+    CHECK(!anvil_json_string_equals_word(&number, "running", 7, s_word_of("running", 7)));
+    CHECK(!anvil_json_string_equals_word(&empty, "", 0, 0));
+    CHECK(!anvil_json_string_equals_word(NULL, "", 0, 0));
+done:
+    anvil_json_builder_destroy(b);
+    anvil_json_doc_destroy(doc);
+    anvil_json_doc_destroy(tail);
+    anvil_arena_destroy(arena);
+}
