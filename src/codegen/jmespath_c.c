@@ -685,6 +685,32 @@ static const char *s_literal_role(struct s_gen *g, const struct anvil_json *v, c
 }
 
 /*
+ * The variable of the literal `key` (struct s_literal's `json`) when the
+ * function has it already, else a new one named `name` (made unique), which
+ * `*fresh` tells the caller to declare.
+ */
+static const char *s_literal_var(struct s_fn *f, const char *key, const char *name, bool *fresh) {
+    *fresh = false;
+    for (const struct s_literal *l = f->literals; l; l = l->next) {
+        if (strcmp(l->json, key) == 0) {
+            return l->var;
+        }
+    }
+    const char *var = s_unique(f, name);
+    struct s_literal *l = anvil_arena_alloc(f->g->arena, sizeof(*l), 0);
+    if (!l) {
+        s_fail_gen(f->g, ANVIL_ENOMEM);
+        return var;
+    }
+    l->json = key;
+    l->var = var;
+    l->next = f->literals;
+    f->literals = l;
+    *fresh = true;
+    return var;
+}
+
+/*
  * A literal made once at the start of the function (equal literals shared):
  * the name of its `struct anvil_json`. Scalars need no memory; strings,
  * arrays and objects are made in `scratch`.
@@ -699,21 +725,11 @@ static const char *s_literal(struct s_fn *f, const struct anvil_json *v) {
     }
     const char *text = s_fmt(f->g, "%.*s", (int)json.len, json.data);
     anvil_buf_clean_up(&json);
-    for (const struct s_literal *l = f->literals; l; l = l->next) {
-        if (strcmp(l->json, text) == 0) {
-            return l->var;
-        }
-    }
-    const char *var = s_unique(f, s_fmt(f->g, "lit_%s", s_literal_role(f->g, v, text)));
-    struct s_literal *l = anvil_arena_alloc(f->g->arena, sizeof(*l), 0);
-    if (!l) {
-        s_fail_gen(f->g, ANVIL_ENOMEM);
+    bool fresh;
+    const char *var = s_literal_var(f, text, s_fmt(f->g, "lit_%s", s_literal_role(f->g, v, text)), &fresh);
+    if (!fresh) {
         return var;
     }
-    l->json = text;
-    l->var = var;
-    l->next = f->literals;
-    f->literals = l;
     /* Written into the prologue, which the function body follows. */
     struct s_place body = s_enter_prologue(f);
     switch (anvil_json_type(v)) {
@@ -762,21 +778,11 @@ static const char *s_word_byte(struct s_gen *g, unsigned char c) {
  */
 static const char *s_word(struct s_fn *f, struct anvil_str_view text) {
     const char *key = s_fmt(f->g, "word %s", s_cstr(f, text)); /* no JSON text starts so */
-    for (const struct s_literal *l = f->literals; l; l = l->next) {
-        if (strcmp(l->json, key) == 0) {
-            return l->var;
-        }
-    }
-    const char *var = s_unique(f, s_fmt(f->g, "word_%s", s_snake(f->g, text)));
-    struct s_literal *l = anvil_arena_alloc(f->g->arena, sizeof(*l), 0);
-    if (!l) {
-        s_fail_gen(f->g, ANVIL_ENOMEM);
+    bool fresh;
+    const char *var = s_literal_var(f, key, s_fmt(f->g, "word_%s", s_snake(f->g, text)), &fresh);
+    if (!fresh) {
         return var;
     }
-    l->json = key;
-    l->var = var;
-    l->next = f->literals;
-    f->literals = l;
     const char *bytes = "";
     for (size_t i = 0; i < 7; i++) {
         const char *byte = i < text.len ? s_word_byte(f->g, (unsigned char)text.ptr[i]) : "0";
