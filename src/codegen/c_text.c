@@ -431,7 +431,12 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
             s_put(w, t, head);
             return s_pack(w, ops, n, w->col, negated ? ")) {" : ") {", false);
         }
-        return s_wrap_call(w, t, len, '(', false) > 0;
+        /* A call broken after its '(' goes on eight columns in, not four: clang-format's continuation inside the
+         * condition's own parenthesis. */
+        w->indent += 4;
+        bool ok = s_wrap_call(w, t, len, '(', false) > 0;
+        w->indent -= 4;
+        return ok;
     }
     /* `LHS = RHS;`: broken after '=', RHS four columns in (and broken again if need be). */
     for (size_t i = 1; i + 1 < len && t[len - 1] == ';'; i++) {

@@ -946,12 +946,14 @@ static void s_compare_item(struct s_fn *f, struct s_sink *s, const char *elem, b
     }
     s_open(f, "if (%s)", test);
     s_line(f, "%s = true;", s->counter);
+    s_else(f, "%s", "else");
     if (maybe_null) {
-        s_else(f, "else if (!anvil_json_is_null(%s))", elem);
+        s_open(f, "if (!anvil_json_is_null(%s))", elem); /* not `else if`: a shape the line breaker keeps whole */
+        s_decide(f, s);
+        s_close(f);
     } else {
-        s_else(f, "%s", "else");
+        s_decide(f, s);
     }
-    s_decide(f, s);
     s_close(f);
 }
 
@@ -1662,7 +1664,7 @@ static const char *s_function(struct s_fn *f, const struct jp_node *n, const cha
     } else if (strcmp(name, "contains") == 0) {
         const struct jp_node *search = n->children[1];
         direct = a1 ? s_fmt(g, "anvil_json_make_bool(%s(%s, %s))", s_helper(f, H_CONTAINS, "contains"), a0, a1)
-                    : s_fmt(g, "anvil_json_make_bool(%s(%s, %s, %zu))", s_helper(f, H_CONTAINS, "contains_str"), a0,
+                    : s_fmt(g, "anvil_json_make_bool(%s(%s, %s, %zu))", s_helper(f, H_CONTAINS_STR, "contains_str"), a0,
                             s_cstr(f, anvil_json_string(&search->literal)), anvil_json_len(&search->literal));
     } else if (strcmp(name, "starts_with") == 0 || strcmp(name, "ends_with") == 0) {
         const struct jp_node *affix = n->children[1];

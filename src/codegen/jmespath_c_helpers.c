@@ -294,22 +294,25 @@ const struct anvil__jpc_helper_def anvil__jpc_helpers[H_COUNT] = {
                   "    }\n"
                   "    return true;\n"
                   "}\n\n"},
+    [H_HAS_BYTES] = {"static bool @has_bytes(", S_DEP(H_BASE),
+                     "/* Whether string `v` holds the `len` bytes at `s`. */\n"
+                     "static bool @has_bytes(const struct anvil_json *v, const char *s, size_t len) {\n"
+                     "    const char *hay = anvil_json_string_ptr(v);\n"
+                     "    size_t n = anvil_json_len(v);\n"
+                     "    if (len == 0) {\n"
+                     "        return true;\n"
+                     "    }\n"
+                     "    for (size_t i = 0; i + len <= n; i++) {\n"
+                     "        if (hay[i] == s[0] && memcmp(hay + i, s, len) == 0) {\n"
+                     "            return true;\n"
+                     "        }\n"
+                     "    }\n"
+                     "    return false;\n"
+                     "}\n\n"},
+    /* contains() and contains_str() apart: a file may use only one, and an unused static function is an error
+     * under -Werror. */
     [H_CONTAINS] =
-        {"static bool @has_bytes(", S_DEP(H_STR_IS),
-         "/* Whether string `v` holds the `len` bytes at `s`. */\n"
-         "static bool @has_bytes(const struct anvil_json *v, const char *s, size_t len) {\n"
-         "    const char *hay = anvil_json_string_ptr(v);\n"
-         "    size_t n = anvil_json_len(v);\n"
-         "    if (len == 0) {\n"
-         "        return true;\n"
-         "    }\n"
-         "    for (size_t i = 0; i + len <= n; i++) {\n"
-         "        if (hay[i] == s[0] && memcmp(hay + i, s, len) == 0) {\n"
-         "            return true;\n"
-         "        }\n"
-         "    }\n"
-         "    return false;\n"
-         "}\n\n"
+        {"static bool @contains(", S_DEP(H_HAS_BYTES),
          "/* contains(): a substring of a string (a non-string is never in one), or an item of an array. */\n"
          "static bool @contains(const struct anvil_json *subject, const struct anvil_json *search) {\n"
          "    if (anvil_json_is_string(subject)) {\n"
@@ -322,19 +325,20 @@ const struct anvil__jpc_helper_def anvil__jpc_helpers[H_COUNT] = {
          "        }\n"
          "    }\n"
          "    return false;\n"
-         "}\n\n"
-         "/* contains() with the string of the `len` bytes at `s`. */\n"
-         "static bool @contains_str(const struct anvil_json *subject, const char *s, size_t len) {\n"
-         "    if (anvil_json_is_string(subject)) {\n"
-         "        return @has_bytes(subject, s, len);\n"
-         "    }\n"
-         "    for (size_t i = 0; i < anvil_json_len(subject); i++) {\n"
-         "        if (@str_is(anvil_json_array_at(subject, i), s, len)) {\n"
-         "            return true;\n"
-         "        }\n"
-         "    }\n"
-         "    return false;\n"
          "}\n\n"},
+    [H_CONTAINS_STR] = {"static bool @contains_str(", S_DEP(H_HAS_BYTES) | S_DEP(H_STR_IS),
+                        "/* contains() with the string of the `len` bytes at `s`. */\n"
+                        "static bool @contains_str(const struct anvil_json *subject, const char *s, size_t len) {\n"
+                        "    if (anvil_json_is_string(subject)) {\n"
+                        "        return @has_bytes(subject, s, len);\n"
+                        "    }\n"
+                        "    for (size_t i = 0; i < anvil_json_len(subject); i++) {\n"
+                        "        if (@str_is(anvil_json_array_at(subject, i), s, len)) {\n"
+                        "            return true;\n"
+                        "        }\n"
+                        "    }\n"
+                        "    return false;\n"
+                        "}\n\n"},
     [H_ALLOCATOR] =
         {"static struct anvil_allocator @allocator(", S_DEP(H_BASE),
          "/* An allocator over the scratch arena, for the builder's and the parser's temporary memory:\n"

@@ -22,7 +22,9 @@ enum anvil__jpc_helper {
     H_SLICE,
     H_LENGTH,
     H_ALL_OF,
+    H_HAS_BYTES,
     H_CONTAINS,
+    H_CONTAINS_STR,
     H_ALLOCATOR,
     H_OBJECT,
     H_MERGE,
@@ -45,6 +47,8 @@ enum anvil__jpc_helper {
     H_COUNT
 };
 
+/* A helper's dependencies are a mask of one 64-bit word. */
+_Static_assert(H_COUNT <= 64, "too many helpers for a uint64_t mask");
 #define S_DEP(h) (UINT64_C(1) << (h))
 
 struct anvil__jpc_helper_def {
