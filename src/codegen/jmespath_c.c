@@ -190,27 +190,23 @@ static void s_open(struct s_fn *f, const char *fmt, ...) {
     f->indent++;
 }
 
-static void s_close(struct s_fn *f) {
+/* One level out: the values computed inside the block are no longer in scope. */
+static void s_leave(struct s_fn *f) {
     f->indent--;
-    s_line(f, "}");
     while (f->cse && f->cse->depth > f->indent) {
         f->cse = f->cse->next;
     }
 }
 
-/* `} fmt {`: the block closed, as s_close() does, and the next (`else ...`) opened at its depth. */
-static void s_else(struct s_fn *f, const char *fmt, ...) ANVIL_PRINTF(2, 3);
+static void s_close(struct s_fn *f) {
+    s_leave(f);
+    s_line(f, "}");
+}
 
-static void s_else(struct s_fn *f, const char *fmt, ...) {
-    va_list args;
-    va_start(args, fmt);
-    const char *head = s_vfmt(f->g, fmt, args);
-    va_end(args);
-    f->indent--;
-    while (f->cse && f->cse->depth > f->indent) {
-        f->cse = f->cse->next;
-    }
-    s_line(f, "} %s {", head);
+/* `} else {`: the block closed, as s_close() does, and its `else` opened at its depth. */
+static void s_else(struct s_fn *f) {
+    s_leave(f);
+    s_line(f, "} else {");
     f->indent++;
 }
 
@@ -946,7 +942,7 @@ static void s_compare_item(struct s_fn *f, struct s_sink *s, const char *elem, b
     }
     s_open(f, "if (%s)", test);
     s_line(f, "%s = true;", s->counter);
-    s_else(f, "%s", "else");
+    s_else(f);
     if (maybe_null) {
         s_open(f, "if (!anvil_json_is_null(%s))", elem); /* not `else if`: a shape the line breaker keeps whole */
         s_decide(f, s);
@@ -975,8 +971,8 @@ static void s_sink_item(struct s_fn *f, struct s_sink *s, const char *elem) {
             s_stream(f, s->rhs, elem, s->next->next);
         } else {
             const char *r = s_value(f, s->rhs, elem);
-            if ((s_types(s->rhs) & JP_T_NULL) && (s->next->kind == SK_ALL || s->next->kind == SK_ANY)) {
-                s_compare_item(f, s->next, r, true);
+            if (s->next->kind == SK_ALL || s->next->kind == SK_ANY) {
+                s_compare_item(f, s->next, r, (s_types(s->rhs) & JP_T_NULL) != 0);
             } else if (s_types(s->rhs) & JP_T_NULL) {
                 s_open(f, "if (!anvil_json_is_null(%s))", r);
                 s_sink_item(f, s->next, r);

@@ -275,26 +275,24 @@ TEST(codegen_breaks_long_lines_as_clang_format_does) {
     }
     /* Deep in a loop nest, a condition's call broken after its '(': the arguments eight columns in (four in an
      * assignment), as clang-format lays them out. */
-    static const char deep_if[] =
-        "if (anvil_json_string_equals_word(v_abcdefghij_abcdefghij_abcdefghij_abcd, \"running\", "
-        "7, word_running)) {";
-    out.len = 0;
-    CHECK_OK(anvil__c_line(&out, 52, deep_if, strlen(deep_if)));
-    CHECK_OK(anvil_buf_append_byte(&out, '\0'));
-    CHECK_STR_EQ(out.data + 52, "if (anvil_json_string_equals_word(\n"
-                                "                                                            "
-                                "v_abcdefghij_abcdefghij_abcdefghij_abcd, \"running\", 7,\n"
-                                "                                                            word_running)) {\n");
-    static const char deep_set[] =
-        "q = anvil_json_string_equals_word(v_abcdefghij_abcdefghij_abcdefghij_abcd, \"running\", "
-        "7, word_running);";
-    out.len = 0;
-    CHECK_OK(anvil__c_line(&out, 52, deep_set, strlen(deep_set)));
-    CHECK_OK(anvil_buf_append_byte(&out, '\0'));
-    CHECK_STR_EQ(out.data + 52, "q = anvil_json_string_equals_word(\n"
-                                "                                                        "
-                                "v_abcdefghij_abcdefghij_abcdefghij_abcd, \"running\", 7,\n"
-                                "                                                        word_running);\n");
+    static const char *const deep[][2] = {
+        {"if (anvil_json_string_equals_word(v_abcdefghij_abcdefghij_abcdefghij_abcd, \"running\", 7, word_running)) {",
+         "if (anvil_json_string_equals_word(\n"
+         "                                                            "
+         "v_abcdefghij_abcdefghij_abcdefghij_abcd, \"running\", 7,\n"
+         "                                                            word_running)) {\n"},
+        {"q = anvil_json_string_equals_word(v_abcdefghij_abcdefghij_abcdefghij_abcd, \"running\", 7, word_running);",
+         "q = anvil_json_string_equals_word(\n"
+         "                                                        "
+         "v_abcdefghij_abcdefghij_abcdefghij_abcd, \"running\", 7,\n"
+         "                                                        word_running);\n"},
+    };
+    for (size_t i = 0; i < sizeof deep / sizeof deep[0]; i++) {
+        out.len = 0;
+        CHECK_OK(anvil__c_line(&out, 52, deep[i][0], strlen(deep[i][0])));
+        CHECK_OK(anvil_buf_append_byte(&out, '\0'));
+        CHECK_STR_EQ(out.data + 52, deep[i][1]);
+    }
     /* A comment: broken at its last blank that fits, the rest on a ` * ` line. */
     char comment[160];
     memset(comment, 'x', sizeof comment);
