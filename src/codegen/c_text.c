@@ -11,12 +11,9 @@
 int anvil__c_string(struct anvil_buf *out, struct anvil_str_view text, int indent) {
     int rc = anvil_buf_append_byte(out, '"');
     int column = indent + 1;
-    /* After a \\x escape a following hex digit would join it: the literal is split there ("" ""). */
-    bool after_hex = false;
     for (size_t i = 0; i < text.len && rc == ANVIL_OK; i++) {
         unsigned char c = (unsigned char)text.ptr[i];
         char piece[8];
-        bool hex_digit = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
         if (c == '"' || c == '\\') {
             snprintf(piece, sizeof piece, "\\%c", c);
         } else if (c == '\n') {
@@ -26,23 +23,24 @@ int anvil__c_string(struct anvil_buf *out, struct anvil_str_view text, int inden
         } else if (c == '?') {
             snprintf(piece, sizeof piece, "\\?"); /* no trigraphs */
         } else if (c < 0x20 || c >= 0x7f) {
-            snprintf(piece, sizeof piece, "\\x%02x", c);
+            /* Three octal digits: an escape that ends by itself, where a \x escape would take in a following hex
+             * digit ("\xc3\xa9" "1" would need a split that clang-format moves to a line of its own). */
+            snprintf(piece, sizeof piece, "\\%03o", c);
         } else {
             piece[0] = (char)c;
             piece[1] = '\0';
         }
         size_t n = strlen(piece);
-        if ((after_hex && hex_digit && piece[0] != '\\') || column + (int)n > 98) {
-            rc = anvil_buf_append_cstr(out, column + (int)n > 98 ? "\"\n" : "\" ");
-            for (int k = 0; k < indent && rc == ANVIL_OK && column + (int)n > 98; k++) {
+        if (column + (int)n > 98) {
+            rc = anvil_buf_append_cstr(out, "\"\n");
+            for (int k = 0; k < indent && rc == ANVIL_OK; k++) {
                 rc = anvil_buf_append_byte(out, ' ');
             }
             rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '"') : rc;
-            column = (column + (int)n > 98 ? indent : column + 2) + 1;
+            column = indent + 1;
         }
         rc = rc == ANVIL_OK ? anvil_buf_append(out, piece, n) : rc;
         column += (int)n;
-        after_hex = piece[0] == '\\' && piece[1] == 'x';
     }
     return rc == ANVIL_OK ? anvil_buf_append_byte(out, '"') : rc;
 }

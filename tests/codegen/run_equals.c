@@ -55,6 +55,11 @@ int main(void) {
         {&eq_waiter_AnyObject, "{\"Items\": [{\"Count\": 1}, {\"Tag\": \"x\", \"Count\": 3}]}", true},
         {&eq_waiter_AnyObject, "{\"Items\": [{\"Count\": 3, \"Tag\": \"y\"}]}", false},
         {&eq_waiter_AnyObject, "{\"Items\": null}", false},
+        /* An expected string whose non-ASCII bytes are followed by hex digits (octal escapes in the generated C). */
+        {&eq_waiter_TagAccented, "{\"Items\": [{\"Tag\": \"x\"}, {\"Tag\": \"caf\303\251 1\303\251b\"}]}", true},
+        {&eq_waiter_TagAccented, "{\"Items\": [{\"Tag\": \"caf\\u00e9 1\\u00e9b\"}]}", true},
+        {&eq_waiter_TagAccented, "{\"Items\": [{\"Tag\": \"caf\303\251 1\303\251\"}]}", false},
+        {&eq_waiter_TagAccented, "{\"Items\": [{\"Tag\": \"caf\303\251 1\303\251bb\"}]}", false},
     };
     int passed = 0, total = (int)(sizeof cases / sizeof cases[0]);
     for (int i = 0; i < total; i++) {

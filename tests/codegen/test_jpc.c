@@ -991,7 +991,7 @@ static size_t s_golden_failures(void) {
                           ANVIL_CMP_BOOLEAN_EQUALS, "true", stop_want, NULL);
     /* A value function: the expression in a comment (a closing comment escaped), strings C-escaped. */
     static const char *const esc_want[] = {"/* foo[?a == '* /'].\"b\\u0000\" */",
-                                           "ddb_jpc_get_hinted(v_foo_item, \"b\\x00\", 2, &hint_b)",
+                                           "ddb_jpc_get_hinted(v_foo_item, \"b\\000\", 2, &hint_b)",
                                            "ddb_jpc_list_push(scratch", NULL};
     failures += !s_golden("foo[?a == '*/'].\"b\\u0000\"", false, ANVIL_CMP_EQUALS, NULL, esc_want, NULL);
     /* sort_by: the &expression is a function of its own, written before the caller. */
