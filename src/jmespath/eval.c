@@ -133,22 +133,36 @@ ANVIL_NOINLINE static int s_slice(struct jp_eval *ev, const struct jp_node *n, c
     return jp_pop_array(ev, mark, out);
 }
 
-static int s_compare(const struct jp_node *n, const struct anvil_json *a, const struct anvil_json *b,
-                     struct anvil_json *out) {
+/* anvil_json_equal(), with two strings and two exact integers (what filters mostly compare) decided inline. */
+static inline bool s_equal(const struct anvil_json *a, const struct anvil_json *b) {
+    if (anvil_json_is_string(a) && anvil_json_is_string(b)) {
+        struct anvil_str_view t = anvil_json_string(b);
+        return anvil_json_string_equals(a, t.ptr, t.len);
+    }
+    if (anvil_json_is_int(a) && anvil_json_is_int(b)) {
+        return anvil_json_int(a) == anvil_json_int(b);
+    }
+    return anvil_json_equal(a, b);
+}
+
+/*
+ * Comparison `n` of `a` and `b`: 1 true, 0 false, -1 null (an ordering of
+ * anything but two numbers).
+ */
+static inline int s_compare_of(const struct jp_node *n, const struct anvil_json *a, const struct anvil_json *b) {
     if (n->op == JP_EQ || n->op == JP_NE) {
-        bool eq = anvil_json_equal(a, b);
-        *out = anvil_json_make_bool(n->op == JP_EQ ? eq : !eq);
-        return ANVIL_OK;
+        return s_equal(a, b) == (n->op == JP_EQ);
     }
-    /* Ordering is defined for numbers only; anything else gives null. */
-    if (!anvil_json_is_number(a) || !anvil_json_is_number(b)) {
-        *out = anvil_json_make_null();
-        return ANVIL_OK;
+    int c;
+    if (anvil_json_is_int(a) && anvil_json_is_int(b)) {
+        int64_t x = anvil_json_int(a), y = anvil_json_int(b);
+        c = (x > y) - (x < y);
+    } else if (anvil_json_is_number(a) && anvil_json_is_number(b)) {
+        c = anvil_json_compare(a, b);
+    } else {
+        return -1;
     }
-    int c = anvil_json_compare(a, b);
-    bool r = n->op == JP_LT ? c < 0 : n->op == JP_LTE ? c <= 0 : n->op == JP_GT ? c > 0 : c >= 0;
-    *out = anvil_json_make_bool(r);
-    return ANVIL_OK;
+    return n->op == JP_LT ? c < 0 : n->op == JP_LTE ? c <= 0 : n->op == JP_GT ? c > 0 : c >= 0;
 }
 
 static const char *s_type_list(unsigned mask, char *buf, size_t size) {
@@ -324,6 +338,10 @@ static inline void s_prefetch_member(const struct anvil_json *item, const struct
     }
 }
 
+static int s_operand(struct jp_eval *ev, const struct jp_node *n, const struct anvil_json *in, struct anvil_json *tmp,
+                     const struct anvil_json **out);
+static int s_truth(struct jp_eval *ev, const struct jp_node *n, const struct anvil_json *in, bool *truthy);
+
 /*
  * [*] and [] (over array items), .* (over object values) and [?cond] (array
  * items where cond is truthy): apply children[1] to each, keep non-null results.
@@ -348,19 +366,21 @@ static int s_project(struct jp_eval *ev, const struct jp_node *n, const struct a
             s_prefetch_member(&base.u.items[i + S_AHEAD], lead);
         }
         if (condition) {
-            if ((rc = jp_eval_node(ev, condition, item, &r)) != ANVIL_OK) {
+            bool kept;
+            if ((rc = s_truth(ev, condition, item, &kept)) != ANVIL_OK) {
                 ev->stack_len = mark;
                 return rc;
             }
-            if (!anvil_jmespath_truthy(&r)) {
+            if (!kept) {
                 continue;
             }
         }
-        if ((rc = jp_eval_node(ev, n->children[1], item, &r)) != ANVIL_OK) {
+        const struct anvil_json *v;
+        if ((rc = s_operand(ev, n->children[1], item, &r, &v)) != ANVIL_OK) {
             ev->stack_len = mark;
             return rc;
         }
-        if (!anvil_json_is_null(&r) && (rc = jp_push(ev, r)) != ANVIL_OK) {
+        if (!anvil_json_is_null(v) && (rc = jp_push(ev, *v)) != ANVIL_OK) {
             return rc;
         }
     }
@@ -391,6 +411,116 @@ static const struct anvil_json *s_field(struct jp_eval *ev, const struct jp_node
     return v;
 }
 
+static const struct anvil_json s_null = ANVIL_JSON_NULL_INIT;
+
+/*
+ * `a.b`, `a[0]` and `a | b` (each step applied to what the one before gave)
+ * as a pointer: fields are followed without a copy or a call, from the first
+ * other step on values are evaluated into *tmp. The same contract as
+ * s_operand().
+ */
+static int s_steps(struct jp_eval *ev, const struct jp_node *n, const struct anvil_json *in, struct anvil_json *tmp,
+                   const struct anvil_json **out) {
+    const struct anvil_json *v = in;
+    size_t i = 0;
+    for (; i < n->count && n->children[i]->type == JP_N_FIELD; i++) {
+        const struct anvil_json *f = s_field(ev, n->children[i], v);
+        v = f ? f : &s_null;
+    }
+    *out = v;
+    if (i == n->count) {
+        return ANVIL_OK;
+    }
+    *tmp = *v;
+    for (; i < n->count; i++) {
+        const struct jp_node *step = n->children[i];
+        int rc;
+        if (step->type == JP_N_FIELD) {
+            const struct anvil_json *f = s_field(ev, step, tmp);
+            *tmp = f ? *f : anvil_json_make_null();
+        } else if ((rc = jp_eval_node(ev, step, tmp, tmp)) != ANVIL_OK) {
+            return rc;
+        }
+    }
+    *out = tmp;
+    return ANVIL_OK;
+}
+
+/*
+ * Operand `n` of `in`, where it is part of the input or of the tree, as a
+ * pointer to it (no copy): a field (null when missing), the current node, a
+ * literal. Anything else is evaluated into *tmp. `in` must not point into
+ * the evaluation stack, which evaluating may move.
+ */
+static int s_operand(struct jp_eval *ev, const struct jp_node *n, const struct anvil_json *in, struct anvil_json *tmp,
+                     const struct anvil_json **out) {
+    switch (n->type) {
+    case JP_N_FIELD: {
+        const struct anvil_json *v = s_field(ev, n, in);
+        *out = v ? v : &s_null;
+        return ANVIL_OK;
+    }
+    case JP_N_SUBEXPR:
+    case JP_N_INDEX_EXPR:
+    case JP_N_PIPE:
+        return s_steps(ev, n, in, tmp, out);
+    case JP_N_IDENTITY:
+    case JP_N_CURRENT:
+        *out = in;
+        return ANVIL_OK;
+    case JP_N_LITERAL:
+        *out = &n->literal;
+        return ANVIL_OK;
+    default:
+        *out = tmp;
+        return jp_eval_node(ev, n, in, tmp);
+    }
+}
+
+/*
+ * Whether `n` of `in` is truthy: a filter's condition. Comparisons and `&&`,
+ * `||` and `!` give their truth without making a value (the truth of `a && b`
+ * is both operands' truth, of `a || b` either's).
+ */
+static int s_truth(struct jp_eval *ev, const struct jp_node *n, const struct anvil_json *in, bool *truthy) {
+    struct anvil_json ta, tb;
+    const struct anvil_json *a, *b;
+    int rc;
+    switch (n->type) {
+    case JP_N_COMPARE:
+        if ((rc = s_operand(ev, n->children[0], in, &ta, &a)) != ANVIL_OK ||
+            (rc = s_operand(ev, n->children[1], in, &tb, &b)) != ANVIL_OK) {
+            return rc;
+        }
+        *truthy = s_compare_of(n, a, b) == 1;
+        return ANVIL_OK;
+    case JP_N_AND:
+    case JP_N_OR:
+        *truthy = n->type == JP_N_AND;
+        for (size_t i = 0; i < n->count; i++) {
+            if ((rc = s_truth(ev, n->children[i], in, truthy)) != ANVIL_OK) {
+                return rc;
+            }
+            if (*truthy == (n->type == JP_N_OR)) {
+                break;
+            }
+        }
+        return ANVIL_OK;
+    case JP_N_NOT:
+        if ((rc = s_truth(ev, n->children[0], in, truthy)) != ANVIL_OK) {
+            return rc;
+        }
+        *truthy = !*truthy;
+        return ANVIL_OK;
+    default:
+        if ((rc = s_operand(ev, n, in, &ta, &a)) != ANVIL_OK) {
+            return rc;
+        }
+        *truthy = anvil_jmespath_truthy(a);
+        return ANVIL_OK;
+    }
+}
+
 int jp_eval_node(struct jp_eval *ev, const struct jp_node *n, const struct anvil_json *in_ptr, struct anvil_json *out) {
     /* A copy: `out` may alias `in`, and nested evaluations may move the stack. */
     struct anvil_json in = *in_ptr;
@@ -408,19 +538,14 @@ int jp_eval_node(struct jp_eval *ev, const struct jp_node *n, const struct anvil
     }
     case JP_N_SUBEXPR:
     case JP_N_INDEX_EXPR:
-    case JP_N_PIPE:
-        for (size_t i = 0; i < n->count; i++) {
-            const struct jp_node *step = n->children[i];
-            if (step->type == JP_N_FIELD) {
-                /* `a.b.c`: each field looked up here, without a call per step. */
-                const struct anvil_json *v = s_field(ev, step, &in);
-                in = v ? *v : anvil_json_make_null();
-            } else if ((rc = jp_eval_node(ev, step, &in, &in)) != ANVIL_OK) {
-                return rc;
-            }
+    case JP_N_PIPE: {
+        const struct anvil_json *v;
+        if ((rc = s_steps(ev, n, &in, &a, &v)) != ANVIL_OK) {
+            return rc;
         }
-        *out = in;
+        *out = *v;
         return ANVIL_OK;
+    }
     case JP_N_INDEX: {
         if (!anvil_json_is_array(&in)) {
             *out = anvil_json_make_null();
@@ -493,18 +618,24 @@ int jp_eval_node(struct jp_eval *ev, const struct jp_node *n, const struct anvil
         }
         *out = a;
         return ANVIL_OK;
-    case JP_N_NOT:
-        if ((rc = jp_eval_node(ev, n->children[0], &in, &a)) != ANVIL_OK) {
+    case JP_N_NOT: {
+        bool truthy;
+        if ((rc = s_truth(ev, n->children[0], &in, &truthy)) != ANVIL_OK) {
             return rc;
         }
-        *out = anvil_json_make_bool(!anvil_jmespath_truthy(&a));
+        *out = anvil_json_make_bool(!truthy);
         return ANVIL_OK;
-    case JP_N_COMPARE:
-        if ((rc = jp_eval_node(ev, n->children[0], &in, &a)) != ANVIL_OK ||
-            (rc = jp_eval_node(ev, n->children[1], &in, &b)) != ANVIL_OK) {
+    }
+    case JP_N_COMPARE: {
+        const struct anvil_json *x, *y;
+        if ((rc = s_operand(ev, n->children[0], &in, &a, &x)) != ANVIL_OK ||
+            (rc = s_operand(ev, n->children[1], &in, &b, &y)) != ANVIL_OK) {
             return rc;
         }
-        return s_compare(n, &a, &b, out);
+        int r = s_compare_of(n, x, y);
+        *out = r < 0 ? anvil_json_make_null() : anvil_json_make_bool(r == 1);
+        return ANVIL_OK;
+    }
     case JP_N_LITERAL:
         *out = n->literal;
         return ANVIL_OK;

@@ -176,6 +176,39 @@ TEST(jmespath_ordering_is_for_numbers_only) {
 done:;
 }
 
+/* A filter's condition is read for its truth without making its value: every way to get it must agree. */
+TEST(jmespath_filter_conditions_by_truth) {
+    static const char items[] = "[{\"a\": 1, \"b\": \"x\", \"c\": [1], \"d\": {\"e\": [{\"f\": 2}]}}, "
+                                "{\"a\": 2.5, \"b\": \"\", \"c\": [], \"d\": null}, "
+                                "{\"a\": \"1\", \"b\": \"longer than seven\", \"d\": {\"e\": []}}, 7, null]";
+    EVAL("[?a == `1`].a", items, "[1]");
+    EVAL("[?a == `1.0`].a", items, "[1]");
+    EVAL("[?a != `1`].a", items, "[2.5, \"1\"]");   /* 7 and null have no a: null != 1 is true, null dropped */
+    EVAL("length([?a != `1`])", items, "3");        /* the null item is kept, then dropped as a projection's null */
+    EVAL("[?a < `2`].a", items, "[1]");             /* "1" < 2 is null: not kept */
+    EVAL("[?!(a < `2`)].a", items, "[2.5, \"1\"]"); /* !null is true */
+    EVAL("[?a >= `2.5`].a", items, "[2.5]");
+    EVAL("[?b].a", items, "[1, \"1\"]"); /* "" is falsy */
+    EVAL("[?c].a", items, "[1]");        /* [] is falsy */
+    EVAL("[?b && c].a", items, "[1]");
+    EVAL("[?b || c].a", items, "[1, \"1\"]");
+    EVAL("[?!b || a == `2.5`].a", items, "[2.5]");
+    EVAL("[?b == 'longer than seven'].a", items, "[\"1\"]");
+    EVAL("[?b == 'x' && !(a == `2`)].b", items, "[\"x\"]");
+    EVAL("[?d.e[0].f == `2`].a", items, "[1]");     /* a subexpression with an index step */
+    EVAL("[?d.e | @[0].f == `2`].a", items, "[1]"); /* a pipe */
+    EVAL("[?@ == `7`]", items, "[7]");
+    EVAL("[?`true`] | length(@)", items, "4");
+    EVAL("[?a].d.e[0].f", items, "[2]");
+    EVAL("[?a == a].a", items, "[1, 2.5, \"1\"]"); /* null == null for 7 and null, whose a is null and dropped */
+    EVAL("!(a == `1`)", "{\"a\": 1}", "false");
+    EVAL("!a", "{\"a\": []}", "true");
+    EVAL("a == b", "{\"a\": \"abc\", \"b\": \"abc\"}", "true");
+    EVAL("a < b", "{\"a\": 9007199254740993, \"b\": 9007199254740992}", "false");
+    EVAL("a > b", "{\"a\": 9007199254740993, \"b\": 9007199254740992}", "true");
+done:;
+}
+
 TEST(jmespath_strict_syntax) {
     static const char *const bad[] = {
         "[:::]",   "['a' 'b']", "[a b]",      "foo.'bar'", "foo.[0]x", "foo.`1`", "foo-bar", "\"\\u\"",     "`foo`",
