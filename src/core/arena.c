@@ -49,7 +49,8 @@ static void s_free_chain(struct anvil_arena *arena, struct anvil__arena_block *b
 }
 
 void anvil__arena_init_inline(struct anvil_arena *arena, struct anvil_allocator *parent, void *buffer, size_t size) {
-    memset(arena, 0, sizeof(*arena));
+    static const struct anvil_arena zero; /* not memset(): see s_node() in src/jmespath/parser.c */
+    *arena = zero;
     s_init(arena, parent, size > ANVIL_ARENA_DEFAULT_BLOCK_SIZE ? size : ANVIL_ARENA_DEFAULT_BLOCK_SIZE, 0);
     /* The buffer is the current block but not in the chain, so it is never freed. */
     arena->cursor = buffer;

@@ -111,9 +111,12 @@ static int s_match(struct s_parser *ps, enum jp_token_type type) {
 /* ---- nodes ---- */
 
 static struct jp_node *s_node(struct s_parser *ps, enum jp_node_type type, size_t pos) {
+    /* Copied from a zero node rather than memset(): gcc makes that a `rep stos`, whose start-up on small sizes was
+     * a third of compiling `foo`. */
+    static const struct jp_node zero;
     struct jp_node *n = anvil_arena_alloc(ps->expr->arena, sizeof(*n), 0);
     if (n) {
-        memset(n, 0, sizeof(*n));
+        *n = zero;
         n->type = type;
         n->pos = pos;
     }

@@ -108,8 +108,18 @@ static inline uint32_t anvil__json_hash_with(uint64_t seed, const char *bytes, s
         len -= 8;
     }
     if (len > 0) {
-        uint64_t w = 0;
-        memcpy(&w, p, len);
+        /* The last 1-7 bytes read in place, never through a stack copy that a wider load then cannot take from
+         * the store buffer: two overlapping 4-byte loads, or the first, middle and last byte (either covers every
+         * byte, and the length is in `h` already). */
+        uint64_t w;
+        if (len >= 4) {
+            uint32_t lo, hi;
+            memcpy(&lo, p, 4);
+            memcpy(&hi, p + len - 4, 4);
+            w = (uint64_t)lo | (uint64_t)hi << 32;
+        } else {
+            w = (uint64_t)p[0] | (uint64_t)p[len / 2] << 8 | (uint64_t)p[len - 1] << 16;
+        }
         h = (h ^ w) * UINT64_C(0xD6E8FEB86659FD93);
     }
     h ^= h >> 32;
