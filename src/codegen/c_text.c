@@ -182,6 +182,13 @@ static size_t s_close_of(const char *t, size_t len, size_t open) {
     return len;
 }
 
+struct anvil_str_view anvil__c_unparen(struct anvil_str_view text) {
+    if (text.len >= 2 && text.ptr[0] == '(' && s_close_of(text.ptr, text.len, 0) == text.len - 1) {
+        return anvil_sv(text.ptr + 1, text.len - 2);
+    }
+    return text;
+}
+
 /*
  * Splits t[from, to) after each `sep` outside brackets and literals, the
  * separator kept at the end of the piece before it and the blanks after
@@ -345,7 +352,8 @@ static bool s_wrap_ternary(struct s_wrap *w, const char *t, size_t len, bool dry
         return false;
     }
     int col = w->col;
-    if (col + (int)q[0].len - 2 > S_LIMIT || col + 6 + (int)c[0].len > S_LIMIT || col + 6 + (int)c[1].len > S_LIMIT) {
+    /* The pieces keep their separator (" ?", " :"), which goes; each branch is written after "? " or ": ". */
+    if (col + (int)q[0].len - 2 > S_LIMIT || col + 4 + (int)c[0].len > S_LIMIT || col + 6 + (int)c[1].len > S_LIMIT) {
         return false;
     }
     if (dry) {
@@ -409,6 +417,37 @@ static bool s_wrap_for(struct s_wrap *w, const char *t, size_t len) {
     return true;
 }
 
+/*
+ * `if (X != Y) {` or `==`, one comparison at the top of the condition, when
+ * `if (X !=` fits: the rest on the next line four columns in, which
+ * clang-format prefers to breaking inside X (`if ((rc = f(...)) !=`).
+ */
+static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
+    size_t at = 0;
+    int depth = 0;
+    for (size_t i = 0; i + 3 < len; i++) {
+        if (t[i] == '"' || t[i] == '\'') {
+            i = s_skip_literal(t, len, i) - 1;
+            continue;
+        }
+        depth += t[i] == '(';
+        depth -= t[i] == ')';
+        if (depth == 1 && t[i] == ' ' && (t[i + 1] == '!' || t[i + 1] == '=') && t[i + 2] == '=' && t[i + 3] == ' ') {
+            if (at) {
+                return false; /* two: not this shape */
+            }
+            at = i;
+        }
+    }
+    if (!at || w->col + (int)at + 3 > S_LIMIT || w->indent + 4 + (int)(len - at - 4) > S_LIMIT) {
+        return false;
+    }
+    s_put(w, t, at + 3);
+    s_newline(w, w->indent + 4);
+    s_put(w, t + at + 4, len - at - 4);
+    return true;
+}
+
 /* Breaks the line that starts at column w->col; false when its shape is not one handled here. */
 static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
     if (w->col + (int)len <= S_LIMIT) {
@@ -428,6 +467,9 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
         if (n > 1) {
             s_put(w, t, head);
             return s_pack(w, ops, n, w->col, negated ? ")) {" : ") {", false);
+        }
+        if (s_wrap_comparison(w, t, len)) {
+            return true;
         }
         /* A call broken after its '(' goes on eight columns in, not four: clang-format's continuation inside the
          * condition's own parenthesis. */

@@ -104,6 +104,10 @@ int anvil__c_declaration(struct anvil_buf *out, int indent, const char *text, si
  */
 int anvil__c_rewrap(struct anvil_buf *out, size_t from);
 
+/* `text` without the parentheses around all of it, if it has them (`(a && b)` gives `a && b`); else `text`. Brackets
+ * inside string and character literals are skipped. */
+struct anvil_str_view anvil__c_unparen(struct anvil_str_view text);
+
 /* Appends `text` as a C string literal (escaped; split into lines of at most 100 columns at `indent`). */
 int anvil__c_string(struct anvil_buf *out, struct anvil_str_view text, int indent);
 

@@ -863,6 +863,13 @@ struct s_sink {
 static const char *s_value(struct s_fn *f, const struct jp_node *n, const char *in);
 static const char *s_length_stream(struct s_fn *f, const struct jp_node *subject, const char *in, int64_t limit);
 static const char *s_truth(struct s_fn *f, const struct jp_node *n, const char *in);
+
+/* A condition without the parentheses around all of it: for `if (...)`, `make_bool(...)` and a chain of `&&`. */
+static const char *s_bare(struct s_fn *f, const char *cond) {
+    struct anvil_str_view v = anvil__c_unparen(anvil_sv_from_cstr(cond));
+    return v.len == strlen(cond) ? cond : s_fmt(f->g, "%.*s", (int)v.len, v.ptr);
+}
+
 static void s_sink_item(struct s_fn *f, struct s_sink *s, const char *elem);
 static bool s_may_fuse(const struct s_fn *f, const struct jp_node *upstream, const struct s_sink *sink);
 static void s_stream(struct s_fn *f, const struct jp_node *n, const char *in, struct s_sink *sink);
@@ -957,7 +964,7 @@ static void s_sink_item(struct s_fn *f, struct s_sink *s, const char *elem) {
     switch (s->kind) {
     case SK_PROJECT: {
         if (s->cond) {
-            s_open(f, "if (%s)", s_truth(f, s->cond, elem));
+            s_open(f, "if (%s)", s_bare(f, s_truth(f, s->cond, elem)));
         }
         if (s->next->kind == SK_FLATTEN && s->rhs->type == JP_N_MULTI_LIST) {
             /* `[a, b][]`: the list's values are the flattened elements; no list is made. */
@@ -1770,9 +1777,9 @@ static const char *s_value(struct s_fn *f, const struct jp_node *n, const char *
     case JP_N_COMPARE:
         cond = s_compare(f, n, in, &defined);
         if (defined) {
-            cond = s_fmt(f->g, "%s ? anvil_json_make_bool(%s) : anvil_json_make_null()", defined, cond);
+            cond = s_fmt(f->g, "%s ? anvil_json_make_bool(%s) : anvil_json_make_null()", defined, s_bare(f, cond));
         } else {
-            cond = s_fmt(f->g, "anvil_json_make_bool(%s)", cond);
+            cond = s_fmt(f->g, "anvil_json_make_bool(%s)", s_bare(f, cond));
         }
         return s_fmt(f->g, "&%s", s_storage(f, s_role(f->g, n), cond));
     case JP_N_LITERAL:
@@ -1795,6 +1802,7 @@ static const char *s_logic_truth(struct s_fn *f, const struct jp_node *n, const 
     const char *op = is_or ? "||" : "&&";
     const char *acc = s_truth(f, n->children[0], in);
     const char *flag = NULL;
+    bool chained = false; /* acc is a chain made here */
     for (size_t i = 1; i < n->count; i++) {
         struct anvil_buf saved = f->body;
         anvil_buf_init(&f->body, NULL, 0);
@@ -1807,7 +1815,9 @@ static const char *s_logic_truth(struct s_fn *f, const struct jp_node *n, const 
             if (flag) {
                 s_line(f, "%s = %s %s %s;", flag, flag, op, next);
             } else {
-                acc = s_fmt(f->g, "(%s %s %s)", acc, op, next);
+                /* One chain, `(a || b || c)`: the parentheses of the chain so far go. */
+                acc = s_fmt(f->g, "(%s %s %s)", chained ? s_bare(f, acc) : acc, op, next);
+                chained = true;
             }
         } else {
             if (!flag) {
@@ -1835,7 +1845,7 @@ static const char *s_truth(struct s_fn *f, const struct jp_node *n, const char *
         return s_fmt(f->g, "!%s", s_truth(f, n->children[0], in));
     case JP_N_COMPARE:
         cond = s_compare(f, n, in, &defined);
-        return defined ? s_fmt(f->g, "(%s && %s)", defined, cond) : cond;
+        return defined ? s_fmt(f->g, "(%s && %s)", s_bare(f, defined), s_bare(f, cond)) : cond;
     case JP_N_OR:
     case JP_N_AND:
         return s_logic_truth(f, n, in);
@@ -2043,7 +2053,7 @@ static void s_match_bool(struct s_fn *f, const struct jp_node *root, bool expect
     }
     if (types == JP_T_BOOL) {
         const char *c = s_truth(f, root, "root");
-        s_line(f, "*matched = %s%s;", expected ? "" : "!", c);
+        s_line(f, "*matched = %s%s;", expected ? "" : "!", expected ? s_bare(f, c) : c);
         return;
     }
     const char *v = s_value(f, root, "root");

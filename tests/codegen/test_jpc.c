@@ -989,6 +989,19 @@ static size_t s_golden_failures(void) {
                                             "\ncounted:;\n", NULL};
     failures += !s_golden("length(Reservations[].Instances[?State.Name != 'running'][]) == `0`", true,
                           ANVIL_CMP_BOOLEAN_EQUALS, "true", stop_want, NULL);
+    /* Conditions without redundant parentheses: an ordering's type tests and compare one chain, a chain of `||` one
+     * chain, `if (...)` and `make_bool(...)` without a second pair. */
+    static const char *const cond_want[] = {
+        "if (anvil_json_is_number(v_age) && anvil_json_compare(v_age, &lit_20) > 0) {",
+        "if (anvil_json_string_equals_word(v_a, \"x\", 1, word_x) ||\n"
+        "                anvil_json_string_equals_word(v_a, \"y\", 1, word_y) ||\n",
+        NULL};
+    static const char *const cond_unwanted[] = {"if ((anvil_json", "((anvil_json_string_equals_word", NULL};
+    failures += !s_golden("people[?age > `20`].name | [?a == 'x' || a == 'y' || a == 'z']", false, ANVIL_CMP_EQUALS,
+                          NULL, cond_want, cond_unwanted);
+    static const char *const bool_want[] = {"anvil_json_make_bool(anvil_json_compare(v_a, v_b) < 0)", NULL};
+    static const char *const bool_unwanted[] = {"make_bool((", NULL};
+    failures += !s_golden("a < b", false, ANVIL_CMP_EQUALS, NULL, bool_want, bool_unwanted);
     /* A value function: the expression in a comment (a closing comment escaped), strings C-escaped. */
     static const char *const esc_want[] = {"/* foo[?a == '* /'].\"b\\u0000\" */",
                                            "ddb_jpc_get_hinted(v_foo_item, \"b\\000\", 2, &hint_b)",

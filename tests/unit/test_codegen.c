@@ -261,6 +261,15 @@ TEST(codegen_breaks_long_lines_as_clang_format_does) {
         {"if ((rc = jpc_object(scratch, keys_hash_aaaaaaaaaaaa, key_lens_hash_aaaaaaaaaaaaaa, values_hash_aaaaaaaaaaaaaaaaaaaa, 3, &t_hash)) != ANVIL_OK) {",
          "    if ((rc = jpc_object(scratch, keys_hash_aaaaaaaaaaaa, key_lens_hash_aaaaaaaaaaaaaa,\n"
          "                         values_hash_aaaaaaaaaaaaaaaaaaaa, 3, &t_hash)) != ANVIL_OK) {"},
+        /* One comparison whose left side fits with its operator: broken after the operator. */
+        {"if ((rc = jpc_list_push(scratch, &l_reservations_aaaaaaaaaaaaaa, v_baz_item_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb)) != ANVIL_OK) {",
+         "    if ((rc = jpc_list_push(scratch, &l_reservations_aaaaaaaaaaaaaa, v_baz_item_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb)) !=\n"
+         "        ANVIL_OK) {"},
+        /* A conditional whose branch just fits under the condition (the branch's width counted without its ':'). */
+        {"struct anvil_json t_ge_aaaaaaaaaaaaa = anvil_json_is_number(v_min_size) ? anvil_json_make_bool(anvil_json_compare(&t_length, v_min_size) >= 0) : anvil_json_make_null();",
+         "    struct anvil_json t_ge_aaaaaaaaaaaaa = anvil_json_is_number(v_min_size)\n"
+         "                                               ? anvil_json_make_bool(anvil_json_compare(&t_length, v_min_size) >= 0)\n"
+         "                                               : anvil_json_make_null();"},
         {"rc = anvil_json_array_at(v_project_version_descriptions, i_project_version_descriptions_item, aaa, bbbbbbbbbbbbbbbbbbbb(cccccccccccccccccccccc, dddd));",
          "    rc = anvil_json_array_at(v_project_version_descriptions, i_project_version_descriptions_item, aaa, bbbbbbbbbbbbbbbbbbbb(cccccccccccccccccccccc, dddd));"},
     };
