@@ -281,7 +281,7 @@ static int s_pack_lines(const struct s_piece *pieces, size_t n, int col, int ali
 
 /*
  * `HEAD(a, b, c)TAIL` (or `HEAD{a, b, c}TAIL`) where the arguments hold
- * no parentheses: the arguments packed with continuation lines aligned
+ * no parentheses (a braced list's may be braced lists): the arguments packed with continuation lines aligned
  * after the bracket, or, when that takes more lines, all of them on the
  * lines after it, four columns in from the statement. The lines it takes
  * (0: not a shape it handles, nothing written); `dry` writes nothing.
@@ -296,8 +296,9 @@ static int s_wrap_call(struct s_wrap *w, const char *t, size_t len, char opener,
             continue;
         }
         size_t close = s_close_of(t, len, open);
+        /* A braced list may hold braced lists (`{{"a", 1}, {"b", 2}}`), each then one argument. */
         if (close == len || memchr(t + open + 1, '(', close - open - 1) ||
-            memchr(t + open + 1, '{', close - open - 1)) {
+            (opener == '(' && memchr(t + open + 1, '{', close - open - 1))) {
             continue;
         }
         struct s_piece args[64];
@@ -484,7 +485,11 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
             i = s_skip_literal(t, len, i) - 1;
             continue;
         }
-        if (t[i] == '(' || t[i] == '[' || t[i] == '{') {
+        if (t[i] == '[' && s_close_of(t, len, i) < len) {
+            i = s_close_of(t, len, i); /* an array's declarator, `keys[]` */
+            continue;
+        }
+        if (t[i] == '(' || t[i] == '{') {
             break;
         }
         if (t[i] == '=' && t[i - 1] == ' ' && t[i + 1] == ' ' && t[i + 2] == '{') {

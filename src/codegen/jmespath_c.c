@@ -1219,10 +1219,16 @@ static void s_cse_add(struct s_fn *f, const char *in, struct anvil_str_view name
     f->cse = c;
 }
 
-/* A loop's hint for field `name`, declared with the function's literals. */
-static const char *s_hint(struct s_fn *f, struct anvil_str_view name) {
+/*
+ * A loop's hint for field `name`, declared with the function's literals, and
+ * in `*last` where the lookup after a miss found the key in the last call
+ * (a static atomic, as a lookup outside loops has).
+ */
+static const char *s_hint(struct s_fn *f, struct anvil_str_view name, const char **last) {
     const char *hint = s_unique(f, s_fmt(f->g, "hint_%s", s_snake(f->g, name)));
+    *last = s_unique(f, s_fmt(f->g, "last_%s", s_snake(f->g, name)));
     struct s_place body = s_enter_prologue(f);
+    s_line(f, "static atomic_size_t %s;", *last);
     s_line(f, "struct %shint %s = {UINT64_MAX, 0, NULL};", f->g->prefix, hint);
     s_leave_prologue(f, &body);
     return hint;
@@ -1235,17 +1241,17 @@ static const char *s_hint(struct s_fn *f, struct anvil_str_view name) {
  * never takes their addresses.
  */
 static const char *s_field_chain(struct s_fn *f, const char *in, const struct jp_node *const *fields, size_t count) {
-    const char **vars = anvil_arena_alloc(f->g->arena, 2 * count * sizeof(*vars), 0);
+    const char **vars = anvil_arena_alloc(f->g->arena, 3 * count * sizeof(*vars), 0);
     if (!vars) {
         s_fail_gen(f->g, ANVIL_ENOMEM);
         return in;
     }
-    const char **hints = vars + count;
+    const char **hints = vars + count, **lasts = vars + 2 * count;
     const char *hinted = s_helper(f, H_GET_HINTED, "hinted");
     const char *from = in;
     for (size_t i = 0; i < count; i++) {
         struct anvil_str_view name = fields[i]->name;
-        hints[i] = s_hint(f, name);
+        hints[i] = s_hint(f, name, &lasts[i]);
         vars[i] = s_unique(f, s_fmt(f->g, "v_%s", s_snake(f->g, name)));
         s_line(f, "const struct anvil_json *%s = %s(%s, %s);", vars[i], hinted, from, hints[i]); /* NULL in, NULL out */
         from = vars[i];
@@ -1256,7 +1262,7 @@ static const char *s_field_chain(struct s_fn *f, const char *in, const struct jp
     const char *key_list = "", *hint_list = "";
     for (size_t i = 0; i < count; i++) {
         struct anvil_str_view name = fields[i]->name;
-        key_list = s_fmt(f->g, "%s%s{%s, %zu}", key_list, i ? ", " : "", s_cstr(f, name), name.len);
+        key_list = s_fmt(f->g, "%s%s{%s, %zu, &%s}", key_list, i ? ", " : "", s_cstr(f, name), name.len, lasts[i]);
         hint_list = s_fmt(f->g, "%s%s%s", hint_list, i ? ", " : "", hints[i]);
     }
     s_line(f, "static const struct %skey %s[] = {%s};", f->g->prefix, keys, key_list);
@@ -1288,10 +1294,11 @@ static const char *s_field(struct s_fn *f, const char *in, struct anvil_str_view
     if (f->loops > 0) {
         /* Looked up in object after object: a hint, declared with the function's literals. */
         const char *helper = s_helper(f, H_GET_HINTED, "get_hinted");
-        const char *hint = s_hint(f, name);
+        const char *last;
+        const char *hint = s_hint(f, name, &last);
         s_line(f, "const struct anvil_json *%s = %s(%s, %s);", var, s_helper(f, H_GET_HINTED, "hinted"), in, hint);
         s_open(f, "if (!%s)", var);
-        s_line(f, "%s = %s(%s, %s, %zu, &%s);", var, helper, in, s_cstr(f, name), name.len, hint);
+        s_line(f, "%s = %s(%s, %s, %zu, &%s, &%s);", var, helper, in, s_cstr(f, name), name.len, hint, last);
         s_close(f);
     } else if (f->per_element) {
         s_line(f, "const struct anvil_json *%s = %s(%s, %s, %zu);", var, s_helper(f, H_GET, "get"), in, s_cstr(f, name),

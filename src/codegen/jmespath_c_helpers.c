@@ -83,10 +83,13 @@ const struct anvil__jpc_helper_def anvil__jpc_helpers[H_COUNT] = {
      * test, the full walk's median was 4-20% lower in an A/B). The offset is
      * kept in bytes, as the address of a member (24 bytes) by its index takes
      * a multiply that no addressing mode does. A miss looks the key up as
-     * @get does, so the answer is the same either way.
+     * @get_remembered does, so the answer is the same either way: the first
+     * object of each call (a waiter's answer holds a few services, tables or
+     * clusters, each call starting without a hint) finds its key where the
+     * last call's did, with no scan.
      */
     [H_GET_HINTED] =
-        {"static inline const struct anvil_json *@get_hinted(", S_DEP(H_GET),
+        {"static inline const struct anvil_json *@get_hinted(", S_DEP(H_GET_REMEMBERED),
          "/* Where a loop's lookup found its key last: the tag of the object it was in (only an object's, with a\n"
          " * member `offset` bytes into its members; UINT64_MAX before the first find, no value's tag), that offset\n"
          " * (in bytes: no multiply to find the member) and the member's key record. */\n"
@@ -109,10 +112,10 @@ const struct anvil__jpc_helper_def anvil__jpc_helpers[H_COUNT] = {
          "    return NULL;\n"
          "}\n"
          "\n"
-         "/* @get() after @hinted() missed; `hint` then gives where the key was found. */\n"
+         "/* @get_remembered() after @hinted() missed; `hint` then gives where the key was found. */\n"
          "static inline const struct anvil_json *@get_hinted(const struct anvil_json *v, const char *key, size_t len,\n"
-         "                                                      struct @hint *hint) {\n"
-         "    const struct anvil_json *found = @get(v, key, len);\n"
+         "                                                      struct @hint *hint, atomic_size_t *last) {\n"
+         "    const struct anvil_json *found = @get_remembered(v, key, len, last);\n"
          "    if (found) {\n"
          "        const char *member = (const char *)found - offsetof(struct anvil_json_member, value);\n"
          "        hint->offset = (size_t)(member - (const char *)v->u.members);\n"
@@ -130,10 +133,11 @@ const struct anvil__jpc_helper_def anvil__jpc_helpers[H_COUNT] = {
      */
     [H_GET_CHAIN] =
         {"static const struct anvil_json *@get_chain(", S_DEP(H_GET_HINTED),
-         "/* A key of a chain of lookups. */\n"
+         "/* A key of a chain of lookups, and where its lookup found it in the last call. */\n"
          "struct @key {\n"
          "    const char *text;\n"
          "    size_t len;\n"
+         "    atomic_size_t *last;\n"
          "};\n"
          "\n"
          "/* After a loop's hinted chain missed: the `n` lookups from `v`, each moving its hint; `steps[i]` is the value\n"
@@ -147,7 +151,7 @@ const struct anvil__jpc_helper_def anvil__jpc_helpers[H_COUNT] = {
          "                                              struct @hint *hints, const struct anvil_json **steps) {\n"
          "    for (size_t i = 0; i < n; i++) {\n"
          "        const struct anvil_json *found = @hinted(v, hints[i]);\n"
-         "        v = found ? found : @get_hinted(v, keys[i].text, keys[i].len, &hints[i]);\n"
+         "        v = found ? found : @get_hinted(v, keys[i].text, keys[i].len, &hints[i], keys[i].last);\n"
          "        steps[i] = v;\n"
          "    }\n"
          "    return v;\n"

@@ -946,7 +946,8 @@ static size_t s_golden_failures(void) {
         "const struct anvil_json *v_state = ddb_jpc_hinted(v_instance, hint_state);\n"
         "                        const struct anvil_json *v_name = ddb_jpc_hinted(v_state, hint_name);\n"
         "                        if (!v_name) {\n"
-        "                            static const struct ddb_jpc_key keys[] = {{\"State\", 5}, {\"Name\", 4}};\n"
+        "                            static const struct ddb_jpc_key keys[] = {{\"State\", 5, &last_state},\n"
+        "                                                                      {\"Name\", 4, &last_name}};\n"
         "                            struct ddb_jpc_hint hints[] = {hint_state, hint_name};\n"
         "                            const struct anvil_json *steps[2];\n"
         "                            v_name = ddb_jpc_get_chain(v_instance, keys, 2, hints, steps);\n"
@@ -1004,7 +1005,7 @@ static size_t s_golden_failures(void) {
     failures += !s_golden("a < b", false, ANVIL_CMP_EQUALS, NULL, bool_want, bool_unwanted);
     /* A value function: the expression in a comment (a closing comment escaped), strings C-escaped. */
     static const char *const esc_want[] = {"/* foo[?a == '* /'].\"b\\u0000\" */",
-                                           "ddb_jpc_get_hinted(v_foo_item, \"b\\000\", 2, &hint_b)",
+                                           "ddb_jpc_get_hinted(v_foo_item, \"b\\000\", 2, &hint_b, &last_b)",
                                            "ddb_jpc_list_push(scratch", NULL};
     failures += !s_golden("foo[?a == '*/'].\"b\\u0000\"", false, ANVIL_CMP_EQUALS, NULL, esc_want, NULL);
     /* sort_by: the &expression is a function of its own, written before the caller. */
