@@ -200,6 +200,8 @@ int jp_eval_node(struct jp_eval *ev, const struct jp_node *node, const struct an
 int(jp_error)(ANVIL__ORIGIN_DECL struct jp_eval *ev, int code, const struct jp_node *at, const char *fmt, ...)
     ANVIL_PRINTF(4 + ANVIL__ORIGIN_ARGC, 5 + ANVIL__ORIGIN_ARGC);
 #define jp_error(...) (jp_error)(ANVIL__ORIGIN_HERE __VA_ARGS__)
+/* Pushes onto the evaluation stack, which may move: no pointer into it outlives a push (so eval.c's s_operand(), which
+ * hands back `in` itself, is never given one; its callers pass local copies or items of arrays in the arena). */
 int jp_push(struct jp_eval *ev, struct anvil_json value);
 /* Moves stack[from..] into a new array in the arena and pops them. */
 int jp_pop_array(struct jp_eval *ev, size_t from, struct anvil_json *out);
