@@ -281,10 +281,11 @@ static int s_pack_lines(const struct s_piece *pieces, size_t n, int col, int ali
 
 /*
  * `HEAD(a, b, c)TAIL` (or `HEAD{a, b, c}TAIL`) where the arguments hold
- * no parentheses (a braced list's may be braced lists): the arguments packed with continuation lines aligned
- * after the bracket, or, when that takes more lines, all of them on the
- * lines after it, four columns in from the statement. The lines it takes
- * (0: not a shape it handles, nothing written); `dry` writes nothing.
+ * no parentheses (a braced list's may be braced lists): the arguments
+ * packed with continuation lines aligned after the bracket, or, when that
+ * takes more lines, all of them on the lines after it, four columns in
+ * from the statement. The lines it takes (0: not a shape it handles,
+ * nothing written); `dry` writes nothing.
  */
 static int s_wrap_call(struct s_wrap *w, const char *t, size_t len, char opener, bool dry) {
     for (size_t open = 0; open < len; open++) {
