@@ -486,8 +486,9 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
             i = s_skip_literal(t, len, i) - 1;
             continue;
         }
-        if (t[i] == '[' && s_close_of(t, len, i) < len) {
-            i = s_close_of(t, len, i); /* an array's declarator, `keys[]` */
+        size_t bracket = t[i] == '[' ? s_close_of(t, len, i) : len;
+        if (bracket < len) {
+            i = bracket; /* past an array's declarator, `keys[]` */
             continue;
         }
         if (t[i] == '(' || t[i] == '{') {

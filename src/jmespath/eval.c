@@ -145,26 +145,6 @@ static inline bool s_equal(const struct anvil_json *a, const struct anvil_json *
     return anvil_json_equal(a, b);
 }
 
-/*
- * Comparison `n` of `a` and `b`: 1 true, 0 false, -1 null (an ordering of
- * anything but two numbers).
- */
-static inline int s_compare_of(const struct jp_node *n, const struct anvil_json *a, const struct anvil_json *b) {
-    if (n->op == JP_EQ || n->op == JP_NE) {
-        return s_equal(a, b) == (n->op == JP_EQ);
-    }
-    int c;
-    if (anvil_json_is_int(a) && anvil_json_is_int(b)) {
-        int64_t x = anvil_json_int(a), y = anvil_json_int(b);
-        c = (x > y) - (x < y);
-    } else if (anvil_json_is_number(a) && anvil_json_is_number(b)) {
-        c = anvil_json_compare(a, b);
-    } else {
-        return -1;
-    }
-    return n->op == JP_LT ? c < 0 : n->op == JP_LTE ? c <= 0 : n->op == JP_GT ? c > 0 : c >= 0;
-}
-
 static const char *s_type_list(unsigned mask, char *buf, size_t size) {
     static const struct {
         unsigned bit;
@@ -478,21 +458,51 @@ static int s_operand(struct jp_eval *ev, const struct jp_node *n, const struct a
 }
 
 /*
+ * Comparison `n` of `in` (its operands evaluated as s_operand() does): in
+ * `*result` 1 true, 0 false, -1 null (an ordering of anything but two
+ * numbers).
+ */
+static inline int s_comparison(struct jp_eval *ev, const struct jp_node *n, const struct anvil_json *in, int *result) {
+    struct anvil_json ta, tb;
+    const struct anvil_json *a, *b;
+    int rc;
+    if ((rc = s_operand(ev, n->children[0], in, &ta, &a)) != ANVIL_OK ||
+        (rc = s_operand(ev, n->children[1], in, &tb, &b)) != ANVIL_OK) {
+        return rc;
+    }
+    if (n->op == JP_EQ || n->op == JP_NE) {
+        *result = s_equal(a, b) == (n->op == JP_EQ);
+        return ANVIL_OK;
+    }
+    int c;
+    if (anvil_json_is_int(a) && anvil_json_is_int(b)) {
+        int64_t x = anvil_json_int(a), y = anvil_json_int(b);
+        c = (x > y) - (x < y);
+    } else if (anvil_json_is_number(a) && anvil_json_is_number(b)) {
+        c = anvil_json_compare(a, b);
+    } else {
+        *result = -1;
+        return ANVIL_OK;
+    }
+    *result = n->op == JP_LT ? c < 0 : n->op == JP_LTE ? c <= 0 : n->op == JP_GT ? c > 0 : c >= 0;
+    return ANVIL_OK;
+}
+
+/*
  * Whether `n` of `in` is truthy: a filter's condition. Comparisons and `&&`,
  * `||` and `!` give their truth without making a value (the truth of `a && b`
  * is both operands' truth, of `a || b` either's).
  */
 static int s_truth(struct jp_eval *ev, const struct jp_node *n, const struct anvil_json *in, bool *truthy) {
-    struct anvil_json ta, tb;
-    const struct anvil_json *a, *b;
-    int rc;
+    struct anvil_json t;
+    const struct anvil_json *v;
+    int rc, r;
     switch (n->type) {
     case JP_N_COMPARE:
-        if ((rc = s_operand(ev, n->children[0], in, &ta, &a)) != ANVIL_OK ||
-            (rc = s_operand(ev, n->children[1], in, &tb, &b)) != ANVIL_OK) {
+        if ((rc = s_comparison(ev, n, in, &r)) != ANVIL_OK) {
             return rc;
         }
-        *truthy = s_compare_of(n, a, b) == 1;
+        *truthy = r == 1;
         return ANVIL_OK;
     case JP_N_AND:
     case JP_N_OR:
@@ -513,10 +523,10 @@ static int s_truth(struct jp_eval *ev, const struct jp_node *n, const struct anv
         *truthy = !*truthy;
         return ANVIL_OK;
     default:
-        if ((rc = s_operand(ev, n, in, &ta, &a)) != ANVIL_OK) {
+        if ((rc = s_operand(ev, n, in, &t, &v)) != ANVIL_OK) {
             return rc;
         }
-        *truthy = anvil_jmespath_truthy(a);
+        *truthy = anvil_jmespath_truthy(v);
         return ANVIL_OK;
     }
 }
@@ -627,12 +637,10 @@ int jp_eval_node(struct jp_eval *ev, const struct jp_node *n, const struct anvil
         return ANVIL_OK;
     }
     case JP_N_COMPARE: {
-        const struct anvil_json *x, *y;
-        if ((rc = s_operand(ev, n->children[0], &in, &a, &x)) != ANVIL_OK ||
-            (rc = s_operand(ev, n->children[1], &in, &b, &y)) != ANVIL_OK) {
+        int r;
+        if ((rc = s_comparison(ev, n, &in, &r)) != ANVIL_OK) {
             return rc;
         }
-        int r = s_compare_of(n, x, y);
         *out = r < 0 ? anvil_json_make_null() : anvil_json_make_bool(r == 1);
         return ANVIL_OK;
     }
