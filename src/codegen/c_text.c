@@ -229,10 +229,10 @@ static size_t s_split(const char *t, size_t from, size_t to, const char *sep, st
  * the last. `forced` starts every piece after the first on a line of its
  * own. False when a piece does not fit even on a line of its own.
  */
-static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int align, const char *suffix,
+static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int align, struct s_piece suffix,
                    bool forced) {
     for (size_t i = 0; i < n; i++) {
-        int width = (int)pieces[i].len + (i + 1 == n ? (int)strlen(suffix) : 0);
+        int width = (int)pieces[i].len + (i + 1 == n ? (int)suffix.len : 0);
         if (i > 0 && !forced && w->col + 1 + width <= S_LIMIT) {
             s_put(w, " ", 1);
         } else if (i > 0) {
@@ -243,7 +243,7 @@ static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int
         }
         s_put(w, pieces[i].ptr, pieces[i].len);
     }
-    s_put(w, suffix, strlen(suffix));
+    s_put(w, suffix.ptr, suffix.len);
     return true;
 }
 
@@ -280,14 +280,95 @@ static int s_pack_lines(const struct s_piece *pieces, size_t n, int col, int ali
 }
 
 /*
- * `HEAD(a, b, c)TAIL` (or `HEAD{a, b, c}TAIL`) where the arguments hold
- * no parentheses (a braced list's may be braced lists): the arguments
- * packed with continuation lines aligned after the bracket, or, when that
- * takes more lines, all of them on the lines after it, four columns in
- * from the statement. The lines it takes (0: not a shape it handles,
- * nothing written); `dry` writes nothing.
+ * The call (or braced list) whose bracket is t[open] and t[close]: its
+ * arguments packed with continuation lines aligned after the bracket, or,
+ * when that takes more lines, all of them on the lines after it, four
+ * columns in from the statement. The lines it takes (0: not a shape it
+ * handles, nothing written); `dry` writes nothing. Each argument stays on
+ * one line.
+ */
+static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, size_t close, bool dry) {
+    struct s_piece args[64];
+    size_t n = s_split(t, open + 1, close, ",", args, 64);
+    if (n == 0) {
+        return 0;
+    }
+    /* Nothing around the call that clang-format would rather break at (other arguments, operators). */
+    for (size_t i = 0; i + 1 < len; i = i + 1 == open ? close : i + 1) {
+        if (t[i] == '"' || t[i] == '\'') {
+            i = s_skip_literal(t, len, i) - 1;
+            continue;
+        }
+        if (t[i] == ',' || t[i] == '?' || (t[i] == '&' && t[i + 1] == '&') || (t[i] == '|' && t[i + 1] == '|')) {
+            return 0;
+        }
+    }
+    size_t tail = len - close;
+    int col = w->col + (int)open + 1;
+    if (t[open] == '{' && args[0].len > 0 && args[0].ptr[0] == '{') {
+        /* A list of braced lists: one a line, aligned after the '{', or all on the line after it when they fit
+           there and that takes fewer lines. */
+        bool aligned = true;
+        for (size_t i = 0; i < n; i++) {
+            aligned = aligned && col + (int)args[i].len + (i + 1 == n ? (int)tail : 1) <= S_LIMIT;
+        }
+        bool below = (n > 2 || !aligned) && w->indent + 4 + (int)(len - open - 1) <= S_LIMIT;
+        if (!aligned && !below) {
+            return 0;
+        }
+        if (!dry) {
+            s_put(w, t, open + 1);
+            if (below) {
+                s_newline(w, w->indent + 4);
+                s_put(w, t + open + 1, len - open - 1);
+            }
+            for (size_t i = 0; i < n && !below; i++) {
+                if (i > 0) {
+                    s_newline(w, col);
+                }
+                s_put(w, args[i].ptr, args[i].len);
+            }
+            if (!below) {
+                s_put(w, t + close, tail);
+            }
+        }
+        return below ? 2 : (int)n;
+    }
+    int aligned = col <= S_LIMIT && n > 1 ? s_pack_lines(args, n, col, col, tail) : 0;
+    int after = s_pack_lines(args, n, w->indent + 4, w->indent + 4, tail) + 1;
+    if (aligned == 0 && after == 1) {
+        return 0;
+    }
+    bool break_first = aligned == 0 || (after < aligned && !w->declaration);
+    if (dry) {
+        return break_first ? after : aligned;
+    }
+    s_put(w, t, open + 1);
+    if (break_first) {
+        s_newline(w, w->indent + 4);
+    }
+    for (size_t i = 0; i < n; i++) {
+        int width = (int)args[i].len + (i + 1 == n ? (int)tail : 0);
+        if (i > 0 && w->col + 1 + width <= S_LIMIT) {
+            s_put(w, " ", 1);
+        } else if (i > 0) {
+            s_newline(w, break_first ? w->indent + 4 : col);
+        }
+        s_put(w, args[i].ptr, args[i].len);
+    }
+    s_put(w, t + close, tail);
+    return break_first ? after : aligned;
+}
+
+/*
+ * `HEAD(a, b, c)TAIL` (or `HEAD{a, b, c}TAIL`) broken at the arguments of
+ * a call that holds no parentheses (a braced list's may be braced lists),
+ * the first such call with two or more; failing that, at the arguments of
+ * the outermost call, each kept whole. The lines it takes (0: not a shape
+ * it handles, nothing written); `dry` writes nothing.
  */
 static int s_wrap_call(struct s_wrap *w, const char *t, size_t len, char opener, bool dry) {
+    size_t outermost = len;
     for (size_t open = 0; open < len; open++) {
         if (t[open] == '"' || t[open] == '\'') {
             open = s_skip_literal(t, len, open) - 1;
@@ -297,50 +378,29 @@ static int s_wrap_call(struct s_wrap *w, const char *t, size_t len, char opener,
             continue;
         }
         size_t close = s_close_of(t, len, open);
+        outermost = outermost == len ? open : outermost;
         /* A braced list may hold braced lists (`{{"a", 1}, {"b", 2}}`), each then one argument. */
         if (close == len || memchr(t + open + 1, '(', close - open - 1) ||
             (opener == '(' && memchr(t + open + 1, '{', close - open - 1))) {
             continue;
         }
         struct s_piece args[64];
-        size_t n = s_split(t, open + 1, close, ",", args, 64);
-        if (n < 2) {
+        if (s_split(t, open + 1, close, ",", args, 64) < 2) {
             continue;
         }
-        /* Nothing around the call that clang-format would rather break at (other arguments, operators). */
-        for (size_t i = 0; i + 1 < len; i = i + 1 == open ? close : i + 1) {
-            if (t[i] == ',' || t[i] == '?' || (t[i] == '&' && t[i + 1] == '&') || (t[i] == '|' && t[i + 1] == '|')) {
-                return 0;
-            }
+        int lines = s_call_at(w, t, len, open, close, dry);
+        if (lines > 0) {
+            return lines;
         }
-        size_t tail = len - close;
-        int col = w->col + (int)open + 1;
-        int aligned = col <= S_LIMIT ? s_pack_lines(args, n, col, col, tail) : 0;
-        int after = s_pack_lines(args, n, w->indent + 4, w->indent + 4, tail) + 1;
-        if (aligned == 0 && after == 1) {
-            return 0;
-        }
-        bool break_first = aligned == 0 || (after < aligned && !w->declaration);
-        if (dry) {
-            return break_first ? after : aligned;
-        }
-        s_put(w, t, open + 1);
-        if (break_first) {
-            s_newline(w, w->indent + 4);
-        }
-        for (size_t i = 0; i < n; i++) {
-            int width = (int)args[i].len + (i + 1 == n ? (int)tail : 0);
-            if (i > 0 && w->col + 1 + width <= S_LIMIT) {
-                s_put(w, " ", 1);
-            } else if (i > 0) {
-                s_newline(w, break_first ? w->indent + 4 : col);
-            }
-            s_put(w, args[i].ptr, args[i].len);
-        }
-        s_put(w, t + close, tail);
-        return break_first ? after : aligned;
+        break;
     }
-    return 0;
+    if (opener != '(' || outermost == len || w->declaration) {
+        return 0; /* a function's head with no call to break: anvil__c_declaration moves its return type */
+    }
+    size_t close = s_close_of(t, len, outermost);
+    return close < len && !memchr(t + outermost + 1, '{', close - outermost - 1)
+               ? s_call_at(w, t, len, outermost, close, dry)
+               : 0;
 }
 
 /*
@@ -382,6 +442,55 @@ static bool s_wrap_ternary(struct s_wrap *w, const char *t, size_t len, bool dry
     return true;
 }
 
+/* Where s_wrap_chain_call breaks a call of one logical chain. */
+enum s_chain_break {
+    S_CHAIN_PACKED,     /* the chain's operands packed from the column after its '(' */
+    S_CHAIN_AFTER_CALL, /* after the call's '(', the argument whole on the next line, four columns in */
+    S_CHAIN_AFTER_NOT,  /* after the `!(` of a negated chain, the chain whole on the next line */
+};
+
+/*
+ * `f(a && b && c)TAIL` or `f(!(a || b))TAIL`: a call whose one argument is a
+ * chain of one logical operator, broken as `how` says. The lines it takes
+ * (0: not this shape, or it does not fit); `dry` writes nothing.
+ */
+static int s_wrap_chain_call(struct s_wrap *w, const char *t, size_t len, enum s_chain_break how, bool dry) {
+    const char *open = memchr(t, '(', len);
+    if (!open || open == t) {
+        return 0;
+    }
+    size_t first = (size_t)(open - t), close = s_close_of(t, len, first);
+    if (close == len) {
+        return 0;
+    }
+    bool negated =
+        close > first + 3 && t[first + 1] == '!' && t[first + 2] == '(' && s_close_of(t, len, first + 2) == close - 1;
+    size_t from = first + (negated ? 3 : 1), to = negated ? close - 1 : close;
+    struct s_piece ops[32];
+    size_t n = s_split_logical(t, from, to, ops, 32);
+    if (n < 2 || (how == S_CHAIN_AFTER_NOT && !negated)) {
+        return 0;
+    }
+    if (how != S_CHAIN_PACKED) {
+        size_t cut = how == S_CHAIN_AFTER_CALL ? first + 1 : from;
+        if (w->col + (int)cut > S_LIMIT || w->indent + 4 + (int)(len - cut) > S_LIMIT) {
+            return 0;
+        }
+        if (!dry) {
+            s_put(w, t, cut);
+            s_newline(w, w->indent + 4);
+            s_put(w, t + cut, len - cut);
+        }
+        return 2;
+    }
+    int lines = s_pack_lines(ops, n, w->col + (int)from, w->col + (int)from, len - to);
+    if (dry || lines == 0) {
+        return lines;
+    }
+    s_put(w, t, from);
+    return s_pack(w, ops, n, w->col, (struct s_piece){t + to, len - to}, false) ? lines : 0;
+}
+
 static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len);
 
 /* `for (init; condition; step) {`: the three packed; a condition broken at its operators puts the step on a line of its
@@ -411,7 +520,8 @@ static bool s_wrap_for(struct s_wrap *w, const char *t, size_t len) {
         struct s_piece ops[32];
         size_t own = parts[i].len - (i < 2);
         size_t n = s_split_logical(parts[i].ptr, 0, own, ops, 32);
-        if (n == 0 || !s_pack(w, ops, n, w->col, i < 2 ? ";" : suffix, false)) {
+        if (n == 0 || !s_pack(w, ops, n, w->col,
+                              i < 2 ? (struct s_piece){";", 1} : (struct s_piece){suffix, strlen(suffix)}, false)) {
             return false;
         }
         forced = true;
@@ -468,7 +578,7 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
         size_t n = s_split_logical(t, head, len - (negated ? 4 : 3), ops, 32);
         if (n > 1) {
             s_put(w, t, head);
-            return s_pack(w, ops, n, w->col, negated ? ")) {" : ") {", false);
+            return s_pack(w, ops, n, w->col, negated ? (struct s_piece){")) {", 4} : (struct s_piece){") {", 3}, false);
         }
         if (s_wrap_comparison(w, t, len)) {
             return true;
@@ -499,27 +609,55 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
         }
         if (t[i] == '=' && t[i - 1] == ' ' && t[i + 1] == ' ') {
             int col = w->col;
+            const char *rhs = t + i + 2;
+            size_t rhs_len = len - i - 2;
+            if (col + (int)i + 1 <= S_LIMIT && col + 4 + (int)rhs_len <= S_LIMIT) {
+                s_put(w, t, i + 1);
+                s_newline(w, col + 4);
+                return s_wrap_at(w, rhs, rhs_len);
+            }
             /* A conditional right after '=' when its condition and branches fit there. */
             struct s_wrap after = *w;
             after.col += (int)i + 2;
-            if (s_wrap_ternary(&after, t + i + 2, len - i - 2, true)) {
+            if (s_wrap_ternary(&after, rhs, rhs_len, true)) {
                 s_put(w, t, i + 2);
-                return s_wrap_ternary(w, t + i + 2, len - i - 2, false);
+                return s_wrap_ternary(w, rhs, rhs_len, false);
             }
             s_put(w, t, i + 1);
             if (w->col > S_LIMIT) {
                 return false;
             }
-            const char *rhs = t + i + 2;
-            size_t rhs_len = len - i - 2;
-            if (col + 4 + (int)rhs_len <= S_LIMIT) {
-                s_newline(w, col + 4);
-                return s_wrap_at(w, rhs, rhs_len);
-            }
             if (s_wrap_ternary(&(struct s_wrap){w->out, col + 4, w->indent, w->declaration, ANVIL_OK}, rhs, rhs_len,
                                true)) {
                 s_newline(w, col + 4);
                 return s_wrap_ternary(w, rhs, rhs_len, false);
+            }
+            /* A call of one logical chain: on this line, after '=', or broken inside its parentheses, whichever
+               takes fewest lines. A tie goes to the break after the call's own '(', then to the one after '=';
+               the break after a `!(` only when it saves a line. */
+            struct s_wrap chain = *w;
+            chain.col += 1;
+            int same = s_wrap_chain_call(&chain, rhs, rhs_len, S_CHAIN_PACKED, true);
+            int after_call = s_wrap_chain_call(&chain, rhs, rhs_len, S_CHAIN_AFTER_CALL, true);
+            int after_not = s_wrap_chain_call(&chain, rhs, rhs_len, S_CHAIN_AFTER_NOT, true);
+            chain.col = col + 4;
+            int below_eq = s_wrap_chain_call(&chain, rhs, rhs_len, S_CHAIN_PACKED, true);
+            below_eq = below_eq ? below_eq + 1 : 0;
+            if (same || below_eq || after_call || after_not) {
+                bool after_eq = below_eq && (!same || below_eq <= same);
+                int best = after_eq ? below_eq : same;
+                enum s_chain_break how = S_CHAIN_PACKED;
+                if (after_call && (!best || after_call <= best)) {
+                    how = S_CHAIN_AFTER_CALL;
+                } else if (after_not && (!best || after_not < best)) {
+                    how = S_CHAIN_AFTER_NOT;
+                }
+                if (how == S_CHAIN_PACKED && after_eq) {
+                    s_newline(w, col + 4);
+                } else {
+                    s_put(w, " ", 1);
+                }
+                return s_wrap_chain_call(w, rhs, rhs_len, how, false) > 0;
             }
             /* A call: `LHS = f(` and its arguments on the next line when that takes fewer lines than breaking
                after '=' and aligning them after the parenthesis. */

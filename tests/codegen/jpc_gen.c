@@ -490,6 +490,12 @@ int main(int argc, char **argv) {
                  "#include <anvil/status.h>\n"
                  "#include <anvil/waiter.h>\n\n"
                  "#include \"jpc_table.h\"\n\n");
+    /* Laid out as anvil gen lays out a file (its long lines and comments broken), for codegen.jpc_layout. */
+    if (anvil__c_rewrap(&helpers, 0) != ANVIL_OK || anvil__c_rewrap(&functions, 0) != ANVIL_OK) {
+        fprintf(stderr, "jpc_gen: out of memory\n");
+        fclose(out);
+        return 1;
+    }
     fwrite(helpers.data, 1, helpers.len, out);
     fwrite(functions.data, 1, functions.len, out);
     fwrite(tables.data, 1, tables.len, out);

@@ -270,8 +270,51 @@ TEST(codegen_breaks_long_lines_as_clang_format_does) {
          "    struct anvil_json t_ge_aaaaaaaaaaaaa = anvil_json_is_number(v_min_size)\n"
          "                                               ? anvil_json_make_bool(anvil_json_compare(&t_length, v_min_size) >= 0)\n"
          "                                               : anvil_json_make_null();"},
+        /* Arguments that hold calls: each kept whole, packed after the '(' or all on the next line. */
         {"rc = anvil_json_array_at(v_project_version_descriptions, i_project_version_descriptions_item, aaa, bbbbbbbbbbbbbbbbbbbb(cccccccccccccccccccccc, dddd));",
-         "    rc = anvil_json_array_at(v_project_version_descriptions, i_project_version_descriptions_item, aaa, bbbbbbbbbbbbbbbbbbbb(cccccccccccccccccccccc, dddd));"},
+         "    rc = anvil_json_array_at(v_project_version_descriptions, i_project_version_descriptions_item, aaa,\n"
+         "                             bbbbbbbbbbbbbbbbbbbb(cccccccccccccccccccccc, dddd));"},
+        {"const struct anvil_json *v_not_null_item_item = anvil_json_array_at(v_not_null_item, (size_t)(first_not_null_item + (int64_t)k_not_null_item * -2));",
+         "    const struct anvil_json *v_not_null_item_item =\n"
+         "        anvil_json_array_at(v_not_null_item, (size_t)(first_not_null_item + (int64_t)k_not_null_item * -2));"},
+        {"const struct anvil_json *v_not_null_item_item = anvil_json_array_at(v_not_null_item_abcdefghijkl, (size_t)(first_not_null_item + (int64_t)k_not_null_item * -2));",
+         "    const struct anvil_json *v_not_null_item_item = anvil_json_array_at(\n"
+         "        v_not_null_item_abcdefghijkl, (size_t)(first_not_null_item + (int64_t)k_not_null_item * -2));"},
+        {"struct anvil_json t_starts_with = anvil_json_make_bool(anvil_sv_starts_with(anvil_json_string(&lit_empty_abcdefghijklmn), anvil_json_string(v_c_2)));",
+         "    struct anvil_json t_starts_with = anvil_json_make_bool(\n"
+         "        anvil_sv_starts_with(anvil_json_string(&lit_empty_abcdefghijklmn), anvil_json_string(v_c_2)));"},
+        /* A call of one logical chain: after the call's '(' when the chain fits there whole; else after a `!(` when
+         * that saves a line; else packed on this line or after '=', a tie going to the break after '='. */
+        {"struct anvil_json t_not_2 = anvil_json_make_bool(!(anvil_json_is_number(root) && anvil_json_is_number(v_null) && anvil_json_compare(root, v_null) <= 0));",
+         "    struct anvil_json t_not_2 = anvil_json_make_bool(\n"
+         "        !(anvil_json_is_number(root) && anvil_json_is_number(v_null) && anvil_json_compare(root, v_null) <= 0));"},
+        {"struct anvil_json t_not_2 = anvil_json_make_bool(!(anvil_json_is_number(&t_list) && anvil_json_is_number(&t_items) && anvil_json_compare(&t_list, &t_items) < 0));",
+         "    struct anvil_json t_not_2 = anvil_json_make_bool(!(\n"
+         "        anvil_json_is_number(&t_list) && anvil_json_is_number(&t_items) && anvil_json_compare(&t_list, &t_items) < 0));"},
+        {"struct anvil_json t_not = anvil_json_make_bool(!(anvil_json_is_number(&lit_field) && anvil_json_is_number(&t_lt) && anvil_json_compare(&lit_field, &t_lt) <= 0));",
+         "    struct anvil_json t_not = anvil_json_make_bool(!(anvil_json_is_number(&lit_field) && anvil_json_is_number(&t_lt) &&\n"
+         "                                                     anvil_json_compare(&lit_field, &t_lt) <= 0));"},
+        {"struct anvil_json t_not = anvil_json_make_bool(!(anvil_json_is_number(&t_literal) && anvil_json_is_number(&t_starts_with) && anvil_json_compare(&t_literal, &t_starts_with) >= 0));",
+         "    struct anvil_json t_not =\n"
+         "        anvil_json_make_bool(!(anvil_json_is_number(&t_literal) && anvil_json_is_number(&t_starts_with) &&\n"
+         "                               anvil_json_compare(&t_literal, &t_starts_with) >= 0));"},
+        /* A conditional that fits whole on the line after '=' goes there. */
+        {"struct anvil_json t_gt = anvil_json_is_number(v_a) ? anvil_json_make_bool(anvil_json_compare(v_a, &lit_1) > 0) : anvil_json_make_null();",
+         "    struct anvil_json t_gt =\n"
+         "        anvil_json_is_number(v_a) ? anvil_json_make_bool(anvil_json_compare(v_a, &lit_1) > 0) : anvil_json_make_null();"},
+        /* A list of braced lists: one a line after the '{'; all on the next line when that takes fewer. */
+        {"static const struct jpc_key keys[] = {{\"InstanceStatus\", 14, &last_instance_status_abcdefghijkl}, {\"Status\", 6, &last_status}};",
+         "    static const struct jpc_key keys[] = {{\"InstanceStatus\", 14, &last_instance_status_abcdefghijkl},\n"
+         "                                          {\"Status\", 6, &last_status}};"},
+        {"static const struct jpc_key keys[] = {{\"name\", 4, &last_name}, {\"bar\", 3, &last_bar}, {\"items\", 5, &last_items}, {\"a\", 1, &a}};",
+         "    static const struct jpc_key keys[] = {\n"
+         "        {\"name\", 4, &last_name}, {\"bar\", 3, &last_bar}, {\"items\", 5, &last_items}, {\"a\", 1, &a}};"},
+        {"static const struct jpc_key keys[] = {{\"b\", 1, &last_b}, {\"name\", 4, &last_name_2}, {\"foo\", 3, &last_foo_2}, {\"items\", 5, &last_items_2}, {\"c\", 1, &c}};",
+         "    static const struct jpc_key keys[] = {{\"b\", 1, &last_b},\n"
+         "                                          {\"name\", 4, &last_name_2},\n"
+         "                                          {\"foo\", 3, &last_foo_2},\n"
+         "                                          {\"items\", 5, &last_items_2},\n"
+         "                                          {\"c\", 1, &c}};"},
     };
     struct anvil_buf out;
     anvil_buf_init(&out, t->alloc, 0);
