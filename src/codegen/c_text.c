@@ -11,6 +11,8 @@
 int anvil__c_string(struct anvil_buf *out, struct anvil_str_view text, int indent) {
     int rc = anvil_buf_append_byte(out, '"');
     int column = indent + 1;
+    /* Pieces end by column 98, deep in a nest after 32 columns at least (never one a character). */
+    int limit = indent + 1 + 32 > 98 ? indent + 1 + 32 : 98;
     for (size_t i = 0; i < text.len && rc == ANVIL_OK; i++) {
         unsigned char c = (unsigned char)text.ptr[i];
         char piece[8];
@@ -31,7 +33,7 @@ int anvil__c_string(struct anvil_buf *out, struct anvil_str_view text, int inden
             piece[1] = '\0';
         }
         size_t n = strlen(piece);
-        if (column + (int)n > 98) {
+        if (column + (int)n > limit) {
             rc = anvil_buf_append_cstr(out, "\"\n");
             for (int k = 0; k < indent && rc == ANVIL_OK; k++) {
                 rc = anvil_buf_append_byte(out, ' ');
@@ -280,6 +282,65 @@ static int s_pack_lines(const struct s_piece *pieces, size_t n, int col, int ali
 }
 
 /*
+ * Arguments that are a string split over lines (a literal longer than a
+ * line, as anvil__c_string writes it): each piece of it starts a line of its
+ * own at `col`, as do the arguments before and after it, and the rest are
+ * packed. The pieces are separated by a bare '\n' (s_line). The lines it
+ * takes (0: a piece does not fit); `dry` writes nothing.
+ */
+static int s_call_lines(struct s_wrap *w, const char *t, size_t open, const struct s_piece *args, size_t n,
+                        struct s_piece tail, int col, bool dry) {
+    if (!dry) {
+        s_put(w, t, open + 1);
+    }
+    int at = col, lines = 1;
+    bool after_split = false;
+    for (size_t i = 0; i < n; i++) {
+        const char *nl = memchr(args[i].ptr, '\n', args[i].len);
+        size_t first = nl ? (size_t)(nl - args[i].ptr) : args[i].len;
+        int width = (int)first + (nl ? 0 : i + 1 == n ? (int)tail.len : 1);
+        if (i > 0 && !nl && !after_split && at + 1 + width <= S_LIMIT) {
+            at += 1;
+            if (!dry) {
+                s_put(w, " ", 1);
+            }
+        } else if (i > 0) {
+            at = col;
+            lines++;
+            if (!dry) {
+                s_newline(w, col);
+            }
+        }
+        after_split = nl != NULL;
+        /* The argument, a piece a line. */
+        for (size_t from = 0; from < args[i].len;) {
+            const char *end = memchr(args[i].ptr + from, '\n', args[i].len - from);
+            size_t piece = end ? (size_t)(end - args[i].ptr) - from : args[i].len - from;
+            int trail = end ? 0 : i + 1 == n ? (int)tail.len : 1;
+            if (from > 0) {
+                at = col;
+                lines++;
+                if (!dry) {
+                    s_newline(w, col);
+                }
+            }
+            if (at + (int)piece + trail > S_LIMIT) {
+                return 0;
+            }
+            if (!dry) {
+                s_put(w, args[i].ptr + from, piece);
+            }
+            at += (int)piece;
+            from += piece + (end != NULL);
+        }
+    }
+    if (!dry) {
+        s_put(w, tail.ptr, tail.len);
+    }
+    return lines;
+}
+
+/*
  * The call (or braced list) whose bracket is t[open] and t[close]: its
  * arguments packed with continuation lines aligned after the bracket, or,
  * when that takes more lines, all of them on the lines after it, four
@@ -305,6 +366,12 @@ static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, s
     }
     size_t tail = len - close;
     int col = w->col + (int)open + 1;
+    if (memchr(t, '\n', open) || memchr(t + close, '\n', tail)) {
+        return 0; /* a split string outside this call: not this call to break */
+    }
+    if (memchr(t + open, '\n', close - open)) {
+        return s_call_lines(w, t, open, args, n, (struct s_piece){t + close, tail}, col, dry);
+    }
     if (t[open] == '{' && args[0].len > 0 && args[0].ptr[0] == '{') {
         /* A list of braced lists: one a line, aligned after the '{', or all on the line after it when they fit
            there and that takes fewer lines. */
@@ -562,13 +629,21 @@ static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
 
 /* Breaks the line that starts at column w->col; false when its shape is not one handled here. */
 static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
-    if (w->col + (int)len <= S_LIMIT) {
+    /* A string split over lines (s_line) is laid out only as a call's argument. */
+    bool split = memchr(t, '\n', len) != NULL;
+    if (!split && w->col + (int)len <= S_LIMIT) {
         s_put(w, t, len);
         return true;
     }
     bool block = len > 3 && memcmp(t + len - 3, ") {", 3) == 0;
     if (block && len > 5 && memcmp(t, "for (", 5) == 0) {
-        return s_wrap_for(w, t, len);
+        return !split && s_wrap_for(w, t, len);
+    }
+    if (block && len > 4 && memcmp(t, "if (", 4) == 0 && split) {
+        w->indent += 4;
+        bool ok = s_wrap_call(w, t, len, '(', false) > 0;
+        w->indent -= 4;
+        return ok;
     }
     if (block && len > 4 && memcmp(t, "if (", 4) == 0) {
         /* `if (a && b) {` or `if (!(a || b)) {`: the operands packed after the parenthesis. */
@@ -606,6 +681,19 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
         }
         if (t[i] == '=' && t[i - 1] == ' ' && t[i + 1] == ' ' && t[i + 2] == '{') {
             return s_wrap_call(w, t, len, '{', false) > 0;
+        }
+        if (t[i] == '=' && t[i - 1] == ' ' && t[i + 1] == ' ' && split) {
+            /* A call holding a split string: after '=' if its pieces fit there, else on the next line. */
+            struct s_wrap here = *w;
+            here.col += (int)i + 2;
+            if (s_wrap_call(&here, t + i + 2, len - i - 2, '(', true) > 0) {
+                s_put(w, t, i + 2);
+                return s_wrap_call(w, t + i + 2, len - i - 2, '(', false) > 0;
+            }
+            int col = w->col;
+            s_put(w, t, i + 1);
+            s_newline(w, col + 4);
+            return s_wrap_call(w, t + i + 2, len - i - 2, '(', false) > 0;
         }
         if (t[i] == '=' && t[i - 1] == ' ' && t[i + 1] == ' ') {
             int col = w->col;
@@ -679,11 +767,50 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
     return s_wrap_call(w, t, len, '(', false) > 0;
 }
 
+/*
+ * A statement holding a string split over lines (anvil__c_string: `"..."`, a
+ * newline and blanks, `"..."`) with each break reduced to a bare '\n'
+ * between the pieces, which s_wrap_at lays out again. False when a newline
+ * stands anywhere else.
+ */
+static bool s_join_split(const char *text, size_t len, struct anvil_buf *out) {
+    for (size_t i = 0; i < len;) {
+        size_t end = i + 1;
+        if (text[i] == '"' || text[i] == '\'') {
+            end = s_skip_literal(text, len, i);
+        } else if (text[i] == '\n') {
+            return false;
+        }
+        if (anvil_buf_append(out, text + i, end - i) != ANVIL_OK) {
+            return false;
+        }
+        i = end;
+        if (text[end - 1] == '"' && end < len && text[end] == '\n') {
+            size_t next = end + 1;
+            while (next < len && text[next] == ' ') {
+                next++;
+            }
+            if (next == len || text[next] != '"' || anvil_buf_append_byte(out, '\n') != ANVIL_OK) {
+                return false;
+            }
+            i = next;
+        }
+    }
+    return true;
+}
+
 static int s_line(struct anvil_buf *out, int indent, const char *text, size_t len, bool declaration) {
-    struct anvil_buf wrapped;
+    struct anvil_buf wrapped, joined;
     anvil_buf_init(&wrapped, NULL, 0);
+    anvil_buf_init(&joined, NULL, 0);
     struct s_wrap w = {&wrapped, indent, indent, declaration, ANVIL_OK};
-    bool ok = indent + (int)len > S_LIMIT && !memchr(text, '\n', len) && s_wrap_at(&w, text, len);
+    bool ok;
+    if (memchr(text, '\n', len)) {
+        ok = s_join_split(text, len, &joined) && s_wrap_at(&w, joined.data, joined.len);
+    } else {
+        ok = indent + (int)len > S_LIMIT && s_wrap_at(&w, text, len);
+    }
+    anvil_buf_clean_up(&joined);
     int rc = ANVIL_OK;
     for (int i = 0; i < indent && rc == ANVIL_OK; i++) {
         rc = anvil_buf_append_byte(out, ' ');

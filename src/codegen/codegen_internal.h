@@ -108,7 +108,9 @@ int anvil__c_rewrap(struct anvil_buf *out, size_t from);
  * inside string and character literals are skipped. */
 struct anvil_str_view anvil__c_unparen(struct anvil_str_view text);
 
-/* Appends `text` as a C string literal (escaped; split into lines of at most 100 columns at `indent`). */
+/* Appends `text` as a C string literal, escaped, split into pieces that end by column 98 (after 32 columns at
+ * least, deep in a nest), each next piece on a line of its own at `indent`. anvil__c_line lays out a statement holding
+ * such a string again, as clang-format lays it out: the pieces aligned as one argument of a call. */
 int anvil__c_string(struct anvil_buf *out, struct anvil_str_view text, int indent);
 
 /*

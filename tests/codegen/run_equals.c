@@ -37,6 +37,12 @@ static int s_case(const struct anvil_waiter *waiter, const char *answer, bool wa
     return 1;
 }
 
+/* Strings longer than a line (split literals in the generated C): the whole string is compared. */
+#define S_LONG_TAG                                                                                                     \
+    "the table is being restored from a point-in-time backup taken before the last change; this can take an hour or "  \
+    "more to finish"
+#define S_LONG_FAILURE "a restore from a point-in-time backup that was taken before the last change to the table"
+
 int main(void) {
     struct {
         const struct anvil_waiter *waiter;
@@ -60,6 +66,14 @@ int main(void) {
         {&eq_waiter_TagAccented, "{\"Items\": [{\"Tag\": \"caf\\u00e9 1\\u00e9b\"}]}", true},
         {&eq_waiter_TagAccented, "{\"Items\": [{\"Tag\": \"caf\303\251 1\303\251\"}]}", false},
         {&eq_waiter_TagAccented, "{\"Items\": [{\"Tag\": \"caf\303\251 1\303\251bb\"}]}", false},
+        /* Strings longer than a line (a split literal in the generated C): the whole string is compared. */
+        {&eq_waiter_TagLong, "{\"Items\": [{\"Tag\": \"" S_LONG_TAG "\"}]}", true},
+        {&eq_waiter_TagLong, "{\"Items\": [{\"Tag\": \"" S_LONG_TAG ".\"}]}", false},
+        {&eq_waiter_TagLong, "{\"Items\": [{\"Tag\": \"" S_LONG_FAILURE "\", \"Count\": 1}]}", false},
+        {&eq_waiter_TagLong, "{\"Items\": [{\"Tag\": \"" S_LONG_FAILURE "\"}, {\"Tag\": \"" S_LONG_TAG "\"}]}",
+         true}, /* no Count: the failure matches nothing */
+        {&eq_waiter_TagLong,
+         "{\"Items\": [{\"Tag\": \"" S_LONG_FAILURE "!\", \"Count\": 1}, {\"Tag\": \"" S_LONG_TAG "\"}]}", true},
     };
     int passed = 0, total = (int)(sizeof cases / sizeof cases[0]);
     for (int i = 0; i < total; i++) {
