@@ -184,6 +184,18 @@ static size_t s_close_of(const char *t, size_t len, size_t open) {
     return len;
 }
 
+/* Whether t[from, to) holds the character `c` outside string and character literals. */
+static bool s_has(const char *t, size_t from, size_t to, char c) {
+    for (size_t i = from; i < to; i++) {
+        if (t[i] == '"' || t[i] == '\'') {
+            i = s_skip_literal(t, to, i) - 1;
+        } else if (t[i] == c) {
+            return true;
+        }
+    }
+    return false;
+}
+
 struct anvil_str_view anvil__c_unparen(struct anvil_str_view text) {
     if (text.len >= 2 && text.ptr[0] == '(' && s_close_of(text.ptr, text.len, 0) == text.len - 1) {
         return anvil_sv(text.ptr + 1, text.len - 2);
@@ -231,22 +243,130 @@ static size_t s_split(const char *t, size_t from, size_t to, const char *sep, st
  * the last. `forced` starts every piece after the first on a line of its
  * own. False when a piece does not fit even on a line of its own.
  */
+static size_t s_split_logical(const char *t, size_t from, size_t to, struct s_piece *out, size_t max);
+static int s_pack_lines(const struct s_piece *pieces, size_t n, int col, int align, size_t suffix);
+
+/*
+ * An operand of a chain too wide for a line that is a call, `f(a, b) &&` or
+ * `!f(a, b)`: its arguments packed after its '(', each whole; the call
+ * started on this line after `gap` blanks when they fit so (gap -1: not on
+ * this line), else on a line of its own at `align`. False, with nothing
+ * written, when it is no call or does not fit either way.
+ */
+static bool s_pack_call(struct s_wrap *w, struct s_piece piece, struct s_piece suffix, int align, int gap) {
+    const char *p = piece.ptr;
+    size_t name = p[0] == '!' ? 1 : 0, open = name;
+    while (open < piece.len && (p[open] == '_' || (p[open] >= 'a' && p[open] <= 'z') ||
+                                (p[open] >= 'A' && p[open] <= 'Z') || (p[open] >= '0' && p[open] <= '9'))) {
+        open++;
+    }
+    size_t close = open > name && open < piece.len && p[open] == '(' ? s_close_of(p, piece.len, open) : piece.len;
+    struct s_piece args[64];
+    size_t n = close < piece.len ? s_split(p, open + 1, close, ",", args, 64) : 0;
+    if (n < 2 || memchr(p, '\n', piece.len)) {
+        return false;
+    }
+    /* The text after the call (its separator) and then the suffix close the last argument. */
+    int tail = (int)(piece.len - close) + (int)suffix.len;
+    for (int attempt = gap >= 0 ? 0 : 1; attempt < 2; attempt++) {
+        int start = attempt == 0 ? w->col + gap : align;
+        int col = start + (int)open + 1;
+        if (s_pack_lines(args, n, col, col, (size_t)tail) == 0) {
+            continue;
+        }
+        if (attempt == 0) {
+            s_put(w, " ", (size_t)gap);
+        } else {
+            s_newline(w, align);
+        }
+        s_put(w, p, open + 1);
+        for (size_t i = 0; i < n; i++) {
+            int width = (int)args[i].len + (i + 1 == n ? tail : 1);
+            if (i > 0 && w->col + 1 + width <= S_LIMIT) {
+                s_put(w, " ", 1);
+            } else if (i > 0) {
+                s_newline(w, col);
+            }
+            s_put(w, args[i].ptr, args[i].len);
+        }
+        s_put(w, p + close, piece.len - close);
+        s_put(w, suffix.ptr, suffix.len);
+        return true;
+    }
+    return false;
+}
+
 static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int align, struct s_piece suffix,
                    bool forced) {
     for (size_t i = 0; i < n; i++) {
         int width = (int)pieces[i].len + (i + 1 == n ? (int)suffix.len : 0);
-        if (i > 0 && !forced && w->col + 1 + width <= S_LIMIT) {
-            s_put(w, " ", 1);
-        } else if (i > 0) {
+        bool here = i == 0 || !forced; /* this piece may go on the current line */
+        int gap = i > 0 ? 1 : 0;
+        if (here && w->col + gap + width <= S_LIMIT) {
+            s_put(w, " ", (size_t)gap);
+            s_put(w, pieces[i].ptr, pieces[i].len);
+            continue;
+        }
+        if (i > 0 && align + width <= S_LIMIT) {
+            s_newline(w, align);
+            s_put(w, pieces[i].ptr, pieces[i].len);
+            continue;
+        }
+        /* Too wide even for a line of its own: a call broken at its arguments, on this line if it can start here. */
+        struct s_piece after = i + 1 == n ? suffix : (struct s_piece){"", 0};
+        if (s_pack_call(w, pieces[i], after, align, here ? gap : -1)) {
+            if (i + 1 == n) {
+                return true;
+            }
+            forced = true; /* what follows a call broken over lines starts a line of its own */
+            continue;
+        }
+        if (i > 0) {
             s_newline(w, align);
         }
-        if (w->col + width > S_LIMIT) {
+        /* A parenthesized chain (`(a && b) ||`): its own operands packed inside it. */
+        const char *p = pieces[i].ptr;
+        size_t close = p[0] == '(' ? s_close_of(p, pieces[i].len, 0) : pieces[i].len;
+        struct s_piece inner[32];
+        size_t m = close < pieces[i].len ? s_split_logical(p, 1, close, inner, 32) : 0;
+        if (m < 2) {
             return false;
         }
-        s_put(w, pieces[i].ptr, pieces[i].len);
+        struct s_piece rest = {p + close, pieces[i].len - close};
+        char tail[16];
+        if (i + 1 == n) {
+            if (rest.len + suffix.len >= sizeof tail) {
+                return false;
+            }
+            memcpy(tail, rest.ptr, rest.len);
+            memcpy(tail + rest.len, suffix.ptr, suffix.len);
+            rest = (struct s_piece){tail, rest.len + suffix.len};
+        }
+        s_put(w, "(", 1);
+        if (!s_pack(w, inner, m, w->col, rest, false)) {
+            return false;
+        }
+        if (i + 1 == n) {
+            return true;
+        }
     }
     s_put(w, suffix.ptr, suffix.len);
     return true;
+}
+
+/* The lines s_pack() makes from column `col` (0: it cannot), written nowhere. */
+static int s_pack_dry(const struct s_wrap *w, int col, const struct s_piece *pieces, size_t n, int align,
+                      struct s_piece suffix) {
+    struct anvil_buf scratch;
+    anvil_buf_init(&scratch, NULL, 0);
+    struct s_wrap dry = {&scratch, col, w->indent, w->declaration, ANVIL_OK};
+    bool ok = s_pack(&dry, pieces, n, align, suffix, false) && dry.rc == ANVIL_OK;
+    int lines = 1;
+    for (size_t i = 0; ok && i < scratch.len; i++) {
+        lines += scratch.data[i] == '\n';
+    }
+    anvil_buf_clean_up(&scratch);
+    return ok ? lines : 0;
 }
 
 /* A chain of one logical operator (a && b && c) as pieces; 0 when there is none or `||` and `&&` mix. */
@@ -380,8 +500,12 @@ static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, s
             aligned = aligned && col + (int)args[i].len + (i + 1 == n ? (int)tail : 1) <= S_LIMIT;
         }
         bool below = (n > 2 || !aligned) && w->indent + 4 + (int)(len - open - 1) <= S_LIMIT;
-        if (!aligned && !below) {
-            return 0;
+        /* Neither: one a line after the '{', four columns in. */
+        bool each_below = !aligned && !below;
+        for (size_t i = 0; i < n && each_below; i++) {
+            if (w->indent + 4 + (int)args[i].len + (i + 1 == n ? (int)tail : 1) > S_LIMIT) {
+                return 0;
+            }
         }
         if (!dry) {
             s_put(w, t, open + 1);
@@ -390,8 +514,8 @@ static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, s
                 s_put(w, t + open + 1, len - open - 1);
             }
             for (size_t i = 0; i < n && !below; i++) {
-                if (i > 0) {
-                    s_newline(w, col);
+                if (i > 0 || each_below) {
+                    s_newline(w, each_below ? w->indent + 4 : col);
                 }
                 s_put(w, args[i].ptr, args[i].len);
             }
@@ -399,7 +523,7 @@ static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, s
                 s_put(w, t + close, tail);
             }
         }
-        return below ? 2 : (int)n;
+        return below ? 2 : (int)n + each_below;
     }
     int aligned = col <= S_LIMIT && n > 1 ? s_pack_lines(args, n, col, col, tail) : 0;
     int after = s_pack_lines(args, n, w->indent + 4, w->indent + 4, tail) + 1;
@@ -427,6 +551,88 @@ static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, s
     return break_first ? after : aligned;
 }
 
+static bool s_ident_char(char c) {
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+static int s_wrap_call(struct s_wrap *w, const char *t, size_t len, char opener, bool dry);
+
+/*
+ * `f(g(h(a, b)))TAIL`, a call at the start of `t` whose one argument is a
+ * call, and so on inward. Each '(' of that chain is a place to break, the
+ * rest then laid out from the next line four columns in; or, at the first
+ * call with two arguments or more, its arguments are broken (s_call_at)
+ * with the calls around it kept on this line. The way that takes fewest
+ * lines, a tie going to the outermost break, as clang-format prefers. The
+ * lines it takes (0: not this shape); `dry` writes nothing.
+ */
+static int s_wrap_single(struct s_wrap *w, const char *t, size_t len, bool dry) {
+    size_t open = 0;
+    while (open < len && s_ident_char(t[open])) {
+        open++;
+    }
+    int best = 0;
+    size_t best_open = 0;
+    bool best_args = false; /* the best breaks the arguments of the call at best_open */
+    for (int level = 0; open > 0 && open < len && t[open] == '('; level++) {
+        size_t close = s_close_of(t, len, open);
+        if (close == len) {
+            return 0;
+        }
+        for (size_t i = close + 1; level == 0 && i < len; i++) {
+            if (t[i] != ')' && t[i] != ';' && t[i] != ' ' && t[i] != '{') {
+                return 0; /* the call is an operand: not all of the text */
+            }
+        }
+        struct s_piece args[2];
+        size_t n = s_split(t, open + 1, close, ",", args, 2);
+        if (n != 1) {
+            /* Two arguments or more: the first call's are for the other shapes; an inner call's broken here. */
+            int lines = level > 0 ? s_call_at(w, t, len, open, close, true) : 0;
+            if (lines > 0 && (best == 0 || lines < best)) {
+                best = lines, best_open = open, best_args = true;
+            }
+            break;
+        }
+        /* Broken after this '(': the rest whole on the next line, or laid out from there. */
+        if (w->col + (int)open + 1 <= S_LIMIT) {
+            struct s_wrap below = {w->out, w->indent + 4, w->indent + 4, w->declaration, ANVIL_OK};
+            size_t rest = len - open - 1;
+            int lines = below.col + (int)rest <= S_LIMIT ? 1 : s_wrap_call(&below, t + open + 1, rest, '(', true);
+            if (lines > 0 && (best == 0 || lines + 1 < best)) {
+                best = lines + 1, best_open = open, best_args = false;
+            }
+        }
+        /* Inward, when the argument is a call and all of it. */
+        size_t inner = open + 1;
+        while (inner < close && s_ident_char(t[inner])) {
+            inner++;
+        }
+        if (inner == open + 1 || t[inner] != '(' || s_close_of(t, len, inner) != close - 1) {
+            break;
+        }
+        open = inner;
+    }
+    if (best == 0 || dry) {
+        return best;
+    }
+    if (best_args) {
+        return s_call_at(w, t, len, best_open, s_close_of(t, len, best_open), false);
+    }
+    s_put(w, t, best_open + 1);
+    s_newline(w, w->indent + 4);
+    const char *rest = t + best_open + 1;
+    size_t rest_len = len - best_open - 1;
+    if (w->col + (int)rest_len <= S_LIMIT) {
+        s_put(w, rest, rest_len);
+        return best;
+    }
+    w->indent += 4;
+    int lines = s_wrap_call(w, rest, rest_len, '(', false);
+    w->indent -= 4;
+    return lines > 0 ? best : 0;
+}
+
 /*
  * `HEAD(a, b, c)TAIL` (or `HEAD{a, b, c}TAIL`) broken at the arguments of
  * a call that holds no parentheses (a braced list's may be braced lists),
@@ -435,6 +641,10 @@ static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, s
  * it handles, nothing written); `dry` writes nothing.
  */
 static int s_wrap_call(struct s_wrap *w, const char *t, size_t len, char opener, bool dry) {
+    int single = opener == '(' && !w->declaration && !memchr(t, '\n', len) ? s_wrap_single(w, t, len, dry) : 0;
+    if (single > 0) {
+        return single;
+    }
     size_t outermost = len;
     for (size_t open = 0; open < len; open++) {
         if (t[open] == '"' || t[open] == '\'') {
@@ -447,8 +657,7 @@ static int s_wrap_call(struct s_wrap *w, const char *t, size_t len, char opener,
         size_t close = s_close_of(t, len, open);
         outermost = outermost == len ? open : outermost;
         /* A braced list may hold braced lists (`{{"a", 1}, {"b", 2}}`), each then one argument. */
-        if (close == len || memchr(t + open + 1, '(', close - open - 1) ||
-            (opener == '(' && memchr(t + open + 1, '{', close - open - 1))) {
+        if (close == len || s_has(t, open + 1, close, '(') || (opener == '(' && s_has(t, open + 1, close, '{'))) {
             continue;
         }
         struct s_piece args[64];
@@ -465,9 +674,7 @@ static int s_wrap_call(struct s_wrap *w, const char *t, size_t len, char opener,
         return 0; /* a function's head with no call to break: anvil__c_declaration moves its return type */
     }
     size_t close = s_close_of(t, len, outermost);
-    return close < len && !memchr(t + outermost + 1, '{', close - outermost - 1)
-               ? s_call_at(w, t, len, outermost, close, dry)
-               : 0;
+    return close < len && !s_has(t, outermost + 1, close, '{') ? s_call_at(w, t, len, outermost, close, dry) : 0;
 }
 
 /*
@@ -550,12 +757,57 @@ static int s_wrap_chain_call(struct s_wrap *w, const char *t, size_t len, enum s
         }
         return 2;
     }
-    int lines = s_pack_lines(ops, n, w->col + (int)from, w->col + (int)from, len - to);
+    int col = w->col + (int)from;
+    int lines = s_pack_dry(w, col, ops, n, col, (struct s_piece){t + to, len - to});
     if (dry || lines == 0) {
         return lines;
     }
     s_put(w, t, from);
     return s_pack(w, ops, n, w->col, (struct s_piece){t + to, len - to}, false) ? lines : 0;
+}
+
+/*
+ * `a && b && c;` or `(a || b);` (what follows '='): the chain's operands
+ * packed from the column of the first. The lines it takes (0: not this
+ * shape, or it does not fit); `dry` writes nothing.
+ */
+static int s_wrap_chain_rhs(struct s_wrap *w, const char *t, size_t len, bool dry) {
+    if (len < 2 || t[len - 1] != ';') {
+        return 0;
+    }
+    bool paren = t[0] == '(' && s_close_of(t, len, 0) == len - 2;
+    size_t from = paren ? 1 : 0, to = paren ? len - 2 : len - 1;
+    struct s_piece ops[32];
+    size_t n = s_split_logical(t, from, to, ops, 32);
+    int col = w->col + (int)from;
+    int lines = n > 1 ? s_pack_dry(w, col, ops, n, col, (struct s_piece){t + to, len - to}) : 0;
+    if (dry || lines == 0) {
+        return lines;
+    }
+    s_put(w, t, from);
+    return s_pack(w, ops, n, w->col, (struct s_piece){t + to, len - to}, false) ? lines : 0;
+}
+
+/* `a < b` (or <=, >, >=, ==, !=, outside brackets) as the two pieces `a <` and `b`; 0 when there is no such one. */
+static size_t s_split_comparison(const char *t, size_t len, struct s_piece *out) {
+    int depth = 0;
+    for (size_t i = 0; i + 2 < len; i++) {
+        if (t[i] == '"' || t[i] == '\'') {
+            i = s_skip_literal(t, len, i) - 1;
+            continue;
+        }
+        depth += t[i] == '(' || t[i] == '[';
+        depth -= t[i] == ')' || t[i] == ']';
+        bool two = (t[i + 1] == '=' && (t[i] == '<' || t[i] == '>' || t[i] == '=' || t[i] == '!'));
+        bool one = (t[i] == '<' || t[i] == '>') && t[i + 1] == ' ';
+        size_t end = i + (two ? 2 : 1);
+        if (depth == 0 && i > 0 && t[i - 1] == ' ' && (one || two) && end < len && t[end] == ' ') {
+            out[0] = (struct s_piece){t, end};
+            out[1] = (struct s_piece){t + end + 1, len - end - 1};
+            return 2;
+        }
+    }
+    return 0;
 }
 
 static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len);
@@ -587,6 +839,7 @@ static bool s_wrap_for(struct s_wrap *w, const char *t, size_t len) {
         struct s_piece ops[32];
         size_t own = parts[i].len - (i < 2);
         size_t n = s_split_logical(parts[i].ptr, 0, own, ops, 32);
+        n = n ? n : s_split_comparison(parts[i].ptr, own, ops);
         if (n == 0 || !s_pack(w, ops, n, w->col,
                               i < 2 ? (struct s_piece){";", 1} : (struct s_piece){suffix, strlen(suffix)}, false)) {
             return false;
@@ -648,8 +901,10 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
     if (block && len > 4 && memcmp(t, "if (", 4) == 0) {
         /* `if (a && b) {` or `if (!(a || b)) {`: the operands packed after the parenthesis. */
         struct s_piece ops[32];
-        bool negated = len > 9 && memcmp(t, "if (!(", 6) == 0 && s_close_of(t, len, 5) == len - 4;
-        size_t head = negated ? 6 : 4;
+        /* Also `if ((a && b)) {`, the chain in parentheses of its own. */
+        bool negated = len > 9 && (memcmp(t, "if (!(", 6) == 0 || memcmp(t, "if ((", 5) == 0) &&
+                       s_close_of(t, len, t[4] == '!' ? 5 : 4) == len - 4;
+        size_t head = negated ? (t[4] == '!' ? 6 : 5) : 4;
         size_t n = s_split_logical(t, head, len - (negated ? 4 : 3), ops, 32);
         if (n > 1) {
             s_put(w, t, head);
@@ -747,6 +1002,20 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
                 }
                 return s_wrap_chain_call(w, rhs, rhs_len, how, false) > 0;
             }
+            /* A chain of one logical operator: its operands packed after '=', or after a break there when that
+               takes no more lines. */
+            chain.col = w->col + 1;
+            same = s_wrap_chain_rhs(&chain, rhs, rhs_len, true);
+            chain.col = col + 4;
+            below_eq = s_wrap_chain_rhs(&chain, rhs, rhs_len, true);
+            if (same || below_eq) {
+                if (same && (!below_eq || same < below_eq + 1)) {
+                    s_put(w, " ", 1);
+                } else {
+                    s_newline(w, col + 4);
+                }
+                return s_wrap_chain_rhs(w, rhs, rhs_len, false) > 0;
+            }
             /* A call: `LHS = f(` and its arguments on the next line when that takes fewer lines than breaking
                after '=' and aligning them after the parenthesis. */
             struct s_wrap here = *w, below = *w;
@@ -760,6 +1029,17 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
                 return s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
             }
             s_newline(w, col + 4);
+            if (next_line == 0 && rhs_len > 2 && rhs[rhs_len - 2] == ']' && !s_has(rhs, 0, rhs_len, '(')) {
+                /* `&items[i];`: the subscript on a line of its own, four columns further in. */
+                const char *subscript = memchr(rhs, '[', rhs_len);
+                size_t at = subscript ? (size_t)(subscript - rhs) : 0;
+                if (at > 0 && col + 4 + (int)at <= S_LIMIT && col + 8 + (int)(rhs_len - at) <= S_LIMIT) {
+                    s_put(w, rhs, at);
+                    s_newline(w, col + 8);
+                    s_put(w, rhs + at, rhs_len - at);
+                    return true;
+                }
+            }
             w->indent += 4;
             return s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
         }
@@ -842,7 +1122,14 @@ static int s_reflow(struct anvil_buf *out, const char *line, size_t len, size_t 
                 break;
             }
         }
-        rc = anvil_buf_append(out, line, cut);
+        size_t kept = cut; /* the blanks at the break go, on both sides, as clang-format drops them */
+        while (kept > 0 && line[kept - 1] == ' ') {
+            kept--;
+        }
+        while (cut + 1 < len && line[cut + 1] == ' ') {
+            cut++;
+        }
+        rc = anvil_buf_append(out, line, kept);
         rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
         for (size_t i = 0; i < indent && rc == ANVIL_OK; i++) {
             rc = anvil_buf_append_byte(out, ' ');
@@ -896,7 +1183,10 @@ int anvil__c_rewrap(struct anvil_buf *out, size_t from) {
     for (size_t at = 0; at < text.len && rc == ANVIL_OK;) {
         const char *line = text.data + at;
         const char *end = memchr(line, '\n', text.len - at);
-        size_t len = end ? (size_t)(end - line) : text.len - at;
+        size_t len = end ? (size_t)(end - line) : text.len - at, full = len;
+        while (len > 0 && line[len - 1] == ' ') {
+            len--; /* no trailing blanks (a comment's text may end a line with one), as clang-format keeps none */
+        }
         size_t indent = 0;
         while (indent < len && line[indent] == ' ') {
             indent++;
@@ -910,9 +1200,10 @@ int anvil__c_rewrap(struct anvil_buf *out, size_t from) {
             rc = s_reflow(out, line, len, indent);
             rc = rc == ANVIL_OK && end ? anvil_buf_append_byte(out, '\n') : rc;
         } else {
-            rc = anvil_buf_append(out, line, len + (end != NULL));
+            rc = anvil_buf_append(out, line, len);
+            rc = rc == ANVIL_OK && end ? anvil_buf_append_byte(out, '\n') : rc;
         }
-        at += len + (end != NULL);
+        at += full + (end != NULL);
     }
     anvil_buf_clean_up(&text);
     return rc;

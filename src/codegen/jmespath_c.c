@@ -105,6 +105,8 @@ struct s_fn {
     struct s_name *names;
     struct s_cse *cse;
     struct s_literal *literals;
+    /* Strings too long for a line, as named constants at the function's start (s_cstr). */
+    struct anvil_buf strings;
     int loops; /* how many loops the code being written is in */
     /* An &expression's function, called once per element by sort_by() and the like: its lookups outside
      * loops are plain (a guess kept across calls would be shared by every element, and every thread). */
@@ -280,15 +282,42 @@ static const char *s_helper(struct s_fn *f, enum anvil__jpc_helper h, const char
     return s_fmt(f->g, "%s%s", f->g->prefix, name);
 }
 
-/* The text as a C string literal. */
+static const char *s_literal_var(struct s_fn *f, const char *key, const char *name, bool *fresh);
+static const char *s_snake(struct s_gen *g, struct anvil_str_view name);
+
+/*
+ * The text as a C string literal; one too long for its line as the name of
+ * a constant, `static const char str_NAME[]`, declared once at the
+ * function's start with the literal's pieces on lines of their own: a split
+ * literal inside an expression would make lines clang-format lays out
+ * otherwise than anvil's line breaker can.
+ */
 static const char *s_cstr(struct s_fn *f, struct anvil_str_view text) {
     struct anvil_buf out;
     anvil_buf_init(&out, NULL, 0);
     const char *s = "?";
-    if (anvil__c_string(&out, text, 4 * f->indent + 8) == ANVIL_OK) {
+    if (anvil__c_string(&out, text, 4 * f->indent + 8) != ANVIL_OK) {
+        s_fail_gen(f->g, ANVIL_ENOMEM);
+    } else if (!memchr(out.data, '\n', out.len)) {
         s = s_fmt(f->g, "%.*s", (int)out.len, out.data);
     } else {
-        s_fail_gen(f->g, ANVIL_ENOMEM);
+        out.len = 0;
+        bool fresh = false;
+        if (anvil__c_string(&out, text, 8) != ANVIL_OK) {
+            s_fail_gen(f->g, ANVIL_ENOMEM);
+        } else {
+            const char *key = s_fmt(f->g, "str %.*s", (int)out.len, out.data); /* no JSON text starts so */
+            s = s_literal_var(f, key, s_fmt(f->g, "str_%s", s_snake(f->g, text)), &fresh);
+        }
+        /* On one line when it fits there, as clang-format would join it. */
+        bool one_line = !memchr(out.data, '\n', out.len) && 4 + 18 + strlen(s) + 5 + out.len + 1 <= 120;
+        const char *decl =
+            !fresh     ? NULL
+            : one_line ? s_fmt(f->g, "    static const char %s[] = %.*s;\n", s, (int)out.len, out.data)
+                       : s_fmt(f->g, "    static const char %s[] =\n        %.*s;\n", s, (int)out.len, out.data);
+        if (decl && anvil_buf_append_cstr(&f->strings, decl) != ANVIL_OK) {
+            s_fail_gen(f->g, ANVIL_ENOMEM);
+        }
     }
     anvil_buf_clean_up(&out);
     return s;
@@ -1979,6 +2008,7 @@ static void s_assemble(struct s_fn *f, const char *comment, const char *signatur
     if (g->rc == ANVIL_OK && anvil__c_declaration(dst, 0, open, strlen(open)) != ANVIL_OK) {
         s_fail_gen(g, ANVIL_ENOMEM);
     }
+    s_append(g, dst, f->strings.data ? f->strings.data : "", f->strings.len);
     if (f->uses_rc) {
         s_append(g, dst, "    int rc;\n", strlen("    int rc;\n"));
     }
@@ -2012,6 +2042,7 @@ static void s_fn_init(struct s_fn *f, struct s_gen *g, bool matcher, const char 
     f->param = param;
     anvil_buf_init(&f->body, NULL, 0);
     anvil_buf_init(&f->prologue, NULL, 0);
+    anvil_buf_init(&f->strings, NULL, 0);
     static const char *const reserved[] = {"scratch", "out", "matched", "rc", "root", "current"};
     for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++) {
         s_claim(f, reserved[i]);
@@ -2021,6 +2052,7 @@ static void s_fn_init(struct s_fn *f, struct s_gen *g, bool matcher, const char 
 static void s_fn_clean_up(struct s_fn *f) {
     anvil_buf_clean_up(&f->body);
     anvil_buf_clean_up(&f->prologue);
+    anvil_buf_clean_up(&f->strings);
 }
 
 static void s_emit_value_function(struct s_gen *g, const struct jp_node *root, const char *name, const char *param,

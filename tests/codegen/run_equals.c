@@ -41,6 +41,8 @@ static int s_case(const struct anvil_waiter *waiter, const char *answer, bool wa
 #define S_LONG_TAG                                                                                                     \
     "the table is being restored from a point-in-time backup taken before the last change; this can take an hour or "  \
     "more to finish"
+#define S_X90 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+#define S_Y50 "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy"
 #define S_LONG_FAILURE "a restore from a point-in-time backup that was taken before the last change to the table"
 
 int main(void) {
@@ -74,6 +76,14 @@ int main(void) {
          true}, /* no Count: the failure matches nothing */
         {&eq_waiter_TagLong,
          "{\"Items\": [{\"Tag\": \"" S_LONG_FAILURE "!\", \"Count\": 1}, {\"Tag\": \"" S_LONG_TAG "\"}]}", true},
+        /* Layouts a hostile review found (a bracket inside a long string, a long object, a chain in parentheses). */
+        {&eq_waiter_TagParen, "{\"Items\": [{\"Tag\": \"(" S_X90 ")\"}]}", true},
+        {&eq_waiter_TagParen, "{\"Items\": [{\"Tag\": \"(" S_X90 "\"}]}", false},
+        {&eq_waiter_ObjectLong, "{\"Items\": [{\"Tag\": \"" S_Y50 "\", \"Count\": 3}]}", true},
+        {&eq_waiter_ObjectLong, "{\"Items\": [{\"Tag\": \"" S_Y50 "\", \"Count\": 4}]}", false},
+        {&eq_waiter_ParenChain, "{\"Items\": [{\"Tag\": \"x\", \"Count\": 6}]}", true},
+        {&eq_waiter_ParenChain, "{\"Items\": [{\"Tag\": \"x\", \"Count\": 5}]}", false},
+        {&eq_waiter_ParenChain, "{\"Items\": [{\"Tag\": \"y\"}]}", true},
     };
     int passed = 0, total = (int)(sizeof cases / sizeof cases[0]);
     for (int i = 0; i < total; i++) {

@@ -345,6 +345,91 @@ TEST(codegen_breaks_long_lines_as_clang_format_does) {
         CHECK_OK(anvil_buf_append_byte(&out, '\0'));
         CHECK_STR_EQ(out.data + 52, deep[i][1]);
     }
+    /* Shapes a hostile review found laid out otherwise than clang-format (each expectation is clang-format's own):
+     * chains after '=' and in `if ((...)) {`, groups broken inside, calls inside calls, a chain's operand that is a
+     * call too wide for a line, a list of braced lists one to a line, a `for` whose condition is a comparison, a
+     * subscript, a call whose string argument holds a bracket. */
+    static const struct {
+        int indent;
+        const char *text, *want;
+    } shapes[] = {
+        {16,
+         "c_or = ((anvil_json_is_number(v_count) && anvil_json_compare(v_count, &lit_5) > 0) && anvil_json_string_equals_word(v_tag, \"x\", 1, word_x));",
+         "c_or = ((anvil_json_is_number(v_count) && anvil_json_compare(v_count, &lit_5) > 0) &&\n"
+         "                        anvil_json_string_equals_word(v_tag, \"x\", 1, word_x));\n"},
+        {4,
+         "*matched = anvil_json_is_bool(v_fdddddddddddddddddddddddddddddddd) && !anvil_json_bool(v_fdddddddddddddddddddddddddddddddd);",
+         "*matched = anvil_json_is_bool(v_fdddddddddddddddddddddddddddddddd) &&\n"
+         "               !anvil_json_bool(v_fdddddddddddddddddddddddddddddddd);\n"},
+        {12,
+         "if ((anvil_json_is_number(v_ccccccccccccccccccc) && anvil_json_compare(v_ccccccccccccccccccc, &lit_5) >= 0) && (anvil_json_is_number(v_ccccccccccccccccccc) && anvil_json_compare(v_ccccccccccccccccccc, &lit_9) < 0)) {",
+         "if ((anvil_json_is_number(v_ccccccccccccccccccc) &&\n"
+         "                 anvil_json_compare(v_ccccccccccccccccccc, &lit_5) >= 0) &&\n"
+         "                (anvil_json_is_number(v_ccccccccccccccccccc) &&\n"
+         "                 anvil_json_compare(v_ccccccccccccccccccc, &lit_9) < 0)) {\n"},
+        {16,
+         "if ((anvil_json_is_bool(v_xy_mv_ukb_wuru_wgsubqznf5hdak) && !anvil_json_bool(v_xy_mv_ukb_wuru_wgsubqznf5hdak))) {",
+         "if ((anvil_json_is_bool(v_xy_mv_ukb_wuru_wgsubqznf5hdak) &&\n"
+         "                     !anvil_json_bool(v_xy_mv_ukb_wuru_wgsubqznf5hdak))) {\n"},
+        {16,
+         "struct anvil_json t_starts_with = anvil_json_make_bool(anvil_sv_starts_with(anvil_json_string(v_tbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb), anvil_sv(\"ab\", 2)));",
+         "struct anvil_json t_starts_with = anvil_json_make_bool(anvil_sv_starts_with(\n"
+         "                    anvil_json_string(v_tbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb), anvil_sv(\"ab\", 2)));\n"},
+        {8,
+         "struct anvil_json t_eq = anvil_json_make_bool(anvil_json_string_equals_word(v_tbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb, \"x\", 1, word_x));",
+         "struct anvil_json t_eq = anvil_json_make_bool(\n"
+         "            anvil_json_string_equals_word(v_tbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb, \"x\", 1, word_x));\n"},
+        {16,
+         "struct anvil_json t_contains = anvil_json_make_bool(jpc_contains_str(v_z_aoam_t_zngic_sd_ytu, \"kbbfx1-qc-ebb-n-xy-ffxv-gaiblcz-The-quick-brown-fox\", 48));",
+         "struct anvil_json t_contains = anvil_json_make_bool(jpc_contains_str(\n"
+         "                    v_z_aoam_t_zngic_sd_ytu, \"kbbfx1-qc-ebb-n-xy-ffxv-gaiblcz-The-quick-brown-fox\", 48));\n"},
+        {12,
+         "c_or = c_or || jpc_str_is(v_z_aoam_t_zngic_sd_ytu, \"nlyt-gy-ue-nw-aThe quick brown fox point-in-time-and-so-on\", 51);",
+         "c_or = c_or || jpc_str_is(v_z_aoam_t_zngic_sd_ytu,\n"
+         "                                      \"nlyt-gy-ue-nw-aThe quick brown fox point-in-time-and-so-on\", 51);\n"},
+        {16,
+         "c_and = c_and && !jpc_str_is(v_ac_iyr_osx6xc_c_wiw_wru_i_otmg_ktjo, str_x_wqfru_u_i_mrm_qbna_dx_1_bs_g_y_vi_sb, 311);",
+         "c_and = c_and && !jpc_str_is(v_ac_iyr_osx6xc_c_wiw_wru_i_otmg_ktjo,\n"
+         "                                             str_x_wqfru_u_i_mrm_qbna_dx_1_bs_g_y_vi_sb, 311);\n"},
+        {20,
+         "static const struct jpc_key keys[] = {{\"Saaaaaaaaaaaaaaaaaaaaaa\", 23, &last_saaaaaaaaaaaaaaaaaaaaaa}, {\"Lbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\", 36, &last_lbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb}};",
+         "static const struct jpc_key keys[] = {\n"
+         "                        {\"Saaaaaaaaaaaaaaaaaaaaaa\", 23, &last_saaaaaaaaaaaaaaaaaaaaaa},\n"
+         "                        {\"Lbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\", 36, &last_lbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb}};\n"},
+        {36,
+         "for (size_t j_owlc_fwgj_vt_wjxxklvsmtdnp1n_p_item_2 = 0; j_owlc_fwgj_vt_wjxxklvsmtdnp1n_p_item_2 < n_owlc_fwgj_vt_wjxxklvsmtdnp1n_p_item_2; j_owlc_fwgj_vt_wjxxklvsmtdnp1n_p_item_2++) {",
+         "for (size_t j_owlc_fwgj_vt_wjxxklvsmtdnp1n_p_item_2 = 0;\n"
+         "                                         j_owlc_fwgj_vt_wjxxklvsmtdnp1n_p_item_2 <\n"
+         "                                         n_owlc_fwgj_vt_wjxxklvsmtdnp1n_p_item_2;\n"
+         "                                         j_owlc_fwgj_vt_wjxxklvsmtdnp1n_p_item_2++) {\n"},
+        {56,
+         "const struct anvil_json *v_w_pwrglhhqedazz_uy9t0k_item = &items_w_pwrglhhqedazz_uy9t0k[i_w_pwrglhhqedazz_uy9t0k_item];",
+         "const struct anvil_json *v_w_pwrglhhqedazz_uy9t0k_item =\n"
+         "                                                            &items_w_pwrglhhqedazz_uy9t0k\n"
+         "                                                                [i_w_pwrglhhqedazz_uy9t0k_item];\n"},
+        {4,
+         "if ((rc = jpc_parse(scratch, \"{\\\"Tag\\\":\\\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\\\"}\", 60, &lit_object)) != ANVIL_OK) {",
+         "if ((rc = jpc_parse(scratch, \"{\\\"Tag\\\":\\\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\\\"}\", 60,\n"
+         "                        &lit_object)) != ANVIL_OK) {\n"},
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        out.len = 0;
+        CHECK_OK(anvil__c_line(&out, shapes[i].indent, shapes[i].text, strlen(shapes[i].text)));
+        CHECK_OK(anvil_buf_append_byte(&out, '\0'));
+        CHECK_STR_EQ(out.data + shapes[i].indent, shapes[i].want);
+    }
+    /* Blanks where a comment is broken go on both sides, as clang-format drops them; a line keeps no trailing blank. */
+    char blanks[129];
+    memset(blanks, 'x', sizeof blanks);
+    memcpy(blanks, "/* ", 3);
+    memcpy(blanks + 113, "  yyyyyyyyyy */", 15);
+    blanks[128] = '\n';
+    out.len = 0;
+    CHECK_OK(anvil_buf_append(&out, blanks, sizeof blanks));
+    CHECK_OK(anvil_buf_append_cstr(&out, "int x; \n"));
+    CHECK_OK(anvil__c_rewrap(&out, 0));
+    CHECK_EQ_U64(out.len, 113 + sizeof "\n * yyyyyyyyyy */\nint x;\n" - 1);
+    CHECK(memcmp(out.data + 110, "xxx\n * yyyyyyyyyy */\nint x;\n", 29) == 0);
     /* A comment: broken at its last blank that fits, the rest on a ` * ` line. */
     char comment[160];
     memset(comment, 'x', sizeof comment);
