@@ -47,6 +47,22 @@ int anvil__c_string(struct anvil_buf *out, struct anvil_str_view text, int inden
     return rc == ANVIL_OK ? anvil_buf_append_byte(out, '"') : rc;
 }
 
+int anvil__c_string_decl(struct anvil_buf *out, int indent, const char *name, struct anvil_str_view text) {
+    struct anvil_buf lit;
+    anvil_buf_init(&lit, NULL, 0);
+    int rc = anvil__c_string(&lit, text, indent + 4);
+    bool one_line = rc == ANVIL_OK && !memchr(lit.data, '\n', lit.len) &&
+                    (size_t)indent + strlen("static const char [] = ;") + strlen(name) + lit.len <= 120;
+    if (rc == ANVIL_OK && one_line) {
+        rc = anvil_buf_appendf(out, "%*sstatic const char %s[] = %.*s;\n", indent, "", name, (int)lit.len, lit.data);
+    } else if (rc == ANVIL_OK) {
+        rc = anvil_buf_appendf(out, "%*sstatic const char %s[] =\n%*s%.*s;\n", indent, "", name, indent + 4, "",
+                               (int)lit.len, lit.data);
+    }
+    anvil_buf_clean_up(&lit);
+    return rc;
+}
+
 /* The length of the character at t[0] to blank out of a comment (a C1 control or a bidirectional control), or 0. */
 static size_t s_hidden_char(const unsigned char *t, size_t n) {
     if (n >= 2 && t[0] == 0xc2 && t[1] >= 0x80 && t[1] <= 0x9f) {
@@ -101,10 +117,14 @@ int anvil__jpc_emit_fallback(const struct anvil_jmespath *expr, const char *name
     rc = rc == ANVIL_OK ? anvil__c_comment(out, text) : rc;
     rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, "\n * Interpreted, not compiled: ") : rc;
     rc = rc == ANVIL_OK ? anvil__c_comment(out, anvil_sv_from_cstr(why)) : rc;
-    rc = rc == ANVIL_OK ? anvil_buf_appendf(out, " */\nstatic const char %s_text[] = ", name) : rc;
-    rc = rc == ANVIL_OK ? anvil__c_string(out, text, 4) : rc;
+    rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, " */\n") : rc;
+    struct anvil_buf decl;
+    anvil_buf_init(&decl, NULL, 0);
+    rc = rc == ANVIL_OK ? anvil_buf_appendf(&decl, "%s_text", name) : rc;
+    rc = rc == ANVIL_OK ? anvil__c_string_decl(out, 0, decl.data, text) : rc;
+    anvil_buf_clean_up(&decl);
     rc = rc == ANVIL_OK ? anvil_buf_appendf(out,
-                                            ";\nstatic struct anvil_jmespath *%s_expr;\n"
+                                            "static struct anvil_jmespath *%s_expr;\n"
                                             "static pthread_once_t %s_once = PTHREAD_ONCE_INIT;\n\n"
                                             "static void %s_compile(void) {\n"
                                             "    (void)anvil_jmespath_compile(NULL, %s_text, sizeof %s_text - 1, NULL, "

@@ -463,12 +463,15 @@ static int s_emit_expected(struct anvil_buf *out, const char *name, const struct
     struct anvil_buf json;
     anvil_buf_init(&json, NULL, 0);
     int rc = anvil_json_write(expected, 0, &json);
-    rc = rc == ANVIL_OK ? anvil_buf_appendf(out, "static const char %s_expected_text[] = ", name) : rc;
-    rc = rc == ANVIL_OK ? anvil__c_string(out, anvil_buf_view(&json), 4) : rc;
+    struct anvil_buf decl;
+    anvil_buf_init(&decl, NULL, 0);
+    rc = rc == ANVIL_OK ? anvil_buf_appendf(&decl, "%s_expected_text", name) : rc;
+    rc = rc == ANVIL_OK ? anvil__c_string_decl(out, 0, decl.data, anvil_buf_view(&json)) : rc;
+    anvil_buf_clean_up(&decl);
     anvil_buf_clean_up(&json);
     return rc == ANVIL_OK
                ? anvil_buf_appendf(out,
-                                   ";\nstatic struct anvil_json_doc *%s_expected_doc;\n"
+                                   "static struct anvil_json_doc *%s_expected_doc;\n"
                                    "static pthread_once_t %s_expected_once = PTHREAD_ONCE_INIT;\n\n"
                                    "static void %s_expected_parse(void) {\n"
                                    "    (void)anvil_json_parse(NULL, %s_expected_text, sizeof %s_expected_text - 1, "
@@ -764,9 +767,15 @@ static int s_waiter(struct s_gen *g, const struct anvil_waiter *w) {
             rc = s_matcher(g, w, a, names[i], sizeof names[i]);
         }
     }
+    /* A name too long for the declaration's line goes on the next, and the rows four columns further in (clang-format).
+     */
+    bool long_name = strlen("static const struct anvil_waiter_acceptor ") + strlen(g->prefix) + 1 + strlen(snake) +
+                         strlen("_acceptors[] = {") >
+                     120;
+    const char *row_in = long_name ? "        " : "    ";
     rc = rc == ANVIL_OK
-             ? anvil_buf_appendf(&g->tables, "static const struct anvil_waiter_acceptor %s_%s_acceptors[] = {\n",
-                                 g->prefix, snake)
+             ? anvil_buf_appendf(&g->tables, "static const struct anvil_waiter_acceptor%s%s_%s_acceptors[] = {\n",
+                                 long_name ? "\n    " : " ", g->prefix, snake)
              : rc;
     for (size_t i = 0; i < w->acceptor_count && rc == ANVIL_OK; i++) {
         const struct anvil_waiter_acceptor *a = &w->acceptors[i];
@@ -791,12 +800,16 @@ static int s_waiter(struct s_gen *g, const struct anvil_waiter *w) {
             snprintf(fields[n++], sizeof fields[0], ".status = %d", a->status);
             break;
         }
-        size_t width = 4 + 1 + 2; /* "    {" and "}," */
+        size_t width = strlen(row_in) + 1 + 2; /* "    {" and "}," */
         for (size_t k = 0; k < n; k++) {
             width += strlen(fields[k]) + (k ? 2 : 0);
         }
         for (size_t k = 0; k < n && rc == ANVIL_OK; k++) {
-            rc = anvil_buf_append_cstr(&g->tables, k == 0 ? "    {" : width > 120 ? ",\n     " : ", ");
+            if (k == 0 || width > 120) {
+                rc = anvil_buf_appendf(&g->tables, "%s%s%s", k ? ",\n" : "", row_in, k ? " " : "{");
+            } else {
+                rc = anvil_buf_append_cstr(&g->tables, ", ");
+            }
             rc = rc == ANVIL_OK ? anvil_buf_append_cstr(&g->tables, fields[k]) : rc;
         }
         rc = rc == ANVIL_OK ? anvil_buf_append_cstr(&g->tables, "},\n") : rc;

@@ -309,13 +309,7 @@ static const char *s_cstr(struct s_fn *f, struct anvil_str_view text) {
             const char *key = s_fmt(f->g, "str %.*s", (int)out.len, out.data); /* no JSON text starts so */
             s = s_literal_var(f, key, s_fmt(f->g, "str_%s", s_snake(f->g, text)), &fresh);
         }
-        /* On one line when it fits there, as clang-format would join it. */
-        bool one_line = !memchr(out.data, '\n', out.len) && 4 + 18 + strlen(s) + 5 + out.len + 1 <= 120;
-        const char *decl =
-            !fresh     ? NULL
-            : one_line ? s_fmt(f->g, "    static const char %s[] = %.*s;\n", s, (int)out.len, out.data)
-                       : s_fmt(f->g, "    static const char %s[] =\n        %.*s;\n", s, (int)out.len, out.data);
-        if (decl && anvil_buf_append_cstr(&f->strings, decl) != ANVIL_OK) {
+        if (fresh && anvil__c_string_decl(&f->strings, 4, s, text) != ANVIL_OK) {
             s_fail_gen(f->g, ANVIL_ENOMEM);
         }
     }
