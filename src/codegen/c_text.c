@@ -263,6 +263,10 @@ static size_t s_split(const char *t, size_t from, size_t to, const char *sep, st
  * the last. `forced` starts every piece after the first on a line of its
  * own. False when a piece does not fit even on a line of its own.
  */
+static bool s_ident_char(char c) {
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
 static size_t s_split_logical(const char *t, size_t from, size_t to, struct s_piece *out, size_t max);
 static int s_pack_lines(const struct s_piece *pieces, size_t n, int col, int align, size_t suffix);
 
@@ -276,8 +280,7 @@ static int s_pack_lines(const struct s_piece *pieces, size_t n, int col, int ali
 static bool s_pack_call(struct s_wrap *w, struct s_piece piece, struct s_piece suffix, int align, int gap) {
     const char *p = piece.ptr;
     size_t name = p[0] == '!' ? 1 : 0, open = name;
-    while (open < piece.len && (p[open] == '_' || (p[open] >= 'a' && p[open] <= 'z') ||
-                                (p[open] >= 'A' && p[open] <= 'Z') || (p[open] >= '0' && p[open] <= '9'))) {
+    while (open < piece.len && s_ident_char(p[open])) {
         open++;
     }
     size_t close = open > name && open < piece.len && p[open] == '(' ? s_close_of(p, piece.len, open) : piece.len;
@@ -569,10 +572,6 @@ static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, s
     }
     s_put(w, t + close, tail);
     return break_first ? after : aligned;
-}
-
-static bool s_ident_char(char c) {
-    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
 static int s_wrap_call(struct s_wrap *w, const char *t, size_t len, char opener, bool dry);
