@@ -767,8 +767,7 @@ static int s_waiter(struct s_gen *g, const struct anvil_waiter *w) {
             rc = s_matcher(g, w, a, names[i], sizeof names[i]);
         }
     }
-    /* A name too long for the declaration's line goes on the next, and the rows four columns further in (clang-format).
-     */
+    /* A name too long for the declaration's line goes on the next, the rows four columns further in (clang-format). */
     bool long_name = strlen("static const struct anvil_waiter_acceptor ") + strlen(g->prefix) + 1 + strlen(snake) +
                          strlen("_acceptors[] = {") >
                      120;
