@@ -47,17 +47,20 @@ int anvil__c_string(struct anvil_buf *out, struct anvil_str_view text, int inden
     return rc == ANVIL_OK ? anvil_buf_append_byte(out, '"') : rc;
 }
 
-int anvil__c_string_decl(struct anvil_buf *out, int indent, const char *name, struct anvil_str_view text) {
+int anvil__c_string_decl(struct anvil_buf *out, int indent, const char *name, const char *suffix,
+                         struct anvil_str_view text) {
     struct anvil_buf lit;
     anvil_buf_init(&lit, NULL, 0);
     int rc = anvil__c_string(&lit, text, indent + 4);
-    bool one_line = rc == ANVIL_OK && !memchr(lit.data, '\n', lit.len) &&
-                    (size_t)indent + strlen("static const char [] = ;") + strlen(name) + lit.len <= 120;
+    bool one_line =
+        rc == ANVIL_OK && !memchr(lit.data, '\n', lit.len) &&
+        (size_t)indent + strlen("static const char [] = ;") + strlen(name) + strlen(suffix) + lit.len <= 120;
     if (rc == ANVIL_OK && one_line) {
-        rc = anvil_buf_appendf(out, "%*sstatic const char %s[] = %.*s;\n", indent, "", name, (int)lit.len, lit.data);
+        rc = anvil_buf_appendf(out, "%*sstatic const char %s%s[] = %.*s;\n", indent, "", name, suffix, (int)lit.len,
+                               lit.data);
     } else if (rc == ANVIL_OK) {
-        rc = anvil_buf_appendf(out, "%*sstatic const char %s[] =\n%*s%.*s;\n", indent, "", name, indent + 4, "",
-                               (int)lit.len, lit.data);
+        rc = anvil_buf_appendf(out, "%*sstatic const char %s%s[] =\n%*s%.*s;\n", indent, "", name, suffix, indent + 4,
+                               "", (int)lit.len, lit.data);
     }
     anvil_buf_clean_up(&lit);
     return rc;
@@ -118,11 +121,7 @@ int anvil__jpc_emit_fallback(const struct anvil_jmespath *expr, const char *name
     rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, "\n * Interpreted, not compiled: ") : rc;
     rc = rc == ANVIL_OK ? anvil__c_comment(out, anvil_sv_from_cstr(why)) : rc;
     rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, " */\n") : rc;
-    struct anvil_buf decl;
-    anvil_buf_init(&decl, NULL, 0);
-    rc = rc == ANVIL_OK ? anvil_buf_appendf(&decl, "%s_text", name) : rc;
-    rc = rc == ANVIL_OK ? anvil__c_string_decl(out, 0, decl.data, text) : rc;
-    anvil_buf_clean_up(&decl);
+    rc = rc == ANVIL_OK ? anvil__c_string_decl(out, 0, name, "_text", text) : rc;
     rc = rc == ANVIL_OK ? anvil_buf_appendf(out,
                                             "static struct anvil_jmespath *%s_expr;\n"
                                             "static pthread_once_t %s_once = PTHREAD_ONCE_INIT;\n\n"
@@ -561,16 +560,8 @@ static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, s
     if (break_first) {
         s_newline(w, w->indent + 4);
     }
-    for (size_t i = 0; i < n; i++) {
-        int width = (int)args[i].len + (i + 1 == n ? (int)tail : 0);
-        if (i > 0 && w->col + 1 + width <= S_LIMIT) {
-            s_put(w, " ", 1);
-        } else if (i > 0) {
-            s_newline(w, break_first ? w->indent + 4 : col);
-        }
-        s_put(w, args[i].ptr, args[i].len);
-    }
-    s_put(w, t + close, tail);
+    /* Every argument fits where s_pack_lines() counted it, so s_pack() lays them out just so. */
+    s_pack(w, args, n, break_first ? w->indent + 4 : col, (struct s_piece){t + close, tail}, false);
     return break_first ? after : aligned;
 }
 
@@ -900,6 +891,117 @@ static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
 }
 
 /* Breaks the line that starts at column w->col; false when its shape is not one handled here. */
+/*
+ * `LHS = RHS;` with its '=' at t[eq]: RHS after the '=' or on the next line
+ * four columns in, broken again as its shape asks (a conditional, a call of
+ * one chain, a chain, a call, a subscript); `split` when it holds a string
+ * split over lines.
+ */
+static bool s_wrap_assignment(struct s_wrap *w, const char *t, size_t len, size_t eq, bool split) {
+    int col = w->col;
+    const char *rhs = t + eq + 2;
+    size_t rhs_len = len - eq - 2;
+    if (split) {
+        /* A call holding a split string: after '=' if its pieces fit there, else on the next line. */
+        struct s_wrap here = *w;
+        here.col += (int)eq + 2;
+        if (s_wrap_call(&here, rhs, rhs_len, '(', true) > 0) {
+            s_put(w, t, eq + 2);
+            return s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
+        }
+        s_put(w, t, eq + 1);
+        s_newline(w, col + 4);
+        return s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
+    }
+    if (col + (int)eq + 1 <= S_LIMIT && col + 4 + (int)rhs_len <= S_LIMIT) {
+        s_put(w, t, eq + 1);
+        s_newline(w, col + 4);
+        return s_wrap_at(w, rhs, rhs_len);
+    }
+    /* A conditional right after '=' when its condition and branches fit there. */
+    struct s_wrap after = *w;
+    after.col += (int)eq + 2;
+    if (s_wrap_ternary(&after, rhs, rhs_len, true)) {
+        s_put(w, t, eq + 2);
+        return s_wrap_ternary(w, rhs, rhs_len, false);
+    }
+    s_put(w, t, eq + 1);
+    if (w->col > S_LIMIT) {
+        return false;
+    }
+    if (s_wrap_ternary(&(struct s_wrap){w->out, col + 4, w->indent, w->declaration, ANVIL_OK}, rhs, rhs_len, true)) {
+        s_newline(w, col + 4);
+        return s_wrap_ternary(w, rhs, rhs_len, false);
+    }
+    /* A call of one logical chain: on this line, after '=', or broken inside its parentheses, whichever
+       takes fewest lines. A tie goes to the break after the call's own '(', then to the one after '=';
+       the break after a `!(` only when it saves a line. */
+    struct s_wrap chain = *w;
+    chain.col += 1;
+    int same = s_wrap_chain_call(&chain, rhs, rhs_len, S_CHAIN_PACKED, true);
+    int after_call = s_wrap_chain_call(&chain, rhs, rhs_len, S_CHAIN_AFTER_CALL, true);
+    int after_not = s_wrap_chain_call(&chain, rhs, rhs_len, S_CHAIN_AFTER_NOT, true);
+    chain.col = col + 4;
+    int below_eq = s_wrap_chain_call(&chain, rhs, rhs_len, S_CHAIN_PACKED, true);
+    below_eq = below_eq ? below_eq + 1 : 0;
+    if (same || below_eq || after_call || after_not) {
+        bool after_eq = below_eq && (!same || below_eq <= same);
+        int best = after_eq ? below_eq : same;
+        enum s_chain_break how = S_CHAIN_PACKED;
+        if (after_call && (!best || after_call <= best)) {
+            how = S_CHAIN_AFTER_CALL;
+        } else if (after_not && (!best || after_not < best)) {
+            how = S_CHAIN_AFTER_NOT;
+        }
+        if (how == S_CHAIN_PACKED && after_eq) {
+            s_newline(w, col + 4);
+        } else {
+            s_put(w, " ", 1);
+        }
+        return s_wrap_chain_call(w, rhs, rhs_len, how, false) > 0;
+    }
+    /* A chain of one logical operator: its operands packed after '=', or after a break there when that
+       takes no more lines. */
+    chain.col = w->col + 1;
+    same = s_wrap_chain_rhs(&chain, rhs, rhs_len, true);
+    chain.col = col + 4;
+    below_eq = s_wrap_chain_rhs(&chain, rhs, rhs_len, true);
+    if (same || below_eq) {
+        if (same && (!below_eq || same < below_eq + 1)) {
+            s_put(w, " ", 1);
+        } else {
+            s_newline(w, col + 4);
+        }
+        return s_wrap_chain_rhs(w, rhs, rhs_len, false) > 0;
+    }
+    /* A call: `LHS = f(` and its arguments on the next line when that takes fewer lines than breaking
+       after '=' and aligning them after the parenthesis. */
+    struct s_wrap here = *w, below = *w;
+    here.col += 1;
+    below.col = col + 4;
+    below.indent += 4;
+    int same_line = s_wrap_call(&here, rhs, rhs_len, '(', true);
+    int next_line = s_wrap_call(&below, rhs, rhs_len, '(', true);
+    if (same_line > 0 && (next_line == 0 || same_line < next_line + 1)) {
+        s_put(w, " ", 1);
+        return s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
+    }
+    s_newline(w, col + 4);
+    if (next_line == 0 && rhs_len > 2 && rhs[rhs_len - 2] == ']' && !s_has(rhs, 0, rhs_len, '(')) {
+        /* `&items[i];`: the subscript on a line of its own, four columns further in. */
+        const char *subscript = memchr(rhs, '[', rhs_len);
+        size_t at = subscript ? (size_t)(subscript - rhs) : 0;
+        if (at > 0 && col + 4 + (int)at <= S_LIMIT && col + 8 + (int)(rhs_len - at) <= S_LIMIT) {
+            s_put(w, rhs, at);
+            s_newline(w, col + 8);
+            s_put(w, rhs + at, rhs_len - at);
+            return true;
+        }
+    }
+    w->indent += 4;
+    return s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
+}
+
 static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
     /* A string split over lines (s_line) is laid out only as a call's argument. */
     bool split = memchr(t, '\n', len) != NULL;
@@ -911,26 +1013,22 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
     if (block && len > 5 && memcmp(t, "for (", 5) == 0) {
         return !split && s_wrap_for(w, t, len);
     }
-    if (block && len > 4 && memcmp(t, "if (", 4) == 0 && split) {
-        w->indent += 4;
-        bool ok = s_wrap_call(w, t, len, '(', false) > 0;
-        w->indent -= 4;
-        return ok;
-    }
     if (block && len > 4 && memcmp(t, "if (", 4) == 0) {
-        /* `if (a && b) {` or `if (!(a || b)) {`: the operands packed after the parenthesis. */
-        struct s_piece ops[32];
-        /* Also `if ((a && b)) {`, the chain in parentheses of its own. */
-        bool negated = len > 9 && (memcmp(t, "if (!(", 6) == 0 || memcmp(t, "if ((", 5) == 0) &&
-                       s_close_of(t, len, t[4] == '!' ? 5 : 4) == len - 4;
-        size_t head = negated ? (t[4] == '!' ? 6 : 5) : 4;
-        size_t n = s_split_logical(t, head, len - (negated ? 4 : 3), ops, 32);
-        if (n > 1) {
-            s_put(w, t, head);
-            return s_pack(w, ops, n, w->col, negated ? (struct s_piece){")) {", 4} : (struct s_piece){") {", 3}, false);
-        }
-        if (s_wrap_comparison(w, t, len)) {
-            return true;
+        if (!split) {
+            /* `if (a && b) {`, `if (!(a || b)) {` or `if ((a && b)) {`: the operands packed after the parenthesis. */
+            struct s_piece ops[32];
+            bool negated = len > 9 && (memcmp(t, "if (!(", 6) == 0 || memcmp(t, "if ((", 5) == 0) &&
+                           s_close_of(t, len, t[4] == '!' ? 5 : 4) == len - 4;
+            size_t head = negated ? (t[4] == '!' ? 6 : 5) : 4;
+            size_t n = s_split_logical(t, head, len - (negated ? 4 : 3), ops, 32);
+            if (n > 1) {
+                s_put(w, t, head);
+                return s_pack(w, ops, n, w->col, negated ? (struct s_piece){")) {", 4} : (struct s_piece){") {", 3},
+                              false);
+            }
+            if (s_wrap_comparison(w, t, len)) {
+                return true;
+            }
         }
         /* A call broken after its '(' goes on eight columns in, not four: clang-format's continuation inside the
          * condition's own parenthesis. */
@@ -939,7 +1037,7 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
         w->indent -= 4;
         return ok;
     }
-    /* `LHS = RHS;`: broken after '=', RHS four columns in (and broken again if need be). */
+    /* `LHS = RHS;` */
     for (size_t i = 1; i + 1 < len && t[len - 1] == ';'; i++) {
         if (t[i] == '"' || t[i] == '\'') {
             i = s_skip_literal(t, len, i) - 1;
@@ -953,114 +1051,8 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
         if (t[i] == '(' || t[i] == '{') {
             break;
         }
-        if (t[i] == '=' && t[i - 1] == ' ' && t[i + 1] == ' ' && t[i + 2] == '{') {
-            return s_wrap_call(w, t, len, '{', false) > 0;
-        }
-        if (t[i] == '=' && t[i - 1] == ' ' && t[i + 1] == ' ' && split) {
-            /* A call holding a split string: after '=' if its pieces fit there, else on the next line. */
-            struct s_wrap here = *w;
-            here.col += (int)i + 2;
-            if (s_wrap_call(&here, t + i + 2, len - i - 2, '(', true) > 0) {
-                s_put(w, t, i + 2);
-                return s_wrap_call(w, t + i + 2, len - i - 2, '(', false) > 0;
-            }
-            int col = w->col;
-            s_put(w, t, i + 1);
-            s_newline(w, col + 4);
-            return s_wrap_call(w, t + i + 2, len - i - 2, '(', false) > 0;
-        }
         if (t[i] == '=' && t[i - 1] == ' ' && t[i + 1] == ' ') {
-            int col = w->col;
-            const char *rhs = t + i + 2;
-            size_t rhs_len = len - i - 2;
-            if (col + (int)i + 1 <= S_LIMIT && col + 4 + (int)rhs_len <= S_LIMIT) {
-                s_put(w, t, i + 1);
-                s_newline(w, col + 4);
-                return s_wrap_at(w, rhs, rhs_len);
-            }
-            /* A conditional right after '=' when its condition and branches fit there. */
-            struct s_wrap after = *w;
-            after.col += (int)i + 2;
-            if (s_wrap_ternary(&after, rhs, rhs_len, true)) {
-                s_put(w, t, i + 2);
-                return s_wrap_ternary(w, rhs, rhs_len, false);
-            }
-            s_put(w, t, i + 1);
-            if (w->col > S_LIMIT) {
-                return false;
-            }
-            if (s_wrap_ternary(&(struct s_wrap){w->out, col + 4, w->indent, w->declaration, ANVIL_OK}, rhs, rhs_len,
-                               true)) {
-                s_newline(w, col + 4);
-                return s_wrap_ternary(w, rhs, rhs_len, false);
-            }
-            /* A call of one logical chain: on this line, after '=', or broken inside its parentheses, whichever
-               takes fewest lines. A tie goes to the break after the call's own '(', then to the one after '=';
-               the break after a `!(` only when it saves a line. */
-            struct s_wrap chain = *w;
-            chain.col += 1;
-            int same = s_wrap_chain_call(&chain, rhs, rhs_len, S_CHAIN_PACKED, true);
-            int after_call = s_wrap_chain_call(&chain, rhs, rhs_len, S_CHAIN_AFTER_CALL, true);
-            int after_not = s_wrap_chain_call(&chain, rhs, rhs_len, S_CHAIN_AFTER_NOT, true);
-            chain.col = col + 4;
-            int below_eq = s_wrap_chain_call(&chain, rhs, rhs_len, S_CHAIN_PACKED, true);
-            below_eq = below_eq ? below_eq + 1 : 0;
-            if (same || below_eq || after_call || after_not) {
-                bool after_eq = below_eq && (!same || below_eq <= same);
-                int best = after_eq ? below_eq : same;
-                enum s_chain_break how = S_CHAIN_PACKED;
-                if (after_call && (!best || after_call <= best)) {
-                    how = S_CHAIN_AFTER_CALL;
-                } else if (after_not && (!best || after_not < best)) {
-                    how = S_CHAIN_AFTER_NOT;
-                }
-                if (how == S_CHAIN_PACKED && after_eq) {
-                    s_newline(w, col + 4);
-                } else {
-                    s_put(w, " ", 1);
-                }
-                return s_wrap_chain_call(w, rhs, rhs_len, how, false) > 0;
-            }
-            /* A chain of one logical operator: its operands packed after '=', or after a break there when that
-               takes no more lines. */
-            chain.col = w->col + 1;
-            same = s_wrap_chain_rhs(&chain, rhs, rhs_len, true);
-            chain.col = col + 4;
-            below_eq = s_wrap_chain_rhs(&chain, rhs, rhs_len, true);
-            if (same || below_eq) {
-                if (same && (!below_eq || same < below_eq + 1)) {
-                    s_put(w, " ", 1);
-                } else {
-                    s_newline(w, col + 4);
-                }
-                return s_wrap_chain_rhs(w, rhs, rhs_len, false) > 0;
-            }
-            /* A call: `LHS = f(` and its arguments on the next line when that takes fewer lines than breaking
-               after '=' and aligning them after the parenthesis. */
-            struct s_wrap here = *w, below = *w;
-            here.col += 1;
-            below.col = col + 4;
-            below.indent += 4;
-            int same_line = s_wrap_call(&here, rhs, rhs_len, '(', true);
-            int next_line = s_wrap_call(&below, rhs, rhs_len, '(', true);
-            if (same_line > 0 && (next_line == 0 || same_line < next_line + 1)) {
-                s_put(w, " ", 1);
-                return s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
-            }
-            s_newline(w, col + 4);
-            if (next_line == 0 && rhs_len > 2 && rhs[rhs_len - 2] == ']' && !s_has(rhs, 0, rhs_len, '(')) {
-                /* `&items[i];`: the subscript on a line of its own, four columns further in. */
-                const char *subscript = memchr(rhs, '[', rhs_len);
-                size_t at = subscript ? (size_t)(subscript - rhs) : 0;
-                if (at > 0 && col + 4 + (int)at <= S_LIMIT && col + 8 + (int)(rhs_len - at) <= S_LIMIT) {
-                    s_put(w, rhs, at);
-                    s_newline(w, col + 8);
-                    s_put(w, rhs + at, rhs_len - at);
-                    return true;
-                }
-            }
-            w->indent += 4;
-            return s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
+            return t[i + 2] == '{' ? s_wrap_call(w, t, len, '{', false) > 0 : s_wrap_assignment(w, t, len, i, split);
         }
     }
     return s_wrap_call(w, t, len, '(', false) > 0;

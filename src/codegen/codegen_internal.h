@@ -113,9 +113,11 @@ struct anvil_str_view anvil__c_unparen(struct anvil_str_view text);
  * such a string again, as clang-format lays it out: the pieces aligned as one argument of a call. */
 int anvil__c_string(struct anvil_buf *out, struct anvil_str_view text, int indent);
 
-/* `static const char NAME[] = "text";` at `indent`, one line when it fits 120 columns, else the literal (in pieces if
- * need be) on the lines after the `=`, four columns further in, as clang-format lays it out; a newline after. */
-int anvil__c_string_decl(struct anvil_buf *out, int indent, const char *name, struct anvil_str_view text);
+/* `static const char NAMESUFFIX[] = "text";` at `indent`, one line when it fits 120 columns, else the literal (in
+ * pieces if need be) on the lines after the `=`, four columns further in, as clang-format lays it out; a newline after.
+ */
+int anvil__c_string_decl(struct anvil_buf *out, int indent, const char *name, const char *suffix,
+                         struct anvil_str_view text);
 
 /*
  * `name` in snake_case into `out` (`size` bytes, NUL-terminated, cut to fit):

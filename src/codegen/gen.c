@@ -463,11 +463,7 @@ static int s_emit_expected(struct anvil_buf *out, const char *name, const struct
     struct anvil_buf json;
     anvil_buf_init(&json, NULL, 0);
     int rc = anvil_json_write(expected, 0, &json);
-    struct anvil_buf decl;
-    anvil_buf_init(&decl, NULL, 0);
-    rc = rc == ANVIL_OK ? anvil_buf_appendf(&decl, "%s_expected_text", name) : rc;
-    rc = rc == ANVIL_OK ? anvil__c_string_decl(out, 0, decl.data, anvil_buf_view(&json)) : rc;
-    anvil_buf_clean_up(&decl);
+    rc = rc == ANVIL_OK ? anvil__c_string_decl(out, 0, name, "_expected_text", anvil_buf_view(&json)) : rc;
     anvil_buf_clean_up(&json);
     return rc == ANVIL_OK
                ? anvil_buf_appendf(out,

@@ -309,7 +309,7 @@ static const char *s_cstr(struct s_fn *f, struct anvil_str_view text) {
             const char *key = s_fmt(f->g, "str %.*s", (int)out.len, out.data); /* no JSON text starts so */
             s = s_literal_var(f, key, s_fmt(f->g, "str_%s", s_snake(f->g, text)), &fresh);
         }
-        if (fresh && anvil__c_string_decl(&f->strings, 4, s, text) != ANVIL_OK) {
+        if (fresh && anvil__c_string_decl(&f->strings, 4, s, "", text) != ANVIL_OK) {
             s_fail_gen(f->g, ANVIL_ENOMEM);
         }
     }
