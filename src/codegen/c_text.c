@@ -147,6 +147,7 @@ int anvil__jpc_emit_fallback(const struct anvil_jmespath *expr, const char *name
 /* ---- lines wider than 120 columns, broken where clang-format breaks them ---- */
 
 #define S_LIMIT 120
+#define S_PIECES 128 /* the most operands of one chain, or arguments of one call, that a line is broken at */
 
 struct s_wrap {
     struct anvil_buf *out;
@@ -225,7 +226,8 @@ struct anvil_str_view anvil__c_unparen(struct anvil_str_view text) {
 /*
  * Splits t[from, to) after each `sep` outside brackets and literals, the
  * separator kept at the end of the piece before it and the blanks after
- * it dropped. The count, or 0 when there are more than `max` pieces.
+ * it dropped. The count, or 0 when there are more than `max` pieces;
+ * `out` NULL only counts.
  */
 static size_t s_split(const char *t, size_t from, size_t to, const char *sep, struct s_piece *out, size_t max) {
     size_t n = 0, start = from, seplen = strlen(sep);
@@ -241,7 +243,10 @@ static size_t s_split(const char *t, size_t from, size_t to, const char *sep, st
             if (n == max) {
                 return 0;
             }
-            out[n++] = (struct s_piece){t + start, i + seplen - start};
+            if (out) {
+                out[n] = (struct s_piece){t + start, i + seplen - start};
+            }
+            n++;
             for (i += seplen; i < to && t[i] == ' '; i++) {
             }
             start = i;
@@ -252,8 +257,10 @@ static size_t s_split(const char *t, size_t from, size_t to, const char *sep, st
     if (n == max || start >= to) {
         return 0;
     }
-    out[n++] = (struct s_piece){t + start, to - start};
-    return n;
+    if (out) {
+        out[n] = (struct s_piece){t + start, to - start};
+    }
+    return n + 1;
 }
 
 /*
@@ -283,8 +290,8 @@ static bool s_pack_call(struct s_wrap *w, struct s_piece piece, struct s_piece s
         open++;
     }
     size_t close = open > name && open < piece.len && p[open] == '(' ? s_close_of(p, piece.len, open) : piece.len;
-    struct s_piece args[64];
-    size_t n = close < piece.len ? s_split(p, open + 1, close, ",", args, 64) : 0;
+    struct s_piece args[S_PIECES];
+    size_t n = close < piece.len ? s_split(p, open + 1, close, ",", args, S_PIECES) : 0;
     if (n < 2 || memchr(p, '\n', piece.len)) {
         return false;
     }
@@ -346,11 +353,12 @@ static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int
         if (i > 0) {
             s_newline(w, align);
         }
-        /* A parenthesized chain (`(a && b) ||`): its own operands packed inside it. */
+        /* A parenthesized chain (`(a && b) ||`, `!(a || b) &&`): its own operands packed inside it. */
         const char *p = pieces[i].ptr;
-        size_t close = p[0] == '(' ? s_close_of(p, pieces[i].len, 0) : pieces[i].len;
-        struct s_piece inner[32];
-        size_t m = close < pieces[i].len ? s_split_logical(p, 1, close, inner, 32) : 0;
+        size_t open = p[0] == '!' ? 1 : 0;
+        size_t close = p[open] == '(' ? s_close_of(p, pieces[i].len, open) : pieces[i].len;
+        struct s_piece inner[S_PIECES];
+        size_t m = close < pieces[i].len ? s_split_logical(p, open + 1, close, inner, S_PIECES) : 0;
         if (m < 2) {
             return false;
         }
@@ -364,7 +372,7 @@ static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int
             memcpy(tail + rest.len, suffix.ptr, suffix.len);
             rest = (struct s_piece){tail, rest.len + suffix.len};
         }
-        s_put(w, "(", 1);
+        s_put(w, p, open + 1);
         if (!s_pack(w, inner, m, w->col, rest, false)) {
             return false;
         }
@@ -393,8 +401,7 @@ static int s_pack_dry(const struct s_wrap *w, int col, const struct s_piece *pie
 
 /* A chain of one logical operator (a && b && c) as pieces; 0 when there is none or `||` and `&&` mix. */
 static size_t s_split_logical(const char *t, size_t from, size_t to, struct s_piece *out, size_t max) {
-    struct s_piece other[32];
-    size_t or = s_split(t, from, to, "||", other, 32);
+    size_t or = s_split(t, from, to, "||", NULL, SIZE_MAX);
     size_t and = s_split(t, from, to, "&&", out, max);
     if ((and > 1) == (or > 1)) {
         return 0;
@@ -483,6 +490,37 @@ static int s_call_lines(struct s_wrap *w, const char *t, size_t open, const stru
 }
 
 /*
+ * One entry of a list of braced lists, `{a, b, c},` (its ',' kept), from
+ * column `col` with `tail` more columns after it: whole when it fits, else
+ * its elements packed after its '{'. The lines it takes (0: it does not
+ * fit so either).
+ */
+static int s_entry_lines(struct s_piece entry, int col, size_t tail) {
+    if (col + (int)entry.len + (int)tail <= S_LIMIT) {
+        return 1;
+    }
+    size_t close = entry.ptr[0] == '{' ? s_close_of(entry.ptr, entry.len, 0) : entry.len;
+    struct s_piece parts[S_PIECES];
+    size_t n = close < entry.len ? s_split(entry.ptr, 1, close, ",", parts, S_PIECES) : 0;
+    return n > 1 ? s_pack_lines(parts, n, col + 1, col + 1, entry.len - close + tail) : 0;
+}
+
+/* Writes an entry as s_entry_lines() lays it out, `suffix` after it. */
+static void s_entry(struct s_wrap *w, struct s_piece entry, struct s_piece suffix) {
+    if (w->col + (int)entry.len + (int)suffix.len <= S_LIMIT) {
+        s_put(w, entry.ptr, entry.len);
+        s_put(w, suffix.ptr, suffix.len);
+        return;
+    }
+    size_t close = s_close_of(entry.ptr, entry.len, 0);
+    struct s_piece parts[S_PIECES];
+    size_t n = s_split(entry.ptr, 1, close, ",", parts, S_PIECES);
+    s_put(w, "{", 1);
+    s_pack(w, parts, n, w->col, (struct s_piece){entry.ptr + close, entry.len - close}, false);
+    s_put(w, suffix.ptr, suffix.len);
+}
+
+/*
  * The call (or braced list) whose bracket is t[open] and t[close]: its
  * arguments packed with continuation lines aligned after the bracket, or,
  * when that takes more lines, all of them on the lines after it, four
@@ -491,8 +529,8 @@ static int s_call_lines(struct s_wrap *w, const char *t, size_t open, const stru
  * one line.
  */
 static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, size_t close, bool dry) {
-    struct s_piece args[64];
-    size_t n = s_split(t, open + 1, close, ",", args, 64);
+    struct s_piece args[S_PIECES];
+    size_t n = s_split(t, open + 1, close, ",", args, S_PIECES);
     if (n == 0) {
         return 0;
     }
@@ -522,12 +560,15 @@ static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, s
             aligned = aligned && col + (int)args[i].len + (i + 1 == n ? (int)tail : 1) <= S_LIMIT;
         }
         bool below = (n > 2 || !aligned) && w->indent + 4 + (int)(len - open - 1) <= S_LIMIT;
-        /* Neither: one a line after the '{', four columns in. */
+        /* Neither: one a line after the '{', four columns in, one too wide for that packed inside its braces. */
         bool each_below = !aligned && !below;
+        int lines = below ? 2 : aligned ? (int)n : 1;
         for (size_t i = 0; i < n && each_below; i++) {
-            if (w->indent + 4 + (int)args[i].len + (i + 1 == n ? (int)tail : 1) > S_LIMIT) {
+            int entry = s_entry_lines(args[i], w->indent + 4, i + 1 == n ? tail : 1);
+            if (entry == 0) {
                 return 0;
             }
+            lines += entry;
         }
         if (!dry) {
             s_put(w, t, open + 1);
@@ -539,13 +580,17 @@ static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, s
                 if (i > 0 || each_below) {
                     s_newline(w, each_below ? w->indent + 4 : col);
                 }
-                s_put(w, args[i].ptr, args[i].len);
+                if (each_below) {
+                    s_entry(w, args[i], i + 1 == n ? (struct s_piece){t + close, tail} : (struct s_piece){"", 0});
+                } else {
+                    s_put(w, args[i].ptr, args[i].len);
+                }
             }
-            if (!below) {
+            if (!below && !each_below) {
                 s_put(w, t + close, tail);
             }
         }
-        return below ? 2 : (int)n + each_below;
+        return lines;
     }
     int aligned = col <= S_LIMIT && n > 1 ? s_pack_lines(args, n, col, col, tail) : 0;
     int after = s_pack_lines(args, n, w->indent + 4, w->indent + 4, tail) + 1;
@@ -670,8 +715,8 @@ static int s_wrap_call(struct s_wrap *w, const char *t, size_t len, char opener,
         if (close == len || s_has(t, open + 1, close, '(') || (opener == '(' && s_has(t, open + 1, close, '{'))) {
             continue;
         }
-        struct s_piece args[64];
-        if (s_split(t, open + 1, close, ",", args, 64) < 2) {
+        struct s_piece args[S_PIECES];
+        if (s_split(t, open + 1, close, ",", args, S_PIECES) < 2) {
             continue;
         }
         int lines = s_call_at(w, t, len, open, close, dry);
@@ -750,8 +795,8 @@ static int s_wrap_chain_call(struct s_wrap *w, const char *t, size_t len, enum s
     bool negated =
         close > first + 3 && t[first + 1] == '!' && t[first + 2] == '(' && s_close_of(t, len, first + 2) == close - 1;
     size_t from = first + (negated ? 3 : 1), to = negated ? close - 1 : close;
-    struct s_piece ops[32];
-    size_t n = s_split_logical(t, from, to, ops, 32);
+    struct s_piece ops[S_PIECES];
+    size_t n = s_split_logical(t, from, to, ops, S_PIECES);
     if (n < 2 || (how == S_CHAIN_AFTER_NOT && !negated)) {
         return 0;
     }
@@ -787,8 +832,8 @@ static int s_wrap_chain_rhs(struct s_wrap *w, const char *t, size_t len, bool dr
     }
     bool paren = t[0] == '(' && s_close_of(t, len, 0) == len - 2;
     size_t from = paren ? 1 : 0, to = paren ? len - 2 : len - 1;
-    struct s_piece ops[32];
-    size_t n = s_split_logical(t, from, to, ops, 32);
+    struct s_piece ops[S_PIECES];
+    size_t n = s_split_logical(t, from, to, ops, S_PIECES);
     int col = w->col + (int)from;
     int lines = n > 1 ? s_pack_dry(w, col, ops, n, col, (struct s_piece){t + to, len - to}) : 0;
     if (dry || lines == 0) {
@@ -846,9 +891,9 @@ static bool s_wrap_for(struct s_wrap *w, const char *t, size_t len) {
             continue;
         }
         /* The part's own operators, its ';' kept after the last operand. */
-        struct s_piece ops[32];
+        struct s_piece ops[S_PIECES];
         size_t own = parts[i].len - (i < 2);
-        size_t n = s_split_logical(parts[i].ptr, 0, own, ops, 32);
+        size_t n = s_split_logical(parts[i].ptr, 0, own, ops, S_PIECES);
         n = n ? n : s_split_comparison(parts[i].ptr, own, ops);
         if (n == 0 || !s_pack(w, ops, n, w->col,
                               i < 2 ? (struct s_piece){";", 1} : (struct s_piece){suffix, strlen(suffix)}, false)) {
@@ -862,7 +907,10 @@ static bool s_wrap_for(struct s_wrap *w, const char *t, size_t len) {
 /*
  * `if (X != Y) {` or `==`, one comparison at the top of the condition, when
  * `if (X !=` fits: the rest on the next line four columns in, which
- * clang-format prefers to breaking inside X (`if ((rc = f(...)) !=`).
+ * clang-format prefers to breaking inside X (`if ((rc = f(...)) !=`). When
+ * it does not fit, X's call has its arguments packed after its '(' and the
+ * rest follows, on a line of its own when it must: clang-format breaks at
+ * the comparison, outside the call, before it breaks after the '('.
  */
 static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
     size_t at = 0;
@@ -881,8 +929,38 @@ static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
             at = i;
         }
     }
-    if (!at || w->col + (int)at + 3 > S_LIMIT || w->indent + 4 + (int)(len - at - 4) > S_LIMIT) {
+    if (!at || w->indent + 4 + (int)(len - at - 4) > S_LIMIT) {
         return false;
+    }
+    if (w->col + (int)at + 3 > S_LIMIT) {
+        /* X is `f(a, b)` or `(rc = f(a, b))`, its call's last ')' followed only by the ones closing X. */
+        size_t from = at > 10 && memcmp(t + 4, "(rc = ", 6) == 0 ? 10 : 4;
+        const char *call = memchr(t + from, '(', at - from);
+        size_t open = call ? (size_t)(call - t) : 0;
+        if (open <= from || !s_ident_char(t[open - 1]) || s_close_of(t, len, 3) != len - 3) {
+            return false;
+        }
+        size_t close = s_close_of(t, len, open);
+        for (size_t i = close; i < at; i++) {
+            if (close >= at || t[i] != ')') {
+                return false;
+            }
+        }
+        struct s_piece args[S_PIECES];
+        size_t n = s_split(t, open + 1, close, ",", args, S_PIECES);
+        int col = w->col + (int)open + 1;
+        if (n < 2 || s_pack_lines(args, n, col, col, at + 3 - close) == 0) {
+            return false;
+        }
+        s_put(w, t, open + 1);
+        s_pack(w, args, n, col, (struct s_piece){t + close, at + 3 - close}, false);
+        if (w->col + 1 + (int)(len - at - 4) <= S_LIMIT) {
+            s_put(w, " ", 1);
+        } else {
+            s_newline(w, w->indent + 4);
+        }
+        s_put(w, t + at + 4, len - at - 4);
+        return true;
     }
     s_put(w, t, at + 3);
     s_newline(w, w->indent + 4);
@@ -1016,11 +1094,11 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
     if (block && len > 4 && memcmp(t, "if (", 4) == 0) {
         if (!split) {
             /* `if (a && b) {`, `if (!(a || b)) {` or `if ((a && b)) {`: the operands packed after the parenthesis. */
-            struct s_piece ops[32];
+            struct s_piece ops[S_PIECES];
             bool negated = len > 9 && (memcmp(t, "if (!(", 6) == 0 || memcmp(t, "if ((", 5) == 0) &&
                            s_close_of(t, len, t[4] == '!' ? 5 : 4) == len - 4;
             size_t head = negated ? (t[4] == '!' ? 6 : 5) : 4;
-            size_t n = s_split_logical(t, head, len - (negated ? 4 : 3), ops, 32);
+            size_t n = s_split_logical(t, head, len - (negated ? 4 : 3), ops, S_PIECES);
             if (n > 1) {
                 s_put(w, t, head);
                 return s_pack(w, ops, n, w->col, negated ? (struct s_piece){")) {", 4} : (struct s_piece){") {", 3},

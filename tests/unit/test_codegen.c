@@ -444,3 +444,70 @@ TEST(codegen_breaks_long_lines_as_clang_format_does) {
 done:
     anvil_buf_clean_up(&out);
 }
+
+/* More shapes the layout fuzzer (scripts/codegen-layout-fuzz) found otherwise than clang-format, each expectation
+ * clang-format's own: a braced list's entry too wide for a line, packed inside its braces; a compared call (`if ((rc =
+ * f(...)) != ANVIL_OK) {`) broken at its arguments and after the comparison, not after its '('; negated groups inside
+ * chains, broken inside; a chain of more than 32 operands. */
+TEST(codegen_breaks_entries_compared_calls_and_negated_groups) {
+    static const struct {
+        int indent;
+        const char *text, *want;
+    } shapes[] = {
+        {20,
+         "static const struct jpc_key keys[] = {{\"HcTixvcMpbaktrvgYWYqc\", 21, &last_hc_tixvc_mpbaktrvg_yw_yqc}, {\"TtppohuhhpnAwlxfwFrjbcdikq5w3dx77ZVwn2bklviq\", 44, &last_ttppohuhhpn_awlxfw_frjbcdikq5w3dx77_z_v}};",
+         "static const struct jpc_key keys[] = {\n"
+         "                        {\"HcTixvcMpbaktrvgYWYqc\", 21, &last_hc_tixvc_mpbaktrvg_yw_yqc},\n"
+         "                        {\"TtppohuhhpnAwlxfwFrjbcdikq5w3dx77ZVwn2bklviq\", 44,\n"
+         "                         &last_ttppohuhhpn_awlxfw_frjbcdikq5w3dx77_z_v}};\n"},
+        {4,
+         "if ((rc = anvil_jmespath_compile(scratch, kgaqkulqwigv_match_pmi_bt_zp_bpqfwwuijxvestji1_98f0f93c_expr1, -1, &t_min_by)) != ANVIL_OK) {",
+         "if ((rc = anvil_jmespath_compile(scratch, kgaqkulqwigv_match_pmi_bt_zp_bpqfwwuijxvestji1_98f0f93c_expr1, -1,\n"
+         "                                     &t_min_by)) != ANVIL_OK) {\n"},
+        {48,
+         "if ((rc = jpc_list_push(scratch, &l_biyu1umv_c4cb_jkp4wlk_y9nz, v_biyu1umv_c4cb_jkp4wlk_y9nz_item)) != ANVIL_OK) {",
+         "if ((rc = jpc_list_push(scratch, &l_biyu1umv_c4cb_jkp4wlk_y9nz,\n"
+         "                                                                        v_biyu1umv_c4cb_jkp4wlk_y9nz_item)) !=\n"
+         "                                                    ANVIL_OK) {\n"},
+        {12,
+         "if (anvil_jmespath_truthy(v_ugidfkw3c_xxh_gtoy_frag_oec_fwtatxe_ff) && !(!anvil_jmespath_truthy(v_ugidfkw3c_xxh_gtoy_frag_oec_fwtatxe_ff) || !anvil_jmespath_truthy(v_ugidfkw3c_xxh_gtoy_frag_oec_fwtatxe_ff) || (anvil_jmespath_truthy(v_ugidfkw3c_xxh_gtoy_frag_oec_fwtatxe_ff) && anvil_jmespath_truthy(v_ugidfkw3c_xxh_gtoy_frag_oec_fwtatxe_ff))) && anvil_jmespath_truthy(v_ugidfkw3c_xxh_gtoy_frag_oec_fwtatxe_ff)) {",
+         "if (anvil_jmespath_truthy(v_ugidfkw3c_xxh_gtoy_frag_oec_fwtatxe_ff) &&\n"
+         "                !(!anvil_jmespath_truthy(v_ugidfkw3c_xxh_gtoy_frag_oec_fwtatxe_ff) ||\n"
+         "                  !anvil_jmespath_truthy(v_ugidfkw3c_xxh_gtoy_frag_oec_fwtatxe_ff) ||\n"
+         "                  (anvil_jmespath_truthy(v_ugidfkw3c_xxh_gtoy_frag_oec_fwtatxe_ff) &&\n"
+         "                   anvil_jmespath_truthy(v_ugidfkw3c_xxh_gtoy_frag_oec_fwtatxe_ff))) &&\n"
+         "                anvil_jmespath_truthy(v_ugidfkw3c_xxh_gtoy_frag_oec_fwtatxe_ff)) {\n"},
+        {12,
+         "if (anvil_jmespath_truthy(v_ugidfkw3c_xxh_gtoy_frag_oec) && !(!anvil_jmespath_truthy(v_ugidfkw3c_xxh_gtoy_frag_oec) || (anvil_jmespath_truthy(v_ugidfkw3c_xxh_gtoy_frag_oec) && anvil_jmespath_truthy(v_ugidfkw3c_xxh_gtoy_frag_oec)))) {",
+         "if (anvil_jmespath_truthy(v_ugidfkw3c_xxh_gtoy_frag_oec) &&\n"
+         "                !(!anvil_jmespath_truthy(v_ugidfkw3c_xxh_gtoy_frag_oec) ||\n"
+         "                  (anvil_jmespath_truthy(v_ugidfkw3c_xxh_gtoy_frag_oec) &&\n"
+         "                   anvil_jmespath_truthy(v_ugidfkw3c_xxh_gtoy_frag_oec)))) {\n"},
+        {8,
+         "if (anvil_jmespath_truthy(v_00) || anvil_jmespath_truthy(v_01) || anvil_jmespath_truthy(v_02) || anvil_jmespath_truthy(v_03) || anvil_jmespath_truthy(v_04) || anvil_jmespath_truthy(v_05) || anvil_jmespath_truthy(v_06) || anvil_jmespath_truthy(v_07) || anvil_jmespath_truthy(v_08) || anvil_jmespath_truthy(v_09) || anvil_jmespath_truthy(v_10) || anvil_jmespath_truthy(v_11) || anvil_jmespath_truthy(v_12) || anvil_jmespath_truthy(v_13) || anvil_jmespath_truthy(v_14) || anvil_jmespath_truthy(v_15) || anvil_jmespath_truthy(v_16) || anvil_jmespath_truthy(v_17) || anvil_jmespath_truthy(v_18) || anvil_jmespath_truthy(v_19) || anvil_jmespath_truthy(v_20) || anvil_jmespath_truthy(v_21) || anvil_jmespath_truthy(v_22) || anvil_jmespath_truthy(v_23) || anvil_jmespath_truthy(v_24) || anvil_jmespath_truthy(v_25) || anvil_jmespath_truthy(v_26) || anvil_jmespath_truthy(v_27) || anvil_jmespath_truthy(v_28) || anvil_jmespath_truthy(v_29) || anvil_jmespath_truthy(v_30) || anvil_jmespath_truthy(v_31) || anvil_jmespath_truthy(v_32) || anvil_jmespath_truthy(v_33) || anvil_jmespath_truthy(v_34) || anvil_jmespath_truthy(v_35) || anvil_jmespath_truthy(v_36) || anvil_jmespath_truthy(v_37) || anvil_jmespath_truthy(v_38) || anvil_jmespath_truthy(v_39)) {",
+         "if (anvil_jmespath_truthy(v_00) || anvil_jmespath_truthy(v_01) || anvil_jmespath_truthy(v_02) ||\n"
+         "            anvil_jmespath_truthy(v_03) || anvil_jmespath_truthy(v_04) || anvil_jmespath_truthy(v_05) ||\n"
+         "            anvil_jmespath_truthy(v_06) || anvil_jmespath_truthy(v_07) || anvil_jmespath_truthy(v_08) ||\n"
+         "            anvil_jmespath_truthy(v_09) || anvil_jmespath_truthy(v_10) || anvil_jmespath_truthy(v_11) ||\n"
+         "            anvil_jmespath_truthy(v_12) || anvil_jmespath_truthy(v_13) || anvil_jmespath_truthy(v_14) ||\n"
+         "            anvil_jmespath_truthy(v_15) || anvil_jmespath_truthy(v_16) || anvil_jmespath_truthy(v_17) ||\n"
+         "            anvil_jmespath_truthy(v_18) || anvil_jmespath_truthy(v_19) || anvil_jmespath_truthy(v_20) ||\n"
+         "            anvil_jmespath_truthy(v_21) || anvil_jmespath_truthy(v_22) || anvil_jmespath_truthy(v_23) ||\n"
+         "            anvil_jmespath_truthy(v_24) || anvil_jmespath_truthy(v_25) || anvil_jmespath_truthy(v_26) ||\n"
+         "            anvil_jmespath_truthy(v_27) || anvil_jmespath_truthy(v_28) || anvil_jmespath_truthy(v_29) ||\n"
+         "            anvil_jmespath_truthy(v_30) || anvil_jmespath_truthy(v_31) || anvil_jmespath_truthy(v_32) ||\n"
+         "            anvil_jmespath_truthy(v_33) || anvil_jmespath_truthy(v_34) || anvil_jmespath_truthy(v_35) ||\n"
+         "            anvil_jmespath_truthy(v_36) || anvil_jmespath_truthy(v_37) || anvil_jmespath_truthy(v_38) ||\n"
+         "            anvil_jmespath_truthy(v_39)) {\n"},
+    };
+    struct anvil_buf out;
+    anvil_buf_init(&out, t->alloc, 0);
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        out.len = 0;
+        CHECK_OK(anvil__c_line(&out, shapes[i].indent, shapes[i].text, strlen(shapes[i].text)));
+        CHECK_OK(anvil_buf_append_byte(&out, '\0'));
+        CHECK_STR_EQ(out.data + shapes[i].indent, shapes[i].want);
+    }
+done:
+    anvil_buf_clean_up(&out);
+}
