@@ -155,7 +155,13 @@ struct s_wrap {
     int indent;       /* the statement's */
     bool declaration; /* a function's head: parameters aligned after the '(' whenever they fit */
     int rc;
+    int *trials; /* the statement's: how many more groups may be laid out both ways to compare them */
 };
+
+/* Each comparison of a group's two places lays it out twice, and each of those its inner groups: so many per
+ * statement, then a group goes on the next line uncompared (a nest of groups made to be too wide would otherwise
+ * take time exponential in its depth). */
+#define S_TRIALS 4096
 
 struct s_piece {
     const char *ptr;
@@ -263,17 +269,13 @@ static size_t s_split(const char *t, size_t from, size_t to, const char *sep, st
     return n + 1;
 }
 
-/*
- * Writes the pieces one after another (a blank between), a piece that
- * does not fit the line starting a new one at `align`; `suffix` follows
- * the last. `forced` starts every piece after the first on a line of its
- * own. False when a piece does not fit even on a line of its own.
- */
 static bool s_ident_char(char c) {
     return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
 static size_t s_split_logical(const char *t, size_t from, size_t to, struct s_piece *out, size_t max);
+static int s_pack_dry(const struct s_wrap *w, int col, const struct s_piece *pieces, size_t n, int align,
+                      struct s_piece suffix);
 static int s_pack_lines(const struct s_piece *pieces, size_t n, int col, int align, size_t suffix);
 
 /*
@@ -310,7 +312,7 @@ static bool s_pack_call(struct s_wrap *w, struct s_piece piece, struct s_piece s
         }
         s_put(w, p, open + 1);
         for (size_t i = 0; i < n; i++) {
-            int width = (int)args[i].len + (i + 1 == n ? tail : 1);
+            int width = (int)args[i].len + (i + 1 == n ? tail : 0);
             if (i > 0 && w->col + 1 + width <= S_LIMIT) {
                 s_put(w, " ", 1);
             } else if (i > 0) {
@@ -325,11 +327,20 @@ static bool s_pack_call(struct s_wrap *w, struct s_piece piece, struct s_piece s
     return false;
 }
 
-static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int align, struct s_piece suffix,
-                   bool forced) {
+/*
+ * Writes the pieces one after another (a blank between), a piece that
+ * does not fit the line starting a new one at `align`; `suffix` follows
+ * the last. A piece too wide for a line of its own is broken inside (a
+ * call at its arguments, a parenthesized chain at its operators), and the
+ * piece after it starts a line of its own. False when a piece does not fit
+ * even so.
+ */
+static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int align, struct s_piece suffix) {
+    bool broke = false; /* the piece before was broken over lines: this one starts a line of its own */
     for (size_t i = 0; i < n; i++) {
         int width = (int)pieces[i].len + (i + 1 == n ? (int)suffix.len : 0);
-        bool here = i == 0 || !forced; /* this piece may go on the current line */
+        bool here = i == 0 || !broke; /* this piece may go on the current line */
+        broke = false;
         int gap = i > 0 ? 1 : 0;
         if (here && w->col + gap + width <= S_LIMIT) {
             s_put(w, " ", (size_t)gap);
@@ -347,13 +358,11 @@ static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int
             if (i + 1 == n) {
                 return true;
             }
-            forced = true; /* what follows a call broken over lines starts a line of its own */
+            broke = true;
             continue;
         }
-        if (i > 0) {
-            s_newline(w, align);
-        }
-        /* A parenthesized chain (`(a && b) ||`, `!(a || b) &&`): its own operands packed inside it. */
+        /* A parenthesized chain (`(a && b) ||`, `!(a || b) &&`): its own operands packed inside it, the group
+           started on this line when that takes fewer lines than starting it on the next. */
         const char *p = pieces[i].ptr;
         size_t open = p[0] == '!' ? 1 : 0;
         size_t close = p[open] == '(' ? s_close_of(p, pieces[i].len, open) : pieces[i].len;
@@ -372,13 +381,26 @@ static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int
             memcpy(tail + rest.len, suffix.ptr, suffix.len);
             rest = (struct s_piece){tail, rest.len + suffix.len};
         }
+        if (i > 0) {
+            bool compare = here && *w->trials > 0;
+            *w->trials -= compare;
+            int below = compare ? s_pack_dry(w, align + (int)open + 1, inner, m, align + (int)open + 1, rest) : 0;
+            int col = w->col + 1 + (int)open + 1;
+            int same = compare ? s_pack_dry(w, col, inner, m, col, rest) : 0;
+            if (same > 0 && (below == 0 || same <= below)) {
+                s_put(w, " ", 1);
+            } else {
+                s_newline(w, align);
+            }
+        }
         s_put(w, p, open + 1);
-        if (!s_pack(w, inner, m, w->col, rest, false)) {
+        if (!s_pack(w, inner, m, w->col, rest)) {
             return false;
         }
         if (i + 1 == n) {
             return true;
         }
+        broke = true;
     }
     s_put(w, suffix.ptr, suffix.len);
     return true;
@@ -389,8 +411,8 @@ static int s_pack_dry(const struct s_wrap *w, int col, const struct s_piece *pie
                       struct s_piece suffix) {
     struct anvil_buf scratch;
     anvil_buf_init(&scratch, NULL, 0);
-    struct s_wrap dry = {&scratch, col, w->indent, w->declaration, ANVIL_OK};
-    bool ok = s_pack(&dry, pieces, n, align, suffix, false) && dry.rc == ANVIL_OK;
+    struct s_wrap dry = {&scratch, col, w->indent, w->declaration, ANVIL_OK, w->trials};
+    bool ok = s_pack(&dry, pieces, n, align, suffix) && dry.rc == ANVIL_OK;
     int lines = 1;
     for (size_t i = 0; ok && i < scratch.len; i++) {
         lines += scratch.data[i] == '\n';
@@ -447,7 +469,7 @@ static int s_call_lines(struct s_wrap *w, const char *t, size_t open, const stru
     for (size_t i = 0; i < n; i++) {
         const char *nl = memchr(args[i].ptr, '\n', args[i].len);
         size_t first = nl ? (size_t)(nl - args[i].ptr) : args[i].len;
-        int width = (int)first + (nl ? 0 : i + 1 == n ? (int)tail.len : 1);
+        int width = (int)first + (nl ? 0 : i + 1 == n ? (int)tail.len : 0);
         if (i > 0 && !nl && !after_split && at + 1 + width <= S_LIMIT) {
             at += 1;
             if (!dry) {
@@ -465,7 +487,7 @@ static int s_call_lines(struct s_wrap *w, const char *t, size_t open, const stru
         for (size_t from = 0; from < args[i].len;) {
             const char *end = memchr(args[i].ptr + from, '\n', args[i].len - from);
             size_t piece = end ? (size_t)(end - args[i].ptr) - from : args[i].len - from;
-            int trail = end ? 0 : i + 1 == n ? (int)tail.len : 1;
+            int trail = end ? 0 : i + 1 == n ? (int)tail.len : 0;
             if (from > 0) {
                 at = col;
                 lines++;
@@ -516,7 +538,7 @@ static void s_entry(struct s_wrap *w, struct s_piece entry, struct s_piece suffi
     struct s_piece parts[S_PIECES];
     size_t n = s_split(entry.ptr, 1, close, ",", parts, S_PIECES);
     s_put(w, "{", 1);
-    s_pack(w, parts, n, w->col, (struct s_piece){entry.ptr + close, entry.len - close}, false);
+    s_pack(w, parts, n, w->col, (struct s_piece){entry.ptr + close, entry.len - close});
     s_put(w, suffix.ptr, suffix.len);
 }
 
@@ -557,14 +579,14 @@ static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, s
            there and that takes fewer lines. */
         bool aligned = true;
         for (size_t i = 0; i < n; i++) {
-            aligned = aligned && col + (int)args[i].len + (i + 1 == n ? (int)tail : 1) <= S_LIMIT;
+            aligned = aligned && col + (int)args[i].len + (i + 1 == n ? (int)tail : 0) <= S_LIMIT;
         }
         bool below = (n > 2 || !aligned) && w->indent + 4 + (int)(len - open - 1) <= S_LIMIT;
         /* Neither: one a line after the '{', four columns in, one too wide for that packed inside its braces. */
         bool each_below = !aligned && !below;
         int lines = below ? 2 : aligned ? (int)n : 1;
         for (size_t i = 0; i < n && each_below; i++) {
-            int entry = s_entry_lines(args[i], w->indent + 4, i + 1 == n ? tail : 1);
+            int entry = s_entry_lines(args[i], w->indent + 4, i + 1 == n ? tail : 0);
             if (entry == 0) {
                 return 0;
             }
@@ -606,7 +628,7 @@ static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, s
         s_newline(w, w->indent + 4);
     }
     /* Every argument fits where s_pack_lines() counted it, so s_pack() lays them out just so. */
-    s_pack(w, args, n, break_first ? w->indent + 4 : col, (struct s_piece){t + close, tail}, false);
+    s_pack(w, args, n, break_first ? w->indent + 4 : col, (struct s_piece){t + close, tail});
     return break_first ? after : aligned;
 }
 
@@ -651,7 +673,7 @@ static int s_wrap_single(struct s_wrap *w, const char *t, size_t len, bool dry) 
         }
         /* Broken after this '(': the rest whole on the next line, or laid out from there. */
         if (w->col + (int)open + 1 <= S_LIMIT) {
-            struct s_wrap below = {w->out, w->indent + 4, w->indent + 4, w->declaration, ANVIL_OK};
+            struct s_wrap below = {w->out, w->indent + 4, w->indent + 4, w->declaration, ANVIL_OK, w->trials};
             size_t rest = len - open - 1;
             int lines = below.col + (int)rest <= S_LIMIT ? 1 : s_wrap_call(&below, t + open + 1, rest, '(', true);
             if (lines > 0 && (best == 0 || lines + 1 < best)) {
@@ -780,7 +802,8 @@ enum s_chain_break {
 
 /*
  * `f(a && b && c)TAIL` or `f(!(a || b))TAIL`: a call whose one argument is a
- * chain of one logical operator, broken as `how` says. The lines it takes
+ * chain of one logical operator, broken as `how` says. The head before the
+ * '(' may also be an operator (`!(a || b)`, `c_or || (a && b)`). The lines it takes
  * (0: not this shape, or it does not fit); `dry` writes nothing.
  */
 static int s_wrap_chain_call(struct s_wrap *w, const char *t, size_t len, enum s_chain_break how, bool dry) {
@@ -797,8 +820,8 @@ static int s_wrap_chain_call(struct s_wrap *w, const char *t, size_t len, enum s
     size_t from = first + (negated ? 3 : 1), to = negated ? close - 1 : close;
     struct s_piece ops[S_PIECES];
     size_t n = s_split_logical(t, from, to, ops, S_PIECES);
-    if (n < 2 || (how == S_CHAIN_AFTER_NOT && !negated)) {
-        return 0;
+    if (n < 2 || (how == S_CHAIN_AFTER_NOT && !negated) || (how == S_CHAIN_AFTER_CALL && !s_ident_char(t[first - 1]))) {
+        return 0; /* a break after '(' is a call's, not a group's (`c_or || (a && b)`) */
     }
     if (how != S_CHAIN_PACKED) {
         size_t cut = how == S_CHAIN_AFTER_CALL ? first + 1 : from;
@@ -818,7 +841,7 @@ static int s_wrap_chain_call(struct s_wrap *w, const char *t, size_t len, enum s
         return lines;
     }
     s_put(w, t, from);
-    return s_pack(w, ops, n, w->col, (struct s_piece){t + to, len - to}, false) ? lines : 0;
+    return s_pack(w, ops, n, w->col, (struct s_piece){t + to, len - to}) ? lines : 0;
 }
 
 /*
@@ -840,7 +863,7 @@ static int s_wrap_chain_rhs(struct s_wrap *w, const char *t, size_t len, bool dr
         return lines;
     }
     s_put(w, t, from);
-    return s_pack(w, ops, n, w->col, (struct s_piece){t + to, len - to}, false) ? lines : 0;
+    return s_pack(w, ops, n, w->col, (struct s_piece){t + to, len - to}) ? lines : 0;
 }
 
 /* `a < b` (or <=, >, >=, ==, !=, outside brackets) as the two pieces `a <` and `b`; 0 when there is no such one. */
@@ -895,8 +918,8 @@ static bool s_wrap_for(struct s_wrap *w, const char *t, size_t len) {
         size_t own = parts[i].len - (i < 2);
         size_t n = s_split_logical(parts[i].ptr, 0, own, ops, S_PIECES);
         n = n ? n : s_split_comparison(parts[i].ptr, own, ops);
-        if (n == 0 || !s_pack(w, ops, n, w->col,
-                              i < 2 ? (struct s_piece){";", 1} : (struct s_piece){suffix, strlen(suffix)}, false)) {
+        if (n == 0 ||
+            !s_pack(w, ops, n, w->col, i < 2 ? (struct s_piece){";", 1} : (struct s_piece){suffix, strlen(suffix)})) {
             return false;
         }
         forced = true;
@@ -953,7 +976,7 @@ static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
             return false;
         }
         s_put(w, t, open + 1);
-        s_pack(w, args, n, col, (struct s_piece){t + close, at + 3 - close}, false);
+        s_pack(w, args, n, col, (struct s_piece){t + close, at + 3 - close});
         if (w->col + 1 + (int)(len - at - 4) <= S_LIMIT) {
             s_put(w, " ", 1);
         } else {
@@ -1007,7 +1030,8 @@ static bool s_wrap_assignment(struct s_wrap *w, const char *t, size_t len, size_
     if (w->col > S_LIMIT) {
         return false;
     }
-    if (s_wrap_ternary(&(struct s_wrap){w->out, col + 4, w->indent, w->declaration, ANVIL_OK}, rhs, rhs_len, true)) {
+    if (s_wrap_ternary(&(struct s_wrap){w->out, col + 4, w->indent, w->declaration, ANVIL_OK, w->trials}, rhs, rhs_len,
+                       true)) {
         s_newline(w, col + 4);
         return s_wrap_ternary(w, rhs, rhs_len, false);
     }
@@ -1022,6 +1046,21 @@ static bool s_wrap_assignment(struct s_wrap *w, const char *t, size_t len, size_
     chain.col = col + 4;
     int below_eq = s_wrap_chain_call(&chain, rhs, rhs_len, S_CHAIN_PACKED, true);
     below_eq = below_eq ? below_eq + 1 : 0;
+    /* A group after an operator (`c_or || (a && b)`, `c_or || !(a || b)`) is an operand of the outer chain,
+       which clang-format would rather break than the group, unless breaking after '=' instead takes no more
+       lines. */
+    const char *paren = memchr(rhs, '(', rhs_len);
+    size_t head = paren ? (size_t)(paren - rhs) : 0;
+    if (head > 1 && (rhs[head - 1] == ' ' || (rhs[head - 1] == '!' && rhs[head - 2] == ' '))) {
+        chain.col = w->col + 1;
+        int outer = s_wrap_chain_rhs(&chain, rhs, rhs_len, true);
+        chain.col = col + 4;
+        int outer_below = s_wrap_chain_rhs(&chain, rhs, rhs_len, true);
+        outer = outer && (!outer_below || outer <= outer_below + 1) ? outer : outer_below ? outer_below + 1 : 0;
+        same = outer && outer <= same ? 0 : same;
+        after_not = outer && outer <= after_not ? 0 : after_not;
+        below_eq = outer && outer < below_eq ? 0 : below_eq;
+    }
     if (same || below_eq || after_call || after_not) {
         bool after_eq = below_eq && (!same || below_eq <= same);
         int best = after_eq ? below_eq : same;
@@ -1101,8 +1140,7 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
             size_t n = s_split_logical(t, head, len - (negated ? 4 : 3), ops, S_PIECES);
             if (n > 1) {
                 s_put(w, t, head);
-                return s_pack(w, ops, n, w->col, negated ? (struct s_piece){")) {", 4} : (struct s_piece){") {", 3},
-                              false);
+                return s_pack(w, ops, n, w->col, negated ? (struct s_piece){")) {", 4} : (struct s_piece){") {", 3});
             }
             if (s_wrap_comparison(w, t, len)) {
                 return true;
@@ -1172,7 +1210,8 @@ static int s_line(struct anvil_buf *out, int indent, const char *text, size_t le
     struct anvil_buf wrapped, joined;
     anvil_buf_init(&wrapped, NULL, 0);
     anvil_buf_init(&joined, NULL, 0);
-    struct s_wrap w = {&wrapped, indent, indent, declaration, ANVIL_OK};
+    int trials = S_TRIALS;
+    struct s_wrap w = {&wrapped, indent, indent, declaration, ANVIL_OK, &trials};
     bool ok;
     if (memchr(text, '\n', len)) {
         ok = s_join_split(text, len, &joined) && s_wrap_at(&w, joined.data, joined.len);

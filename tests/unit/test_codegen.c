@@ -445,6 +445,85 @@ done:
     anvil_buf_clean_up(&out);
 }
 
+/* Where a chain holds a group, each expectation clang-format's own: an argument that ends exactly at column 120; the
+ * outer chain broken before its group when that takes no more lines than breaking inside the group (`c_or || (a && b)`,
+ * `c_or || !(a || b)`), but the break after '=' when it ties; a group started on its line when that saves one; the
+ * operand after a group broken over lines on a line of its own, the ones after it packed again. */
+TEST(codegen_breaks_groups_where_clang_format_prefers) {
+    static const struct {
+        int indent;
+        const char *text, *want;
+    } shapes[] = {
+        {28,
+         "c_and_3 = c_and_3 && anvil_json_string_equals_word(v_urpwvdo_l_fq_ut_v_xlsnph_o, \"\\303\\251\", 2, word_field_2);",
+         "c_and_3 = c_and_3 && anvil_json_string_equals_word(v_urpwvdo_l_fq_ut_v_xlsnph_o, \"\\303\\251\",\n"
+         "                                                                               2, word_field_2);\n"},
+        {24,
+         "c_or_11 = c_or_11 || (anvil_json_is_number(v_ft_pd_knc1n1_gt_qfohvrr_qn_pefh_30) && anvil_json_compare(v_ft_pd_knc1n1_gt_qfohvrr_qn_pefh_30, &lit_329154235882909) > 0);",
+         "c_or_11 = c_or_11 ||\n"
+         "                                  (anvil_json_is_number(v_ft_pd_knc1n1_gt_qfohvrr_qn_pefh_30) &&\n"
+         "                                   anvil_json_compare(v_ft_pd_knc1n1_gt_qfohvrr_qn_pefh_30, &lit_329154235882909) > 0);\n"},
+        {20,
+         "c_and_11 = c_and_11 && (anvil_json_is_number(v_ft_pd_knc1n1_gt_qfohvrr_qn_pefh_7) && anvil_json_compare(v_ft_pd_knc1n1_gt_qfohvrr_qn_pefh_7, &lit_m9382980982) <= 0);",
+         "c_and_11 =\n"
+         "                        c_and_11 && (anvil_json_is_number(v_ft_pd_knc1n1_gt_qfohvrr_qn_pefh_7) &&\n"
+         "                                     anvil_json_compare(v_ft_pd_knc1n1_gt_qfohvrr_qn_pefh_7, &lit_m9382980982) <= 0);\n"},
+        {12,
+         "c_or = c_or || !(jpc_str_is(v_pr4s, \"q||1\\303\\251bexen\\302\\205iwh\\nv-/*jg\\177  i\\?\\?//j\", 32) || (jpc_str_is(v_pr4s, \"nci#`t po\", 9) && !jpc_str_is(v_pr4s, \"bzvfuThe quick brown fox gg#a\", 29)));",
+         "c_or = c_or ||\n"
+         "                   !(jpc_str_is(v_pr4s, \"q||1\\303\\251bexen\\302\\205iwh\\nv-/*jg\\177  i\\?\\?//j\", 32) ||\n"
+         "                     (jpc_str_is(v_pr4s, \"nci#`t po\", 9) && !jpc_str_is(v_pr4s, \"bzvfuThe quick brown fox gg#a\", 29)));\n"},
+        {20,
+         "bool c_or_9 = (c_and_18 || (anvil_json_is_number(v_c_pwe_16) && anvil_json_compare(v_c_pwe_16, &lit_658705372538330) >= 0));",
+         "bool c_or_9 = (c_and_18 || (anvil_json_is_number(v_c_pwe_16) &&\n"
+         "                                                anvil_json_compare(v_c_pwe_16, &lit_658705372538330) >= 0));\n"},
+        {12,
+         "c_or = c_or || (!anvil_json_string_equals_word(v_bb, \"jbsl\", 4, word_jbsl) && jpc_str_is(v_bb, str_uryo0pxo_p_q_c_fwt_ctffa_u_gq_xj_qabcd, 55));",
+         "c_or = c_or || (!anvil_json_string_equals_word(v_bb, \"jbsl\", 4, word_jbsl) &&\n"
+         "                            jpc_str_is(v_bb, str_uryo0pxo_p_q_c_fwt_ctffa_u_gq_xj_qabcd, 55));\n"},
+        {24,
+         "c_or = (!anvil_jmespath_truthy(v_g_rgajl_long_name_here) && anvil_jmespath_truthy(v_g_rgajl_long_name_here) && !anvil_jmespath_truthy(v_g_rgajl_long_name_here)) || !anvil_jmespath_truthy(v_g_rgajl) || anvil_jmespath_truthy(v_g_rgajl) || anvil_jmespath_truthy(v_g_rgajl);",
+         "c_or = (!anvil_jmespath_truthy(v_g_rgajl_long_name_here) &&\n"
+         "                                anvil_jmespath_truthy(v_g_rgajl_long_name_here) &&\n"
+         "                                !anvil_jmespath_truthy(v_g_rgajl_long_name_here)) ||\n"
+         "                               !anvil_jmespath_truthy(v_g_rgajl) || anvil_jmespath_truthy(v_g_rgajl) ||\n"
+         "                               anvil_jmespath_truthy(v_g_rgajl);\n"},
+    };
+    struct anvil_buf out;
+    anvil_buf_init(&out, t->alloc, 0);
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        out.len = 0;
+        CHECK_OK(anvil__c_line(&out, shapes[i].indent, shapes[i].text, strlen(shapes[i].text)));
+        CHECK_OK(anvil_buf_append_byte(&out, '\0'));
+        CHECK_STR_EQ(out.data + shapes[i].indent, shapes[i].want);
+    }
+    /* A nest of groups each too wide for a line: laid out within the limit, and in bounded time (each group's two
+     * places compared only so many times a statement; laying each out both ways at every depth took time
+     * exponential in the depth, about a second at 10 levels). */
+    char nest[8192];
+    size_t at = (size_t)snprintf(nest, sizeof nest, "c_or = c_or || (");
+    for (int depth = 0; depth < 16; depth++) {
+        at += (size_t)snprintf(nest + at, sizeof nest - at, "anvil_jmespath_truthy(v_some_long_variable_name) || ((");
+    }
+    at += (size_t)snprintf(nest + at, sizeof nest - at, "anvil_jmespath_truthy(v_x)");
+    for (int depth = 0; depth < 16; depth++) {
+        at += (size_t)snprintf(nest + at, sizeof nest - at, ") && anvil_jmespath_truthy(v_other_long_name_x))");
+    }
+    at += (size_t)snprintf(nest + at, sizeof nest - at, ");");
+    CHECK(at < sizeof nest);
+    out.len = 0;
+    CHECK_OK(anvil__c_line(&out, 4, nest, at));
+    size_t lines = 0, width = 0;
+    for (size_t k = 0; k < out.len; k++) {
+        width = out.data[k] == '\n' ? 0 : width + 1;
+        lines += out.data[k] == '\n';
+        CHECK(width <= 120);
+    }
+    CHECK(lines > 16);
+done:
+    anvil_buf_clean_up(&out);
+}
+
 /* More shapes the layout fuzzer (scripts/codegen-layout-fuzz) found otherwise than clang-format, each expectation
  * clang-format's own: a braced list's entry too wide for a line, packed inside its braces; a compared call (`if ((rc =
  * f(...)) != ANVIL_OK) {`) broken at its arguments and after the comparison, not after its '('; negated groups inside
