@@ -274,6 +274,7 @@ static bool s_ident_char(char c) {
 }
 
 static size_t s_split_logical(const char *t, size_t from, size_t to, struct s_piece *out, size_t max);
+static size_t s_split_comparison(const char *t, size_t len, struct s_piece *out);
 static int s_pack_dry(const struct s_wrap *w, int col, const struct s_piece *pieces, size_t n, int align,
                       struct s_piece suffix);
 static int s_pack_lines(const struct s_piece *pieces, size_t n, int col, int align, size_t suffix);
@@ -352,8 +353,31 @@ static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int
             s_put(w, pieces[i].ptr, pieces[i].len);
             continue;
         }
-        /* Too wide even for a line of its own: a call broken at its arguments, on this line if it can start here. */
+        /* Too wide even for a line of its own: a comparison broken after its operator, the right side four columns
+           in from the left's start, as clang-format breaks it before a call's arguments; */
         struct s_piece after = i + 1 == n ? suffix : (struct s_piece){"", 0};
+        struct s_piece sides[2];
+        if (s_split_comparison(pieces[i].ptr, pieces[i].len, sides) == 2) {
+            bool start_here = here && w->col + gap + (int)sides[0].len <= S_LIMIT;
+            int start = start_here ? w->col + gap : align;
+            if (start + (int)sides[0].len <= S_LIMIT && start + 4 + (int)(sides[1].len + after.len) <= S_LIMIT) {
+                if (start_here) {
+                    s_put(w, " ", (size_t)gap);
+                } else {
+                    s_newline(w, align);
+                }
+                s_put(w, sides[0].ptr, sides[0].len);
+                s_newline(w, start + 4);
+                s_put(w, sides[1].ptr, sides[1].len);
+                if (i + 1 == n) {
+                    s_put(w, suffix.ptr, suffix.len);
+                    return true;
+                }
+                broke = true;
+                continue;
+            }
+        }
+        /* else a call broken at its arguments, on this line if it can start here. */
         if (s_pack_call(w, pieces[i], after, align, here ? gap : -1)) {
             if (i + 1 == n) {
                 return true;
@@ -575,42 +599,37 @@ static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, s
         return s_call_lines(w, t, open, args, n, (struct s_piece){t + close, tail}, col, dry);
     }
     if (t[open] == '{' && args[0].len > 0 && args[0].ptr[0] == '{') {
-        /* A list of braced lists: one a line, aligned after the '{', or all on the line after it when they fit
-           there and that takes fewer lines. */
-        bool aligned = true;
+        /* A list of braced lists: all on the line after the '{' when they fit there and that takes fewer lines than
+           one a line aligned after the '{'; else one a line, aligned after the '{' or, when that takes more lines,
+           four columns in on the lines after it; an entry too wide for its line is packed inside its braces. */
+        bool whole = true;
         for (size_t i = 0; i < n; i++) {
-            aligned = aligned && col + (int)args[i].len + (i + 1 == n ? (int)tail : 0) <= S_LIMIT;
+            whole = whole && col + (int)args[i].len + (i + 1 == n ? (int)tail : 0) <= S_LIMIT;
         }
-        bool below = (n > 2 || !aligned) && w->indent + 4 + (int)(len - open - 1) <= S_LIMIT;
-        /* Neither: one a line after the '{', four columns in, one too wide for that packed inside its braces. */
-        bool each_below = !aligned && !below;
-        int lines = below ? 2 : aligned ? (int)n : 1;
-        for (size_t i = 0; i < n && each_below; i++) {
-            int entry = s_entry_lines(args[i], w->indent + 4, i + 1 == n ? tail : 0);
-            if (entry == 0) {
-                return 0;
-            }
-            lines += entry;
+        bool below = (n > 2 || !whole) && w->indent + 4 + (int)(len - open - 1) <= S_LIMIT;
+        int aligned = 0, each = 1;
+        for (size_t i = 0; i < n && !below; i++) {
+            int here = s_entry_lines(args[i], col, i + 1 == n ? tail : 0);
+            int four_in = s_entry_lines(args[i], w->indent + 4, i + 1 == n ? tail : 0);
+            aligned = here && (i == 0 || aligned) ? aligned + here : 0;
+            each = four_in && each ? each + four_in : 0;
         }
-        if (!dry) {
-            s_put(w, t, open + 1);
-            if (below) {
-                s_newline(w, w->indent + 4);
-                s_put(w, t + open + 1, len - open - 1);
+        bool each_below = !below && !whole && (aligned == 0 || (each > 0 && each <= aligned));
+        int lines = below ? 2 : each_below ? each : aligned;
+        if (lines == 0 || dry) {
+            return lines;
+        }
+        s_put(w, t, open + 1);
+        if (below) {
+            s_newline(w, w->indent + 4);
+            s_put(w, t + open + 1, len - open - 1);
+            return lines;
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (i > 0 || each_below) {
+                s_newline(w, each_below ? w->indent + 4 : col);
             }
-            for (size_t i = 0; i < n && !below; i++) {
-                if (i > 0 || each_below) {
-                    s_newline(w, each_below ? w->indent + 4 : col);
-                }
-                if (each_below) {
-                    s_entry(w, args[i], i + 1 == n ? (struct s_piece){t + close, tail} : (struct s_piece){"", 0});
-                } else {
-                    s_put(w, args[i].ptr, args[i].len);
-                }
-            }
-            if (!below && !each_below) {
-                s_put(w, t + close, tail);
-            }
+            s_entry(w, args[i], i + 1 == n ? (struct s_piece){t + close, tail} : (struct s_piece){"", 0});
         }
         return lines;
     }
@@ -928,6 +947,29 @@ static bool s_wrap_for(struct s_wrap *w, const char *t, size_t len) {
 }
 
 /*
+ * What breaking a compared call's arguments packed from column `col` costs,
+ * with `closing` (`)) !=`) after the last and the comparison's other side
+ * (`rest` columns) after them or on a line of its own: clang-format's
+ * penalty of 20 a nesting level for each break, three levels in for a break
+ * between arguments, one for one after the comparison. 0 when an argument
+ * does not fit.
+ */
+static int s_compared_cost(const struct s_wrap *w, const struct s_piece *args, size_t n, int col,
+                           struct s_piece closing, size_t rest) {
+    struct anvil_buf scratch;
+    anvil_buf_init(&scratch, NULL, 0);
+    struct s_wrap dry = {&scratch, col, w->indent, w->declaration, ANVIL_OK, w->trials};
+    bool ok =
+        s_pack_lines(args, n, col, col, closing.len) > 0 && s_pack(&dry, args, n, col, closing) && dry.rc == ANVIL_OK;
+    int breaks = 0;
+    for (size_t i = 0; ok && i < scratch.len; i++) {
+        breaks += scratch.data[i] == '\n';
+    }
+    anvil_buf_clean_up(&scratch);
+    return !ok ? 0 : 1 + 60 * breaks + 20 * (dry.col + 1 + (int)rest > S_LIMIT);
+}
+
+/*
  * `if (X != Y) {` or `==`, one comparison at the top of the condition, when
  * `if (X !=` fits: the rest on the next line four columns in, which
  * clang-format prefers to breaking inside X (`if ((rc = f(...)) !=`). When
@@ -971,12 +1013,32 @@ static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
         }
         struct s_piece args[S_PIECES];
         size_t n = s_split(t, open + 1, close, ",", args, S_PIECES);
-        int col = w->col + (int)open + 1;
-        if (n < 2 || s_pack_lines(args, n, col, col, at + 3 - close) == 0) {
+        size_t tail = at + 3 - close;
+        /* After the call's '(' (A); for `(rc = f(`, also the call on the next line four columns in from `rc`, its
+           arguments after its '(' (B), which clang-format takes when it costs less (a break after '=', two levels
+           in, costs 40); when neither fits, the arguments on the line after the call's '(' (C). */
+        struct s_piece closing = {t + close, tail};
+        size_t rest = len - at - 4;
+        int col = w->col + (int)open + 1, below = w->col + 5 + 4, below_args = below + (int)(open - from) + 1;
+        bool rc = from == 10;
+        int a = n > 1 ? s_compared_cost(w, args, n, col, closing, rest) : 0;
+        int b = rc && n > 1 ? s_compared_cost(w, args, n, below_args, closing, rest) : 0;
+        int c = rc && !a && !b ? s_compared_cost(w, args, n, below, closing, rest) : 0;
+        if (b && (!a || b + 40 < a)) {
+            s_put(w, t, from - 1);
+            s_newline(w, below);
+            col = below_args;
+            s_put(w, t + from, open + 1 - from);
+        } else if (a) {
+            s_put(w, t, open + 1);
+        } else if (c) {
+            s_put(w, t, open + 1);
+            s_newline(w, below);
+            col = below;
+        } else {
             return false;
         }
-        s_put(w, t, open + 1);
-        s_pack(w, args, n, col, (struct s_piece){t + close, at + 3 - close});
+        s_pack(w, args, n, col, (struct s_piece){t + close, tail});
         if (w->col + 1 + (int)(len - at - 4) <= S_LIMIT) {
             s_put(w, " ", 1);
         } else {

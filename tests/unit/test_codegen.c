@@ -445,6 +445,60 @@ done:
     anvil_buf_clean_up(&out);
 }
 
+/* Lists of braced lists, comparisons and compared calls, each expectation clang-format's own: the entries aligned after
+ * the '{' with one packed inside its braces when that takes fewer lines than one a line below; a comparison too wide
+ * for a line broken after its operator rather than at its call's arguments; `if ((rc = f(...)) != ANVIL_OK) {` broken
+ * after `rc =` when that costs clang-format less than breaking the arguments after the call's '(' (and the arguments on
+ * the line after the '(' when neither fits). */
+TEST(codegen_breaks_lists_comparisons_and_compared_calls) {
+    static const struct {
+        int indent;
+        const char *text, *want;
+    } shapes[] = {
+        {24,
+         "static const struct jpc_key keys[] = {{\"yn\", 2, &last_yn}, {\"vacjmlwlxmziinfEkdypsmFssrRfzZtfshfjs9y4\", 40, &last_vacjmlwlxmziinf_ekdypsm_fssr_rfz_ztfsh}};",
+         "static const struct jpc_key keys[] = {{\"yn\", 2, &last_yn},\n"
+         "                                                              {\"vacjmlwlxmziinfEkdypsmFssrRfzZtfshfjs9y4\", 40,\n"
+         "                                                               &last_vacjmlwlxmziinf_ekdypsm_fssr_rfz_ztfsh}};\n"},
+        {24,
+         "static const struct jpc_key keys[] = {{\"ptxsluztxehfvlwJemhelfJLr2rfjt8y4agjzxwFlf\", 42, &last_ptxsluztxehfvlw_jemhelf_j_lr2rfjt8y4ag}, {\"vzjtgEC6hdkiyta\", 15, &last_vzjtg_ec6hdkiyta}};",
+         "static const struct jpc_key keys[] = {{\"ptxsluztxehfvlwJemhelfJLr2rfjt8y4agjzxwFlf\", 42,\n"
+         "                                                               &last_ptxsluztxehfvlw_jemhelf_j_lr2rfjt8y4ag},\n"
+         "                                                              {\"vzjtgEC6hdkiyta\", 15, &last_vzjtg_ec6hdkiyta}};\n"},
+        {28,
+         "if ((anvil_json_is_number(v_j_pyyg_rn00thn_q2bayjnwykwsl_tkrlwnm_x_2) && anvil_json_compare(v_j_pyyg_rn00thn_q2bayjnwykwsl_tkrlwnm_x_2, &lit_3822417119456) > 0)) {",
+         "if ((anvil_json_is_number(v_j_pyyg_rn00thn_q2bayjnwykwsl_tkrlwnm_x_2) &&\n"
+         "                                 anvil_json_compare(v_j_pyyg_rn00thn_q2bayjnwykwsl_tkrlwnm_x_2, &lit_3822417119456) >\n"
+         "                                     0)) {\n"},
+        {4,
+         "if ((rc = jpc_parse(scratch, \"{\\\"a\\\":\\\"hpx\\\\t\\\\u200fThe quick brown fox zhkf#-` i\\303\\251Ff\\?\\?/,f-\\\\u200fpoint-\\\"}\", 70, &lit_object)) != ANVIL_OK) {",
+         "if ((rc =\n"
+         "             jpc_parse(scratch, \"{\\\"a\\\":\\\"hpx\\\\t\\\\u200fThe quick brown fox zhkf#-` i\\303\\251Ff\\?\\?/,f-\\\\u200fpoint-\\\"}\",\n"
+         "                       70, &lit_object)) != ANVIL_OK) {\n"},
+        {4,
+         "if ((rc = jpc_parse(scratch, \"{\\\"a\\\":\\\"hpx\\\\t\\\\u200fThe quick brown fox zhkf#-` i\\303\\251Ff\\?\\?/,f-\\\\u200fpoint-xxxxxxxxxxxxxx\\\"}\", 70, &lit_object)) != ANVIL_OK) {",
+         "if ((rc = jpc_parse(\n"
+         "             scratch,\n"
+         "             \"{\\\"a\\\":\\\"hpx\\\\t\\\\u200fThe quick brown fox zhkf#-` i\\303\\251Ff\\?\\?/,f-\\\\u200fpoint-xxxxxxxxxxxxxx\\\"}\", 70,\n"
+         "             &lit_object)) != ANVIL_OK) {\n"},
+        {40,
+         "if ((rc = jpc_list_push(scratch, &l_cgzismc_pzzvh_zyi_ymgwdm_vn_bz_ljfw_v6, v_qeo0wy_wxlybj5llpcqarx3g_mtmxa_ccphpfz)) != ANVIL_OK) {",
+         "if ((rc = jpc_list_push(scratch, &l_cgzismc_pzzvh_zyi_ymgwdm_vn_bz_ljfw_v6,\n"
+         "                                                                v_qeo0wy_wxlybj5llpcqarx3g_mtmxa_ccphpfz)) !=\n"
+         "                                            ANVIL_OK) {\n"},
+    };
+    struct anvil_buf out;
+    anvil_buf_init(&out, t->alloc, 0);
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        out.len = 0;
+        CHECK_OK(anvil__c_line(&out, shapes[i].indent, shapes[i].text, strlen(shapes[i].text)));
+        CHECK_OK(anvil_buf_append_byte(&out, '\0'));
+        CHECK_STR_EQ(out.data + shapes[i].indent, shapes[i].want);
+    }
+done:
+    anvil_buf_clean_up(&out);
+}
+
 /* Where a chain holds a group, each expectation clang-format's own: an argument that ends exactly at column 120; the
  * outer chain broken before its group when that takes no more lines than breaking inside the group (`c_or || (a && b)`,
  * `c_or || !(a || b)`), but the break after '=' when it ties; a group started on its line when that saves one; the
