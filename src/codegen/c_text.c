@@ -130,16 +130,24 @@ int anvil__jpc_emit_fallback(const struct anvil_jmespath *expr, const char *name
                                             "&%s_expr, NULL);\n}\n\n",
                                             name, name, name, name, name, name)
                         : rc;
-    rc = rc == ANVIL_OK ? anvil_buf_appendf(out,
+    /* The head laid out as a declaration (its parameters aligned after the '('), as the compiled functions' are. */
+    struct anvil_buf head;
+    anvil_buf_init(&head, NULL, 0);
+    rc = rc == ANVIL_OK ? anvil_buf_appendf(&head,
                                             "static int %s(const struct anvil_json *root, struct anvil_arena *scratch, "
-                                            "struct anvil_json *out) {\n"
+                                            "struct anvil_json *out) {",
+                                            name)
+                        : rc;
+    rc = rc == ANVIL_OK ? anvil__c_declaration(out, 0, head.data, head.len) : rc;
+    anvil_buf_clean_up(&head);
+    rc = rc == ANVIL_OK ? anvil_buf_appendf(out,
                                             "    pthread_once(&%s_once, %s_compile);\n"
                                             "    if (!%s_expr) {\n"
                                             "        return ANVIL_ENOMEM;\n"
                                             "    }\n"
                                             "    return anvil_jmespath_search(%s_expr, root, scratch, out, NULL);\n"
                                             "}\n\n",
-                                            name, name, name, name, name)
+                                            name, name, name, name)
                         : rc;
     return rc;
 }

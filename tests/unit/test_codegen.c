@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "anvil/codegen.h"
+#include "anvil/jmespath.h"
 #include "anvil/json.h"
 #include "anvil/waiter.h"
 #include "codegen/codegen_internal.h"
@@ -642,5 +643,27 @@ TEST(codegen_breaks_entries_compared_calls_and_negated_groups) {
         CHECK_STR_EQ(out.data + shapes[i].indent, shapes[i].want);
     }
 done:
+    anvil_buf_clean_up(&out);
+}
+
+/* The interpreter fallback's function head is laid out as a declaration, as clang-format lays out a long one: its
+ * parameters aligned after the '(' (not moved to the next line as a call's arguments would be). */
+TEST(codegen_fallback_head_is_laid_out_as_a_declaration) {
+    struct anvil_jmespath *expr = NULL;
+    struct anvil_buf out;
+    anvil_buf_init(&out, t->alloc, 0);
+    CHECK_OK(anvil_jmespath_compile(NULL, "a.b", 3, NULL, &expr, NULL));
+    const char *name = "sjxxnar_match_jbeiej_tgy2ykhcpvosvjxiqosdekp_c_ted_qvi_vksg_0_9e6cc2d6_value";
+    CHECK_OK(anvil__jpc_emit_fallback(expr, name, "an expression longer than 8192 bytes", &out));
+    CHECK_OK(anvil_buf_append_byte(&out, '\0'));
+    CHECK(strstr(out.data, "static int sjxxnar_match_jbeiej_tgy2ykhcpvosvjxiqosdekp_c_ted_qvi_vksg_0_9e6cc2d6_value("
+                           "const struct anvil_json *root,\n"
+                           "                                                                                        "
+                           "struct anvil_arena *scratch,\n"
+                           "                                                                                        "
+                           "struct anvil_json *out) {\n"
+                           "    pthread_once(") != NULL);
+done:
+    anvil_jmespath_destroy(expr);
     anvil_buf_clean_up(&out);
 }
