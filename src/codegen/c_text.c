@@ -641,7 +641,10 @@ static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, s
         }
         return lines;
     }
-    int aligned = col <= S_LIMIT && n > 1 ? s_pack_lines(args, n, col, col, tail) : 0;
+    if (col > S_LIMIT) {
+        return 0; /* the text up to the '(' does not fit its line */
+    }
+    int aligned = n > 1 ? s_pack_lines(args, n, col, col, tail) : 0;
     int after = s_pack_lines(args, n, w->indent + 4, w->indent + 4, tail) + 1;
     if (aligned == 0 && after == 1) {
         return 0;

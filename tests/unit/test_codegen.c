@@ -446,6 +446,32 @@ done:
     anvil_buf_clean_up(&out);
 }
 
+/* A call inside a one-argument call is broken at its arguments only when the text up to its '(' fits the line (here it
+ * does not, 123 columns, so the break goes after '='), as clang-format lays it out. */
+TEST(codegen_breaks_a_call_only_where_its_head_fits) {
+    static const struct {
+        int indent;
+        const char *text, *want;
+    } shapes[] = {
+        {44,
+         "struct anvil_json t_starts_with_13 = anvil_json_make_bool(anvil_sv_starts_with(anvil_json_string(v_hojshk1ps_e_grom_w5lty_iwpbxlnga_3), anvil_sv(\"/al w\", 5)));",
+         "struct anvil_json t_starts_with_13 =\n"
+         "                                                anvil_json_make_bool(anvil_sv_starts_with(\n"
+         "                                                    anvil_json_string(v_hojshk1ps_e_grom_w5lty_iwpbxlnga_3),\n"
+         "                                                    anvil_sv(\"/al w\", 5)));\n"},
+    };
+    struct anvil_buf out;
+    anvil_buf_init(&out, t->alloc, 0);
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        out.len = 0;
+        CHECK_OK(anvil__c_line(&out, shapes[i].indent, shapes[i].text, strlen(shapes[i].text)));
+        CHECK_OK(anvil_buf_append_byte(&out, '\0'));
+        CHECK_STR_EQ(out.data + shapes[i].indent, shapes[i].want);
+    }
+done:
+    anvil_buf_clean_up(&out);
+}
+
 /* Lists of braced lists, comparisons and compared calls, each expectation clang-format's own: the entries aligned after
  * the '{' with one packed inside its braces when that takes fewer lines than one a line below; a comparison too wide
  * for a line broken after its operator rather than at its call's arguments; `if ((rc = f(...)) != ANVIL_OK) {` broken
