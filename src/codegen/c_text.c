@@ -308,7 +308,12 @@ static bool s_pack_call(struct s_wrap *w, struct s_piece piece, struct s_piece s
     }
     /* The text after the call (its separator) and then the suffix close the last argument. */
     int tail = (int)(piece.len - close) + (int)suffix.len;
-    for (int attempt = gap >= 0 ? 0 : 1; attempt < 2; attempt++) {
+    /* On this line only when that takes fewer lines than starting the call on the next: clang-format would
+       rather break before the operand than twice inside it. */
+    int here =
+        gap >= 0 ? s_pack_lines(args, n, w->col + gap + (int)open + 1, w->col + gap + (int)open + 1, (size_t)tail) : 0;
+    int below = s_pack_lines(args, n, align + (int)open + 1, align + (int)open + 1, (size_t)tail);
+    for (int attempt = here > 0 && (below == 0 || here < below + 1) ? 0 : 1; attempt < 2; attempt++) {
         int start = attempt == 0 ? w->col + gap : align;
         int col = start + (int)open + 1;
         if (s_pack_lines(args, n, col, col, (size_t)tail) == 0) {

@@ -446,6 +446,37 @@ done:
     anvil_buf_clean_up(&out);
 }
 
+/* A chain's operand that is a call too wide for a line, each expectation clang-format's own: started on the line after
+ * the operator when breaking its arguments there takes as many lines as starting it on its own line (clang-format would
+ * rather break before the operand than twice inside it); kept on the operator's line when that saves a line. */
+TEST(codegen_starts_a_call_operand_where_clang_format_does) {
+    static const struct {
+        int indent;
+        const char *text, *want;
+    } shapes[] = {
+        {24,
+         "bool c_or = (anvil_json_bool(&t_contains_6) && !jpc_str_is(v_uu8tte9di8vmkfnr_vy_tsbo9yjul, str_zma_kpoint_in_time_rzqm_ar_s_r_ikq_mud, 207) && jpc_equal(v_x, &lit_1));",
+         "bool c_or = (anvil_json_bool(&t_contains_6) &&\n"
+         "                                     !jpc_str_is(v_uu8tte9di8vmkfnr_vy_tsbo9yjul,\n"
+         "                                                 str_zma_kpoint_in_time_rzqm_ar_s_r_ikq_mud, 207) &&\n"
+         "                                     jpc_equal(v_x, &lit_1));\n"},
+        {12,
+         "c_or = c_or || jpc_str_is(v_z_aoam_t_zngic_sd_ytu, \"nlyt-gy-ue-nw-aThe quick brown fox point-in-time-and-so-on-and-on\", 51);",
+         "c_or = c_or || jpc_str_is(v_z_aoam_t_zngic_sd_ytu,\n"
+         "                                      \"nlyt-gy-ue-nw-aThe quick brown fox point-in-time-and-so-on-and-on\", 51);\n"},
+    };
+    struct anvil_buf out;
+    anvil_buf_init(&out, t->alloc, 0);
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        out.len = 0;
+        CHECK_OK(anvil__c_line(&out, shapes[i].indent, shapes[i].text, strlen(shapes[i].text)));
+        CHECK_OK(anvil_buf_append_byte(&out, '\0'));
+        CHECK_STR_EQ(out.data + shapes[i].indent, shapes[i].want);
+    }
+done:
+    anvil_buf_clean_up(&out);
+}
+
 /* A call inside a one-argument call is broken at its arguments only when the text up to its '(' fits the line (here it
  * does not, 123 columns, so the break goes after '='), as clang-format lays it out. */
 TEST(codegen_breaks_a_call_only_where_its_head_fits) {
