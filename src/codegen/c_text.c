@@ -163,13 +163,15 @@ struct s_wrap {
     int indent;       /* the statement's */
     bool declaration; /* a function's head: parameters aligned after the '(' whenever they fit */
     int rc;
-    int *trials; /* the statement's: how many more groups may be laid out both ways to compare them */
+    int *trials;   /* the statement's: how many more groups may be laid out both ways to compare them */
+    bool fit_head; /* a call is broken after its '(' only where the text up to it fits (there is another break) */
 };
 
-/* Each comparison of a group's two places lays it out twice, and each of those its inner groups: so many per
- * statement, then a group goes on the next line uncompared (a nest of groups made to be too wide would otherwise
- * take time exponential in its depth). */
-#define S_TRIALS 4096
+/* Each comparison of a group's two places lays it out twice, and each of those its inner groups, as each break
+ * after the '(' of a call of one argument lays out the rest, which may hold such calls in turn: so many per
+ * statement, then a group goes on the next line uncompared and no more such breaks are tried (a nest made to be too
+ * wide would otherwise take time exponential in its depth). */
+#define S_TRIALS 256
 
 struct s_piece {
     const char *ptr;
@@ -240,8 +242,8 @@ struct anvil_str_view anvil__c_unparen(struct anvil_str_view text) {
 /*
  * Splits t[from, to) after each `sep` outside brackets and literals, the
  * separator kept at the end of the piece before it and the blanks after
- * it dropped. The count, or 0 when there are more than `max` pieces;
- * `out` NULL only counts.
+ * it dropped. The count, or 0 when there are more than `max` pieces or
+ * the last is empty (`f(a, )`); `out` NULL only counts.
  */
 static size_t s_split(const char *t, size_t from, size_t to, const char *sep, struct s_piece *out, size_t max) {
     size_t n = 0, start = from, seplen = strlen(sep);
@@ -309,45 +311,54 @@ static bool s_pack_call(struct s_wrap *w, struct s_piece piece, struct s_piece s
     /* The text after the call (its separator) and then the suffix close the last argument. */
     int tail = (int)(piece.len - close) + (int)suffix.len;
     /* On this line only when that takes fewer lines than starting the call on the next: clang-format would
-       rather break before the operand than twice inside it. */
-    int here =
-        gap >= 0 ? s_pack_lines(args, n, w->col + gap + (int)open + 1, w->col + gap + (int)open + 1, (size_t)tail) : 0;
-    int below = s_pack_lines(args, n, align + (int)open + 1, align + (int)open + 1, (size_t)tail);
-    for (int attempt = here > 0 && (below == 0 || here < below + 1) ? 0 : 1; attempt < 2; attempt++) {
-        int start = attempt == 0 ? w->col + gap : align;
-        int col = start + (int)open + 1;
-        if (s_pack_lines(args, n, col, col, (size_t)tail) == 0) {
-            continue;
-        }
-        if (attempt == 0) {
-            s_put(w, " ", (size_t)gap);
-        } else {
-            s_newline(w, align);
-        }
-        s_put(w, p, open + 1);
-        for (size_t i = 0; i < n; i++) {
-            int width = (int)args[i].len + (i + 1 == n ? tail : 0);
-            if (i > 0 && w->col + 1 + width <= S_LIMIT) {
-                s_put(w, " ", 1);
-            } else if (i > 0) {
-                s_newline(w, col);
-            }
-            s_put(w, args[i].ptr, args[i].len);
-        }
-        s_put(w, p + close, piece.len - close);
-        s_put(w, suffix.ptr, suffix.len);
-        return true;
+       rather break before the operand than twice inside it. Failing both, or when it saves a line, the call
+       starts on this line with its arguments on the next, four columns in from the call. */
+    int start = w->col + gap, here = 0, after = 0;
+    if (gap >= 0) {
+        here = s_pack_lines(args, n, start + (int)open + 1, start + (int)open + 1, (size_t)tail);
+        after = start + (int)open + 1 <= S_LIMIT ? s_pack_lines(args, n, start + 4, start + 4, (size_t)tail) : 0;
     }
-    return false;
+    int below = s_pack_lines(args, n, align + (int)open + 1, align + (int)open + 1, (size_t)tail);
+    bool on_this = here > 0 && (below == 0 || here < below + 1);
+    int best = on_this ? here : below > 0 ? below + 1 : 0;
+    int col;
+    if (after > 0 && (best == 0 || after + 1 < best)) {
+        s_put(w, " ", (size_t)gap);
+        s_put(w, p, open + 1);
+        col = start + 4;
+        s_newline(w, col);
+    } else if (on_this) {
+        s_put(w, " ", (size_t)gap);
+        s_put(w, p, open + 1);
+        col = w->col;
+    } else if (best > 0) {
+        s_newline(w, align);
+        s_put(w, p, open + 1);
+        col = w->col;
+    } else {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int width = (int)args[i].len + (i + 1 == n ? tail : 0);
+        if (i > 0 && w->col + 1 + width <= S_LIMIT) {
+            s_put(w, " ", 1);
+        } else if (i > 0) {
+            s_newline(w, col);
+        }
+        s_put(w, args[i].ptr, args[i].len);
+    }
+    s_put(w, p + close, piece.len - close);
+    s_put(w, suffix.ptr, suffix.len);
+    return true;
 }
 
 /*
  * Writes the pieces one after another (a blank between), a piece that
  * does not fit the line starting a new one at `align`; `suffix` follows
  * the last. A piece too wide for a line of its own is broken inside (a
- * call at its arguments, a parenthesized chain at its operators), and the
- * piece after it starts a line of its own. False when a piece does not fit
- * even so.
+ * comparison after its operator, a call at its arguments, a parenthesized
+ * chain at its operators), and the piece after it starts a line of its
+ * own. False when a piece does not fit even so.
  */
 static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int align, struct s_piece suffix) {
     bool broke = false; /* the piece before was broken over lines: this one starts a line of its own */
@@ -448,7 +459,7 @@ static int s_pack_dry(const struct s_wrap *w, int col, const struct s_piece *pie
                       struct s_piece suffix) {
     struct anvil_buf scratch;
     anvil_buf_init(&scratch, NULL, 0);
-    struct s_wrap dry = {&scratch, col, w->indent, w->declaration, ANVIL_OK, w->trials};
+    struct s_wrap dry = {&scratch, col, w->indent, w->declaration, ANVIL_OK, w->trials, w->fit_head};
     bool ok = s_pack(&dry, pieces, n, align, suffix) && dry.rc == ANVIL_OK;
     int lines = 1;
     for (size_t i = 0; ok && i < scratch.len; i++) {
@@ -574,9 +585,19 @@ static void s_entry(struct s_wrap *w, struct s_piece entry, struct s_piece suffi
     size_t close = s_close_of(entry.ptr, entry.len, 0);
     struct s_piece parts[S_PIECES];
     size_t n = s_split(entry.ptr, 1, close, ",", parts, S_PIECES);
+    /* The entry's own '}' (and ',') and the list's closing after it end the last element's line, as
+       s_entry_lines() counted them. */
+    char closing[32];
+    size_t own = entry.len - close;
+    if (own + suffix.len > sizeof closing) {
+        s_put(w, entry.ptr, entry.len); /* not a shape the generator writes: left whole */
+        s_put(w, suffix.ptr, suffix.len);
+        return;
+    }
+    memcpy(closing, entry.ptr + close, own);
+    memcpy(closing + own, suffix.ptr, suffix.len);
     s_put(w, "{", 1);
-    s_pack(w, parts, n, w->col, (struct s_piece){entry.ptr + close, entry.len - close});
-    s_put(w, suffix.ptr, suffix.len);
+    s_pack(w, parts, n, w->col, (struct s_piece){closing, own + suffix.len});
 }
 
 /*
@@ -585,7 +606,8 @@ static void s_entry(struct s_wrap *w, struct s_piece entry, struct s_piece suffi
  * when that takes more lines, all of them on the lines after it, four
  * columns in from the statement. The lines it takes (0: not a shape it
  * handles, nothing written); `dry` writes nothing. Each argument stays on
- * one line.
+ * one line, but for an entry of a list of braced lists too wide for its
+ * line, packed inside its braces.
  */
 static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, size_t close, bool dry) {
     struct s_piece args[S_PIECES];
@@ -646,10 +668,10 @@ static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, s
         }
         return lines;
     }
-    if (col > S_LIMIT) {
-        return 0; /* the text up to the '(' does not fit its line */
+    if (col > S_LIMIT && w->fit_head) {
+        return 0;
     }
-    int aligned = n > 1 ? s_pack_lines(args, n, col, col, tail) : 0;
+    int aligned = col <= S_LIMIT && n > 1 ? s_pack_lines(args, n, col, col, tail) : 0;
     int after = s_pack_lines(args, n, w->indent + 4, w->indent + 4, tail) + 1;
     if (aligned == 0 && after == 1) {
         return 0;
@@ -700,15 +722,17 @@ static int s_wrap_single(struct s_wrap *w, const char *t, size_t len, bool dry) 
         size_t n = s_split(t, open + 1, close, ",", args, 2);
         if (n != 1) {
             /* Two arguments or more: the first call's are for the other shapes; an inner call's broken here. */
-            int lines = level > 0 ? s_call_at(w, t, len, open, close, true) : 0;
+            /* (Only where the text up to its '(' fits the line: else another break does better.) */
+            int lines = level > 0 && w->col + (int)open + 1 <= S_LIMIT ? s_call_at(w, t, len, open, close, true) : 0;
             if (lines > 0 && (best == 0 || lines < best)) {
                 best = lines, best_open = open, best_args = true;
             }
             break;
         }
         /* Broken after this '(': the rest whole on the next line, or laid out from there. */
-        if (w->col + (int)open + 1 <= S_LIMIT) {
-            struct s_wrap below = {w->out, w->indent + 4, w->indent + 4, w->declaration, ANVIL_OK, w->trials};
+        if (w->col + (int)open + 1 <= S_LIMIT && *w->trials > 0) {
+            *w->trials -= 1; /* laying out the rest below, which may hold calls of one argument in turn */
+            struct s_wrap below = {w->out, w->indent + 4, w->indent + 4, w->declaration, ANVIL_OK, w->trials, false};
             size_t rest = len - open - 1;
             int lines = below.col + (int)rest <= S_LIMIT ? 1 : s_wrap_call(&below, t + open + 1, rest, '(', true);
             if (lines > 0 && (best == 0 || lines + 1 < best)) {
@@ -974,7 +998,7 @@ static int s_compared_cost(const struct s_wrap *w, const struct s_piece *args, s
                            struct s_piece closing, size_t rest) {
     struct anvil_buf scratch;
     anvil_buf_init(&scratch, NULL, 0);
-    struct s_wrap dry = {&scratch, col, w->indent, w->declaration, ANVIL_OK, w->trials};
+    struct s_wrap dry = {&scratch, col, w->indent, w->declaration, ANVIL_OK, w->trials, w->fit_head};
     bool ok =
         s_pack_lines(args, n, col, col, closing.len) > 0 && s_pack(&dry, args, n, col, closing) && dry.rc == ANVIL_OK;
     int breaks = 0;
@@ -989,9 +1013,8 @@ static int s_compared_cost(const struct s_wrap *w, const struct s_piece *args, s
  * `if (X != Y) {` or `==`, one comparison at the top of the condition, when
  * `if (X !=` fits: the rest on the next line four columns in, which
  * clang-format prefers to breaking inside X (`if ((rc = f(...)) !=`). When
- * it does not fit, X's call has its arguments packed after its '(' and the
- * rest follows, on a line of its own when it must: clang-format breaks at
- * the comparison, outside the call, before it breaks after the '('.
+ * it does not fit and X is `(rc = f(...))`, the call is broken as below,
+ * and the rest follows its arguments or goes on a line of its own.
  */
 static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
     size_t at = 0;
@@ -1014,16 +1037,22 @@ static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
         return false;
     }
     if (w->col + (int)at + 3 > S_LIMIT) {
-        /* X is `f(a, b)` or `(rc = f(a, b))`, its call's last ')' followed only by the ones closing X. */
-        size_t from = at > 10 && memcmp(t + 4, "(rc = ", 6) == 0 ? 10 : 4;
+        /* X is `(rc = f(a, b))`, its call's last ')' followed only by the ones closing X. */
+        if (at <= 10 || memcmp(t + 4, "(rc = ", 6) != 0) {
+            return false; /* `if (f(...) != X) {` is a call broken with `) != X) {` after its last argument */
+        }
+        size_t from = 10;
         const char *call = memchr(t + from, '(', at - from);
         size_t open = call ? (size_t)(call - t) : 0;
         if (open <= from || !s_ident_char(t[open - 1]) || s_close_of(t, len, 3) != len - 3) {
             return false;
         }
         size_t close = s_close_of(t, len, open);
+        if (close >= at) {
+            return false;
+        }
         for (size_t i = close; i < at; i++) {
-            if (close >= at || t[i] != ')') {
+            if (t[i] != ')') {
                 return false;
             }
         }
@@ -1036,10 +1065,11 @@ static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
         struct s_piece closing = {t + close, tail};
         size_t rest = len - at - 4;
         int col = w->col + (int)open + 1, below = w->col + 5 + 4, below_args = below + (int)(open - from) + 1;
-        bool rc = from == 10;
         int a = n > 1 ? s_compared_cost(w, args, n, col, closing, rest) : 0;
-        int b = rc && n > 1 ? s_compared_cost(w, args, n, below_args, closing, rest) : 0;
-        int c = rc && !a && !b ? s_compared_cost(w, args, n, below, closing, rest) : 0;
+        int b = n > 1 ? s_compared_cost(w, args, n, below_args, closing, rest) : 0;
+        int c = !a && !b && col <= S_LIMIT ? s_compared_cost(w, args, n, below, closing, rest) : 0;
+        /* (D: a name too long for even that: the call below, and its arguments on the line after it.) */
+        int d = !a && !b && !c && below_args <= S_LIMIT ? s_compared_cost(w, args, n, below + 4, closing, rest) : 0;
         if (b && (!a || b + 40 < a)) {
             s_put(w, t, from - 1);
             s_newline(w, below);
@@ -1051,6 +1081,12 @@ static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
             s_put(w, t, open + 1);
             s_newline(w, below);
             col = below;
+        } else if (d) {
+            s_put(w, t, from - 1);
+            s_newline(w, below);
+            s_put(w, t + from, open + 1 - from);
+            col = below + 4;
+            s_newline(w, col);
         } else {
             return false;
         }
@@ -1108,8 +1144,8 @@ static bool s_wrap_assignment(struct s_wrap *w, const char *t, size_t len, size_
     if (w->col > S_LIMIT) {
         return false;
     }
-    if (s_wrap_ternary(&(struct s_wrap){w->out, col + 4, w->indent, w->declaration, ANVIL_OK, w->trials}, rhs, rhs_len,
-                       true)) {
+    if (s_wrap_ternary(&(struct s_wrap){w->out, col + 4, w->indent, w->declaration, ANVIL_OK, w->trials, w->fit_head},
+                       rhs, rhs_len, true)) {
         s_newline(w, col + 4);
         return s_wrap_ternary(w, rhs, rhs_len, false);
     }
@@ -1173,13 +1209,17 @@ static bool s_wrap_assignment(struct s_wrap *w, const char *t, size_t len, size_
        after '=' and aligning them after the parenthesis. */
     struct s_wrap here = *w, below = *w;
     here.col += 1;
+    here.fit_head = true; /* the break after '=' is there instead */
     below.col = col + 4;
     below.indent += 4;
     int same_line = s_wrap_call(&here, rhs, rhs_len, '(', true);
     int next_line = s_wrap_call(&below, rhs, rhs_len, '(', true);
     if (same_line > 0 && (next_line == 0 || same_line < next_line + 1)) {
         s_put(w, " ", 1);
-        return s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
+        w->fit_head = true;
+        bool ok = s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
+        w->fit_head = false;
+        return ok;
     }
     s_newline(w, col + 4);
     if (next_line == 0 && rhs_len > 2 && rhs[rhs_len - 2] == ']' && !s_has(rhs, 0, rhs_len, '(')) {
@@ -1289,7 +1329,7 @@ static int s_line(struct anvil_buf *out, int indent, const char *text, size_t le
     anvil_buf_init(&wrapped, NULL, 0);
     anvil_buf_init(&joined, NULL, 0);
     int trials = S_TRIALS;
-    struct s_wrap w = {&wrapped, indent, indent, declaration, ANVIL_OK, &trials};
+    struct s_wrap w = {&wrapped, indent, indent, declaration, ANVIL_OK, &trials, false};
     bool ok;
     if (memchr(text, '\n', len)) {
         ok = s_join_split(text, len, &joined) && s_wrap_at(&w, joined.data, joined.len);

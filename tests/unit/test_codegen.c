@@ -446,6 +446,49 @@ done:
     anvil_buf_clean_up(&out);
 }
 
+/* Inputs a review of this layout found laid out otherwise than clang-format, each expectation clang-format's own: a
+ * list's last entry packed inside its braces with the list's closing `};` counted on its line; `if ((rc = NAME(...)) !=
+ * ANVIL_OK) {` with NAME too long for even the line after `rc =` (its arguments on the line after it); a plain `if
+ * (f(...) != X) {` broken at its arguments with `) != X) {` after the last; and one whose text up to its '(' cannot fit
+ * any line, broken after the '(' all the same. */
+TEST(codegen_layout_holds_on_a_reviews_inputs) {
+    static const struct {
+        int indent;
+        const char *text, *want;
+    } shapes[] = {
+        {4,
+         "static const struct jpc_key keys[] = {{\"XyXyXyXyXyXyXyXyXyXyXyXyXyXyXyXy\", 32, &last_xyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxy}, {\"AbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAb\", 48, &last_abababababababababababababababababababababababab}};",
+         "static const struct jpc_key keys[] = {\n"
+         "        {\"XyXyXyXyXyXyXyXyXyXyXyXyXyXyXyXy\", 32, &last_xyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxy},\n"
+         "        {\"AbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAb\", 48,\n"
+         "         &last_abababababababababababababababababababababababab}};\n"},
+        {8,
+         "if ((rc = jjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjj(scratch, v_y)) != ANVIL_OK) {",
+         "if ((rc =\n"
+         "                 jjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjj(\n"
+         "                     scratch, v_y)) != ANVIL_OK) {\n"},
+        {12,
+         "if (jpc_xxxxxxxxxxxxxxxxx(56, scratch, 48, v_zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz, \"kkkkkkkkkkkkkkkkkkkkkkkkkkkk\", v_zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz) != ANVIL_OK) {",
+         "if (jpc_xxxxxxxxxxxxxxxxx(56, scratch, 48, v_zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz,\n"
+         "                                      \"kkkkkkkkkkkkkkkkkkkkkkkkkkkk\",\n"
+         "                                      v_zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz) != ANVIL_OK) {\n"},
+        {64,
+         "if (jpc_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx(scratch, v_zz) != v_qqqqqqqqqqqqqqqqqqqqqq) {",
+         "if (jpc_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx(\n"
+         "                                                                        scratch, v_zz) != v_qqqqqqqqqqqqqqqqqqqqqq) {\n"},
+    };
+    struct anvil_buf out;
+    anvil_buf_init(&out, t->alloc, 0);
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        out.len = 0;
+        CHECK_OK(anvil__c_line(&out, shapes[i].indent, shapes[i].text, strlen(shapes[i].text)));
+        CHECK_OK(anvil_buf_append_byte(&out, '\0'));
+        CHECK_STR_EQ(out.data + shapes[i].indent, shapes[i].want);
+    }
+done:
+    anvil_buf_clean_up(&out);
+}
+
 /* A chain's operand that is a call too wide for a line, each expectation clang-format's own: started on the line after
  * the operator when breaking its arguments there takes as many lines as starting it on its own line (clang-format would
  * rather break before the operand than twice inside it); kept on the operator's line when that saves a line. */
