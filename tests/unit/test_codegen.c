@@ -223,6 +223,25 @@ done:
  * Lines of generated code wider than 120 columns (at an indent of 4),
  * broken as clang-format 14 breaks them: the expected text is its output.
  */
+struct s_shape {
+    int indent;
+    const char *text, *want;
+};
+
+/* Each statement laid out by anvil__c_line() at its indent reads as `want`, which is clang-format's own layout. */
+static void s_check_shapes(struct anvil_test *t, const struct s_shape *shapes, size_t n) {
+    struct anvil_buf out;
+    anvil_buf_init(&out, t->alloc, 0);
+    for (size_t i = 0; i < n; i++) {
+        out.len = 0;
+        CHECK_OK(anvil__c_line(&out, shapes[i].indent, shapes[i].text, strlen(shapes[i].text)));
+        CHECK_OK(anvil_buf_append_byte(&out, '\0'));
+        CHECK_STR_EQ(out.data + shapes[i].indent, shapes[i].want);
+    }
+done:
+    anvil_buf_clean_up(&out);
+}
+
 TEST(codegen_breaks_long_lines_as_clang_format_does) {
     static const char *const cases[][2] = {
         {"for (size_t i_load_balancers_item = 0; i_load_balancers_item < anvil_json_len(v_load_balancers) && !mismatch; i_load_balancers_item++) {",
@@ -452,10 +471,7 @@ done:
  * (f(...) != X) {` broken at its arguments with `) != X) {` after the last; and one whose text up to its '(' cannot fit
  * any line, broken after the '(' all the same. */
 TEST(codegen_layout_holds_on_a_reviews_inputs) {
-    static const struct {
-        int indent;
-        const char *text, *want;
-    } shapes[] = {
+    static const struct s_shape shapes[] = {
         {4,
          "static const struct jpc_key keys[] = {{\"XyXyXyXyXyXyXyXyXyXyXyXyXyXyXyXy\", 32, &last_xyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxy}, {\"AbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAb\", 48, &last_abababababababababababababababababababababababab}};",
          "static const struct jpc_key keys[] = {\n"
@@ -477,26 +493,14 @@ TEST(codegen_layout_holds_on_a_reviews_inputs) {
          "if (jpc_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx(\n"
          "                                                                        scratch, v_zz) != v_qqqqqqqqqqqqqqqqqqqqqq) {\n"},
     };
-    struct anvil_buf out;
-    anvil_buf_init(&out, t->alloc, 0);
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-        out.len = 0;
-        CHECK_OK(anvil__c_line(&out, shapes[i].indent, shapes[i].text, strlen(shapes[i].text)));
-        CHECK_OK(anvil_buf_append_byte(&out, '\0'));
-        CHECK_STR_EQ(out.data + shapes[i].indent, shapes[i].want);
-    }
-done:
-    anvil_buf_clean_up(&out);
+    s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
 }
 
 /* A chain's operand that is a call too wide for a line, each expectation clang-format's own: started on the line after
  * the operator when breaking its arguments there takes as many lines as starting it on its own line (clang-format would
  * rather break before the operand than twice inside it); kept on the operator's line when that saves a line. */
 TEST(codegen_starts_a_call_operand_where_clang_format_does) {
-    static const struct {
-        int indent;
-        const char *text, *want;
-    } shapes[] = {
+    static const struct s_shape shapes[] = {
         {24,
          "bool c_or = (anvil_json_bool(&t_contains_6) && !jpc_str_is(v_uu8tte9di8vmkfnr_vy_tsbo9yjul, str_zma_kpoint_in_time_rzqm_ar_s_r_ikq_mud, 207) && jpc_equal(v_x, &lit_1));",
          "bool c_or = (anvil_json_bool(&t_contains_6) &&\n"
@@ -508,25 +512,13 @@ TEST(codegen_starts_a_call_operand_where_clang_format_does) {
          "c_or = c_or || jpc_str_is(v_z_aoam_t_zngic_sd_ytu,\n"
          "                                      \"nlyt-gy-ue-nw-aThe quick brown fox point-in-time-and-so-on-and-on\", 51);\n"},
     };
-    struct anvil_buf out;
-    anvil_buf_init(&out, t->alloc, 0);
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-        out.len = 0;
-        CHECK_OK(anvil__c_line(&out, shapes[i].indent, shapes[i].text, strlen(shapes[i].text)));
-        CHECK_OK(anvil_buf_append_byte(&out, '\0'));
-        CHECK_STR_EQ(out.data + shapes[i].indent, shapes[i].want);
-    }
-done:
-    anvil_buf_clean_up(&out);
+    s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
 }
 
 /* A call inside a one-argument call is broken at its arguments only when the text up to its '(' fits the line (here it
  * does not, 123 columns, so the break goes after '='), as clang-format lays it out. */
 TEST(codegen_breaks_a_call_only_where_its_head_fits) {
-    static const struct {
-        int indent;
-        const char *text, *want;
-    } shapes[] = {
+    static const struct s_shape shapes[] = {
         {44,
          "struct anvil_json t_starts_with_13 = anvil_json_make_bool(anvil_sv_starts_with(anvil_json_string(v_hojshk1ps_e_grom_w5lty_iwpbxlnga_3), anvil_sv(\"/al w\", 5)));",
          "struct anvil_json t_starts_with_13 =\n"
@@ -534,16 +526,7 @@ TEST(codegen_breaks_a_call_only_where_its_head_fits) {
          "                                                    anvil_json_string(v_hojshk1ps_e_grom_w5lty_iwpbxlnga_3),\n"
          "                                                    anvil_sv(\"/al w\", 5)));\n"},
     };
-    struct anvil_buf out;
-    anvil_buf_init(&out, t->alloc, 0);
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-        out.len = 0;
-        CHECK_OK(anvil__c_line(&out, shapes[i].indent, shapes[i].text, strlen(shapes[i].text)));
-        CHECK_OK(anvil_buf_append_byte(&out, '\0'));
-        CHECK_STR_EQ(out.data + shapes[i].indent, shapes[i].want);
-    }
-done:
-    anvil_buf_clean_up(&out);
+    s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
 }
 
 /* Lists of braced lists, comparisons and compared calls, each expectation clang-format's own: the entries aligned after
@@ -552,10 +535,7 @@ done:
  * after `rc =` when that costs clang-format less than breaking the arguments after the call's '(' (and the arguments on
  * the line after the '(' when neither fits). */
 TEST(codegen_breaks_lists_comparisons_and_compared_calls) {
-    static const struct {
-        int indent;
-        const char *text, *want;
-    } shapes[] = {
+    static const struct s_shape shapes[] = {
         {24,
          "static const struct jpc_key keys[] = {{\"yn\", 2, &last_yn}, {\"vacjmlwlxmziinfEkdypsmFssrRfzZtfshfjs9y4\", 40, &last_vacjmlwlxmziinf_ekdypsm_fssr_rfz_ztfsh}};",
          "static const struct jpc_key keys[] = {{\"yn\", 2, &last_yn},\n"
@@ -588,16 +568,7 @@ TEST(codegen_breaks_lists_comparisons_and_compared_calls) {
          "                                                                v_qeo0wy_wxlybj5llpcqarx3g_mtmxa_ccphpfz)) !=\n"
          "                                            ANVIL_OK) {\n"},
     };
-    struct anvil_buf out;
-    anvil_buf_init(&out, t->alloc, 0);
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-        out.len = 0;
-        CHECK_OK(anvil__c_line(&out, shapes[i].indent, shapes[i].text, strlen(shapes[i].text)));
-        CHECK_OK(anvil_buf_append_byte(&out, '\0'));
-        CHECK_STR_EQ(out.data + shapes[i].indent, shapes[i].want);
-    }
-done:
-    anvil_buf_clean_up(&out);
+    s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
 }
 
 /* Where a chain holds a group, each expectation clang-format's own: an argument that ends exactly at column 120; the
@@ -605,10 +576,7 @@ done:
  * `c_or || !(a || b)`), but the break after '=' when it ties; a group started on its line when that saves one; the
  * operand after a group broken over lines on a line of its own, the ones after it packed again. */
 TEST(codegen_breaks_groups_where_clang_format_prefers) {
-    static const struct {
-        int indent;
-        const char *text, *want;
-    } shapes[] = {
+    static const struct s_shape shapes[] = {
         {28,
          "c_and_3 = c_and_3 && anvil_json_string_equals_word(v_urpwvdo_l_fq_ut_v_xlsnph_o, \"\\303\\251\", 2, word_field_2);",
          "c_and_3 = c_and_3 && anvil_json_string_equals_word(v_urpwvdo_l_fq_ut_v_xlsnph_o, \"\\303\\251\",\n"
@@ -644,14 +612,9 @@ TEST(codegen_breaks_groups_where_clang_format_prefers) {
          "                               !anvil_jmespath_truthy(v_g_rgajl) || anvil_jmespath_truthy(v_g_rgajl) ||\n"
          "                               anvil_jmespath_truthy(v_g_rgajl);\n"},
     };
+    s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
     struct anvil_buf out;
     anvil_buf_init(&out, t->alloc, 0);
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-        out.len = 0;
-        CHECK_OK(anvil__c_line(&out, shapes[i].indent, shapes[i].text, strlen(shapes[i].text)));
-        CHECK_OK(anvil_buf_append_byte(&out, '\0'));
-        CHECK_STR_EQ(out.data + shapes[i].indent, shapes[i].want);
-    }
     /* A nest of groups each too wide for a line: laid out within the limit, and in bounded time (each group's two
      * places compared only so many times a statement; laying each out both ways at every depth took time
      * exponential in the depth, about a second at 10 levels). */
@@ -684,10 +647,7 @@ done:
  * f(...)) != ANVIL_OK) {`) broken at its arguments and after the comparison, not after its '('; negated groups inside
  * chains, broken inside; a chain of more than 32 operands. */
 TEST(codegen_breaks_entries_compared_calls_and_negated_groups) {
-    static const struct {
-        int indent;
-        const char *text, *want;
-    } shapes[] = {
+    static const struct s_shape shapes[] = {
         {20,
          "static const struct jpc_key keys[] = {{\"HcTixvcMpbaktrvgYWYqc\", 21, &last_hc_tixvc_mpbaktrvg_yw_yqc}, {\"TtppohuhhpnAwlxfwFrjbcdikq5w3dx77ZVwn2bklviq\", 44, &last_ttppohuhhpn_awlxfw_frjbcdikq5w3dx77_z_v}};",
          "static const struct jpc_key keys[] = {\n"
@@ -734,16 +694,7 @@ TEST(codegen_breaks_entries_compared_calls_and_negated_groups) {
          "            anvil_jmespath_truthy(v_36) || anvil_jmespath_truthy(v_37) || anvil_jmespath_truthy(v_38) ||\n"
          "            anvil_jmespath_truthy(v_39)) {\n"},
     };
-    struct anvil_buf out;
-    anvil_buf_init(&out, t->alloc, 0);
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-        out.len = 0;
-        CHECK_OK(anvil__c_line(&out, shapes[i].indent, shapes[i].text, strlen(shapes[i].text)));
-        CHECK_OK(anvil_buf_append_byte(&out, '\0'));
-        CHECK_STR_EQ(out.data + shapes[i].indent, shapes[i].want);
-    }
-done:
-    anvil_buf_clean_up(&out);
+    s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
 }
 
 /* The interpreter fallback's function head is laid out as a declaration, as clang-format lays out a long one: its
