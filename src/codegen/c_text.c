@@ -410,7 +410,8 @@ static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int
             continue;
         }
         /* A parenthesized chain (`(a && b) ||`, `!(a || b) &&`): its own operands packed inside it, the group
-           started on this line when that takes fewer lines than starting it on the next. */
+           started on this line when it is the chain's last operand and that takes fewer lines than starting it
+           on the next. */
         const char *p = pieces[i].ptr;
         size_t open = p[0] == '!' ? 1 : 0;
         size_t close = p[open] == '(' ? s_close_of(p, pieces[i].len, open) : pieces[i].len;
@@ -430,7 +431,7 @@ static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int
             rest = (struct s_piece){tail, rest.len + suffix.len};
         }
         if (i > 0) {
-            bool compare = here && *w->trials > 0;
+            bool compare = here && i + 1 == n && *w->trials > 0; /* only the chain's last operand */
             *w->trials -= compare;
             int below = compare ? s_pack_dry(w, align + (int)open + 1, inner, m, align + (int)open + 1, rest) : 0;
             int col = w->col + 1 + (int)open + 1;

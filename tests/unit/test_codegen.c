@@ -465,6 +465,26 @@ done:
     anvil_buf_clean_up(&out);
 }
 
+/* A group in a chain that is broken inside goes on a line of its own unless it is the chain's last operand, even when
+ * starting it after the operator would save a line: each expectation clang-format's own. */
+TEST(codegen_starts_a_group_on_its_line_only_last) {
+    static const struct s_shape shapes[] = {
+        {16,
+         "c_or = (!anvil_jmespath_truthy(v_ly3o) || !anvil_jmespath_truthy(v_ly3o) || (anvil_jmespath_truthy(v_ly3o) && !anvil_jmespath_truthy(v_ly3o) && anvil_jmespath_truthy(v_ly3o) && !anvil_jmespath_truthy(v_ly3o)) || anvil_jmespath_truthy(v_ly3o));",
+         "c_or = (!anvil_jmespath_truthy(v_ly3o) || !anvil_jmespath_truthy(v_ly3o) ||\n"
+         "                        (anvil_jmespath_truthy(v_ly3o) && !anvil_jmespath_truthy(v_ly3o) &&\n"
+         "                         anvil_jmespath_truthy(v_ly3o) && !anvil_jmespath_truthy(v_ly3o)) ||\n"
+         "                        anvil_jmespath_truthy(v_ly3o));\n"},
+        {24,
+         "c_and = (true && (anvil_json_is_number(v_i_kwmvnphsqwnu1_i8pthnuqx_f_19) && anvil_json_compare(v_i_kwmvnphsqwnu1_i8pthnuqx_f_19, &lit_42550) >= 0) && jpc_equal(v_x, &lit_1));",
+         "c_and = (true &&\n"
+         "                                 (anvil_json_is_number(v_i_kwmvnphsqwnu1_i8pthnuqx_f_19) &&\n"
+         "                                  anvil_json_compare(v_i_kwmvnphsqwnu1_i8pthnuqx_f_19, &lit_42550) >= 0) &&\n"
+         "                                 jpc_equal(v_x, &lit_1));\n"},
+    };
+    s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
+}
+
 /* Inputs a review of this layout found laid out otherwise than clang-format, each expectation clang-format's own: a
  * list's last entry packed inside its braces with the list's closing `};` counted on its line; `if ((rc = NAME(...)) !=
  * ANVIL_OK) {` with NAME too long for even the line after `rc =` (its arguments on the line after it); a plain `if
