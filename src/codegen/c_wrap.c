@@ -1,0 +1,1308 @@
+/* Generated C lines wider than 120 columns broken where clang-format (the project's .clang-format) breaks them, and
+ * comments wider than that reflowed: anvil__c_line, anvil__c_declaration and anvil__c_rewrap. */
+#include <stdint.h>
+#include <string.h>
+
+#include "codegen/codegen_internal.h"
+
+#define S_LIMIT 120
+#define S_PIECES 128 /* the most operands of one chain, or arguments of one call, that a line is broken at */
+
+struct s_wrap {
+    struct anvil_buf *out;
+    int col;
+    int indent;       /* the statement's */
+    bool declaration; /* a function's head: parameters aligned after the '(' whenever they fit */
+    int rc;
+    int *trials;   /* the statement's: how many more groups may be laid out both ways to compare them */
+    bool fit_head; /* a call is broken after its '(' only where the text up to it fits (there is another break) */
+};
+
+/* Each comparison of a group's two places lays it out twice, and each of those its inner groups, as each break
+ * after the '(' of a call of one argument lays out the rest, which may hold such calls in turn: so many per
+ * statement, then a group goes on the next line uncompared and no more such breaks are tried (a nest made to be too
+ * wide would otherwise take time exponential in its depth). */
+#define S_TRIALS 256
+
+struct s_piece {
+    const char *ptr;
+    size_t len;
+};
+
+static void s_put(struct s_wrap *w, const char *ptr, size_t len) {
+    if (w->rc == ANVIL_OK) {
+        w->rc = anvil_buf_append(w->out, ptr, len);
+    }
+    w->col += (int)len;
+}
+
+static void s_newline(struct s_wrap *w, int col) {
+    s_put(w, "\n", 1);
+    for (int i = 0; i < col; i++) {
+        s_put(w, " ", 1);
+    }
+    w->col = col;
+}
+
+/* Index just past the string or character literal that starts at t[i]. */
+static size_t s_skip_literal(const char *t, size_t len, size_t i) {
+    char quote = t[i];
+    for (i++; i < len && t[i] != quote; i++) {
+        i += t[i] == '\\';
+    }
+    return i < len ? i + 1 : len;
+}
+
+/* The index of the bracket closing the one at t[open], or `len`. */
+static size_t s_close_of(const char *t, size_t len, size_t open) {
+    int depth = 0;
+    for (size_t i = open; i < len;) {
+        if (t[i] == '"' || t[i] == '\'') {
+            i = s_skip_literal(t, len, i);
+            continue;
+        }
+        depth += t[i] == '(' || t[i] == '[' || t[i] == '{';
+        depth -= t[i] == ')' || t[i] == ']' || t[i] == '}';
+        if (depth == 0) {
+            return i;
+        }
+        i++;
+    }
+    return len;
+}
+
+/* Whether t[from, to) holds the character `c` outside string and character literals. */
+static bool s_has(const char *t, size_t from, size_t to, char c) {
+    for (size_t i = from; i < to; i++) {
+        if (t[i] == '"' || t[i] == '\'') {
+            i = s_skip_literal(t, to, i) - 1;
+        } else if (t[i] == c) {
+            return true;
+        }
+    }
+    return false;
+}
+
+struct anvil_str_view anvil__c_unparen(struct anvil_str_view text) {
+    if (text.len >= 2 && text.ptr[0] == '(' && s_close_of(text.ptr, text.len, 0) == text.len - 1) {
+        return anvil_sv(text.ptr + 1, text.len - 2);
+    }
+    return text;
+}
+
+/*
+ * Splits t[from, to) after each `sep` outside brackets and literals, the
+ * separator kept at the end of the piece before it and the blanks after
+ * it dropped. The count, or 0 when there are more than `max` pieces or
+ * the last is empty (`f(a, )`); `out` NULL only counts.
+ */
+static size_t s_split(const char *t, size_t from, size_t to, const char *sep, struct s_piece *out, size_t max) {
+    size_t n = 0, start = from, seplen = strlen(sep);
+    int depth = 0;
+    for (size_t i = from; i < to;) {
+        if (t[i] == '"' || t[i] == '\'') {
+            i = s_skip_literal(t, to, i);
+            continue;
+        }
+        depth += t[i] == '(' || t[i] == '[' || t[i] == '{';
+        depth -= t[i] == ')' || t[i] == ']' || t[i] == '}';
+        if (depth == 0 && i + seplen <= to && memcmp(t + i, sep, seplen) == 0) {
+            if (n == max) {
+                return 0;
+            }
+            if (out) {
+                out[n] = (struct s_piece){t + start, i + seplen - start};
+            }
+            n++;
+            for (i += seplen; i < to && t[i] == ' '; i++) {
+            }
+            start = i;
+            continue;
+        }
+        i++;
+    }
+    if (n == max || start >= to) {
+        return 0;
+    }
+    if (out) {
+        out[n] = (struct s_piece){t + start, to - start};
+    }
+    return n + 1;
+}
+
+static bool s_ident_char(char c) {
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+static size_t s_split_logical(const char *t, size_t from, size_t to, struct s_piece *out, size_t max);
+static size_t s_split_comparison(const char *t, size_t len, struct s_piece *out);
+static int s_pack_dry(const struct s_wrap *w, int col, const struct s_piece *pieces, size_t n, int align,
+                      struct s_piece suffix);
+static int s_pack_lines(const struct s_piece *pieces, size_t n, int col, int align, size_t suffix);
+
+/*
+ * An operand of a chain too wide for a line that is a call, `f(a, b) &&` or
+ * `!f(a, b)`: its arguments packed after its '(', each whole; the call
+ * started on this line after `gap` blanks when they fit so (gap -1: not on
+ * this line), else on a line of its own at `align`. False, with nothing
+ * written, when it is no call or does not fit either way.
+ */
+static bool s_pack_call(struct s_wrap *w, struct s_piece piece, struct s_piece suffix, int align, int gap) {
+    const char *p = piece.ptr;
+    size_t name = p[0] == '!' ? 1 : 0, open = name;
+    while (open < piece.len && s_ident_char(p[open])) {
+        open++;
+    }
+    size_t close = open > name && open < piece.len && p[open] == '(' ? s_close_of(p, piece.len, open) : piece.len;
+    struct s_piece args[S_PIECES];
+    size_t n = close < piece.len ? s_split(p, open + 1, close, ",", args, S_PIECES) : 0;
+    if (n < 2 || memchr(p, '\n', piece.len)) {
+        return false;
+    }
+    /* The text after the call (its separator) and then the suffix close the last argument. */
+    int tail = (int)(piece.len - close) + (int)suffix.len;
+    /* On this line only when that takes fewer lines than starting the call on the next: clang-format would
+       rather break before the operand than twice inside it. Failing both, or when it saves a line, the call
+       starts on this line with its arguments on the next, four columns in from the call. */
+    int start = w->col + gap, here = 0, after = 0;
+    if (gap >= 0) {
+        here = s_pack_lines(args, n, start + (int)open + 1, start + (int)open + 1, (size_t)tail);
+        after = start + (int)open + 1 <= S_LIMIT ? s_pack_lines(args, n, start + 4, start + 4, (size_t)tail) : 0;
+    }
+    int below = s_pack_lines(args, n, align + (int)open + 1, align + (int)open + 1, (size_t)tail);
+    bool on_this = here > 0 && (below == 0 || here < below + 1);
+    int best = on_this ? here : below > 0 ? below + 1 : 0;
+    int col;
+    if (after > 0 && (best == 0 || after + 1 < best)) {
+        s_put(w, " ", (size_t)gap);
+        s_put(w, p, open + 1);
+        col = start + 4;
+        s_newline(w, col);
+    } else if (on_this) {
+        s_put(w, " ", (size_t)gap);
+        s_put(w, p, open + 1);
+        col = w->col;
+    } else if (best > 0) {
+        s_newline(w, align);
+        s_put(w, p, open + 1);
+        col = w->col;
+    } else {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int width = (int)args[i].len + (i + 1 == n ? tail : 0);
+        if (i > 0 && w->col + 1 + width <= S_LIMIT) {
+            s_put(w, " ", 1);
+        } else if (i > 0) {
+            s_newline(w, col);
+        }
+        s_put(w, args[i].ptr, args[i].len);
+    }
+    s_put(w, p + close, piece.len - close);
+    s_put(w, suffix.ptr, suffix.len);
+    return true;
+}
+
+/*
+ * Writes the pieces one after another (a blank between), a piece that
+ * does not fit the line starting a new one at `align`; `suffix` follows
+ * the last. A piece too wide for a line of its own is broken inside (a
+ * comparison after its operator, a call at its arguments, a parenthesized
+ * chain at its operators), and the piece after it starts a line of its
+ * own. False when a piece does not fit even so.
+ */
+static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int align, struct s_piece suffix) {
+    bool broke = false; /* the piece before was broken over lines: this one starts a line of its own */
+    for (size_t i = 0; i < n; i++) {
+        int width = (int)pieces[i].len + (i + 1 == n ? (int)suffix.len : 0);
+        bool here = i == 0 || !broke; /* this piece may go on the current line */
+        broke = false;
+        int gap = i > 0 ? 1 : 0;
+        if (here && w->col + gap + width <= S_LIMIT) {
+            s_put(w, " ", (size_t)gap);
+            s_put(w, pieces[i].ptr, pieces[i].len);
+            continue;
+        }
+        if (i > 0 && align + width <= S_LIMIT) {
+            s_newline(w, align);
+            s_put(w, pieces[i].ptr, pieces[i].len);
+            continue;
+        }
+        /* Too wide even for a line of its own: a comparison broken after its operator, the right side four columns
+           in from the left's start, as clang-format breaks it before a call's arguments; */
+        struct s_piece after = i + 1 == n ? suffix : (struct s_piece){"", 0};
+        struct s_piece sides[2];
+        if (s_split_comparison(pieces[i].ptr, pieces[i].len, sides) == 2) {
+            bool start_here = here && w->col + gap + (int)sides[0].len <= S_LIMIT;
+            int start = start_here ? w->col + gap : align;
+            if (start + (int)sides[0].len <= S_LIMIT && start + 4 + (int)(sides[1].len + after.len) <= S_LIMIT) {
+                if (start_here) {
+                    s_put(w, " ", (size_t)gap);
+                } else {
+                    s_newline(w, align);
+                }
+                s_put(w, sides[0].ptr, sides[0].len);
+                s_newline(w, start + 4);
+                s_put(w, sides[1].ptr, sides[1].len);
+                if (i + 1 == n) {
+                    s_put(w, suffix.ptr, suffix.len);
+                    return true;
+                }
+                broke = true;
+                continue;
+            }
+        }
+        /* else a call broken at its arguments, on this line if it can start here. */
+        if (s_pack_call(w, pieces[i], after, align, here ? gap : -1)) {
+            if (i + 1 == n) {
+                return true;
+            }
+            broke = true;
+            continue;
+        }
+        /* A parenthesized chain (`(a && b) ||`, `!(a || b) &&`): its own operands packed inside it, the group
+           started on this line when it is the chain's last operand and that takes fewer lines than starting it
+           on the next. */
+        const char *p = pieces[i].ptr;
+        size_t open = p[0] == '!' ? 1 : 0;
+        size_t close = p[open] == '(' ? s_close_of(p, pieces[i].len, open) : pieces[i].len;
+        struct s_piece inner[S_PIECES];
+        size_t m = close < pieces[i].len ? s_split_logical(p, open + 1, close, inner, S_PIECES) : 0;
+        if (m < 2) {
+            return false;
+        }
+        struct s_piece rest = {p + close, pieces[i].len - close};
+        char tail[16];
+        if (i + 1 == n) {
+            if (rest.len + suffix.len >= sizeof tail) {
+                return false;
+            }
+            memcpy(tail, rest.ptr, rest.len);
+            memcpy(tail + rest.len, suffix.ptr, suffix.len);
+            rest = (struct s_piece){tail, rest.len + suffix.len};
+        }
+        if (i > 0) {
+            bool compare = here && i + 1 == n && *w->trials > 0; /* only the chain's last operand */
+            *w->trials -= compare;
+            int below = compare ? s_pack_dry(w, align + (int)open + 1, inner, m, align + (int)open + 1, rest) : 0;
+            int col = w->col + 1 + (int)open + 1;
+            int same = compare ? s_pack_dry(w, col, inner, m, col, rest) : 0;
+            if (same > 0 && (below == 0 || same <= below)) {
+                s_put(w, " ", 1);
+            } else {
+                s_newline(w, align);
+            }
+        }
+        s_put(w, p, open + 1);
+        if (!s_pack(w, inner, m, w->col, rest)) {
+            return false;
+        }
+        if (i + 1 == n) {
+            return true;
+        }
+        broke = true;
+    }
+    s_put(w, suffix.ptr, suffix.len);
+    return true;
+}
+
+/* The lines s_pack() makes from column `col` (0: it cannot), written nowhere. */
+static int s_pack_dry(const struct s_wrap *w, int col, const struct s_piece *pieces, size_t n, int align,
+                      struct s_piece suffix) {
+    struct anvil_buf scratch;
+    anvil_buf_init(&scratch, NULL, 0);
+    struct s_wrap dry = {&scratch, col, w->indent, w->declaration, ANVIL_OK, w->trials, w->fit_head};
+    bool ok = s_pack(&dry, pieces, n, align, suffix) && dry.rc == ANVIL_OK;
+    int lines = 1;
+    for (size_t i = 0; ok && i < scratch.len; i++) {
+        lines += scratch.data[i] == '\n';
+    }
+    anvil_buf_clean_up(&scratch);
+    return ok ? lines : 0;
+}
+
+/* A chain of one logical operator (a && b && c) as pieces; 0 when there is none or `||` and `&&` mix. */
+static size_t s_split_logical(const char *t, size_t from, size_t to, struct s_piece *out, size_t max) {
+    size_t or = s_split(t, from, to, "||", NULL, SIZE_MAX);
+    size_t and = s_split(t, from, to, "&&", out, max);
+    if ((and > 1) == (or > 1)) {
+        return 0;
+    }
+    return and > 1 ? and : s_split(t, from, to, "||", out, max);
+}
+
+/* The lines s_pack makes of the pieces from column `col` (continuations at `align`); 0 when one does not fit. */
+static int s_pack_lines(const struct s_piece *pieces, size_t n, int col, int align, size_t suffix) {
+    int lines = 1;
+    for (size_t i = 0; i < n; i++) {
+        int width = (int)pieces[i].len + (i + 1 == n ? (int)suffix : 0);
+        if (i > 0 && col + 1 + width <= S_LIMIT) {
+            col += 1 + width;
+            continue;
+        }
+        if (i > 0) {
+            lines++;
+            col = align;
+        }
+        if (col + width > S_LIMIT) {
+            return 0;
+        }
+        col += width;
+    }
+    return lines;
+}
+
+/*
+ * Arguments that are a string split over lines (a literal longer than a
+ * line, as anvil__c_string writes it): each piece of it starts a line of its
+ * own at `col`, as do the arguments before and after it, and the rest are
+ * packed. The pieces are separated by a bare '\n' (s_line). The lines it
+ * takes (0: a piece does not fit); `dry` writes nothing.
+ */
+static int s_call_lines(struct s_wrap *w, const char *t, size_t open, const struct s_piece *args, size_t n,
+                        struct s_piece tail, int col, bool dry) {
+    if (!dry) {
+        s_put(w, t, open + 1);
+    }
+    int at = col, lines = 1;
+    bool after_split = false;
+    for (size_t i = 0; i < n; i++) {
+        const char *nl = memchr(args[i].ptr, '\n', args[i].len);
+        size_t first = nl ? (size_t)(nl - args[i].ptr) : args[i].len;
+        int width = (int)first + (nl ? 0 : i + 1 == n ? (int)tail.len : 0);
+        if (i > 0 && !nl && !after_split && at + 1 + width <= S_LIMIT) {
+            at += 1;
+            if (!dry) {
+                s_put(w, " ", 1);
+            }
+        } else if (i > 0) {
+            at = col;
+            lines++;
+            if (!dry) {
+                s_newline(w, col);
+            }
+        }
+        after_split = nl != NULL;
+        /* The argument, a piece a line. */
+        for (size_t from = 0; from < args[i].len;) {
+            const char *end = memchr(args[i].ptr + from, '\n', args[i].len - from);
+            size_t piece = end ? (size_t)(end - args[i].ptr) - from : args[i].len - from;
+            int trail = end ? 0 : i + 1 == n ? (int)tail.len : 0;
+            if (from > 0) {
+                at = col;
+                lines++;
+                if (!dry) {
+                    s_newline(w, col);
+                }
+            }
+            if (at + (int)piece + trail > S_LIMIT) {
+                return 0;
+            }
+            if (!dry) {
+                s_put(w, args[i].ptr + from, piece);
+            }
+            at += (int)piece;
+            from += piece + (end != NULL);
+        }
+    }
+    if (!dry) {
+        s_put(w, tail.ptr, tail.len);
+    }
+    return lines;
+}
+
+/*
+ * One entry of a list of braced lists, `{a, b, c},` (its ',' kept), from
+ * column `col` with `tail` more columns after it: whole when it fits, else
+ * its elements packed after its '{'. The lines it takes (0: it does not
+ * fit so either).
+ */
+static int s_entry_lines(struct s_piece entry, int col, size_t tail) {
+    if (col + (int)entry.len + (int)tail <= S_LIMIT) {
+        return 1;
+    }
+    size_t close = entry.ptr[0] == '{' ? s_close_of(entry.ptr, entry.len, 0) : entry.len;
+    struct s_piece parts[S_PIECES];
+    size_t n = close < entry.len ? s_split(entry.ptr, 1, close, ",", parts, S_PIECES) : 0;
+    return n > 1 ? s_pack_lines(parts, n, col + 1, col + 1, entry.len - close + tail) : 0;
+}
+
+/* Writes an entry as s_entry_lines() lays it out, `suffix` after it. */
+static void s_entry(struct s_wrap *w, struct s_piece entry, struct s_piece suffix) {
+    if (w->col + (int)entry.len + (int)suffix.len <= S_LIMIT) {
+        s_put(w, entry.ptr, entry.len);
+        s_put(w, suffix.ptr, suffix.len);
+        return;
+    }
+    size_t close = s_close_of(entry.ptr, entry.len, 0);
+    struct s_piece parts[S_PIECES];
+    size_t n = s_split(entry.ptr, 1, close, ",", parts, S_PIECES);
+    /* The entry's own '}' (and ',') and the list's closing after it end the last element's line, as
+       s_entry_lines() counted them. */
+    char closing[32];
+    size_t own = entry.len - close;
+    if (own + suffix.len > sizeof closing) {
+        s_put(w, entry.ptr, entry.len); /* not a shape the generator writes: left whole */
+        s_put(w, suffix.ptr, suffix.len);
+        return;
+    }
+    memcpy(closing, entry.ptr + close, own);
+    memcpy(closing + own, suffix.ptr, suffix.len);
+    s_put(w, "{", 1);
+    s_pack(w, parts, n, w->col, (struct s_piece){closing, own + suffix.len});
+}
+
+/*
+ * The call (or braced list) whose bracket is t[open] and t[close]: its
+ * arguments packed with continuation lines aligned after the bracket, or,
+ * when that takes more lines, all of them on the lines after it, four
+ * columns in from the statement. The lines it takes (0: not a shape it
+ * handles, nothing written); `dry` writes nothing. Each argument stays on
+ * one line, but for an entry of a list of braced lists too wide for its
+ * line, packed inside its braces.
+ */
+static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, size_t close, bool dry) {
+    struct s_piece args[S_PIECES];
+    size_t n = s_split(t, open + 1, close, ",", args, S_PIECES);
+    if (n == 0) {
+        return 0;
+    }
+    /* Nothing around the call that clang-format would rather break at (other arguments, operators). */
+    for (size_t i = 0; i + 1 < len; i = i + 1 == open ? close : i + 1) {
+        if (t[i] == '"' || t[i] == '\'') {
+            i = s_skip_literal(t, len, i) - 1;
+            continue;
+        }
+        if (t[i] == ',' || t[i] == '?' || (t[i] == '&' && t[i + 1] == '&') || (t[i] == '|' && t[i + 1] == '|')) {
+            return 0;
+        }
+    }
+    size_t tail = len - close;
+    int col = w->col + (int)open + 1;
+    if (memchr(t, '\n', open) || memchr(t + close, '\n', tail)) {
+        return 0; /* a split string outside this call: not this call to break */
+    }
+    if (memchr(t + open, '\n', close - open)) {
+        return s_call_lines(w, t, open, args, n, (struct s_piece){t + close, tail}, col, dry);
+    }
+    if (t[open] == '{' && args[0].len > 0 && args[0].ptr[0] == '{') {
+        /* A list of braced lists: all on the line after the '{' when they fit there and that takes fewer lines than
+           one a line aligned after the '{'; else one a line, aligned after the '{' or, when that takes more lines,
+           four columns in on the lines after it; an entry too wide for its line is packed inside its braces. */
+        bool whole = true;
+        for (size_t i = 0; i < n; i++) {
+            whole = whole && col + (int)args[i].len + (i + 1 == n ? (int)tail : 0) <= S_LIMIT;
+        }
+        bool below = (n > 2 || !whole) && w->indent + 4 + (int)(len - open - 1) <= S_LIMIT;
+        int aligned = 0, each = 1;
+        for (size_t i = 0; i < n && !below; i++) {
+            int here = s_entry_lines(args[i], col, i + 1 == n ? tail : 0);
+            int four_in = s_entry_lines(args[i], w->indent + 4, i + 1 == n ? tail : 0);
+            aligned = here && (i == 0 || aligned) ? aligned + here : 0;
+            each = four_in && each ? each + four_in : 0;
+        }
+        bool each_below = !below && !whole && (aligned == 0 || (each > 0 && each <= aligned));
+        int lines = below ? 2 : each_below ? each : aligned;
+        if (lines == 0 || dry) {
+            return lines;
+        }
+        s_put(w, t, open + 1);
+        if (below) {
+            s_newline(w, w->indent + 4);
+            s_put(w, t + open + 1, len - open - 1);
+            return lines;
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (i > 0 || each_below) {
+                s_newline(w, each_below ? w->indent + 4 : col);
+            }
+            s_entry(w, args[i], i + 1 == n ? (struct s_piece){t + close, tail} : (struct s_piece){"", 0});
+        }
+        return lines;
+    }
+    if (col > S_LIMIT && w->fit_head) {
+        return 0;
+    }
+    int aligned = col <= S_LIMIT && n > 1 ? s_pack_lines(args, n, col, col, tail) : 0;
+    int after = s_pack_lines(args, n, w->indent + 4, w->indent + 4, tail) + 1;
+    if (aligned == 0 && after == 1) {
+        return 0;
+    }
+    bool break_first = aligned == 0 || (after < aligned && !w->declaration);
+    if (dry) {
+        return break_first ? after : aligned;
+    }
+    s_put(w, t, open + 1);
+    if (break_first) {
+        s_newline(w, w->indent + 4);
+    }
+    /* Every argument fits where s_pack_lines() counted it, so s_pack() lays them out just so. */
+    s_pack(w, args, n, break_first ? w->indent + 4 : col, (struct s_piece){t + close, tail});
+    return break_first ? after : aligned;
+}
+
+static int s_wrap_call(struct s_wrap *w, const char *t, size_t len, char opener, bool dry);
+
+/*
+ * `f(g(h(a, b)))TAIL`, a call at the start of `t` whose one argument is a
+ * call, and so on inward. Each '(' of that chain is a place to break, the
+ * rest then laid out from the next line four columns in; or, at the first
+ * call with two arguments or more, its arguments are broken (s_call_at)
+ * with the calls around it kept on this line. The way that takes fewest
+ * lines, a tie going to the outermost break, as clang-format prefers. The
+ * lines it takes (0: not this shape); `dry` writes nothing.
+ */
+static int s_wrap_single(struct s_wrap *w, const char *t, size_t len, bool dry) {
+    size_t open = 0;
+    while (open < len && s_ident_char(t[open])) {
+        open++;
+    }
+    int best = 0;
+    size_t best_open = 0;
+    bool best_args = false; /* the best breaks the arguments of the call at best_open */
+    for (int level = 0; open > 0 && open < len && t[open] == '('; level++) {
+        size_t close = s_close_of(t, len, open);
+        if (close == len) {
+            return 0;
+        }
+        for (size_t i = close + 1; level == 0 && i < len; i++) {
+            if (t[i] != ')' && t[i] != ';' && t[i] != ' ' && t[i] != '{') {
+                return 0; /* the call is an operand: not all of the text */
+            }
+        }
+        struct s_piece args[2];
+        size_t n = s_split(t, open + 1, close, ",", args, 2);
+        if (n != 1) {
+            /* Two arguments or more: the first call's are for the other shapes; an inner call's broken here. */
+            /* (Only where the text up to its '(' fits the line: else another break does better.) */
+            int lines = level > 0 && w->col + (int)open + 1 <= S_LIMIT ? s_call_at(w, t, len, open, close, true) : 0;
+            if (lines > 0 && (best == 0 || lines < best)) {
+                best = lines, best_open = open, best_args = true;
+            }
+            break;
+        }
+        /* Broken after this '(': the rest whole on the next line, or laid out from there. */
+        if (w->col + (int)open + 1 <= S_LIMIT && *w->trials > 0) {
+            *w->trials -= 1; /* laying out the rest below, which may hold calls of one argument in turn */
+            struct s_wrap below = {w->out, w->indent + 4, w->indent + 4, w->declaration, ANVIL_OK, w->trials, false};
+            size_t rest = len - open - 1;
+            int lines = below.col + (int)rest <= S_LIMIT ? 1 : s_wrap_call(&below, t + open + 1, rest, '(', true);
+            if (lines > 0 && (best == 0 || lines + 1 < best)) {
+                best = lines + 1, best_open = open, best_args = false;
+            }
+        }
+        /* Inward, when the argument is a call and all of it. */
+        size_t inner = open + 1;
+        while (inner < close && s_ident_char(t[inner])) {
+            inner++;
+        }
+        if (inner == open + 1 || t[inner] != '(' || s_close_of(t, len, inner) != close - 1) {
+            break;
+        }
+        open = inner;
+    }
+    if (best == 0 || dry) {
+        return best;
+    }
+    if (best_args) {
+        return s_call_at(w, t, len, best_open, s_close_of(t, len, best_open), false);
+    }
+    s_put(w, t, best_open + 1);
+    s_newline(w, w->indent + 4);
+    const char *rest = t + best_open + 1;
+    size_t rest_len = len - best_open - 1;
+    if (w->col + (int)rest_len <= S_LIMIT) {
+        s_put(w, rest, rest_len);
+        return best;
+    }
+    w->indent += 4;
+    int lines = s_wrap_call(w, rest, rest_len, '(', false);
+    w->indent -= 4;
+    return lines > 0 ? best : 0;
+}
+
+/*
+ * `HEAD(a, b, c)TAIL` (or `HEAD{a, b, c}TAIL`) broken at the arguments of
+ * a call that holds no parentheses (a braced list's may be braced lists),
+ * the first such call with two or more; failing that, at the arguments of
+ * the outermost call, each kept whole. The lines it takes (0: not a shape
+ * it handles, nothing written); `dry` writes nothing.
+ */
+static int s_wrap_call(struct s_wrap *w, const char *t, size_t len, char opener, bool dry) {
+    int single = opener == '(' && !w->declaration && !memchr(t, '\n', len) ? s_wrap_single(w, t, len, dry) : 0;
+    if (single > 0) {
+        return single;
+    }
+    size_t outermost = len;
+    for (size_t open = 0; open < len; open++) {
+        if (t[open] == '"' || t[open] == '\'') {
+            open = s_skip_literal(t, len, open) - 1;
+            continue;
+        }
+        if (t[open] != opener) {
+            continue;
+        }
+        size_t close = s_close_of(t, len, open);
+        outermost = outermost == len ? open : outermost;
+        /* A braced list may hold braced lists (`{{"a", 1}, {"b", 2}}`), each then one argument. */
+        if (close == len || s_has(t, open + 1, close, '(') || (opener == '(' && s_has(t, open + 1, close, '{'))) {
+            continue;
+        }
+        struct s_piece args[S_PIECES];
+        if (s_split(t, open + 1, close, ",", args, S_PIECES) < 2) {
+            continue;
+        }
+        int lines = s_call_at(w, t, len, open, close, dry);
+        if (lines > 0) {
+            return lines;
+        }
+        break;
+    }
+    if (opener != '(' || outermost == len || w->declaration) {
+        return 0; /* a function's head with no call to break: anvil__c_declaration moves its return type */
+    }
+    size_t close = s_close_of(t, len, outermost);
+    return close < len && !s_has(t, outermost + 1, close, '{') ? s_call_at(w, t, len, outermost, close, dry) : 0;
+}
+
+/*
+ * `COND ? A : B;` (what follows '='): `COND ? A` and `: B` under the '?'
+ * when that fits, else the two branches on lines of their own, four
+ * columns in. `dry` only says whether it fits.
+ */
+static bool s_wrap_ternary(struct s_wrap *w, const char *t, size_t len, bool dry) {
+    struct s_piece q[2], c[2];
+    if (s_split(t, 0, len, " ?", q, 2) != 2 || s_split(q[1].ptr, 0, q[1].len, " :", c, 2) != 2) {
+        return false;
+    }
+    int col = w->col;
+    /* The pieces keep their separator (" ?", " :"), which goes; each branch is written after "? " or ": ". */
+    if (col + (int)q[0].len - 2 > S_LIMIT || col + 4 + (int)c[0].len > S_LIMIT || col + 6 + (int)c[1].len > S_LIMIT) {
+        return false;
+    }
+    if (dry) {
+        return true;
+    }
+    if (col + (int)q[0].len + (int)c[0].len - 2 <= S_LIMIT) {
+        /* `COND ? A` fits: `: B` under the '?'. */
+        s_put(w, q[0].ptr, q[0].len - 2);
+        int question = w->col + 1;
+        s_put(w, " ? ", 3);
+        s_put(w, c[0].ptr, c[0].len - 2);
+        s_newline(w, question);
+        s_put(w, ": ", 2);
+        s_put(w, c[1].ptr, c[1].len);
+        return true;
+    }
+    s_put(w, q[0].ptr, q[0].len - 2);
+    s_newline(w, col + 4);
+    s_put(w, "? ", 2);
+    s_put(w, c[0].ptr, c[0].len - 2);
+    s_newline(w, col + 4);
+    s_put(w, ": ", 2);
+    s_put(w, c[1].ptr, c[1].len);
+    return true;
+}
+
+/* Where s_wrap_chain_call breaks a call of one logical chain. */
+enum s_chain_break {
+    S_CHAIN_PACKED,     /* the chain's operands packed from the column after its '(' */
+    S_CHAIN_AFTER_CALL, /* after the call's '(', the argument whole on the next line, four columns in */
+    S_CHAIN_AFTER_NOT,  /* after the `!(` of a negated chain, the chain whole on the next line */
+};
+
+/*
+ * `f(a && b && c)TAIL` or `f(!(a || b))TAIL`: a call whose one argument is a
+ * chain of one logical operator, broken as `how` says. The head before the
+ * '(' may also be an operator (`!(a || b)`, `c_or || (a && b)`). The lines it takes
+ * (0: not this shape, or it does not fit); `dry` writes nothing.
+ */
+static int s_wrap_chain_call(struct s_wrap *w, const char *t, size_t len, enum s_chain_break how, bool dry) {
+    const char *open = memchr(t, '(', len);
+    if (!open || open == t) {
+        return 0;
+    }
+    size_t first = (size_t)(open - t), close = s_close_of(t, len, first);
+    if (close == len) {
+        return 0;
+    }
+    bool negated =
+        close > first + 3 && t[first + 1] == '!' && t[first + 2] == '(' && s_close_of(t, len, first + 2) == close - 1;
+    size_t from = first + (negated ? 3 : 1), to = negated ? close - 1 : close;
+    struct s_piece ops[S_PIECES];
+    size_t n = s_split_logical(t, from, to, ops, S_PIECES);
+    if (n < 2 || (how == S_CHAIN_AFTER_NOT && !negated) || (how == S_CHAIN_AFTER_CALL && !s_ident_char(t[first - 1]))) {
+        return 0; /* a break after '(' is a call's, not a group's (`c_or || (a && b)`) */
+    }
+    if (how != S_CHAIN_PACKED) {
+        size_t cut = how == S_CHAIN_AFTER_CALL ? first + 1 : from;
+        if (w->col + (int)cut > S_LIMIT || w->indent + 4 + (int)(len - cut) > S_LIMIT) {
+            return 0;
+        }
+        if (!dry) {
+            s_put(w, t, cut);
+            s_newline(w, w->indent + 4);
+            s_put(w, t + cut, len - cut);
+        }
+        return 2;
+    }
+    int col = w->col + (int)from;
+    int lines = s_pack_dry(w, col, ops, n, col, (struct s_piece){t + to, len - to});
+    if (dry || lines == 0) {
+        return lines;
+    }
+    s_put(w, t, from);
+    return s_pack(w, ops, n, w->col, (struct s_piece){t + to, len - to}) ? lines : 0;
+}
+
+/*
+ * `a && b && c;` or `(a || b);` (what follows '='): the chain's operands
+ * packed from the column of the first. The lines it takes (0: not this
+ * shape, or it does not fit); `dry` writes nothing.
+ */
+static int s_wrap_chain_rhs(struct s_wrap *w, const char *t, size_t len, bool dry) {
+    if (len < 2 || t[len - 1] != ';') {
+        return 0;
+    }
+    bool paren = t[0] == '(' && s_close_of(t, len, 0) == len - 2;
+    size_t from = paren ? 1 : 0, to = paren ? len - 2 : len - 1;
+    struct s_piece ops[S_PIECES];
+    size_t n = s_split_logical(t, from, to, ops, S_PIECES);
+    int col = w->col + (int)from;
+    int lines = n > 1 ? s_pack_dry(w, col, ops, n, col, (struct s_piece){t + to, len - to}) : 0;
+    if (dry || lines == 0) {
+        return lines;
+    }
+    s_put(w, t, from);
+    return s_pack(w, ops, n, w->col, (struct s_piece){t + to, len - to}) ? lines : 0;
+}
+
+/* `a < b` (or <=, >, >=, ==, !=, outside brackets) as the two pieces `a <` and `b`; 0 when there is no such one. */
+static size_t s_split_comparison(const char *t, size_t len, struct s_piece *out) {
+    int depth = 0;
+    for (size_t i = 0; i + 2 < len; i++) {
+        if (t[i] == '"' || t[i] == '\'') {
+            i = s_skip_literal(t, len, i) - 1;
+            continue;
+        }
+        depth += t[i] == '(' || t[i] == '[';
+        depth -= t[i] == ')' || t[i] == ']';
+        bool two = (t[i + 1] == '=' && (t[i] == '<' || t[i] == '>' || t[i] == '=' || t[i] == '!'));
+        bool one = (t[i] == '<' || t[i] == '>') && t[i + 1] == ' ';
+        size_t end = i + (two ? 2 : 1);
+        if (depth == 0 && i > 0 && t[i - 1] == ' ' && (one || two) && end < len && t[end] == ' ') {
+            out[0] = (struct s_piece){t, end};
+            out[1] = (struct s_piece){t + end + 1, len - end - 1};
+            return 2;
+        }
+    }
+    return 0;
+}
+
+static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len);
+
+/* `for (init; condition; step) {`: the three packed; a condition broken at its operators puts the step on a line of its
+ * own. */
+static bool s_wrap_for(struct s_wrap *w, const char *t, size_t len) {
+    struct s_piece parts[3];
+    if (s_split(t, 5, len - 3, ";", parts, 3) != 3) {
+        return false;
+    }
+    s_put(w, "for (", 5);
+    int align = w->col;
+    bool forced = false;
+    for (size_t i = 0; i < 3; i++) {
+        const char *suffix = i == 2 ? ") {" : "";
+        int width = (int)parts[i].len + (int)strlen(suffix);
+        if (i > 0 && !forced && w->col + 1 + width <= S_LIMIT) {
+            s_put(w, " ", 1);
+        } else if (i > 0) {
+            s_newline(w, align);
+        }
+        if (w->col + width <= S_LIMIT) {
+            s_put(w, parts[i].ptr, parts[i].len);
+            s_put(w, suffix, strlen(suffix));
+            continue;
+        }
+        /* The part's own operators, its ';' kept after the last operand. */
+        struct s_piece ops[S_PIECES];
+        size_t own = parts[i].len - (i < 2);
+        size_t n = s_split_logical(parts[i].ptr, 0, own, ops, S_PIECES);
+        n = n ? n : s_split_comparison(parts[i].ptr, own, ops);
+        if (n == 0 ||
+            !s_pack(w, ops, n, w->col, i < 2 ? (struct s_piece){";", 1} : (struct s_piece){suffix, strlen(suffix)})) {
+            return false;
+        }
+        forced = true;
+    }
+    return true;
+}
+
+/*
+ * What breaking a compared call's arguments packed from column `col` costs,
+ * with `closing` (`)) !=`) after the last and the comparison's other side
+ * (`rest` columns) after them or on a line of its own: clang-format's
+ * penalty of 20 a nesting level for each break, three levels in for a break
+ * between arguments, one for one after the comparison. 0 when an argument
+ * does not fit.
+ */
+static int s_compared_cost(const struct s_wrap *w, const struct s_piece *args, size_t n, int col,
+                           struct s_piece closing, size_t rest) {
+    struct anvil_buf scratch;
+    anvil_buf_init(&scratch, NULL, 0);
+    struct s_wrap dry = {&scratch, col, w->indent, w->declaration, ANVIL_OK, w->trials, w->fit_head};
+    bool ok =
+        s_pack_lines(args, n, col, col, closing.len) > 0 && s_pack(&dry, args, n, col, closing) && dry.rc == ANVIL_OK;
+    int breaks = 0;
+    for (size_t i = 0; ok && i < scratch.len; i++) {
+        breaks += scratch.data[i] == '\n';
+    }
+    anvil_buf_clean_up(&scratch);
+    return !ok ? 0 : 1 + 60 * breaks + 20 * (dry.col + 1 + (int)rest > S_LIMIT);
+}
+
+/*
+ * `if (X != Y) {` or `==`, one comparison at the top of the condition, when
+ * `if (X !=` fits: the rest on the next line four columns in, which
+ * clang-format prefers to breaking inside X (`if ((rc = f(...)) !=`). When
+ * it does not fit and X is `(rc = f(...))`, the call is broken as below,
+ * and the rest follows its arguments or goes on a line of its own.
+ */
+static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
+    size_t at = 0;
+    int depth = 0;
+    for (size_t i = 0; i + 3 < len; i++) {
+        if (t[i] == '"' || t[i] == '\'') {
+            i = s_skip_literal(t, len, i) - 1;
+            continue;
+        }
+        depth += t[i] == '(';
+        depth -= t[i] == ')';
+        if (depth == 1 && t[i] == ' ' && (t[i + 1] == '!' || t[i + 1] == '=') && t[i + 2] == '=' && t[i + 3] == ' ') {
+            if (at) {
+                return false; /* two: not this shape */
+            }
+            at = i;
+        }
+    }
+    if (!at || w->indent + 4 + (int)(len - at - 4) > S_LIMIT) {
+        return false;
+    }
+    if (w->col + (int)at + 3 > S_LIMIT) {
+        /* X is `(rc = f(a, b))`, its call's last ')' followed only by the ones closing X. */
+        if (at <= 10 || memcmp(t + 4, "(rc = ", 6) != 0) {
+            return false; /* `if (f(...) != X) {` is a call broken with `) != X) {` after its last argument */
+        }
+        size_t from = 10;
+        const char *call = memchr(t + from, '(', at - from);
+        size_t open = call ? (size_t)(call - t) : 0;
+        if (open <= from || !s_ident_char(t[open - 1]) || s_close_of(t, len, 3) != len - 3) {
+            return false;
+        }
+        size_t close = s_close_of(t, len, open);
+        if (close >= at) {
+            return false;
+        }
+        for (size_t i = close; i < at; i++) {
+            if (t[i] != ')') {
+                return false;
+            }
+        }
+        struct s_piece args[S_PIECES];
+        size_t n = s_split(t, open + 1, close, ",", args, S_PIECES);
+        size_t tail = at + 3 - close;
+        /* After the call's '(' (A); for `(rc = f(`, also the call on the next line four columns in from `rc`, its
+           arguments after its '(' (B), which clang-format takes when it costs less (a break after '=', two levels
+           in, costs 40); when neither fits, the arguments on the line after the call's '(' (C). */
+        struct s_piece closing = {t + close, tail};
+        size_t rest = len - at - 4;
+        int col = w->col + (int)open + 1, below = w->col + 5 + 4, below_args = below + (int)(open - from) + 1;
+        int a = n > 1 ? s_compared_cost(w, args, n, col, closing, rest) : 0;
+        int b = n > 1 ? s_compared_cost(w, args, n, below_args, closing, rest) : 0;
+        int c = !a && !b && col <= S_LIMIT ? s_compared_cost(w, args, n, below, closing, rest) : 0;
+        /* (D: a name too long for even that: the call below, and its arguments on the line after it.) */
+        int d = !a && !b && !c && below_args <= S_LIMIT ? s_compared_cost(w, args, n, below + 4, closing, rest) : 0;
+        if (b && (!a || b + 40 < a)) {
+            s_put(w, t, from - 1);
+            s_newline(w, below);
+            col = below_args;
+            s_put(w, t + from, open + 1 - from);
+        } else if (a) {
+            s_put(w, t, open + 1);
+        } else if (c) {
+            s_put(w, t, open + 1);
+            s_newline(w, below);
+            col = below;
+        } else if (d) {
+            s_put(w, t, from - 1);
+            s_newline(w, below);
+            s_put(w, t + from, open + 1 - from);
+            col = below + 4;
+            s_newline(w, col);
+        } else {
+            return false;
+        }
+        s_pack(w, args, n, col, (struct s_piece){t + close, tail});
+        if (w->col + 1 + (int)(len - at - 4) <= S_LIMIT) {
+            s_put(w, " ", 1);
+        } else {
+            s_newline(w, w->indent + 4);
+        }
+        s_put(w, t + at + 4, len - at - 4);
+        return true;
+    }
+    s_put(w, t, at + 3);
+    s_newline(w, w->indent + 4);
+    s_put(w, t + at + 4, len - at - 4);
+    return true;
+}
+
+/* Breaks the line that starts at column w->col; false when its shape is not one handled here. */
+/*
+ * `LHS = RHS;` with its '=' at t[eq]: RHS after the '=' or on the next line
+ * four columns in, broken again as its shape asks (a conditional, a call of
+ * one chain, a chain, a call, a subscript); `split` when it holds a string
+ * split over lines.
+ */
+static bool s_wrap_assignment(struct s_wrap *w, const char *t, size_t len, size_t eq, bool split) {
+    int col = w->col;
+    const char *rhs = t + eq + 2;
+    size_t rhs_len = len - eq - 2;
+    if (split) {
+        /* A call holding a split string: after '=' if its pieces fit there, else on the next line. */
+        struct s_wrap here = *w;
+        here.col += (int)eq + 2;
+        if (s_wrap_call(&here, rhs, rhs_len, '(', true) > 0) {
+            s_put(w, t, eq + 2);
+            return s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
+        }
+        s_put(w, t, eq + 1);
+        s_newline(w, col + 4);
+        return s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
+    }
+    if (col + (int)eq + 1 <= S_LIMIT && col + 4 + (int)rhs_len <= S_LIMIT) {
+        s_put(w, t, eq + 1);
+        s_newline(w, col + 4);
+        return s_wrap_at(w, rhs, rhs_len);
+    }
+    /* A conditional right after '=' when its condition and branches fit there. */
+    struct s_wrap after = *w;
+    after.col += (int)eq + 2;
+    if (s_wrap_ternary(&after, rhs, rhs_len, true)) {
+        s_put(w, t, eq + 2);
+        return s_wrap_ternary(w, rhs, rhs_len, false);
+    }
+    s_put(w, t, eq + 1);
+    if (w->col > S_LIMIT) {
+        return false;
+    }
+    if (s_wrap_ternary(&(struct s_wrap){w->out, col + 4, w->indent, w->declaration, ANVIL_OK, w->trials, w->fit_head},
+                       rhs, rhs_len, true)) {
+        s_newline(w, col + 4);
+        return s_wrap_ternary(w, rhs, rhs_len, false);
+    }
+    /* A call of one logical chain: on this line, after '=', or broken inside its parentheses, whichever
+       takes fewest lines. A tie goes to the break after the call's own '(', then to the one after '=';
+       the break after a `!(` only when it saves a line. */
+    struct s_wrap chain = *w;
+    chain.col += 1;
+    int same = s_wrap_chain_call(&chain, rhs, rhs_len, S_CHAIN_PACKED, true);
+    int after_call = s_wrap_chain_call(&chain, rhs, rhs_len, S_CHAIN_AFTER_CALL, true);
+    int after_not = s_wrap_chain_call(&chain, rhs, rhs_len, S_CHAIN_AFTER_NOT, true);
+    chain.col = col + 4;
+    int below_eq = s_wrap_chain_call(&chain, rhs, rhs_len, S_CHAIN_PACKED, true);
+    below_eq = below_eq ? below_eq + 1 : 0;
+    /* A group after an operator (`c_or || (a && b)`, `c_or || !(a || b)`) is an operand of the outer chain,
+       which clang-format would rather break than the group, unless breaking after '=' instead takes no more
+       lines. */
+    const char *paren = memchr(rhs, '(', rhs_len);
+    size_t head = paren ? (size_t)(paren - rhs) : 0;
+    if (head > 1 && (rhs[head - 1] == ' ' || (rhs[head - 1] == '!' && rhs[head - 2] == ' '))) {
+        chain.col = w->col + 1;
+        int outer = s_wrap_chain_rhs(&chain, rhs, rhs_len, true);
+        chain.col = col + 4;
+        int outer_below = s_wrap_chain_rhs(&chain, rhs, rhs_len, true);
+        outer = outer && (!outer_below || outer <= outer_below + 1) ? outer : outer_below ? outer_below + 1 : 0;
+        same = outer && outer <= same ? 0 : same;
+        after_not = outer && outer <= after_not ? 0 : after_not;
+        below_eq = outer && outer < below_eq ? 0 : below_eq;
+    }
+    if (same || below_eq || after_call || after_not) {
+        bool after_eq = below_eq && (!same || below_eq <= same);
+        int best = after_eq ? below_eq : same;
+        enum s_chain_break how = S_CHAIN_PACKED;
+        if (after_call && (!best || after_call <= best)) {
+            how = S_CHAIN_AFTER_CALL;
+        } else if (after_not && (!best || after_not < best)) {
+            how = S_CHAIN_AFTER_NOT;
+        }
+        if (how == S_CHAIN_PACKED && after_eq) {
+            s_newline(w, col + 4);
+        } else {
+            s_put(w, " ", 1);
+        }
+        return s_wrap_chain_call(w, rhs, rhs_len, how, false) > 0;
+    }
+    /* A chain of one logical operator: its operands packed after '=', or after a break there when that
+       takes no more lines. */
+    chain.col = w->col + 1;
+    same = s_wrap_chain_rhs(&chain, rhs, rhs_len, true);
+    chain.col = col + 4;
+    below_eq = s_wrap_chain_rhs(&chain, rhs, rhs_len, true);
+    if (same || below_eq) {
+        if (same && (!below_eq || same < below_eq + 1)) {
+            s_put(w, " ", 1);
+        } else {
+            s_newline(w, col + 4);
+        }
+        return s_wrap_chain_rhs(w, rhs, rhs_len, false) > 0;
+    }
+    /* A call: `LHS = f(` and its arguments on the next line when that takes fewer lines than breaking
+       after '=' and aligning them after the parenthesis. */
+    struct s_wrap here = *w, below = *w;
+    here.col += 1;
+    here.fit_head = true; /* the break after '=' is there instead */
+    below.col = col + 4;
+    below.indent += 4;
+    int same_line = s_wrap_call(&here, rhs, rhs_len, '(', true);
+    int next_line = s_wrap_call(&below, rhs, rhs_len, '(', true);
+    if (same_line > 0 && (next_line == 0 || same_line < next_line + 1)) {
+        s_put(w, " ", 1);
+        w->fit_head = true;
+        bool ok = s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
+        w->fit_head = false;
+        return ok;
+    }
+    s_newline(w, col + 4);
+    if (next_line == 0 && rhs_len > 2 && rhs[rhs_len - 2] == ']' && !s_has(rhs, 0, rhs_len, '(')) {
+        /* `&items[i];`: the subscript on a line of its own, four columns further in. */
+        const char *subscript = memchr(rhs, '[', rhs_len);
+        size_t at = subscript ? (size_t)(subscript - rhs) : 0;
+        if (at > 0 && col + 4 + (int)at <= S_LIMIT && col + 8 + (int)(rhs_len - at) <= S_LIMIT) {
+            s_put(w, rhs, at);
+            s_newline(w, col + 8);
+            s_put(w, rhs + at, rhs_len - at);
+            return true;
+        }
+    }
+    w->indent += 4;
+    return s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
+}
+
+static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
+    /* A string split over lines (s_line) is laid out only as a call's argument. */
+    bool split = memchr(t, '\n', len) != NULL;
+    if (!split && w->col + (int)len <= S_LIMIT) {
+        s_put(w, t, len);
+        return true;
+    }
+    bool block = len > 3 && memcmp(t + len - 3, ") {", 3) == 0;
+    if (block && len > 5 && memcmp(t, "for (", 5) == 0) {
+        return !split && s_wrap_for(w, t, len);
+    }
+    if (block && len > 4 && memcmp(t, "if (", 4) == 0) {
+        if (!split) {
+            /* `if (a && b) {`, `if (!(a || b)) {` or `if ((a && b)) {`: the operands packed after the parenthesis. */
+            struct s_piece ops[S_PIECES];
+            bool negated = len > 9 && (memcmp(t, "if (!(", 6) == 0 || memcmp(t, "if ((", 5) == 0) &&
+                           s_close_of(t, len, t[4] == '!' ? 5 : 4) == len - 4;
+            size_t head = negated ? (t[4] == '!' ? 6 : 5) : 4;
+            size_t n = s_split_logical(t, head, len - (negated ? 4 : 3), ops, S_PIECES);
+            if (n > 1) {
+                s_put(w, t, head);
+                return s_pack(w, ops, n, w->col, negated ? (struct s_piece){")) {", 4} : (struct s_piece){") {", 3});
+            }
+            if (s_wrap_comparison(w, t, len)) {
+                return true;
+            }
+        }
+        /* A call broken after its '(' goes on eight columns in, not four: clang-format's continuation inside the
+         * condition's own parenthesis. */
+        w->indent += 4;
+        bool ok = s_wrap_call(w, t, len, '(', false) > 0;
+        w->indent -= 4;
+        return ok;
+    }
+    /* `LHS = RHS;` */
+    for (size_t i = 1; i + 1 < len && t[len - 1] == ';'; i++) {
+        if (t[i] == '"' || t[i] == '\'') {
+            i = s_skip_literal(t, len, i) - 1;
+            continue;
+        }
+        size_t bracket = t[i] == '[' ? s_close_of(t, len, i) : len;
+        if (bracket < len) {
+            i = bracket; /* past an array's declarator, `keys[]` */
+            continue;
+        }
+        if (t[i] == '(' || t[i] == '{') {
+            break;
+        }
+        if (t[i] == '=' && t[i - 1] == ' ' && t[i + 1] == ' ') {
+            return t[i + 2] == '{' ? s_wrap_call(w, t, len, '{', false) > 0 : s_wrap_assignment(w, t, len, i, split);
+        }
+    }
+    return s_wrap_call(w, t, len, '(', false) > 0;
+}
+
+/*
+ * A statement holding a string split over lines (anvil__c_string: `"..."`, a
+ * newline and blanks, `"..."`) with each break reduced to a bare '\n'
+ * between the pieces, which s_wrap_at lays out again. False when a newline
+ * stands anywhere else.
+ */
+static bool s_join_split(const char *text, size_t len, struct anvil_buf *out) {
+    for (size_t i = 0; i < len;) {
+        size_t end = i + 1;
+        if (text[i] == '"' || text[i] == '\'') {
+            end = s_skip_literal(text, len, i);
+        } else if (text[i] == '\n') {
+            return false;
+        }
+        if (anvil_buf_append(out, text + i, end - i) != ANVIL_OK) {
+            return false;
+        }
+        i = end;
+        if (text[end - 1] == '"' && end < len && text[end] == '\n') {
+            size_t next = end + 1;
+            while (next < len && text[next] == ' ') {
+                next++;
+            }
+            if (next == len || text[next] != '"' || anvil_buf_append_byte(out, '\n') != ANVIL_OK) {
+                return false;
+            }
+            i = next;
+        }
+    }
+    return true;
+}
+
+static int s_line(struct anvil_buf *out, int indent, const char *text, size_t len, bool declaration) {
+    struct anvil_buf wrapped, joined;
+    anvil_buf_init(&wrapped, NULL, 0);
+    anvil_buf_init(&joined, NULL, 0);
+    int trials = S_TRIALS;
+    struct s_wrap w = {&wrapped, indent, indent, declaration, ANVIL_OK, &trials, false};
+    bool ok;
+    if (memchr(text, '\n', len)) {
+        ok = s_join_split(text, len, &joined) && s_wrap_at(&w, joined.data, joined.len);
+    } else {
+        ok = indent + (int)len > S_LIMIT && s_wrap_at(&w, text, len);
+    }
+    anvil_buf_clean_up(&joined);
+    int rc = ANVIL_OK;
+    for (int i = 0; i < indent && rc == ANVIL_OK; i++) {
+        rc = anvil_buf_append_byte(out, ' ');
+    }
+    if (rc == ANVIL_OK && (w.rc != ANVIL_OK || !ok)) {
+        rc = w.rc != ANVIL_OK ? w.rc : anvil_buf_append(out, text, len);
+    } else if (rc == ANVIL_OK) {
+        rc = anvil_buf_append(out, wrapped.data, wrapped.len);
+    }
+    anvil_buf_clean_up(&wrapped);
+    return rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+}
+
+/* A comment line wider than the limit broken at its last blanks that fit, the rest on ` * ` lines. */
+static int s_reflow(struct anvil_buf *out, const char *line, size_t len, size_t indent) {
+    int rc = ANVIL_OK;
+    bool star = line[indent] == '*'; /* a line inside a block comment: its own " * " continues */
+    size_t lead = 0;                 /* the columns before `line` on the line being written */
+    while (lead + len > S_LIMIT && rc == ANVIL_OK) {
+        size_t cut = S_LIMIT - lead, least = lead ? 0 : indent + 2;
+        while (cut > least && line[cut] != ' ') {
+            cut--;
+        }
+        if (cut <= least) {
+            /* No blank within the limit: the first one after it, as clang-format does. */
+            for (cut = S_LIMIT - lead; cut < len && line[cut] != ' '; cut++) {
+            }
+            if (cut >= len) {
+                break;
+            }
+        }
+        size_t kept = cut; /* the blanks at the break go, on both sides, as clang-format drops them */
+        while (kept > 0 && line[kept - 1] == ' ') {
+            kept--;
+        }
+        while (cut + 1 < len && line[cut + 1] == ' ') {
+            cut++;
+        }
+        rc = anvil_buf_append(out, line, kept);
+        rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+        for (size_t i = 0; i < indent && rc == ANVIL_OK; i++) {
+            rc = anvil_buf_append_byte(out, ' ');
+        }
+        rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, star ? "* " : " * ") : rc;
+        lead = indent + (star ? 2 : 3);
+        line += cut + 1;
+        len -= cut + 1;
+    }
+    return rc == ANVIL_OK ? anvil_buf_append(out, line, len) : rc;
+}
+
+int anvil__c_line(struct anvil_buf *out, int indent, const char *text, size_t len) {
+    return s_line(out, indent, text, len, false);
+}
+
+int anvil__c_declaration(struct anvil_buf *out, int indent, const char *text, size_t len) {
+    const char *open = memchr(text, '(', len);
+    size_t name = open ? (size_t)(open - text) : 0;
+    while (name > 0 &&
+           (text[name - 1] == '_' || (text[name - 1] >= 'a' && text[name - 1] <= 'z') ||
+            (text[name - 1] >= 'A' && text[name - 1] <= 'Z') || (text[name - 1] >= '0' && text[name - 1] <= '9'))) {
+        name--;
+    }
+    size_t before = out->len;
+    int rc = s_line(out, indent, text, len, true);
+    bool wide = false;
+    for (size_t i = before, col = 0; i < out->len && rc == ANVIL_OK; i++) {
+        col = out->data[i] == '\n' ? 0 : col + 1;
+        wide = wide || col > S_LIMIT;
+    }
+    if (rc != ANVIL_OK || !wide || name == 0 || indent != 0) {
+        return rc;
+    }
+    /* Nothing to break inside the parentheses: the return type on a line of its own, as clang-format does. */
+    out->len = before;
+    size_t type_end = name;
+    while (type_end > 0 && text[type_end - 1] == ' ') {
+        type_end--;
+    }
+    rc = anvil_buf_append(out, text, type_end);
+    rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+    return rc == ANVIL_OK ? s_line(out, 0, text + name, len - name, true) : rc;
+}
+
+int anvil__c_rewrap(struct anvil_buf *out, size_t from) {
+    struct anvil_buf text;
+    anvil_buf_init(&text, NULL, 0);
+    int rc = anvil_buf_append(&text, out->data + from, out->len - from);
+    out->len = from;
+    for (size_t at = 0; at < text.len && rc == ANVIL_OK;) {
+        const char *line = text.data + at;
+        const char *end = memchr(line, '\n', text.len - at);
+        size_t len = end ? (size_t)(end - line) : text.len - at, full = len;
+        while (len > 0 && line[len - 1] == ' ') {
+            len--; /* no trailing blanks (a comment's text may end a line with one), as clang-format keeps none */
+        }
+        size_t indent = 0;
+        while (indent < len && line[indent] == ' ') {
+            indent++;
+        }
+        bool code = indent < len && line[indent] != '*' && line[indent] != '"' && line[indent] != '/';
+        bool comment = indent + 1 < len && (memcmp(line + indent, "/*", 2) == 0 || memcmp(line + indent, "* ", 2) == 0);
+        if (len > S_LIMIT && code) {
+            rc = anvil__c_line(out, (int)indent, line + indent, len - indent);
+            out->len -= rc == ANVIL_OK && !end; /* no newline the text did not have */
+        } else if (len > S_LIMIT && comment) {
+            rc = s_reflow(out, line, len, indent);
+            rc = rc == ANVIL_OK && end ? anvil_buf_append_byte(out, '\n') : rc;
+        } else {
+            rc = anvil_buf_append(out, line, len);
+            rc = rc == ANVIL_OK && end ? anvil_buf_append_byte(out, '\n') : rc;
+        }
+        at += full + (end != NULL);
+    }
+    anvil_buf_clean_up(&text);
+    return rc;
+}
