@@ -137,15 +137,16 @@ static bool s_ident_char(char c) {
 static size_t s_split_logical(const char *t, size_t from, size_t to, struct s_piece *out, size_t max);
 static size_t s_split_comparison(const char *t, size_t len, struct s_piece *out);
 static int s_pack_dry(const struct s_wrap *w, int col, const struct s_piece *pieces, size_t n, int align,
-                      struct s_piece suffix);
+                      struct s_piece suffix, int *end);
 static int s_pack_lines(const struct s_piece *pieces, size_t n, int col, int align, size_t suffix);
 
 /*
  * An operand of a chain too wide for a line that is a call, `f(a, b) &&` or
- * `!f(a, b)`: its arguments packed after its '(', each whole; the call
- * started on this line after `gap` blanks when they fit so (gap -1: not on
- * this line), else on a line of its own at `align`. False, with nothing
- * written, when it is no call or does not fit either way.
+ * `!f(a, b)`: its arguments packed, each whole, after its '(' with the call
+ * on this line after `gap` blanks (gap -1: not on this line) or on a line
+ * of its own at `align`, or on the line after the call's '(' four columns
+ * in from the call, whichever takes fewest lines (see below). False, with
+ * nothing written, when it is no call or fits none of these ways.
  */
 static bool s_pack_call(struct s_wrap *w, struct s_piece piece, struct s_piece suffix, int align, int gap) {
     const char *p = piece.ptr;
@@ -284,9 +285,9 @@ static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int
         if (i > 0) {
             bool compare = here && i + 1 == n && *w->trials > 0; /* only the chain's last operand */
             *w->trials -= compare;
-            int below = compare ? s_pack_dry(w, align + (int)open + 1, inner, m, align + (int)open + 1, rest) : 0;
+            int below = compare ? s_pack_dry(w, align + (int)open + 1, inner, m, align + (int)open + 1, rest, NULL) : 0;
             int col = w->col + 1 + (int)open + 1;
-            int same = compare ? s_pack_dry(w, col, inner, m, col, rest) : 0;
+            int same = compare ? s_pack_dry(w, col, inner, m, col, rest, NULL) : 0;
             if (same > 0 && (below == 0 || same <= below)) {
                 s_put(w, " ", 1);
             } else {
@@ -306,9 +307,10 @@ static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int
     return true;
 }
 
-/* The lines s_pack() makes from column `col` (0: it cannot), written nowhere. */
+/* The lines s_pack() makes from column `col` (0: it cannot), written nowhere; `end` (may be NULL) gets the column
+ * where the last line ends. */
 static int s_pack_dry(const struct s_wrap *w, int col, const struct s_piece *pieces, size_t n, int align,
-                      struct s_piece suffix) {
+                      struct s_piece suffix, int *end) {
     struct anvil_buf scratch;
     anvil_buf_init(&scratch, NULL, 0);
     struct s_wrap dry = {&scratch, col, w->indent, w->declaration, ANVIL_OK, w->trials, w->fit_head};
@@ -318,6 +320,9 @@ static int s_pack_dry(const struct s_wrap *w, int col, const struct s_piece *pie
         lines += scratch.data[i] == '\n';
     }
     anvil_buf_clean_up(&scratch);
+    if (end) {
+        *end = dry.col;
+    }
     return ok ? lines : 0;
 }
 
@@ -747,7 +752,7 @@ static int s_wrap_chain_call(struct s_wrap *w, const char *t, size_t len, enum s
         return 2;
     }
     int col = w->col + (int)from;
-    int lines = s_pack_dry(w, col, ops, n, col, (struct s_piece){t + to, len - to});
+    int lines = s_pack_dry(w, col, ops, n, col, (struct s_piece){t + to, len - to}, NULL);
     if (dry || lines == 0) {
         return lines;
     }
@@ -769,7 +774,7 @@ static int s_wrap_chain_rhs(struct s_wrap *w, const char *t, size_t len, bool dr
     struct s_piece ops[S_PIECES];
     size_t n = s_split_logical(t, from, to, ops, S_PIECES);
     int col = w->col + (int)from;
-    int lines = n > 1 ? s_pack_dry(w, col, ops, n, col, (struct s_piece){t + to, len - to}) : 0;
+    int lines = n > 1 ? s_pack_dry(w, col, ops, n, col, (struct s_piece){t + to, len - to}, NULL) : 0;
     if (dry || lines == 0) {
         return lines;
     }
@@ -848,17 +853,9 @@ static bool s_wrap_for(struct s_wrap *w, const char *t, size_t len) {
  */
 static int s_compared_cost(const struct s_wrap *w, const struct s_piece *args, size_t n, int col,
                            struct s_piece closing, size_t rest) {
-    struct anvil_buf scratch;
-    anvil_buf_init(&scratch, NULL, 0);
-    struct s_wrap dry = {&scratch, col, w->indent, w->declaration, ANVIL_OK, w->trials, w->fit_head};
-    bool ok =
-        s_pack_lines(args, n, col, col, closing.len) > 0 && s_pack(&dry, args, n, col, closing) && dry.rc == ANVIL_OK;
-    int breaks = 0;
-    for (size_t i = 0; ok && i < scratch.len; i++) {
-        breaks += scratch.data[i] == '\n';
-    }
-    anvil_buf_clean_up(&scratch);
-    return !ok ? 0 : 1 + 60 * breaks + 20 * (dry.col + 1 + (int)rest > S_LIMIT);
+    int end = 0;
+    int lines = s_pack_lines(args, n, col, col, closing.len) > 0 ? s_pack_dry(w, col, args, n, col, closing, &end) : 0;
+    return lines == 0 ? 0 : 1 + 60 * (lines - 1) + 20 * (end + 1 + (int)rest > S_LIMIT);
 }
 
 /*
@@ -1068,9 +1065,10 @@ static bool s_wrap_assignment(struct s_wrap *w, const char *t, size_t len, size_
     int next_line = s_wrap_call(&below, rhs, rhs_len, '(', true);
     if (same_line > 0 && (next_line == 0 || same_line < next_line + 1)) {
         s_put(w, " ", 1);
+        bool fit_head = w->fit_head;
         w->fit_head = true;
         bool ok = s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
-        w->fit_head = false;
+        w->fit_head = fit_head;
         return ok;
     }
     s_newline(w, col + 4);
