@@ -16,6 +16,7 @@ struct s_wrap {
     int rc;
     int *trials;   /* the statement's: how many more groups may be laid out both ways to compare them */
     bool fit_head; /* a call is broken after its '(' only where the text up to it fits (there is another break) */
+    bool lenient;  /* the last try (s_line): a call's arguments may run past the limit where no break keeps them in */
 };
 
 /* Each comparison of a group's two places lays it out twice, and each of those its inner groups, as each break
@@ -157,7 +158,7 @@ static bool s_pack_call(struct s_wrap *w, struct s_piece piece, struct s_piece s
     size_t close = open > name && open < piece.len && p[open] == '(' ? s_close_of(p, piece.len, open) : piece.len;
     struct s_piece args[S_PIECES];
     size_t n = close < piece.len ? s_split(p, open + 1, close, ",", args, S_PIECES) : 0;
-    if (n < 2 || memchr(p, '\n', piece.len)) {
+    if (n == 0 || memchr(p, '\n', piece.len)) {
         return false;
     }
     /* The text after the call (its separator) and then the suffix close the last argument. */
@@ -167,17 +168,27 @@ static bool s_pack_call(struct s_wrap *w, struct s_piece piece, struct s_piece s
        starts on this line with its arguments on the next, four columns in from the call. */
     int start = w->col + gap, here = 0, after = 0;
     if (gap >= 0) {
-        here = s_pack_lines(args, n, start + (int)open + 1, start + (int)open + 1, (size_t)tail);
+        here = n > 1 ? s_pack_lines(args, n, start + (int)open + 1, start + (int)open + 1, (size_t)tail) : 0;
         after = start + (int)open + 1 <= S_LIMIT ? s_pack_lines(args, n, start + 4, start + 4, (size_t)tail) : 0;
     }
-    int below = s_pack_lines(args, n, align + (int)open + 1, align + (int)open + 1, (size_t)tail);
+    int below = n > 1 ? s_pack_lines(args, n, align + (int)open + 1, align + (int)open + 1, (size_t)tail) : 0;
     bool on_this = here > 0 && (below == 0 || here < below + 1);
     int best = on_this ? here : below > 0 ? below + 1 : 0;
+    /* (A call of one argument, already too wide for its line, has only the breaks after its '('.) */
+    int own = best == 0 && after == 0 && align + (int)open + 1 <= S_LIMIT
+                  ? s_pack_lines(args, n, align + 4, align + 4, (size_t)tail)
+                  : 0;
     int col;
     if (after > 0 && (best == 0 || after + 1 < best)) {
         s_put(w, " ", (size_t)gap);
         s_put(w, p, open + 1);
         col = start + 4;
+        s_newline(w, col);
+    } else if (own > 0) {
+        /* Not even that: the call on a line of its own, its arguments on the next, four columns in from it. */
+        s_newline(w, align);
+        s_put(w, p, open + 1);
+        col = align + 4;
         s_newline(w, col);
     } else if (on_this) {
         s_put(w, " ", (size_t)gap);
@@ -187,6 +198,17 @@ static bool s_pack_call(struct s_wrap *w, struct s_piece piece, struct s_piece s
         s_newline(w, align);
         s_put(w, p, open + 1);
         col = w->col;
+    } else if (w->lenient && (gap >= 0 && start <= align ? start : align) + (int)open + 1 <= S_LIMIT) {
+        /* No break keeps the arguments in: after the '(', four columns in from the call, which starts a line of its
+           own unless it starts the chain (the arguments then run least past the limit). */
+        if (gap >= 0 && start <= align) {
+            s_put(w, " ", (size_t)gap);
+        } else {
+            s_newline(w, align);
+        }
+        col = w->col + 4;
+        s_put(w, p, open + 1);
+        s_newline(w, col);
     } else {
         return false;
     }
@@ -313,12 +335,22 @@ static int s_pack_dry(const struct s_wrap *w, int col, const struct s_piece *pie
                       struct s_piece suffix, int *end) {
     struct anvil_buf scratch;
     anvil_buf_init(&scratch, NULL, 0);
-    struct s_wrap dry = {&scratch, col, w->indent, w->declaration, ANVIL_OK, w->trials, w->fit_head};
+    struct s_wrap dry = {&scratch, col, w->indent, w->declaration, ANVIL_OK, w->trials, w->fit_head, w->lenient};
     bool ok = s_pack(&dry, pieces, n, align, suffix) && dry.rc == ANVIL_OK;
-    int lines = 1;
+    int lines = 1, at = col, excess = 0;
     for (size_t i = 0; ok && i < scratch.len; i++) {
-        lines += scratch.data[i] == '\n';
+        if (scratch.data[i] == '\n') {
+            excess += at > S_LIMIT ? at - S_LIMIT : 0;
+            lines++;
+            at = 0;
+        } else {
+            at++;
+        }
     }
+    excess += at > S_LIMIT ? at - S_LIMIT : 0;
+    /* (Only the last try lets a line run past the limit: there a column past it weighs more than any line, as
+       clang-format's penalty for it does, so every choice made by counting lines takes the least excess.) */
+    lines += excess * 1000;
     anvil_buf_clean_up(&scratch);
     if (end) {
         *end = dry.col;
@@ -589,7 +621,8 @@ static int s_wrap_single(struct s_wrap *w, const char *t, size_t len, bool dry) 
         /* Broken after this '(': the rest whole on the next line, or laid out from there. */
         if (w->col + (int)open + 1 <= S_LIMIT && *w->trials > 0) {
             *w->trials -= 1; /* laying out the rest below, which may hold calls of one argument in turn */
-            struct s_wrap below = {w->out, w->indent + 4, w->indent + 4, w->declaration, ANVIL_OK, w->trials, false};
+            struct s_wrap below = {w->out,   w->indent + 4, w->indent + 4, w->declaration,
+                                   ANVIL_OK, w->trials,     false,         w->lenient};
             size_t rest = len - open - 1;
             int lines = below.col + (int)rest <= S_LIMIT ? 1 : s_wrap_call(&below, t + open + 1, rest, '(', true);
             if (lines > 0 && (best == 0 || lines + 1 < best)) {
@@ -977,7 +1010,26 @@ static bool s_wrap_assignment(struct s_wrap *w, const char *t, size_t len, size_
         s_newline(w, col + 4);
         return s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
     }
-    if (col + (int)eq + 1 <= S_LIMIT && col + 4 + (int)rhs_len <= S_LIMIT) {
+    size_t name = eq > 0 ? eq - 1 : 0;
+    while (name > 0 && t[name - 1] != ' ') {
+        name--;
+    }
+    if (col + (int)eq + 1 > S_LIMIT && name > 1 && col + (int)name - 1 <= S_LIMIT) {
+        /* `TYPE NAME =` too wide for its line: the declarator (`*NAME = RHS;`) goes on the next, four columns in,
+           laid out from there as a statement of its own. */
+        s_put(w, t, name - 1);
+        s_newline(w, col + 4);
+        if (w->col + (int)(len - name) <= S_LIMIT) {
+            s_put(w, t + name, len - name);
+            return true;
+        }
+        int indent = w->indent;
+        w->indent = col + 4;
+        bool ok = s_wrap_assignment(w, t + name, len - name, eq - name, false);
+        w->indent = indent;
+        return ok;
+    }
+    if ((col + (int)eq + 1 <= S_LIMIT || w->lenient) && col + 4 + (int)rhs_len <= S_LIMIT) {
         s_put(w, t, eq + 1);
         s_newline(w, col + 4);
         return s_wrap_at(w, rhs, rhs_len);
@@ -990,11 +1042,12 @@ static bool s_wrap_assignment(struct s_wrap *w, const char *t, size_t len, size_
         return s_wrap_ternary(w, rhs, rhs_len, false);
     }
     s_put(w, t, eq + 1);
-    if (w->col > S_LIMIT) {
-        return false;
+    if (w->col > S_LIMIT && !w->lenient) {
+        return false; /* (on the last try, a name wider than its line is left so) */
     }
-    if (s_wrap_ternary(&(struct s_wrap){w->out, col + 4, w->indent, w->declaration, ANVIL_OK, w->trials, w->fit_head},
-                       rhs, rhs_len, true)) {
+    if (s_wrap_ternary(
+            &(struct s_wrap){w->out, col + 4, w->indent, w->declaration, ANVIL_OK, w->trials, w->fit_head, w->lenient},
+            rhs, rhs_len, true)) {
         s_newline(w, col + 4);
         return s_wrap_ternary(w, rhs, rhs_len, false);
     }
@@ -1116,10 +1169,24 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
         }
         /* A call broken after its '(' goes on eight columns in, not four: clang-format's continuation inside the
          * condition's own parenthesis. */
+        size_t mark = w->out->len;
+        int col = w->col;
         w->indent += 4;
         bool ok = s_wrap_call(w, t, len, '(', false) > 0;
         w->indent -= 4;
-        return ok;
+        if (ok || split || w->rc != ANVIL_OK) {
+            return ok;
+        }
+        anvil_buf_truncate(w->out, mark); /* what the call's breaks wrote before they failed */
+        w->col = col;
+        /* None fits: a condition that is one call (`!f(x)`), broken after its '(', the argument four columns in
+           from the condition. */
+        struct s_piece cond = {t + 4, len - 7};
+        if (s_pack_dry(w, w->col + 4, &cond, 1, w->col + 4, (struct s_piece){") {", 3}, NULL) == 0) {
+            return false;
+        }
+        s_put(w, t, 4);
+        return s_pack(w, &cond, 1, w->col, (struct s_piece){") {", 3});
     }
     /* `LHS = RHS;` */
     for (size_t i = 1; i + 1 < len && t[len - 1] == ';'; i++) {
@@ -1179,12 +1246,19 @@ static int s_line(struct anvil_buf *out, int indent, const char *text, size_t le
     anvil_buf_init(&wrapped, NULL, 0);
     anvil_buf_init(&joined, NULL, 0);
     int trials = S_TRIALS;
-    struct s_wrap w = {&wrapped, indent, indent, declaration, ANVIL_OK, &trials, false};
+    struct s_wrap w = {&wrapped, indent, indent, declaration, ANVIL_OK, &trials, false, false};
     bool ok;
     if (memchr(text, '\n', len)) {
         ok = s_join_split(text, len, &joined) && s_wrap_at(&w, joined.data, joined.len);
     } else {
         ok = indent + (int)len > S_LIMIT && s_wrap_at(&w, text, len);
+        if (!ok && w.rc == ANVIL_OK && indent + (int)len > S_LIMIT) {
+            /* Nothing keeps it within the limit: again, letting a call's arguments run past it where they must. */
+            anvil_buf_truncate(&wrapped, 0);
+            trials = S_TRIALS;
+            w = (struct s_wrap){&wrapped, indent, indent, declaration, ANVIL_OK, &trials, false, true};
+            ok = s_wrap_at(&w, text, len);
+        }
     }
     anvil_buf_clean_up(&joined);
     int rc = ANVIL_OK;

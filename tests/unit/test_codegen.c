@@ -465,6 +465,92 @@ done:
     anvil_buf_clean_up(&out);
 }
 
+/* Deep in a nest, with long names: a condition that is one call broken after its '(', the argument four columns in from
+ * it; a chain's call operand too wide for any other place on a line of its own with its arguments on the next; a
+ * declaration whose `TYPE NAME =` is too wide broken before the declarator; and, where nothing keeps an argument within
+ * 120 columns, clang-format's layout with the least overflow (the last try). */
+TEST(codegen_breaks_calls_and_declarators_deep_in_a_nest) {
+    static const struct s_shape shapes[] = {
+        {52, "if (!anvil_json_is_string(v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb)) {",
+         "if (!anvil_json_is_string(\n"
+         "                                                            v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb)) {\n"},
+        {52,
+         "if (!(anvil_json_is_string(v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb) || anvil_json_is_array(v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb))) {",
+         "if (!(anvil_json_is_string(\n"
+         "                                                              v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb) ||\n"
+         "                                                          anvil_json_is_array(\n"
+         "                                                              v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb))) {\n"},
+        {48,
+         "bool c_and_3 = (!anvil_json_string_equals_word(v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb, \" \", 1, word_field) && !anvil_json_string_equals_word(v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb, \"\", 0, word_field_2));",
+         "bool c_and_3 = (!anvil_json_string_equals_word(\n"
+         "                                                                    v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb, \" \", 1,\n"
+         "                                                                    word_field) &&\n"
+         "                                                                !anvil_json_string_equals_word(\n"
+         "                                                                    v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb, \"\", 0,\n"
+         "                                                                    word_field_2));\n"},
+        {48, "if (!anvil_json_is_null(v_n_gam_vldh_snzs_jj_6s9aam_e_h_ztapr4_k_item)) {",
+         "if (!anvil_json_is_null(\n"
+         "                                                        v_n_gam_vldh_snzs_jj_6s9aam_e_h_ztapr4_k_item)) {\n"},
+        {60,
+         "if (anvil_json_is_string(v_ukeokafgnkydihxyvpg7h_sygdzjywi) && !anvil_json_is_array(v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb_xx)) {",
+         "if (anvil_json_is_string(\n"
+         "                                                                    v_ukeokafgnkydihxyvpg7h_sygdzjywi) &&\n"
+         "                                                                !anvil_json_is_array(\n"
+         "                                                                    v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb_xx)) {\n"},
+        {60,
+         "c_or = c_or || anvil_json_is_string(v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb_xxxxxxxxxxxxx) || anvil_json_is_array(v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb_x);",
+         "c_or =\n"
+         "                                                                c_or ||\n"
+         "                                                                anvil_json_is_string(\n"
+         "                                                                    v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb_xxxxxxxxxxxxx) ||\n"
+         "                                                                anvil_json_is_array(\n"
+         "                                                                    v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb_x);\n"},
+        {64,
+         "if (!jpc_str_is(v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb_xxxxxxxx, str_point_in_time_iimmlm_swnx_n_mt_u_dju_u, 218)) {",
+         "if (!jpc_str_is(\n"
+         "                                                                        v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb_xxxxxxxx,\n"
+         "                                                                        str_point_in_time_iimmlm_swnx_n_mt_u_dju_u,\n"
+         "                                                                        218)) {\n"},
+        {56,
+         "bool c_and = anvil_json_is_string(v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb) && anvil_json_is_number(v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb_aaaa);",
+         "bool c_and = anvil_json_is_string(\n"
+         "                                                                         v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb) &&\n"
+         "                                                                     anvil_json_is_number(\n"
+         "                                                                         v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb_aaaa);\n"},
+        {72, "if (anvil_jmespath_truthy(v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb_xxxxxxxx)) {",
+         "if (anvil_jmespath_truthy(\n"
+         "                                                                                v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb_xxxxxxxx)) {\n"},
+        {48,
+         "const struct anvil_json *v_zfkgc_qubvu_uln_phocra_hycxfqpgf5zddl_r_item_2 = &items_zfkgc_qubvu_uln_phocra_hycxfqpgf5zddl_r_2[i_zfkgc_qubvu_uln_phocra_hycxfqpgf5zddl_r_item_2];",
+         "const struct anvil_json\n"
+         "                                                    *v_zfkgc_qubvu_uln_phocra_hycxfqpgf5zddl_r_item_2 =\n"
+         "                                                        &items_zfkgc_qubvu_uln_phocra_hycxfqpgf5zddl_r_2\n"
+         "                                                            [i_zfkgc_qubvu_uln_phocra_hycxfqpgf5zddl_r_item_2];\n"},
+        {48,
+         "const struct anvil_json *items_zfkgc_qubvu_uln_phocra_hycxfqpgf5zddl_r_4 = anvil_json_array_at(v_zfkgc_qubvu_uln_phocra_hycxfqpgf5zddl_r_5, 0);",
+         "const struct anvil_json\n"
+         "                                                    *items_zfkgc_qubvu_uln_phocra_hycxfqpgf5zddl_r_4 =\n"
+         "                                                        anvil_json_array_at(v_zfkgc_qubvu_uln_phocra_hycxfqpgf5zddl_r_5,\n"
+         "                                                                            0);\n"},
+        {52,
+         "const struct anvil_json *items_zfkgc_qubvu_uln_phocra_hycxfqpgf5zddl_r_4 = anvil_json_array_at(v_zfkg, 0);",
+         "const struct anvil_json\n"
+         "                                                        *items_zfkgc_qubvu_uln_phocra_hycxfqpgf5zddl_r_4 =\n"
+         "                                                            anvil_json_array_at(v_zfkg, 0);\n"},
+        {52,
+         "struct anvil_json v_zfkgc_qubvu_uln_phocra_hycxfqpgf5zddl_r_item_2_aaaaaaaaaaaaaaaaa = anvil_json_make_int(v_zfkg);",
+         "struct anvil_json\n"
+         "                                                        v_zfkgc_qubvu_uln_phocra_hycxfqpgf5zddl_r_item_2_aaaaaaaaaaaaaaaaa =\n"
+         "                                                            anvil_json_make_int(v_zfkg);\n"},
+        {60,
+         "if (anvil_jmespath_truthy(v_a) && !anvil_json_is_string(v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb_abcde)) {",
+         "if (anvil_jmespath_truthy(v_a) &&\n"
+         "                                                                !anvil_json_is_string(\n"
+         "                                                                    v_ukeokafgnkydihxyvpg7h_sygdzjywi_clfhzb_abcde)) {\n"},
+    };
+    s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
+}
+
 /* A group in a chain that is broken inside goes on a line of its own unless it is the chain's last operand, even when
  * starting it after the operator would save a line: each expectation clang-format's own. */
 TEST(codegen_starts_a_group_on_its_line_only_last) {
