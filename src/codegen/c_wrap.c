@@ -747,6 +747,8 @@ enum s_chain_break {
     S_CHAIN_PACKED,     /* the chain's operands packed from the column after its '(' */
     S_CHAIN_AFTER_CALL, /* after the call's '(', the argument whole on the next line, four columns in */
     S_CHAIN_AFTER_NOT,  /* after the `!(` of a negated chain, the chain whole on the next line */
+    S_CHAIN_NOT_BELOW,  /* after the `!(` of a negated chain (or of `!(a || b)` itself), its operands packed from the
+                           next line, four columns in */
 };
 
 /*
@@ -769,8 +771,22 @@ static int s_wrap_chain_call(struct s_wrap *w, const char *t, size_t len, enum s
     size_t from = first + (negated ? 3 : 1), to = negated ? close - 1 : close;
     struct s_piece ops[S_PIECES];
     size_t n = s_split_logical(t, from, to, ops, S_PIECES);
-    if (n < 2 || (how == S_CHAIN_AFTER_NOT && !negated) || (how == S_CHAIN_AFTER_CALL && !s_ident_char(t[first - 1]))) {
+    bool not_group = first == 1 && t[0] == '!'; /* the right side `!(a || b)` itself */
+    if (n < 2 || (how == S_CHAIN_AFTER_NOT && !negated) || (how == S_CHAIN_NOT_BELOW && !negated && !not_group) ||
+        (how == S_CHAIN_AFTER_CALL && !s_ident_char(t[first - 1]))) {
         return 0; /* a break after '(' is a call's, not a group's (`c_or || (a && b)`) */
+    }
+    if (how == S_CHAIN_NOT_BELOW) {
+        int below = w->indent + 4;
+        int lines = w->col + (int)from <= S_LIMIT
+                        ? s_pack_dry(w, below, ops, n, below, (struct s_piece){t + to, len - to}, NULL)
+                        : 0;
+        if (dry || lines == 0) {
+            return lines ? lines + 1 : 0;
+        }
+        s_put(w, t, from);
+        s_newline(w, below);
+        return s_pack(w, ops, n, below, (struct s_piece){t + to, len - to}) ? lines + 1 : 0;
     }
     if (how != S_CHAIN_PACKED) {
         size_t cut = how == S_CHAIN_AFTER_CALL ? first + 1 : from;
@@ -987,6 +1003,126 @@ static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
     return true;
 }
 
+/*
+ * clang-format's penalty for the breaks of a laid-out statement, `text`
+ * (its lines joined by '\n', the first starting at column `col`): each break
+ * costs 20 for each bracket open at it, plus one, and what breaking after
+ * its last token costs (an operator by its precedence: `=` 2, `||` 4, `&&`
+ * 5, `==` 9, `<` 10; `,` 1; `(` 19); the first break in each list of
+ * operands (a bracket's arguments, one operator's chain inside one bracket)
+ * costs 15 more, and each column past the limit far more than any break.
+ * clang-format takes the layout of least penalty; the line breaker asks
+ * this where its own rules leave layouts of a statement to choose from.
+ */
+static int64_t s_penalty(const char *text, size_t len, int col) {
+    enum { S_MAX_DEPTH = 64, S_MAX_LISTS = 128 };
+    int64_t penalty = 0;
+    int depth = 0, brackets = 0, lists = 0;
+    int open[S_MAX_DEPTH] = {0}; /* the bracket open at each depth, by number */
+    int seen[S_MAX_LISTS];       /* the lists broken so far: bracket number * 8 + operator kind */
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (c == '"' || c == '\'') {
+            size_t next = s_skip_literal(text, len, i);
+            col += (int)(next - i);
+            i = next - 1;
+            continue;
+        }
+        if (c != '\n') {
+            if ((c == '(' || c == '[' || c == '{') && ++depth < S_MAX_DEPTH) {
+                open[depth] = ++brackets;
+            }
+            depth -= (c == ')' || c == ']' || c == '}') && depth > 0;
+            col++;
+            continue;
+        }
+        penalty += col > S_LIMIT ? INT64_C(1000000) * (col - S_LIMIT) : 0;
+        col = 0;
+        size_t end = i;
+        while (end > 0 && text[end - 1] == ' ') {
+            end--;
+        }
+        char last = end > 0 ? text[end - 1] : 0, before = end > 1 ? text[end - 2] : 0;
+        int after = 3, kind = 0;
+        if (last == ',' || last == '(' || last == '{' || last == '[') {
+            after = last == ',' ? 1 : 19, kind = 1;
+        } else if (last == '=' && (before == '=' || before == '!' || before == '<' || before == '>')) {
+            after = before == '=' || before == '!' ? 9 : 10, kind = 2;
+        } else if (last == '=') {
+            after = 2, kind = 3;
+        } else if (last == '|' && before == '|') {
+            after = 4, kind = 4;
+        } else if (last == '&' && before == '&') {
+            after = 5, kind = 5;
+        } else if (last == '<' || last == '>') {
+            after = 10, kind = 2;
+        }
+        penalty += 20 * (int64_t)(depth + 1) + after;
+        int list = (depth < S_MAX_DEPTH ? open[depth] : brackets) * 8 + kind;
+        bool first = true;
+        for (int k = 0; k < lists && first; k++) {
+            first = seen[k] != list;
+        }
+        if (first) {
+            penalty += 15;
+            if (lists < S_MAX_LISTS) {
+                seen[lists++] = list;
+            }
+        }
+    }
+    return penalty + (col > S_LIMIT ? INT64_C(1000000) * (col - S_LIMIT) : 0);
+}
+
+/* The ways a right side that is a chain, or a call of one, is laid out after `LHS =` (s_chain_way). */
+enum s_chain_way {
+    S_WAY_NONE,
+    S_WAY_AFTER_CALL,  /* `f(` on this line, the chain whole on the next */
+    S_WAY_CALL_BELOW,  /* after a break after '=', the call's chain packed after its '(' */
+    S_WAY_CALL_HERE,   /* on this line, the call's chain packed after its '(' */
+    S_WAY_AFTER_NOT,   /* `!(` on this line, the chain whole on the next */
+    S_WAY_NOT_BELOW,   /* `!(` on this line, the chain's operands packed from the next */
+    S_WAY_CHAIN_BELOW, /* after a break after '=', the chain's operands packed (a group one of them) */
+    S_WAY_CHAIN_HERE,  /* on this line, the chain's operands packed */
+};
+
+/* Writes the right side `rhs` after `LHS =` (w->col just past the '=', the statement at `col`) in the way `way`;
+ * false when it does not fit so. */
+static bool s_chain_way(struct s_wrap *w, const char *rhs, size_t rhs_len, int col, enum s_chain_way way) {
+    bool below = way == S_WAY_CALL_BELOW || way == S_WAY_CHAIN_BELOW;
+    struct s_wrap probe = *w;
+    probe.col = below ? col + 4 : w->col + 1;
+    int fits = way == S_WAY_CHAIN_BELOW || way == S_WAY_CHAIN_HERE ? s_wrap_chain_rhs(&probe, rhs, rhs_len, true)
+               : way == S_WAY_AFTER_CALL ? s_wrap_chain_call(&probe, rhs, rhs_len, S_CHAIN_AFTER_CALL, true)
+               : way == S_WAY_AFTER_NOT  ? s_wrap_chain_call(&probe, rhs, rhs_len, S_CHAIN_AFTER_NOT, true)
+               : way == S_WAY_NOT_BELOW  ? s_wrap_chain_call(&probe, rhs, rhs_len, S_CHAIN_NOT_BELOW, true)
+                                         : s_wrap_chain_call(&probe, rhs, rhs_len, S_CHAIN_PACKED, true);
+    if (fits == 0) {
+        return false;
+    }
+    if (below) {
+        s_newline(w, col + 4);
+    } else {
+        s_put(w, " ", 1);
+    }
+    switch (way) {
+    case S_WAY_AFTER_CALL:
+        return s_wrap_chain_call(w, rhs, rhs_len, S_CHAIN_AFTER_CALL, false) > 0;
+    case S_WAY_AFTER_NOT:
+        return s_wrap_chain_call(w, rhs, rhs_len, S_CHAIN_AFTER_NOT, false) > 0;
+    case S_WAY_NOT_BELOW:
+        return s_wrap_chain_call(w, rhs, rhs_len, S_CHAIN_NOT_BELOW, false) > 0;
+    case S_WAY_CALL_BELOW:
+    case S_WAY_CALL_HERE:
+        return s_wrap_chain_call(w, rhs, rhs_len, S_CHAIN_PACKED, false) > 0;
+    case S_WAY_CHAIN_BELOW:
+    case S_WAY_CHAIN_HERE:
+        return s_wrap_chain_rhs(w, rhs, rhs_len, false) > 0;
+    case S_WAY_NONE:
+        break;
+    }
+    return false;
+}
+
 /* Breaks the line that starts at column w->col; false when its shape is not one handled here. */
 /*
  * `LHS = RHS;` with its '=' at t[eq]: RHS after the '=' or on the next line
@@ -1051,61 +1187,37 @@ static bool s_wrap_assignment(struct s_wrap *w, const char *t, size_t len, size_
         s_newline(w, col + 4);
         return s_wrap_ternary(w, rhs, rhs_len, false);
     }
-    /* A call of one logical chain: on this line, after '=', or broken inside its parentheses, whichever
-       takes fewest lines. A tie goes to the break after the call's own '(', then to the one after '=';
-       the break after a `!(` only when it saves a line. */
-    struct s_wrap chain = *w;
-    chain.col += 1;
-    int same = s_wrap_chain_call(&chain, rhs, rhs_len, S_CHAIN_PACKED, true);
-    int after_call = s_wrap_chain_call(&chain, rhs, rhs_len, S_CHAIN_AFTER_CALL, true);
-    int after_not = s_wrap_chain_call(&chain, rhs, rhs_len, S_CHAIN_AFTER_NOT, true);
-    chain.col = col + 4;
-    int below_eq = s_wrap_chain_call(&chain, rhs, rhs_len, S_CHAIN_PACKED, true);
-    below_eq = below_eq ? below_eq + 1 : 0;
-    /* A group after an operator (`c_or || (a && b)`, `c_or || !(a || b)`) is an operand of the outer chain,
-       which clang-format would rather break than the group, unless breaking after '=' instead takes no more
-       lines. */
+    /* A call of one logical chain (`f(a && b)`, `!(a || b)`), or a group after an operator (`c_or || (a && b)`),
+       or a chain: on this line, after '=', or broken inside its parentheses, in the way of least penalty
+       (s_penalty), as clang-format chooses. */
     const char *paren = memchr(rhs, '(', rhs_len);
     size_t head = paren ? (size_t)(paren - rhs) : 0;
-    if (head > 1 && (rhs[head - 1] == ' ' || (rhs[head - 1] == '!' && rhs[head - 2] == ' '))) {
-        chain.col = w->col + 1;
-        int outer = s_wrap_chain_rhs(&chain, rhs, rhs_len, true);
-        chain.col = col + 4;
-        int outer_below = s_wrap_chain_rhs(&chain, rhs, rhs_len, true);
-        outer = outer && (!outer_below || outer <= outer_below + 1) ? outer : outer_below ? outer_below + 1 : 0;
-        same = outer && outer <= same ? 0 : same;
-        after_not = outer && outer <= after_not ? 0 : after_not;
-        below_eq = outer && outer < below_eq ? 0 : below_eq;
+    bool group = head > 1 && (rhs[head - 1] == ' ' || (rhs[head - 1] == '!' && rhs[head - 2] == ' '));
+    enum s_chain_way best = S_WAY_NONE;
+    int64_t least = 0;
+    /* (A tie goes to the way that breaks later, as clang-format's search finds it first.) */
+    static const enum s_chain_way ways[] = {S_WAY_AFTER_CALL, S_WAY_CALL_HERE,  S_WAY_AFTER_NOT,  S_WAY_NOT_BELOW,
+                                            S_WAY_CALL_BELOW, S_WAY_CHAIN_HERE, S_WAY_CHAIN_BELOW};
+    for (size_t i = 0; i < sizeof ways / sizeof ways[0]; i++) {
+        enum s_chain_way way = ways[i];
+        if (way == S_WAY_CHAIN_HERE && !group && best != S_WAY_NONE) {
+            break; /* a chain as such only when the call of one is a group, or there is none */
+        }
+        struct anvil_buf scratch;
+        anvil_buf_init(&scratch, NULL, 0);
+        struct s_wrap dry = *w;
+        dry.out = &scratch;
+        dry.rc = ANVIL_OK;
+        bool ok = s_chain_way(&dry, rhs, rhs_len, col, way) && dry.rc == ANVIL_OK;
+        int64_t penalty = ok ? s_penalty(scratch.data, scratch.len, w->col) : 0;
+        anvil_buf_clean_up(&scratch);
+        if (ok && (best == S_WAY_NONE || penalty < least)) {
+            best = way;
+            least = penalty;
+        }
     }
-    if (same || below_eq || after_call || after_not) {
-        bool after_eq = below_eq && (!same || below_eq <= same);
-        int best = after_eq ? below_eq : same;
-        enum s_chain_break how = S_CHAIN_PACKED;
-        if (after_call && (!best || after_call <= best)) {
-            how = S_CHAIN_AFTER_CALL;
-        } else if (after_not && (!best || after_not < best)) {
-            how = S_CHAIN_AFTER_NOT;
-        }
-        if (how == S_CHAIN_PACKED && after_eq) {
-            s_newline(w, col + 4);
-        } else {
-            s_put(w, " ", 1);
-        }
-        return s_wrap_chain_call(w, rhs, rhs_len, how, false) > 0;
-    }
-    /* A chain of one logical operator: its operands packed after '=', or after a break there when that
-       takes no more lines. */
-    chain.col = w->col + 1;
-    same = s_wrap_chain_rhs(&chain, rhs, rhs_len, true);
-    chain.col = col + 4;
-    below_eq = s_wrap_chain_rhs(&chain, rhs, rhs_len, true);
-    if (same || below_eq) {
-        if (same && (!below_eq || same < below_eq + 1)) {
-            s_put(w, " ", 1);
-        } else {
-            s_newline(w, col + 4);
-        }
-        return s_wrap_chain_rhs(w, rhs, rhs_len, false) > 0;
+    if (best != S_WAY_NONE) {
+        return s_chain_way(w, rhs, rhs_len, col, best);
     }
     /* A call: `LHS = f(` and its arguments on the next line when that takes fewer lines than breaking
        after '=' and aligning them after the parenthesis. */

@@ -465,6 +465,71 @@ done:
     anvil_buf_clean_up(&out);
 }
 
+/* Where more than one layout of `LHS = chain;` fits, the one of least penalty as clang-format counts it (s_penalty): a
+ * break after `=` and after `c_or ||` to keep a nested group whole, a break after the chain's operator rather than
+ * inside a call's arguments, `!(` ending its line with the chain packed below; and, on a tie, the layout that breaks
+ * later. */
+TEST(codegen_chooses_among_layouts_by_clang_formats_penalty) {
+    static const struct s_shape shapes[] = {
+        {16,
+         "c_or = c_or || ((anvil_jmespath_truthy(v_tr_ukoxnud_kjmrje_x) || !anvil_jmespath_truthy(v_tr_ukoxnud_kjmrje_x)) && !anvil_jmespath_truthy(v_tr_ukoxnud_kjmrje_x));",
+         "c_or =\n"
+         "                    c_or ||\n"
+         "                    ((anvil_jmespath_truthy(v_tr_ukoxnud_kjmrje_x) || !anvil_jmespath_truthy(v_tr_ukoxnud_kjmrje_x)) &&\n"
+         "                     !anvil_jmespath_truthy(v_tr_ukoxnud_kjmrje_x));\n"},
+        {32,
+         "c_and_15 = c_and_15 && !anvil_json_string_equals_word(v_gmo_livt_thoqaz_vndu_cf6dvfd_z_vcb_byy_5, \" pg//\", 5, word_pg);",
+         "c_and_15 = c_and_15 &&\n"
+         "                                           !anvil_json_string_equals_word(v_gmo_livt_thoqaz_vndu_cf6dvfd_z_vcb_byy_5,\n"
+         "                                                                          \" pg//\", 5, word_pg);\n"},
+        {24,
+         "c_and_2 = !((anvil_jmespath_truthy(v_f_w_ygykwdvxe) && anvil_jmespath_truthy(v_f_w_ygykwdvxe)) || !anvil_jmespath_truthy(v_f_w_ygykwdvxe) || !anvil_jmespath_truthy(v_zkxp_a_fjniktb_yuxh_2) || (!anvil_jmespath_truthy(v_f_w_ygykwdvxe) && anvil_jmespath_truthy(v_zkxp_a_fjniktb_yuxh_2) && anvil_jmespath_truthy(v_f_w_ygykwdvxe)));",
+         "c_and_2 = !(\n"
+         "                            (anvil_jmespath_truthy(v_f_w_ygykwdvxe) && anvil_jmespath_truthy(v_f_w_ygykwdvxe)) ||\n"
+         "                            !anvil_jmespath_truthy(v_f_w_ygykwdvxe) ||\n"
+         "                            !anvil_jmespath_truthy(v_zkxp_a_fjniktb_yuxh_2) ||\n"
+         "                            (!anvil_jmespath_truthy(v_f_w_ygykwdvxe) &&\n"
+         "                             anvil_jmespath_truthy(v_zkxp_a_fjniktb_yuxh_2) && anvil_jmespath_truthy(v_f_w_ygykwdvxe)));\n"},
+        {16,
+         "c_or_3 = c_or_3 || ((anvil_json_is_number(v_ehcth_c_15) && anvil_json_compare(v_ehcth_c_15, &lit_m71843684937) > 0) && !jpc_equal(v_rjujs, &lit_52880193935213) && (anvil_json_is_number(v_ehcth_c_15) && anvil_json_compare(v_ehcth_c_15, &lit_970875677116806) < 0));",
+         "c_or_3 =\n"
+         "                    c_or_3 ||\n"
+         "                    ((anvil_json_is_number(v_ehcth_c_15) && anvil_json_compare(v_ehcth_c_15, &lit_m71843684937) > 0) &&\n"
+         "                     !jpc_equal(v_rjujs, &lit_52880193935213) &&\n"
+         "                     (anvil_json_is_number(v_ehcth_c_15) &&\n"
+         "                      anvil_json_compare(v_ehcth_c_15, &lit_970875677116806) < 0));\n"},
+        {16,
+         "c_or = c_or || ((anvil_json_is_number(v_yaufkq_bcig9q) && anvil_json_compare(v_yaufkq_bcig9q, &lit_m2738712425977) < 0) && (anvil_json_is_number(v_yaufkq_bcig9q) && anvil_json_compare(v_yaufkq_bcig9q, &lit_m559353) > 0));",
+         "c_or =\n"
+         "                    c_or ||\n"
+         "                    ((anvil_json_is_number(v_yaufkq_bcig9q) &&\n"
+         "                      anvil_json_compare(v_yaufkq_bcig9q, &lit_m2738712425977) < 0) &&\n"
+         "                     (anvil_json_is_number(v_yaufkq_bcig9q) && anvil_json_compare(v_yaufkq_bcig9q, &lit_m559353) > 0));\n"},
+        {28,
+         "c_or_4 = c_or_4 || (jpc_str_is(v_vyg_q_qw_ewd_2, \" pfl||a\\\\\\\\\\\\\\\\dfdn\\?\\?lgabcd\", 23) && jpc_str_is(v_hsui_mgpvrquc_iyq9et_hbs_5, str_mokuys_ohbfco_buta_wkfpoint_in_time, 45) && (!jpc_str_is(v_hsui_mgpvrquc_iyq9et_hbs_5, str_cr_s_rqgak_t_uwhtsf_pzcnqs_px_fnl_x_fn, 296) || anvil_json_string_equals_word(v_hsui_mgpvrquc_iyq9et_hbs_5, \"\\302\\205n\", 3, word_n)));",
+         "c_or_4 =\n"
+         "                                c_or_4 ||\n"
+         "                                (jpc_str_is(v_vyg_q_qw_ewd_2, \" pfl||a\\\\\\\\\\\\\\\\dfdn\\?\\?lgabcd\", 23) &&\n"
+         "                                 jpc_str_is(v_hsui_mgpvrquc_iyq9et_hbs_5, str_mokuys_ohbfco_buta_wkfpoint_in_time,\n"
+         "                                            45) &&\n"
+         "                                 (!jpc_str_is(v_hsui_mgpvrquc_iyq9et_hbs_5, str_cr_s_rqgak_t_uwhtsf_pzcnqs_px_fnl_x_fn,\n"
+         "                                              296) ||\n"
+         "                                  anvil_json_string_equals_word(v_hsui_mgpvrquc_iyq9et_hbs_5, \"\\302\\205n\", 3, word_n)));\n"},
+        {20,
+         "c_or = c_or || (jpc_str_is(v_imqbvpeu54rvudnevf_k_mz1bzh, str_faua_gqf_k_fi_smp0_oi_kh_q_zf_fm_up_sb, 117) && !jpc_str_is(v_imqbvpeu54rvudnevf_k_mz1bzh, \"mawgdmabcdef0123456789\\?h\", 24));",
+         "c_or = c_or || (jpc_str_is(v_imqbvpeu54rvudnevf_k_mz1bzh,\n"
+         "                                               str_faua_gqf_k_fi_smp0_oi_kh_q_zf_fm_up_sb, 117) &&\n"
+         "                                    !jpc_str_is(v_imqbvpeu54rvudnevf_k_mz1bzh, \"mawgdmabcdef0123456789\\?h\", 24));\n"},
+        {32,
+         "c_or_2 = c_or_2 || (anvil_json_string_equals_word(v_bekip9o_c_varyzbop_k_lck_yz, \"xabv\", 4, word_xabv) && anvil_json_string_equals_word(v_bekip9o_c_varyzbop_k_lck_yz, \")a%\", 3, word_a));",
+         "c_or_2 = c_or_2 || (anvil_json_string_equals_word(v_bekip9o_c_varyzbop_k_lck_yz, \"xabv\",\n"
+         "                                                                                  4, word_xabv) &&\n"
+         "                                                    anvil_json_string_equals_word(v_bekip9o_c_varyzbop_k_lck_yz, \")a%\",\n"
+         "                                                                                  3, word_a));\n"},
+    };
+    s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
+}
+
 /* Deep in a nest, with long names: a condition that is one call broken after its '(', the argument four columns in from
  * it; a chain's call operand too wide for any other place on a line of its own with its arguments on the next; a
  * declaration whose `TYPE NAME =` is too wide broken before the declarator; and, where nothing keeps an argument within
