@@ -766,6 +766,11 @@ static int s_wrap_chain_call(struct s_wrap *w, const char *t, size_t len, enum s
     if (close == len) {
         return 0;
     }
+    for (size_t i = close + 1; i < len; i++) {
+        if (t[i] != ')' && t[i] != ';') {
+            return 0; /* `!(a && b) || c;`: the call is an operand of a chain around it, not all of the text */
+        }
+    }
     bool negated =
         close > first + 3 && t[first + 1] == '!' && t[first + 2] == '(' && s_close_of(t, len, first + 2) == close - 1;
     size_t from = first + (negated ? 3 : 1), to = negated ? close - 1 : close;
@@ -1353,6 +1358,31 @@ static bool s_join_split(const char *text, size_t len, struct anvil_buf *out) {
     return true;
 }
 
+/* Whether `a` is `b` with only blanks and line breaks added or taken away, and has no line of blanks alone. */
+static bool s_same_text(const char *a, size_t alen, const char *b, size_t blen) {
+    size_t i = 0, j = 0;
+    bool blank_line = false; /* the line of `a` so far holds only blanks */
+    for (;;) {
+        while (i < alen && (a[i] == ' ' || a[i] == '\n')) {
+            if (a[i] == '\n' && blank_line) {
+                return false;
+            }
+            blank_line = a[i] == '\n' ? true : blank_line;
+            i++;
+        }
+        while (j < blen && (b[j] == ' ' || b[j] == '\n')) {
+            j++;
+        }
+        if (i == alen || j == blen) {
+            return i == alen && j == blen && !blank_line;
+        }
+        if (a[i++] != b[j++]) {
+            return false;
+        }
+        blank_line = false;
+    }
+}
+
 static int s_line(struct anvil_buf *out, int indent, const char *text, size_t len, bool declaration) {
     struct anvil_buf wrapped, joined;
     anvil_buf_init(&wrapped, NULL, 0);
@@ -1364,13 +1394,20 @@ static int s_line(struct anvil_buf *out, int indent, const char *text, size_t le
         ok = s_join_split(text, len, &joined) && s_wrap_at(&w, joined.data, joined.len);
     } else {
         ok = indent + (int)len > S_LIMIT && s_wrap_at(&w, text, len);
-        if (!ok && w.rc == ANVIL_OK && indent + (int)len > S_LIMIT) {
+        /* (Not after a statement that used up its trials: a nest that deep is left on one line.) */
+        if (!ok && w.rc == ANVIL_OK && indent + (int)len > S_LIMIT && trials > 0) {
             /* Nothing keeps it within the limit: again, letting a call's arguments run past it where they must. */
             anvil_buf_truncate(&wrapped, 0);
             trials = S_TRIALS;
             w = (struct s_wrap){&wrapped, indent, indent, declaration, ANVIL_OK, &trials, false, true};
             ok = s_wrap_at(&w, text, len);
         }
+    }
+    /* A layout holds exactly the statement's text, only blanks and line breaks added or taken away, and no line of
+       blanks alone; else the statement is written on one line (a shape the breaker lays out wrongly loses no code). */
+    if (ok && w.rc == ANVIL_OK) {
+        ok = joined.len ? s_same_text(wrapped.data, wrapped.len, joined.data, joined.len)
+                        : s_same_text(wrapped.data, wrapped.len, text, len);
     }
     anvil_buf_clean_up(&joined);
     int rc = ANVIL_OK;

@@ -23,7 +23,9 @@ unset AWS_PROFILE AWS_SESSION_TOKEN
 
 # ---- DynamoDB ----
 coproc DYNALITE { exec node "$servers/start.js" dynalite 500; }
-pids+=("$DYNALITE_PID")
+# (bash unsets NAME_PID once it reaps the coprocess, as soon as a kill lets it: keep the number)
+dynalite_pid=$DYNALITE_PID
+pids+=("$dynalite_pid")
 read -r -t 20 word port <&"${DYNALITE[0]}"
 [[ $word == PORT ]] || fail "dynalite did not start"
 export AWS_ACCESS_KEY_ID=AKIDEXAMPLE AWS_SECRET_ACCESS_KEY=test-secret
@@ -56,11 +58,12 @@ echo "ok: dynamodb DeleteTable, then TableNotExists (botocore's error matcher)"
 
 # ---- S3 ----
 # bash runs one coprocess at a time: dynalite goes first.
-kill "$DYNALITE_PID" 2>/dev/null || true
-wait "$DYNALITE_PID" 2>/dev/null || true
+kill "$dynalite_pid" 2>/dev/null || true
+wait "$dynalite_pid" 2>/dev/null || true
 # s3rver's continuation tokens use DES, which OpenSSL 3 keeps in its legacy provider.
 coproc S3RVER { exec node --openssl-legacy-provider "$servers/start.js" s3rver; }
-pids+=("$S3RVER_PID")
+s3rver_pid=$S3RVER_PID
+pids+=("$s3rver_pid")
 read -r -t 20 word port <&"${S3RVER[0]}"
 [[ $word == PORT ]] || fail "s3rver did not start"
 export AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER

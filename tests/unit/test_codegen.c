@@ -465,6 +465,42 @@ done:
     anvil_buf_clean_up(&out);
 }
 
+/* A hostile review's inputs: `!(a && b) || c` is a chain whose first operand is a group, not a group with something
+ * glued after it, so the chain is broken around the group as clang-format breaks it. */
+TEST(codegen_keeps_a_group_that_is_an_operand_whole) {
+    static const struct s_shape shapes[] = {
+        {16,
+         "bool c_and = !(f(v_a) && g(v_b) && c_si7bf3z_y0_9f1ml3tet3p589h1t) || !anvil_jmespath_truthy(v_aol7wenq8zzix4tde6f4my) || c_jc4txb15e;",
+         "bool c_and = !(f(v_a) && g(v_b) && c_si7bf3z_y0_9f1ml3tet3p589h1t) ||\n"
+         "                             !anvil_jmespath_truthy(v_aol7wenq8zzix4tde6f4my) || c_jc4txb15e;\n"},
+        {40,
+         "bool c_and = !(f(v_n) || !(g(v_a) || c_8) || anvil_jmespath_truthy(v_zgiha)) || anvil_jmespath_truthy(v__k1tcpfshdz1_9ytn3nz);",
+         "bool c_and = !(f(v_n) || !(g(v_a) || c_8) || anvil_jmespath_truthy(v_zgiha)) ||\n"
+         "                                                     anvil_jmespath_truthy(v__k1tcpfshdz1_9ytn3nz);\n"},
+        {12,
+         "bool c_and = !(anvil_jmespath_truthy(v_005) && anvil_json_string_equals_word(v_tdb4qh48ilo9mg8q9, \"(p)\", 3, word_xww1zt8j2o6mlz7ndeualwipyzq92)) && c_axn0cf4tje && c_d0cflurij_bl2o5zwk;",
+         "bool c_and =\n"
+         "                !(anvil_jmespath_truthy(v_005) &&\n"
+         "                  anvil_json_string_equals_word(v_tdb4qh48ilo9mg8q9, \"(p)\", 3, word_xww1zt8j2o6mlz7ndeualwipyzq92)) &&\n"
+         "                c_axn0cf4tje && c_d0cflurij_bl2o5zwk;\n"},
+    };
+    s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
+}
+
+/* A statement whose layout would not hold exactly its text (an argument too wide for any line, `f(` then a line of
+ * blanks: a shape the breaker lays out wrongly) is written on one line, whole: no layout loses code. */
+TEST(codegen_never_loses_a_statements_text) {
+    static const struct s_shape shapes[] = {
+        {4,
+         "f(a_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx, g(b_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx));",
+         "f(a_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx, g(b_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx));\n"},
+        {8,
+         "x = f(vxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx, g(vxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx));",
+         "x = f(vxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx, g(vxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx));\n"},
+    };
+    s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
+}
+
 /* Where more than one layout of `LHS = chain;` fits, the one of least penalty as clang-format counts it (s_penalty): a
  * break after `=` and after `c_or ||` to keep a nested group whole, a break after the chain's operator rather than
  * inside a call's arguments, `!(` ending its line with the chain packed below; and, on a tie, the layout that breaks
