@@ -45,6 +45,25 @@ static void s_newline(struct s_wrap *w, int col) {
     w->col = col;
 }
 
+/* A copy of `w` that writes into `scratch` instead (a layout tried, to count or weigh it). */
+static struct s_wrap s_dry(const struct s_wrap *w, struct anvil_buf *scratch) {
+    struct s_wrap dry = *w;
+    dry.out = scratch;
+    dry.rc = ANVIL_OK;
+    return dry;
+}
+
+/* Keeps the layout in `scratch` in `best` when it costs `penalty` and that is less than `*least`, or `best` holds none
+ * yet (a tie keeps the earlier); empties `scratch`. */
+static void s_keep_least(struct anvil_buf *best, int64_t *least, struct anvil_buf *scratch, int64_t penalty) {
+    if (best->len == 0 || penalty < *least) {
+        struct anvil_buf kept = *best;
+        *best = *scratch, *scratch = kept;
+        *least = penalty;
+    }
+    anvil_buf_clean_up(scratch);
+}
+
 /* Index just past the string or character literal that starts at t[i]. */
 static size_t s_skip_literal(const char *t, size_t len, size_t i) {
     char quote = t[i];
@@ -52,6 +71,11 @@ static size_t s_skip_literal(const char *t, size_t len, size_t i) {
         i += t[i] == '\\';
     }
     return i < len ? i + 1 : len;
+}
+
+/* 1 for an opening bracket, -1 for a closing one, else 0. */
+static int s_bracket(char c) {
+    return (c == '(' || c == '[' || c == '{') - (c == ')' || c == ']' || c == '}');
 }
 
 /* The index of the bracket closing the one at t[open], or `len`. */
@@ -62,8 +86,7 @@ static size_t s_close_of(const char *t, size_t len, size_t open) {
             i = s_skip_literal(t, len, i);
             continue;
         }
-        depth += t[i] == '(' || t[i] == '[' || t[i] == '{';
-        depth -= t[i] == ')' || t[i] == ']' || t[i] == '}';
+        depth += s_bracket(t[i]);
         if (depth == 0) {
             return i;
         }
@@ -105,8 +128,7 @@ static size_t s_split(const char *t, size_t from, size_t to, const char *sep, st
             i = s_skip_literal(t, to, i);
             continue;
         }
-        depth += t[i] == '(' || t[i] == '[' || t[i] == '{';
-        depth -= t[i] == ')' || t[i] == ']' || t[i] == '}';
+        depth += s_bracket(t[i]);
         if (depth == 0 && i + seplen <= to && memcmp(t + i, sep, seplen) == 0) {
             if (n == max) {
                 return 0;
@@ -129,6 +151,17 @@ static size_t s_split(const char *t, size_t from, size_t to, const char *sep, st
         out[n] = (struct s_piece){t + start, to - start};
     }
     return n + 1;
+}
+
+/* `a` then `b` copied into `buf` (`cap` bytes) as one piece; false when they do not fit there. */
+static bool s_join(char *buf, size_t cap, struct s_piece a, struct s_piece b, struct s_piece *out) {
+    if (a.len + b.len > cap) {
+        return false;
+    }
+    memcpy(buf, a.ptr, a.len);
+    memcpy(buf + a.len, b.ptr, b.len);
+    *out = (struct s_piece){buf, a.len + b.len};
+    return true;
 }
 
 static bool s_ident_char(char c) {
@@ -178,39 +211,31 @@ static bool s_pack_call(struct s_wrap *w, struct s_piece piece, struct s_piece s
     int own = best == 0 && after == 0 && align + (int)open + 1 <= S_LIMIT
                   ? s_pack_lines(args, n, align + 4, align + 4, (size_t)tail)
                   : 0;
-    int col;
+    /* Where the call starts (after the operator, or on a line of its own), and whether its arguments go on the
+       line after its '(', four columns in from the call, or after the '(' itself. */
+    bool call_here, args_below;
     if (after > 0 && (best == 0 || after + 1 < best)) {
-        s_put(w, " ", (size_t)gap);
-        s_put(w, p, open + 1);
-        col = start + 4;
-        s_newline(w, col);
+        call_here = true, args_below = true;
     } else if (own > 0) {
-        /* Not even that: the call on a line of its own, its arguments on the next, four columns in from it. */
-        s_newline(w, align);
-        s_put(w, p, open + 1);
-        col = align + 4;
-        s_newline(w, col);
-    } else if (on_this) {
-        s_put(w, " ", (size_t)gap);
-        s_put(w, p, open + 1);
-        col = w->col;
+        call_here = false, args_below = true; /* not even that: the call on a line of its own */
     } else if (best > 0) {
-        s_newline(w, align);
-        s_put(w, p, open + 1);
-        col = w->col;
+        call_here = on_this, args_below = false;
     } else if (w->lenient && (gap >= 0 && start <= align ? start : align) + (int)open + 1 <= S_LIMIT) {
-        /* No break keeps the arguments in: after the '(', four columns in from the call, which starts a line of its
-           own unless it starts the chain (the arguments then run least past the limit). */
-        if (gap >= 0 && start <= align) {
-            s_put(w, " ", (size_t)gap);
-        } else {
-            s_newline(w, align);
-        }
-        col = w->col + 4;
-        s_put(w, p, open + 1);
-        s_newline(w, col);
+        /* No break keeps the arguments in: below the call, which starts a line of its own unless it starts the
+           chain (the arguments then run least past the limit). */
+        call_here = gap >= 0 && start <= align, args_below = true;
     } else {
         return false;
+    }
+    if (call_here) {
+        s_put(w, " ", (size_t)gap);
+    } else {
+        s_newline(w, align);
+    }
+    int col = w->col + (args_below ? 4 : (int)open + 1);
+    s_put(w, p, open + 1);
+    if (args_below) {
+        s_newline(w, col);
     }
     for (size_t i = 0; i < n; i++) {
         int width = (int)args[i].len + (i + 1 == n ? tail : 0);
@@ -296,13 +321,8 @@ static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int
         }
         struct s_piece rest = {p + close, pieces[i].len - close};
         char tail[16];
-        if (i + 1 == n) {
-            if (rest.len + suffix.len >= sizeof tail) {
-                return false;
-            }
-            memcpy(tail, rest.ptr, rest.len);
-            memcpy(tail + rest.len, suffix.ptr, suffix.len);
-            rest = (struct s_piece){tail, rest.len + suffix.len};
+        if (i + 1 == n && !s_join(tail, sizeof tail - 1, rest, suffix, &rest)) {
+            return false;
         }
         if (i > 0) {
             bool compare = here && i + 1 == n && *w->trials > 0; /* only the chain's last operand */
@@ -335,7 +355,8 @@ static int s_pack_dry(const struct s_wrap *w, int col, const struct s_piece *pie
                       struct s_piece suffix, int *end) {
     struct anvil_buf scratch;
     anvil_buf_init(&scratch, NULL, 0);
-    struct s_wrap dry = {&scratch, col, w->indent, w->declaration, ANVIL_OK, w->trials, w->fit_head, w->lenient};
+    struct s_wrap dry = s_dry(w, &scratch);
+    dry.col = col;
     bool ok = s_pack(&dry, pieces, n, align, suffix) && dry.rc == ANVIL_OK;
     int lines = 1, at = col, excess = 0;
     for (size_t i = 0; ok && i < scratch.len; i++) {
@@ -360,12 +381,12 @@ static int s_pack_dry(const struct s_wrap *w, int col, const struct s_piece *pie
 
 /* A chain of one logical operator (a && b && c) as pieces; 0 when there is none or `||` and `&&` mix. */
 static size_t s_split_logical(const char *t, size_t from, size_t to, struct s_piece *out, size_t max) {
-    size_t or = s_split(t, from, to, "||", NULL, SIZE_MAX);
     size_t and = s_split(t, from, to, "&&", out, max);
-    if ((and > 1) == (or > 1)) {
-        return 0;
+    if (and > 1) {
+        return s_split(t, from, to, "||", NULL, SIZE_MAX) > 1 ? 0 : and;
     }
-    return and > 1 ? and : s_split(t, from, to, "||", out, max);
+    size_t or = s_split(t, from, to, "||", out, max);
+    return or > 1 ? or : 0;
 }
 
 /* The lines s_pack makes of the pieces from column `col` (continuations at `align`); 0 when one does not fit. */
@@ -476,17 +497,15 @@ static void s_entry(struct s_wrap *w, struct s_piece entry, struct s_piece suffi
     size_t n = s_split(entry.ptr, 1, close, ",", parts, S_PIECES);
     /* The entry's own '}' (and ',') and the list's closing after it end the last element's line, as
        s_entry_lines() counted them. */
-    char closing[32];
-    size_t own = entry.len - close;
-    if (own + suffix.len > sizeof closing) {
+    char buf[32];
+    struct s_piece closing;
+    if (!s_join(buf, sizeof buf, (struct s_piece){entry.ptr + close, entry.len - close}, suffix, &closing)) {
         s_put(w, entry.ptr, entry.len); /* not a shape the generator writes: left whole */
         s_put(w, suffix.ptr, suffix.len);
         return;
     }
-    memcpy(closing, entry.ptr + close, own);
-    memcpy(closing + own, suffix.ptr, suffix.len);
     s_put(w, "{", 1);
-    s_pack(w, parts, n, w->col, (struct s_piece){closing, own + suffix.len});
+    s_pack(w, parts, n, w->col, closing);
 }
 
 /*
@@ -897,19 +916,49 @@ static bool s_wrap_for(struct s_wrap *w, const char *t, size_t len) {
     return true;
 }
 
+static int64_t s_penalty(const char *text, size_t len, int col);
+static void s_put_text(struct s_wrap *w, const struct anvil_buf *text);
+
 /*
- * What breaking a compared call's arguments packed from column `col` costs,
- * with `closing` (`)) !=`) after the last and the comparison's other side
- * (`rest` columns) after them or on a line of its own: clang-format's
- * penalty of 20 a nesting level for each break, three levels in for a break
- * between arguments, one for one after the comparison. 0 when an argument
- * does not fit.
+ * Writes `if ((rc = f(ARGS)) != REST) {` (s_wrap_comparison: the call's
+ * '(' at t[open], its ')' at t[close], the comparison at t[at]) broken as
+ * `way` says: 'a' the arguments after the call's '('; 'b' the call on the
+ * next line four columns in from `rc`, its arguments after its '('; 'c'
+ * the arguments on the line after the call's '('; 'd' the call below and
+ * its arguments on the line after it. REST follows the last argument or
+ * goes on a line of its own. False, with nothing written, when an argument
+ * does not fit so.
  */
-static int s_compared_cost(const struct s_wrap *w, const struct s_piece *args, size_t n, int col,
-                           struct s_piece closing, size_t rest) {
-    int end = 0;
-    int lines = s_pack_lines(args, n, col, col, closing.len) > 0 ? s_pack_dry(w, col, args, n, col, closing, &end) : 0;
-    return lines == 0 ? 0 : 1 + 60 * (lines - 1) + 20 * (end + 1 + (int)rest > S_LIMIT);
+static bool s_compared_way(struct s_wrap *w, const char *t, size_t len, size_t open, size_t close, size_t at,
+                           const struct s_piece *args, size_t n, char way) {
+    const size_t from = 10; /* `if ((rc = ` */
+    int below = w->col + 5 + 4;
+    int col = way == 'a'   ? w->col + (int)open + 1
+              : way == 'b' ? below + (int)(open - from) + 1
+              : way == 'c' ? below
+                           : below + 4;
+    struct s_piece closing = {t + close, at + 3 - close};
+    if (s_pack_lines(args, n, col, col, closing.len) == 0) {
+        return false;
+    }
+    if (way == 'a' || way == 'c') {
+        s_put(w, t, open + 1);
+    } else {
+        s_put(w, t, from - 1);
+        s_newline(w, below);
+        s_put(w, t + from, open + 1 - from);
+    }
+    if (way == 'c' || way == 'd') {
+        s_newline(w, col);
+    }
+    s_pack(w, args, n, col, closing);
+    if (w->col + 1 + (int)(len - at - 4) <= S_LIMIT) {
+        s_put(w, " ", 1);
+    } else {
+        s_newline(w, w->indent + 4);
+    }
+    s_put(w, t + at + 4, len - at - 4);
+    return true;
 }
 
 /*
@@ -961,45 +1010,28 @@ static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
         }
         struct s_piece args[S_PIECES];
         size_t n = s_split(t, open + 1, close, ",", args, S_PIECES);
-        size_t tail = at + 3 - close;
-        /* After the call's '(' (A); for `(rc = f(`, also the call on the next line four columns in from `rc`, its
-           arguments after its '(' (B), which clang-format takes when it costs less (a break after '=', two levels
-           in, costs 40); when neither fits, the arguments on the line after the call's '(' (C). */
-        struct s_piece closing = {t + close, tail};
-        size_t rest = len - at - 4;
-        int col = w->col + (int)open + 1, below = w->col + 5 + 4, below_args = below + (int)(open - from) + 1;
-        int a = n > 1 ? s_compared_cost(w, args, n, col, closing, rest) : 0;
-        int b = n > 1 ? s_compared_cost(w, args, n, below_args, closing, rest) : 0;
-        int c = !a && !b && col <= S_LIMIT ? s_compared_cost(w, args, n, below, closing, rest) : 0;
-        /* (D: a name too long for even that: the call below, and its arguments on the line after it.) */
-        int d = !a && !b && !c && below_args <= S_LIMIT ? s_compared_cost(w, args, n, below + 4, closing, rest) : 0;
-        if (b && (!a || b + 40 < a)) {
-            s_put(w, t, from - 1);
-            s_newline(w, below);
-            col = below_args;
-            s_put(w, t + from, open + 1 - from);
-        } else if (a) {
-            s_put(w, t, open + 1);
-        } else if (c) {
-            s_put(w, t, open + 1);
-            s_newline(w, below);
-            col = below;
-        } else if (d) {
-            s_put(w, t, from - 1);
-            s_newline(w, below);
-            s_put(w, t + from, open + 1 - from);
-            col = below + 4;
-            s_newline(w, col);
-        } else {
+        /* A or B (s_compared_way) as clang-format's penalty (s_penalty) chooses, a tie to A; when neither fits (or
+           the call has one argument), C, then D (a name too long for even that). */
+        struct anvil_buf best; /* the way kept so far (none: len 0) */
+        anvil_buf_init(&best, NULL, 0);
+        int64_t least = 0;
+        for (char way = 'a'; way <= 'd'; way++) {
+            bool tried = way <= 'b'   ? n > 1
+                         : way == 'c' ? best.len == 0 && w->col + (int)open + 1 <= S_LIMIT
+                                      : best.len == 0 && w->col + 9 + (int)(open - from) + 1 <= S_LIMIT;
+            struct anvil_buf scratch;
+            anvil_buf_init(&scratch, NULL, 0);
+            struct s_wrap dry = s_dry(w, &scratch);
+            if (tried && s_compared_way(&dry, t, len, open, close, at, args, n, way) && dry.rc == ANVIL_OK) {
+                s_keep_least(&best, &least, &scratch, s_penalty(scratch.data, scratch.len, w->col));
+            }
+            anvil_buf_clean_up(&scratch);
+        }
+        if (best.len == 0) {
             return false;
         }
-        s_pack(w, args, n, col, (struct s_piece){t + close, tail});
-        if (w->col + 1 + (int)(len - at - 4) <= S_LIMIT) {
-            s_put(w, " ", 1);
-        } else {
-            s_newline(w, w->indent + 4);
-        }
-        s_put(w, t + at + 4, len - at - 4);
+        s_put_text(w, &best);
+        anvil_buf_clean_up(&best);
         return true;
     }
     s_put(w, t, at + 3);
@@ -1034,10 +1066,11 @@ static int64_t s_penalty(const char *text, size_t len, int col) {
             continue;
         }
         if (c != '\n') {
-            if ((c == '(' || c == '[' || c == '{') && ++depth < S_MAX_DEPTH) {
+            int step = s_bracket(c);
+            depth += step > 0 || depth > 0 ? step : 0;
+            if (step > 0 && depth < S_MAX_DEPTH) {
                 open[depth] = ++brackets;
             }
-            depth -= (c == ')' || c == ']' || c == '}') && depth > 0;
             col++;
             continue;
         }
@@ -1080,7 +1113,6 @@ static int64_t s_penalty(const char *text, size_t len, int col) {
 
 /* The ways a right side that is a chain, or a call of one, is laid out after `LHS =` (s_chain_way). */
 enum s_chain_way {
-    S_WAY_NONE,
     S_WAY_AFTER_CALL,  /* `f(` on this line, the chain whole on the next */
     S_WAY_CALL_BELOW,  /* after a break after '=', the call's chain packed after its '(' */
     S_WAY_CALL_HERE,   /* on this line, the call's chain packed after its '(' */
@@ -1091,44 +1123,34 @@ enum s_chain_way {
 };
 
 /* Writes the right side `rhs` after `LHS =` (w->col just past the '=', the statement at `col`) in the way `way`;
- * false when it does not fit so. */
+ * false when it does not fit so (having written part of it). */
 static bool s_chain_way(struct s_wrap *w, const char *rhs, size_t rhs_len, int col, enum s_chain_way way) {
-    bool below = way == S_WAY_CALL_BELOW || way == S_WAY_CHAIN_BELOW;
-    struct s_wrap probe = *w;
-    probe.col = below ? col + 4 : w->col + 1;
-    int fits = way == S_WAY_CHAIN_BELOW || way == S_WAY_CHAIN_HERE ? s_wrap_chain_rhs(&probe, rhs, rhs_len, true)
-               : way == S_WAY_AFTER_CALL ? s_wrap_chain_call(&probe, rhs, rhs_len, S_CHAIN_AFTER_CALL, true)
-               : way == S_WAY_AFTER_NOT  ? s_wrap_chain_call(&probe, rhs, rhs_len, S_CHAIN_AFTER_NOT, true)
-               : way == S_WAY_NOT_BELOW  ? s_wrap_chain_call(&probe, rhs, rhs_len, S_CHAIN_NOT_BELOW, true)
-                                         : s_wrap_chain_call(&probe, rhs, rhs_len, S_CHAIN_PACKED, true);
-    if (fits == 0) {
-        return false;
-    }
-    if (below) {
+    if (way == S_WAY_CALL_BELOW || way == S_WAY_CHAIN_BELOW) {
         s_newline(w, col + 4);
     } else {
         s_put(w, " ", 1);
     }
-    switch (way) {
-    case S_WAY_AFTER_CALL:
-        return s_wrap_chain_call(w, rhs, rhs_len, S_CHAIN_AFTER_CALL, false) > 0;
-    case S_WAY_AFTER_NOT:
-        return s_wrap_chain_call(w, rhs, rhs_len, S_CHAIN_AFTER_NOT, false) > 0;
-    case S_WAY_NOT_BELOW:
-        return s_wrap_chain_call(w, rhs, rhs_len, S_CHAIN_NOT_BELOW, false) > 0;
-    case S_WAY_CALL_BELOW:
-    case S_WAY_CALL_HERE:
-        return s_wrap_chain_call(w, rhs, rhs_len, S_CHAIN_PACKED, false) > 0;
-    case S_WAY_CHAIN_BELOW:
-    case S_WAY_CHAIN_HERE:
+    if (way == S_WAY_CHAIN_BELOW || way == S_WAY_CHAIN_HERE) {
         return s_wrap_chain_rhs(w, rhs, rhs_len, false) > 0;
-    case S_WAY_NONE:
-        break;
     }
-    return false;
+    enum s_chain_break how = way == S_WAY_AFTER_CALL  ? S_CHAIN_AFTER_CALL
+                             : way == S_WAY_AFTER_NOT ? S_CHAIN_AFTER_NOT
+                             : way == S_WAY_NOT_BELOW ? S_CHAIN_NOT_BELOW
+                                                      : S_CHAIN_PACKED;
+    return s_wrap_chain_call(w, rhs, rhs_len, how, false) > 0;
 }
 
-/* Breaks the line that starts at column w->col; false when its shape is not one handled here. */
+/* Writes `text`, a way laid out into a scratch buffer and kept, the column where it ends then w->col. */
+static void s_put_text(struct s_wrap *w, const struct anvil_buf *text) {
+    s_put(w, text->data, text->len);
+    for (size_t i = text->len; i > 0; i--) {
+        if (text->data[i - 1] == '\n') {
+            w->col = (int)(text->len - i);
+            break;
+        }
+    }
+}
+
 /*
  * `LHS = RHS;` with its '=' at t[eq]: RHS after the '=' or on the next line
  * four columns in, broken again as its shape asks (a conditional, a call of
@@ -1186,9 +1208,8 @@ static bool s_wrap_assignment(struct s_wrap *w, const char *t, size_t len, size_
     if (w->col > S_LIMIT && !w->lenient) {
         return false; /* (on the last try, a name wider than its line is left so) */
     }
-    if (s_wrap_ternary(
-            &(struct s_wrap){w->out, col + 4, w->indent, w->declaration, ANVIL_OK, w->trials, w->fit_head, w->lenient},
-            rhs, rhs_len, true)) {
+    after.col = col + 4; /* the conditional on the next line */
+    if (s_wrap_ternary(&after, rhs, rhs_len, true)) {
         s_newline(w, col + 4);
         return s_wrap_ternary(w, rhs, rhs_len, false);
     }
@@ -1198,31 +1219,29 @@ static bool s_wrap_assignment(struct s_wrap *w, const char *t, size_t len, size_
     const char *paren = memchr(rhs, '(', rhs_len);
     size_t head = paren ? (size_t)(paren - rhs) : 0;
     bool group = head > 1 && (rhs[head - 1] == ' ' || (rhs[head - 1] == '!' && rhs[head - 2] == ' '));
-    enum s_chain_way best = S_WAY_NONE;
+    struct anvil_buf best; /* the layout of least penalty so far (none: len 0) */
+    anvil_buf_init(&best, NULL, 0);
     int64_t least = 0;
     /* (A tie goes to the way that breaks later, as clang-format's search finds it first.) */
     static const enum s_chain_way ways[] = {S_WAY_AFTER_CALL, S_WAY_CALL_HERE,  S_WAY_AFTER_NOT,  S_WAY_NOT_BELOW,
                                             S_WAY_CALL_BELOW, S_WAY_CHAIN_HERE, S_WAY_CHAIN_BELOW};
     for (size_t i = 0; i < sizeof ways / sizeof ways[0]; i++) {
         enum s_chain_way way = ways[i];
-        if (way == S_WAY_CHAIN_HERE && !group && best != S_WAY_NONE) {
+        if (way == S_WAY_CHAIN_HERE && !group && best.len > 0) {
             break; /* a chain as such only when the call of one is a group, or there is none */
         }
         struct anvil_buf scratch;
         anvil_buf_init(&scratch, NULL, 0);
-        struct s_wrap dry = *w;
-        dry.out = &scratch;
-        dry.rc = ANVIL_OK;
-        bool ok = s_chain_way(&dry, rhs, rhs_len, col, way) && dry.rc == ANVIL_OK;
-        int64_t penalty = ok ? s_penalty(scratch.data, scratch.len, w->col) : 0;
-        anvil_buf_clean_up(&scratch);
-        if (ok && (best == S_WAY_NONE || penalty < least)) {
-            best = way;
-            least = penalty;
+        struct s_wrap dry = s_dry(w, &scratch);
+        if (s_chain_way(&dry, rhs, rhs_len, col, way) && dry.rc == ANVIL_OK) {
+            s_keep_least(&best, &least, &scratch, s_penalty(scratch.data, scratch.len, w->col));
         }
+        anvil_buf_clean_up(&scratch);
     }
-    if (best != S_WAY_NONE) {
-        return s_chain_way(w, rhs, rhs_len, col, best);
+    if (best.len > 0) {
+        s_put_text(w, &best); /* as it was scored, not laid out again */
+        anvil_buf_clean_up(&best);
+        return true;
     }
     /* A call: `LHS = f(` and its arguments on the next line when that takes fewer lines than breaking
        after '=' and aligning them after the parenthesis. */
@@ -1257,6 +1276,7 @@ static bool s_wrap_assignment(struct s_wrap *w, const char *t, size_t len, size_
     return s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
 }
 
+/* Breaks the line that starts at column w->col; false when its shape is not one handled here. */
 static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
     /* A string split over lines (s_line) is laid out only as a call's argument. */
     bool split = memchr(t, '\n', len) != NULL;
