@@ -45,7 +45,9 @@
  */
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "anvil/status.h"
@@ -1911,36 +1913,108 @@ static const char *s_comment(struct s_gen *g, struct anvil_str_view text) {
     return s;
 }
 
-/* How many times (0, 1, or 2 meaning "more") identifier `name` appears in `text` outside literals and comments. */
-static int s_count_uses(struct anvil_str_view text, const char *name) {
-    size_t n = strlen(name);
-    int count = 0;
-    const char *p = text.ptr, *end = text.ptr + text.len;
-    while (p < end && count < 2) {
-        if (*p == '"' || *p == '\'') {
-            char quote = *p++;
-            while (p < end && *p != quote) {
-                p += *p == '\\' ? 2 : 1;
+static bool s_ident_start(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+/*
+ * The next identifier of C text `*p`..`end` outside literals and comments, its length in `*len`, `*p` moved
+ * past it; NULL at the end.
+ */
+static const char *s_next_ident(const char **p, const char *end, size_t *len) {
+    const char *q = *p;
+    while (q < end) {
+        if (*q == '"' || *q == '\'') {
+            char quote = *q++;
+            while (q < end && *q != quote) {
+                q += *q == '\\' ? 2 : 1;
             }
-            p++;
-        } else if (*p == '/' && p + 1 < end && p[1] == '*') {
-            p += 2;
-            while (p + 1 < end && !(p[0] == '*' && p[1] == '/')) {
-                p++;
+            q++;
+        } else if (*q == '/' && q + 1 < end && q[1] == '*') {
+            q += 2;
+            while (q + 1 < end && !(q[0] == '*' && q[1] == '/')) {
+                q++;
             }
-            p += 2;
-        } else if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_') {
-            const char *start = p;
-            while (p < end &&
-                   ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')) {
-                p++;
+            q += 2;
+        } else if (s_ident_start(*q)) {
+            const char *start = q;
+            while (q < end && (s_ident_start(*q) || (*q >= '0' && *q <= '9'))) {
+                q++;
             }
-            count += (size_t)(p - start) == n && memcmp(start, name, n) == 0;
+            *p = q;
+            *len = (size_t)(q - start);
+            return start;
         } else {
-            p++;
+            q++;
         }
     }
-    return count;
+    *p = end;
+    return NULL;
+}
+
+/*
+ * How often each identifier of a function's code appears outside literals and comments (1, or 2 meaning
+ * "more"): the code is scanned once and each name looked up, where scanning it once per name was
+ * quadratic in the function's size. Borrows the code's text.
+ */
+struct s_uses {
+    struct s_use {
+        const char *name;
+        size_t len;
+        int count;
+    } * slots;
+    size_t cap; /* a power of two */
+    size_t used;
+};
+
+static size_t s_uses_hash(const char *name, size_t len) {
+    uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
+    for (size_t i = 0; i < len; i++) {
+        h = (h ^ (unsigned char)name[i]) * 0x100000001b3u;
+    }
+    return (size_t)(h ^ (h >> 29));
+}
+
+/* The slot of `name`, or the empty slot where it would go. */
+static struct s_use *s_uses_slot(const struct s_uses *u, const char *name, size_t len) {
+    for (size_t i = s_uses_hash(name, len) & (u->cap - 1);; i = (i + 1) & (u->cap - 1)) {
+        struct s_use *s = &u->slots[i];
+        if (!s->name || (s->len == len && memcmp(s->name, name, len) == 0)) {
+            return s;
+        }
+    }
+}
+
+/* Counts the identifiers of `code` into `u`, which starts as `{0}`; false when out of memory. */
+static bool s_uses_add(struct s_uses *u, struct anvil_str_view code) {
+    if (!u->slots) {
+        *u = (struct s_uses){calloc(64, sizeof(*u->slots)), 64, 0};
+    }
+    const char *p = code.ptr, *end = code.ptr + code.len, *name;
+    size_t len;
+    while (u->slots && (name = s_next_ident(&p, end, &len)) != NULL) {
+        struct s_use *s = s_uses_slot(u, name, len);
+        if (s->name) {
+            s->count = 2;
+            continue;
+        }
+        *s = (struct s_use){name, len, 1};
+        if (++u->used * 2 > u->cap) {
+            struct s_uses bigger = {calloc(u->cap * 2, sizeof(*u->slots)), u->cap * 2, u->used};
+            for (size_t i = 0; bigger.slots && i < u->cap; i++) {
+                if (u->slots[i].name) {
+                    *s_uses_slot(&bigger, u->slots[i].name, u->slots[i].len) = u->slots[i];
+                }
+            }
+            free(u->slots);
+            *u = bigger;
+        }
+    }
+    return u->slots != NULL;
+}
+
+static int s_uses_count(const struct s_uses *u, const char *name) {
+    return s_uses_slot(u, name, strlen(name))->count;
 }
 
 /*
@@ -1948,7 +2022,8 @@ static int s_count_uses(struct anvil_str_view text, const char *name) {
  * local nothing else mentions: a value evaluated only because the
  * interpreter evaluates it (for its errors), then not needed.
  */
-static void s_append_marking_unused(struct s_gen *g, struct anvil_buf *dst, struct anvil_str_view code) {
+static void s_append_marking_unused(struct s_gen *g, struct anvil_buf *dst, struct anvil_str_view code,
+                                    const struct s_uses *uses) {
     static const char *const decls[] = {
         "const struct anvil_json *", "struct anvil_json *", "struct anvil_json ", "bool ", "size_t ", "int64_t "};
     const char *p = code.ptr, *end = code.ptr + code.len;
@@ -1978,7 +2053,7 @@ static void s_append_marking_unused(struct s_gen *g, struct anvil_buf *dst, stru
                     name_end++;
                 }
                 const char *ident = s_fmt(g, "%.*s", (int)(name_end - name), name);
-                if (name_end > name && s_count_uses(code, ident) == 1) {
+                if (name_end > name && s_uses_count(uses, ident) == 1) {
                     const char *mark = s_fmt(g, "%.*s(void)%s;\n", (int)(q - p), p, ident);
                     if (statement_end) {
                         s_append(g, dst, mark, strlen(mark));
@@ -2009,21 +2084,26 @@ static void s_assemble(struct s_fn *f, const char *comment, const char *signatur
     if (f->matcher) {
         s_append(g, dst, "    *matched = false;\n", strlen("    *matched = false;\n"));
     }
+    struct anvil_buf code;
+    anvil_buf_init(&code, NULL, 0);
+    struct s_uses uses = {0};
+    if (anvil_buf_append(&code, f->prologue.data ? f->prologue.data : "", f->prologue.len) != ANVIL_OK ||
+        anvil_buf_append(&code, f->body.data ? f->body.data : "", f->body.len) != ANVIL_OK ||
+        !s_uses_add(&uses, anvil_buf_view(&f->prologue)) || !s_uses_add(&uses, anvil_buf_view(&f->body))) {
+        free(uses.slots);
+        s_fail_gen(g, ANVIL_ENOMEM);
+        anvil_buf_clean_up(&code);
+        return;
+    }
     const char *params[] = {f->param, "scratch"};
     for (size_t i = 0; i < 2; i++) {
-        if (s_count_uses(anvil_buf_view(&f->prologue), params[i]) == 0 &&
-            s_count_uses(anvil_buf_view(&f->body), params[i]) == 0) {
+        if (s_uses_count(&uses, params[i]) == 0) {
             const char *line = s_fmt(g, "    (void)%s;\n", params[i]);
             s_append(g, dst, line, strlen(line));
         }
     }
-    struct anvil_buf code;
-    anvil_buf_init(&code, NULL, 0);
-    if (anvil_buf_append(&code, f->prologue.data ? f->prologue.data : "", f->prologue.len) != ANVIL_OK ||
-        anvil_buf_append(&code, f->body.data ? f->body.data : "", f->body.len) != ANVIL_OK) {
-        s_fail_gen(g, ANVIL_ENOMEM);
-    }
-    s_append_marking_unused(g, dst, anvil_buf_view(&code));
+    s_append_marking_unused(g, dst, anvil_buf_view(&code), &uses);
+    free(uses.slots);
     anvil_buf_clean_up(&code);
     s_append(g, dst, "    return ANVIL_OK;\n}\n\n", strlen("    return ANVIL_OK;\n}\n\n"));
 }

@@ -1020,6 +1020,16 @@ static size_t s_golden_failures(void) {
                                                 NULL};
     static const char *const contains_unwanted[] = {"static bool ddb_jpc_contains(", NULL};
     failures += !s_golden("contains(a, 'x')", true, ANVIL_CMP_BOOLEAN_EQUALS, "true", contains_want, contains_unwanted);
+    /* A local nothing reads (evaluated for its errors only) is marked `(void)NAME;`: names inside string
+     * literals and comments are not uses, and a local read again is not marked. */
+    static const char *const unused_want[] = {
+        "const struct anvil_json *v_b = ddb_jpc_get_remembered(v_a, \"b\", 1, &last_b);\n    (void)v_b;\n", NULL};
+    static const char *const unused_unwanted[] = {"(void)v_a;", "(void)scratch;", NULL};
+    failures += !s_golden("a.b | `\"v_a v_b /* v_b\"`", false, ANVIL_CMP_EQUALS, NULL, unused_want, unused_unwanted);
+    static const char *const used_unwanted[] = {"(void)v_a;", "(void)v_b;", NULL};
+    failures += !s_golden("a.b | [@, `\"v_a\"`]", false, ANVIL_CMP_EQUALS, NULL, NULL, used_unwanted);
+    static const char *const scratch_want[] = {"(void)scratch;\n", "(void)v_a;\n", NULL};
+    failures += !s_golden("a | `1`", false, ANVIL_CMP_EQUALS, NULL, scratch_want, NULL);
     failures += !s_deterministic("a[?b > `1`].{c: c, d: sort_by(d, &e)} || [`[1, \"x\"]`, 'y', abs(f)]");
     return failures;
 }
