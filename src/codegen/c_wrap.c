@@ -168,6 +168,44 @@ static bool s_ident_char(char c) {
     return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
+/* Whether piece `i` is a string literal that reads as a label (its text, blanks trimmed, ends in ':' or '=') and the
+ * comma after it: clang-format weighs a break after such a comma at 50 where any other comma costs 1 (unless it is
+ * a call's only comma), so it keeps the label on the line of what follows. */
+static bool s_label(const struct s_piece *pieces, size_t n, size_t i) {
+    const char *t = pieces[i].ptr;
+    size_t len = pieces[i].len;
+    if (n < 3 || i + 1 >= n || len < 3 || t[0] != '"' || t[len - 1] != ',' || s_skip_literal(t, len, 0) != len - 1) {
+        return false;
+    }
+    size_t end = len - 2; /* the closing quote */
+    while (end > 1 && t[end - 1] == ' ') {
+        end--;
+    }
+    size_t start = 1;
+    while (start < end && t[start] == ' ') {
+        start++;
+    }
+    return end - start > 1 && (t[end - 1] == ':' || t[end - 1] == '=');
+}
+
+/*
+ * Whether piece `i` of `n` (i > 0) goes on the line after the piece before
+ * it, the line at column `col`, continuations at `align`: when it fits,
+ * unless it is a label (s_label) whose next piece would then start a line
+ * while the two fit together on the next.
+ */
+static bool s_goes_here(const struct s_piece *pieces, size_t n, size_t i, int col, int align, size_t suffix) {
+    int width = (int)pieces[i].len + (i + 1 == n ? (int)suffix : 0);
+    if (col + 1 + width > S_LIMIT) {
+        return false;
+    }
+    if (!s_label(pieces, n, i)) {
+        return true;
+    }
+    int next = (int)pieces[i + 1].len + (i + 2 == n ? (int)suffix : 0);
+    return col + 1 + width + 1 + next <= S_LIMIT || align + width + 1 + next > S_LIMIT;
+}
+
 static size_t s_split_logical(const char *t, size_t from, size_t to, struct s_piece *out, size_t max);
 static size_t s_split_comparison(const char *t, size_t len, struct s_piece *out);
 static int s_pack_dry(const struct s_wrap *w, int col, const struct s_piece *pieces, size_t n, int align,
@@ -238,8 +276,7 @@ static bool s_pack_call(struct s_wrap *w, struct s_piece piece, struct s_piece s
         s_newline(w, col);
     }
     for (size_t i = 0; i < n; i++) {
-        int width = (int)args[i].len + (i + 1 == n ? tail : 0);
-        if (i > 0 && w->col + 1 + width <= S_LIMIT) {
+        if (i > 0 && s_goes_here(args, n, i, w->col, col, (size_t)tail)) {
             s_put(w, " ", 1);
         } else if (i > 0) {
             s_newline(w, col);
@@ -266,7 +303,7 @@ static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int
         bool here = i == 0 || !broke; /* this piece may go on the current line */
         broke = false;
         int gap = i > 0 ? 1 : 0;
-        if (here && w->col + gap + width <= S_LIMIT) {
+        if (here && (i == 0 ? w->col + width <= S_LIMIT : s_goes_here(pieces, n, i, w->col, align, suffix.len))) {
             s_put(w, " ", (size_t)gap);
             s_put(w, pieces[i].ptr, pieces[i].len);
             continue;
@@ -276,8 +313,12 @@ static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int
             s_put(w, pieces[i].ptr, pieces[i].len);
             continue;
         }
-        /* Too wide even for a line of its own: a comparison broken after its operator, the right side four columns
-           in from the left's start, as clang-format breaks it before a call's arguments; */
+        /* Too wide even for a line of its own, so broken inside. Of three operands or more, one after its operator
+           is broken only where it starts a line: clang-format lets no line break into an operand that follows its
+           operator on the same line unless the chain has just two. */
+        here = here && (i == 0 || n == 2);
+        /* A comparison broken after its operator, the right side four columns in from the left's start, as
+           clang-format breaks it before a call's arguments; */
         struct s_piece after = i + 1 == n ? suffix : (struct s_piece){"", 0};
         struct s_piece sides[2];
         if (s_split_comparison(pieces[i].ptr, pieces[i].len, sides) == 2) {
@@ -394,7 +435,7 @@ static int s_pack_lines(const struct s_piece *pieces, size_t n, int col, int ali
     int lines = 1;
     for (size_t i = 0; i < n; i++) {
         int width = (int)pieces[i].len + (i + 1 == n ? (int)suffix : 0);
-        if (i > 0 && col + 1 + width <= S_LIMIT) {
+        if (i > 0 && s_goes_here(pieces, n, i, col, align, suffix)) {
             col += 1 + width;
             continue;
         }

@@ -566,6 +566,79 @@ TEST(codegen_chooses_among_layouts_by_clang_formats_penalty) {
     s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
 }
 
+/*
+ * Of a chain of three operands or more, clang-format breaks inside an operand
+ * that follows its operator only where the operand starts a line: the
+ * operand goes to the next line first. A chain of two may break inside its
+ * second operand on the first line.
+ */
+TEST(codegen_breaks_an_operand_inside_only_where_it_starts_a_line) {
+    static const struct s_shape shapes[] = {
+        {12,
+         "bool c_or = (anvil_json_bool(&t_contains) && jpc_str_is(v_liw_tk_wvqhmbidou0_vznsllibxjbncr, str_besly_xbqj_rg_c_j_hc_g_hu_uz0_xutq_d_n, 122) && anvil_json_string_equals_word(v_liw_tk_wvqhmbidou0_vznsllibxjbncr, \"g\", 1, word_g));",
+         "bool c_or =\n"
+         "                (anvil_json_bool(&t_contains) &&\n"
+         "                 jpc_str_is(v_liw_tk_wvqhmbidou0_vznsllibxjbncr, str_besly_xbqj_rg_c_j_hc_g_hu_uz0_xutq_d_n, 122) &&\n"
+         "                 anvil_json_string_equals_word(v_liw_tk_wvqhmbidou0_vznsllibxjbncr, \"g\", 1, word_g));\n"},
+        {20,
+         "c_or = (anvil_json_bool(&t_contains) && !jpc_str_is(v_ypahny5kgjuai_n4jesi8_h_tm_ly_ln, str_j_u_sv_1_bl_fb_ou_sekv1_b_biw_gf_atkur, 99) && jpc_str_is(v_ypahny5kgjuai_n4jesi8_h_tm_ly_ln, \"\\?tzmikf,yabcdef0123456789(The qu\", 32));",
+         "c_or = (anvil_json_bool(&t_contains) &&\n"
+         "                            !jpc_str_is(v_ypahny5kgjuai_n4jesi8_h_tm_ly_ln, str_j_u_sv_1_bl_fb_ou_sekv1_b_biw_gf_atkur,\n"
+         "                                        99) &&\n"
+         "                            jpc_str_is(v_ypahny5kgjuai_n4jesi8_h_tm_ly_ln, \"\\?tzmikf,yabcdef0123456789(The qu\", 32));\n"},
+        {16,
+         "if (jpc_str_is(v_tcdu_bcr_ii_iyrfp_item_2, \"x\\177aw*)\\360\\237\\230\\200\\?\\?/xzv-ri\\302\\205&&x \\?\\?= \", 29)) {",
+         "if (jpc_str_is(v_tcdu_bcr_ii_iyrfp_item_2,\n"
+         "                               \"x\\177aw*)\\360\\237\\230\\200\\?\\?/xzv-ri\\302\\205&&x \\?\\?= \", 29)) {\n"},
+        {12,
+         "bool c_or = (c_and || !jpc_str_is(v_vfljhmzumzqrpu_ssmvlxhj_bnq_z, str_at_the_quick_brown_fox_se_cr_sr_laraid, 117) || anvil_json_string_equals_word(v_vfljhmzumzqrpu_ssmvlxhj_bnq_z, \"weo\", 3, word_weo) || jpc_str_is(v_vfljhmzumzqrpu_ssmvlxhj_bnq_z, \"oxlgx-fs\\360\\237\\230\\200fa   buz\\nv\\\"t\", 24));",
+         "bool c_or =\n"
+         "                (c_and ||\n"
+         "                 !jpc_str_is(v_vfljhmzumzqrpu_ssmvlxhj_bnq_z, str_at_the_quick_brown_fox_se_cr_sr_laraid, 117) ||\n"
+         "                 anvil_json_string_equals_word(v_vfljhmzumzqrpu_ssmvlxhj_bnq_z, \"weo\", 3, word_weo) ||\n"
+         "                 jpc_str_is(v_vfljhmzumzqrpu_ssmvlxhj_bnq_z, \"oxlgx-fs\\360\\237\\230\\200fa   buz\\nv\\\"t\", 24));\n"},
+        {4,
+         "ok = aaaaaaaaaaaaaaaaaaaaaaaaaa && gggggggggggggggggggggggg(bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb, ccccccccccccccccccccccccccccccccccccccccccccccccccccc);",
+         "ok = aaaaaaaaaaaaaaaaaaaaaaaaaa && gggggggggggggggggggggggg(bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb,\n"
+         "                                                                ccccccccccccccccccccccccccccccccccccccccccccccccccccc);\n"},
+        {4,
+         "ok = aaaaaaaaaaaaaaaaaaaaaaaaaa && gggggggggggggggggggggggg(bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb, ccccccccccccccccccccccccccccccccccccccccccccccccccccc) && x;",
+         "ok = aaaaaaaaaaaaaaaaaaaaaaaaaa &&\n"
+         "         gggggggggggggggggggggggg(bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb,\n"
+         "                                  ccccccccccccccccccccccccccccccccccccccccccccccccccccc) &&\n"
+         "         x;\n"},
+    };
+    s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
+}
+
+/*
+ * A string literal that reads as a label (ending in ':' or '=', blanks
+ * aside) stays on the line of the argument after it: clang-format weighs a
+ * break after its comma at 50, not 1, unless that comma is the call's only
+ * one.
+ */
+TEST(codegen_keeps_a_label_string_with_what_follows) {
+    static const struct s_shape shapes[] = {
+        {20,
+         "if (jpc_str_is(v_tcdu_bcr_ii_iyrfp_item_2_and_more, \"the keys and then a colon, as labels end:  \", 40, word_that_is_long)) {",
+         "if (jpc_str_is(v_tcdu_bcr_ii_iyrfp_item_2_and_more,\n"
+         "                                   \"the keys and then a colon, as labels end:  \", 40, word_that_is_long)) {\n"},
+        {20,
+         "if (jpc_str_is(v_tcdu_bcr_ii_iyrfp_item_2_and_more, \"the key and then a colon, as labels end =  \", 40, word_that_is_long)) {",
+         "if (jpc_str_is(v_tcdu_bcr_ii_iyrfp_item_2_and_more,\n"
+         "                                   \"the key and then a colon, as labels end =  \", 40, word_that_is_long)) {\n"},
+        {20,
+         "if (jpc_str_is(v_tcdu_bcr_ii_iyrfp_item_2_and_more, \"the key and then a colon, as labels end?=x\", 40, word_that_is_long)) {",
+         "if (jpc_str_is(v_tcdu_bcr_ii_iyrfp_item_2_and_more, \"the key and then a colon, as labels end?=x\",\n"
+         "                                   40, word_that_is_long)) {\n"},
+        {20,
+         "if (jpc_str_is(\"the key and then a colon, as labels end and then a lot more of it:\", word_that_is_long_and_longer)) {",
+         "if (jpc_str_is(\"the key and then a colon, as labels end and then a lot more of it:\",\n"
+         "                                   word_that_is_long_and_longer)) {\n"},
+    };
+    s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
+}
+
 /* Deep in a nest, with long names: a condition that is one call broken after its '(', the argument four columns in from
  * it; a chain's call operand too wide for any other place on a line of its own with its arguments on the next; a
  * declaration whose `TYPE NAME =` is too wide broken before the declarator; and, where nothing keeps an argument within
