@@ -206,6 +206,20 @@ static bool s_goes_here(const struct s_piece *pieces, size_t n, size_t i, int co
     return col + 1 + width + 1 + next <= S_LIMIT || align + width + 1 + next > S_LIMIT;
 }
 
+/* The call that `piece` starts with (`f(` or `!f(`) as out[0], its text up to the '(', then its arguments as
+ * out[1..]: their count, 0 when the piece starts with no call. */
+static size_t s_call_args(struct s_piece piece, struct s_piece *out) {
+    const char *p = piece.ptr;
+    size_t name = p[0] == '!' ? 1 : 0, open = name;
+    while (open < piece.len && s_ident_char(p[open])) {
+        open++;
+    }
+    size_t close = open > name && open < piece.len && p[open] == '(' ? s_close_of(p, piece.len, open) : piece.len;
+    size_t n = close < piece.len ? s_split(p, open + 1, close, ",", out + 1, S_PIECES) : 0;
+    out[0] = (struct s_piece){p, open + 1};
+    return n;
+}
+
 static size_t s_split_logical(const char *t, size_t from, size_t to, struct s_piece *out, size_t max);
 static size_t s_split_comparison(const char *t, size_t len, struct s_piece *out);
 static int s_pack_dry(const struct s_wrap *w, int col, const struct s_piece *pieces, size_t n, int align,
@@ -222,16 +236,13 @@ static int s_pack_lines(const struct s_piece *pieces, size_t n, int col, int ali
  */
 static bool s_pack_call(struct s_wrap *w, struct s_piece piece, struct s_piece suffix, int align, int gap) {
     const char *p = piece.ptr;
-    size_t name = p[0] == '!' ? 1 : 0, open = name;
-    while (open < piece.len && s_ident_char(p[open])) {
-        open++;
-    }
-    size_t close = open > name && open < piece.len && p[open] == '(' ? s_close_of(p, piece.len, open) : piece.len;
-    struct s_piece args[S_PIECES];
-    size_t n = close < piece.len ? s_split(p, open + 1, close, ",", args, S_PIECES) : 0;
+    struct s_piece call[S_PIECES + 1];
+    size_t n = s_call_args(piece, call);
     if (n == 0 || memchr(p, '\n', piece.len)) {
         return false;
     }
+    const struct s_piece *args = call + 1;
+    size_t open = call[0].len - 1, close = (size_t)(args[n - 1].ptr + args[n - 1].len - p);
     /* The text after the call (its separator) and then the suffix close the last argument. */
     int tail = (int)(piece.len - close) + (int)suffix.len;
     /* On this line only when that takes fewer lines than starting the call on the next: clang-format would
@@ -332,6 +343,42 @@ static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int
                 }
                 s_put(w, sides[0].ptr, sides[0].len);
                 s_newline(w, start + 4);
+                s_put(w, sides[1].ptr, sides[1].len);
+                if (i + 1 == n) {
+                    s_put(w, suffix.ptr, suffix.len);
+                    return true;
+                }
+                broke = true;
+                continue;
+            }
+            /* or a call on the left too wide for its line: its arguments aligned after its '(' with the operator
+               after the last, the right side on the next line four columns in from the call, where the whole
+               comparison after the arguments would need a break after the '(' (clang-format weighs a break there
+               above one after the comparison's operator, a bracket level further out); */
+            int at = here ? w->col + gap : align;
+            struct s_piece call[S_PIECES + 1];
+            size_t m = s_call_args(sides[0], call);
+            int paren = at + (int)(m > 0 ? call[0].len : 0);
+            size_t op_tail = m > 0 ? (size_t)(sides[0].ptr + sides[0].len - (call[m].ptr + call[m].len)) : 0;
+            size_t whole_tail = op_tail + 1 + sides[1].len + after.len;
+            int below = align + (int)(m > 0 ? call[0].len : 0);
+            if (m > 0 && paren <= S_LIMIT && s_pack_lines(call + 1, m, paren, paren, whole_tail) == 0 &&
+                (below > S_LIMIT || s_pack_lines(call + 1, m, below, below, whole_tail) == 0) &&
+                s_pack_lines(call + 1, m, at + 4, at + 4, whole_tail) != 1 &&
+                s_pack_lines(call + 1, m, paren, paren, op_tail) > 0 &&
+                at + 4 + (int)(sides[1].len + after.len) <= S_LIMIT) {
+                if (here) {
+                    s_put(w, " ", (size_t)gap);
+                } else {
+                    s_newline(w, align);
+                }
+                s_put(w, call[0].ptr, call[0].len);
+                const char *close = call[m].ptr + call[m].len;
+                if (!s_pack(w, call + 1, m, w->col,
+                            (struct s_piece){close, (size_t)(sides[0].ptr + sides[0].len - close)})) {
+                    return false;
+                }
+                s_newline(w, at + 4);
                 s_put(w, sides[1].ptr, sides[1].len);
                 if (i + 1 == n) {
                     s_put(w, suffix.ptr, suffix.len);

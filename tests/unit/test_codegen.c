@@ -639,6 +639,86 @@ TEST(codegen_keeps_a_label_string_with_what_follows) {
     s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
 }
 
+/*
+ * A comparison whose left side is a call too wide for its line: the
+ * arguments aligned after the '(' with the operator after the last, and the
+ * right side on the next line four columns in from the call, where the
+ * arguments followed by the whole comparison would need a break after the
+ * '('; still broken after the '(' where the arguments then fit one line,
+ * and the call started on the next line where the comparison then fits.
+ */
+TEST(codegen_breaks_after_a_comparison_whose_call_is_too_wide) {
+    static const struct s_shape shapes[] = {
+        {40,
+         "if ((c_sdibg || jpc_str_is(v_b1vbcjakjw74j4wn0lrs_arp93l74mdw85es, str_imss1u304e6s6hiwggc8jd1mj2pwxufm3l, 95) || !anvil_jmespath_truthy(v_9pwbof5y3v_k6)) || anvil_json_compare(v_cqvw_nidiw6v6yz0n8l8mlrz8cr50zjzs3ei7, &lit_helqj4l2wk8nf4ombee9909htadaia_5p41ft6uj0fc6u) == 0) {",
+         "if ((c_sdibg ||\n"
+         "                                             jpc_str_is(v_b1vbcjakjw74j4wn0lrs_arp93l74mdw85es,\n"
+         "                                                        str_imss1u304e6s6hiwggc8jd1mj2pwxufm3l, 95) ||\n"
+         "                                             !anvil_jmespath_truthy(v_9pwbof5y3v_k6)) ||\n"
+         "                                            anvil_json_compare(v_cqvw_nidiw6v6yz0n8l8mlrz8cr50zjzs3ei7,\n"
+         "                                                               &lit_helqj4l2wk8nf4ombee9909htadaia_5p41ft6uj0fc6u) ==\n"
+         "                                                0) {\n"},
+        {44,
+         "c_or = c_or || !((!(!(anvil_jmespath_truthy(v_7ma1g89a0m7zx91oyz_i_i6hyxopsr0xwqb3g) || anvil_jmespath_truthy(v_pa2uftqxmmjwncc78s5cjaqb9_z62l9z68z1a)) && !(c_p6_z3sudygnq25ky3ip4fyqokkag4l2fnz4a62j2wlhq__x || b_uqfa1w_wwv6n3ujbhw4k6fo5du1elq_066mv1numtkky0 || anvil_jmespath_truthy(v_3d7slbl8c7euxn3vdun96amwhkia99w2k))) || anvil_jmespath_truthy(v_y37rhub6mg5wpqioq) || !((c_0c4iqc && jpc_str_is(v_cvjelnnuq8ruyry2lsf9hem, str_363s3d7oysvf6abexo4kn, 28) && b_prr42_v91v2n_vnf46z11w6p9527ds1ve) && anvil_json_compare(v_8l5sz6ufuklwxssdh79ww0hbc9xia621f, &lit_ilsm8v2ifyayxlq4wrx96jorcgsbst) < 0)) && c_8mu6e9u78ja50tpynlt6cjd0t9gcz && anvil_json_compare(v_o44spufuvr8pakpm4dhhgii, &lit_mugnn1t473ftb5xy5q07iltgxo69y1_gpbyhginrm) >= 0);",
+         "c_or =\n"
+         "                                                c_or ||\n"
+         "                                                !((!(!(anvil_jmespath_truthy(v_7ma1g89a0m7zx91oyz_i_i6hyxopsr0xwqb3g) ||\n"
+         "                                                       anvil_jmespath_truthy(\n"
+         "                                                           v_pa2uftqxmmjwncc78s5cjaqb9_z62l9z68z1a)) &&\n"
+         "                                                     !(c_p6_z3sudygnq25ky3ip4fyqokkag4l2fnz4a62j2wlhq__x ||\n"
+         "                                                       b_uqfa1w_wwv6n3ujbhw4k6fo5du1elq_066mv1numtkky0 ||\n"
+         "                                                       anvil_jmespath_truthy(v_3d7slbl8c7euxn3vdun96amwhkia99w2k))) ||\n"
+         "                                                   anvil_jmespath_truthy(v_y37rhub6mg5wpqioq) ||\n"
+         "                                                   !((c_0c4iqc &&\n"
+         "                                                      jpc_str_is(v_cvjelnnuq8ruyry2lsf9hem, str_363s3d7oysvf6abexo4kn,\n"
+         "                                                                 28) &&\n"
+         "                                                      b_prr42_v91v2n_vnf46z11w6p9527ds1ve) &&\n"
+         "                                                     anvil_json_compare(v_8l5sz6ufuklwxssdh79ww0hbc9xia621f,\n"
+         "                                                                        &lit_ilsm8v2ifyayxlq4wrx96jorcgsbst) < 0)) &&\n"
+         "                                                  c_8mu6e9u78ja50tpynlt6cjd0t9gcz &&\n"
+         "                                                  anvil_json_compare(v_o44spufuvr8pakpm4dhhgii,\n"
+         "                                                                     &lit_mugnn1t473ftb5xy5q07iltgxo69y1_gpbyhginrm) >=\n"
+         "                                                      0);\n"},
+        {28,
+         "if (!(c_bv6kj && anvil_json_compare(v_712u8hi1ak0e, &lit_0igdni6n6geqdr8vt9zwoldn0rikp5m7mzvme_yx9su) >= 0)) {",
+         "if (!(c_bv6kj &&\n"
+         "                                  anvil_json_compare(v_712u8hi1ak0e,\n"
+         "                                                     &lit_0igdni6n6geqdr8vt9zwoldn0rikp5m7mzvme_yx9su) >= 0)) {\n"},
+        {36,
+         "if (!(anvil_json_compare(v_0h970, &lit_oetj2aiqswya3f8efiwdpeb_tydw63m02f0kneh7782pis) == 0 || anvil_json_compare(v_yiww5wogylbpyrp_ncwj4wy9wf17bpmhmyvdfd3jpu, &lit_5xs72488n1cpa1t_9lt5ll79sp74iwqc4) <= 0) && !(!(anvil_json_compare(v_to5ank, &lit_o2kn8fh9beiryasos3fe75zmbwnglispjzcl4dt2) <= 0 && (anvil_jmespath_truthy(v_sa2k6wiz19bf06y_7nqhles) || anvil_json_compare(v_m7f4dx59ikhi2bkbyfv1, &lit_xf0z4fedm5ez4ga67v47vbx_gie4dx8srhae) == 0) && (jpc_str_is(v_8wu3rpor2yrmw0vqw76wsk2697, str_ttin, 97) && !(!anvil_jmespath_truthy(v_ljm6690qxfxjhgoa8e3devxg5td4n4b6ya2uxg__c) && b__q0w))) && !anvil_jmespath_truthy(v_wn5afv_4vbz05))) {",
+         "if (!(anvil_json_compare(\n"
+         "                                              v_0h970, &lit_oetj2aiqswya3f8efiwdpeb_tydw63m02f0kneh7782pis) == 0 ||\n"
+         "                                          anvil_json_compare(v_yiww5wogylbpyrp_ncwj4wy9wf17bpmhmyvdfd3jpu,\n"
+         "                                                             &lit_5xs72488n1cpa1t_9lt5ll79sp74iwqc4) <= 0) &&\n"
+         "                                        !(!(anvil_json_compare(v_to5ank,\n"
+         "                                                               &lit_o2kn8fh9beiryasos3fe75zmbwnglispjzcl4dt2) <= 0 &&\n"
+         "                                            (anvil_jmespath_truthy(v_sa2k6wiz19bf06y_7nqhles) ||\n"
+         "                                             anvil_json_compare(v_m7f4dx59ikhi2bkbyfv1,\n"
+         "                                                                &lit_xf0z4fedm5ez4ga67v47vbx_gie4dx8srhae) == 0) &&\n"
+         "                                            (jpc_str_is(v_8wu3rpor2yrmw0vqw76wsk2697, str_ttin, 97) &&\n"
+         "                                             !(!anvil_jmespath_truthy(v_ljm6690qxfxjhgoa8e3devxg5td4n4b6ya2uxg__c) &&\n"
+         "                                               b__q0w))) &&\n"
+         "                                          !anvil_jmespath_truthy(v_wn5afv_4vbz05))) {\n"},
+        {52,
+         "bool c_cpcp2wva4aqtt5e5hsp4kgd_a0lbbm5xs43uj8ds36e = ((c_ev198jc8jgb_cchjfbnud_ && (!(b_uux6 || !anvil_jmespath_truthy(v_ce3smwo9l9ut7utb3oucjcu0grmmt494h) || anvil_json_compare(v_vmvctebsztggj74tod2yryvcjvjvz, &lit_f5uqpztr2r) >= 0) || anvil_json_string_equals_word(v_3js88xfb69sd4f68hc608efi6je, \"q\\\"r\", 3, word_4r4_) || (anvil_json_compare(v_rg362newd28cb1hqd, &lit_88rtpevtsiq96abu4we9lugur4tz_v) != 0 && b_yqkhrf_1ouresietj4p8lc2dgz8vto29ke1dsq))) && c_iyaga528);",
+         "bool c_cpcp2wva4aqtt5e5hsp4kgd_a0lbbm5xs43uj8ds36e =\n"
+         "                                                        ((c_ev198jc8jgb_cchjfbnud_ &&\n"
+         "                                                          (!(b_uux6 ||\n"
+         "                                                             !anvil_jmespath_truthy(\n"
+         "                                                                 v_ce3smwo9l9ut7utb3oucjcu0grmmt494h) ||\n"
+         "                                                             anvil_json_compare(v_vmvctebsztggj74tod2yryvcjvjvz,\n"
+         "                                                                                &lit_f5uqpztr2r) >= 0) ||\n"
+         "                                                           anvil_json_string_equals_word(v_3js88xfb69sd4f68hc608efi6je,\n"
+         "                                                                                         \"q\\\"r\", 3, word_4r4_) ||\n"
+         "                                                           (anvil_json_compare(v_rg362newd28cb1hqd,\n"
+         "                                                                               &lit_88rtpevtsiq96abu4we9lugur4tz_v) !=\n"
+         "                                                                0 &&\n"
+         "                                                            b_yqkhrf_1ouresietj4p8lc2dgz8vto29ke1dsq))) &&\n"
+         "                                                         c_iyaga528);\n"},
+    };
+    s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
+}
+
 /* Deep in a nest, with long names: a condition that is one call broken after its '(', the argument four columns in from
  * it; a chain's call operand too wide for any other place on a line of its own with its arguments on the next; a
  * declaration whose `TYPE NAME =` is too wide broken before the declarator; and, where nothing keeps an argument within
