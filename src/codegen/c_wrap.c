@@ -1336,19 +1336,41 @@ static bool s_wrap_assignment(struct s_wrap *w, const char *t, size_t len, size_
     struct s_wrap here = *w, below = *w;
     here.col += 1;
     here.fit_head = true; /* the break after '=' is there instead */
+    struct s_piece sides[2];
+    bool compared = s_split_comparison(rhs, rhs_len, sides) == 2;
+    if (compared) {
+        /* The right side a comparison: clang-format indents what follows a break inside it from where it starts
+           (LastSpace at a binary expression after '='), not from the statement. */
+        here.indent = col + (int)eq + 2;
+    }
     below.col = col + 4;
     below.indent += 4;
     int same_line = s_wrap_call(&here, rhs, rhs_len, '(', true);
     int next_line = s_wrap_call(&below, rhs, rhs_len, '(', true);
+    /* On the next line, a comparison whose sides each fit a line is broken after its operator, the right side
+       aligned with the left (clang-format aligns the operands of a binary expression that starts a line, and a
+       break there weighs less than one inside the call's parentheses). */
+    bool at_operator =
+        compared && next_line != 1 && col + 4 + (int)sides[0].len <= S_LIMIT && col + 4 + (int)sides[1].len <= S_LIMIT;
+    next_line = at_operator ? 2 : next_line;
     if (same_line > 0 && (next_line == 0 || same_line < next_line + 1)) {
         s_put(w, " ", 1);
         bool fit_head = w->fit_head;
+        int indent = w->indent;
         w->fit_head = true;
+        w->indent = here.indent;
         bool ok = s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
         w->fit_head = fit_head;
+        w->indent = indent;
         return ok;
     }
     s_newline(w, col + 4);
+    if (at_operator) {
+        s_put(w, sides[0].ptr, sides[0].len);
+        s_newline(w, col + 4);
+        s_put(w, sides[1].ptr, sides[1].len);
+        return true;
+    }
     if (next_line == 0 && rhs_len > 2 && rhs[rhs_len - 2] == ']' && !s_has(rhs, 0, rhs_len, '(')) {
         /* `&items[i];`: the subscript on a line of its own, four columns further in. */
         const char *subscript = memchr(rhs, '[', rhs_len);

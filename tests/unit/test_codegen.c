@@ -719,6 +719,46 @@ TEST(codegen_breaks_after_a_comparison_whose_call_is_too_wide) {
     s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
 }
 
+/*
+ * `LHS = f(...) OP x;`: a comparison after '=' is a binary expression, so a
+ * break inside it on the '=' line indents from where it starts, not from
+ * the statement; on the next line, with each side fitting a line, it is
+ * broken after its operator and the right side aligned with the left.
+ */
+TEST(codegen_lays_out_a_comparison_after_an_assignment) {
+    static const struct s_shape shapes[] = {
+        {8,
+         "c = anvil_json_compare(v_ahiusy9r9aq084vefa_73ndpga5o_hvml8c1nx9e422x_and_more_and_more_and_more_and_more_ok, &lit_bhn) >= 0;",
+         "c = anvil_json_compare(v_ahiusy9r9aq084vefa_73ndpga5o_hvml8c1nx9e422x_and_more_and_more_and_more_and_more_ok,\n"
+         "                               &lit_bhn) >= 0;\n"},
+        {8,
+         "bool ccccc = anvil_json_compare(v_ahiusy9r9aq084vefa_73ndpga5o_hvml8c1nx9e422x_and_more_and_more_and_more_and_more_ok_xxxxxxx, &lit_bhn) >= 0;",
+         "bool ccccc = anvil_json_compare(\n"
+         "                         v_ahiusy9r9aq084vefa_73ndpga5o_hvml8c1nx9e422x_and_more_and_more_and_more_and_more_ok_xxxxxxx,\n"
+         "                         &lit_bhn) >= 0;\n"},
+        {8,
+         "bool c_norc6rf9hhh91o5d3i_85rez_zirtyc = anvil_json_compare(v_ahiusy9r9aq084vefa_73ndpga5o_hvml8c1nx9e422x, &lit_bhn18qx276chtd62n2p504exa) >= 0;",
+         "bool c_norc6rf9hhh91o5d3i_85rez_zirtyc =\n"
+         "            anvil_json_compare(v_ahiusy9r9aq084vefa_73ndpga5o_hvml8c1nx9e422x, &lit_bhn18qx276chtd62n2p504exa) >= 0;\n"},
+        {36,
+         "bool c_pve2kqnks2olhwkr6pit6rkz40lc_tfj3xq4 = anvil_json_compare(v_g5u, &lit_epfyc7vxs1xu2p3vavowdq5f7gw37y3l3f6hkn3cw05k60) > 0;",
+         "bool c_pve2kqnks2olhwkr6pit6rkz40lc_tfj3xq4 =\n"
+         "                                        anvil_json_compare(v_g5u, &lit_epfyc7vxs1xu2p3vavowdq5f7gw37y3l3f6hkn3cw05k60) >\n"
+         "                                        0;\n"},
+        {24,
+         "bool c_nsdk4ige4lil3syaik23ps2m5f4w = anvil_json_compare(v_k2vhexsearb633ahxxpjkp4, &lit_zk0jjc1jsq4t3ij8wup47ge_m2ufrvh3zvlx) <= 0;",
+         "bool c_nsdk4ige4lil3syaik23ps2m5f4w =\n"
+         "                            anvil_json_compare(v_k2vhexsearb633ahxxpjkp4, &lit_zk0jjc1jsq4t3ij8wup47ge_m2ufrvh3zvlx) <=\n"
+         "                            0;\n"},
+        {12,
+         "bool c_a1mxek168cdiwhgw5g8ege0pl5t414hv3u99 = anvil_json_compare(v_s1hyhzr1g2eom3alovonb9qrlq_g, &lit_beussr9m01xlfb5eyx65ien0dr2yg6k7l9x9m97al2oo) >= 0;",
+         "bool c_a1mxek168cdiwhgw5g8ege0pl5t414hv3u99 =\n"
+         "                anvil_json_compare(v_s1hyhzr1g2eom3alovonb9qrlq_g, &lit_beussr9m01xlfb5eyx65ien0dr2yg6k7l9x9m97al2oo) >=\n"
+         "                0;\n"},
+    };
+    s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
+}
+
 /* Deep in a nest, with long names: a condition that is one call broken after its '(', the argument four columns in from
  * it; a chain's call operand too wide for any other place on a line of its own with its arguments on the next; a
  * declaration whose `TYPE NAME =` is too wide broken before the declarator; and, where nothing keeps an argument within
