@@ -53,13 +53,39 @@ static struct s_wrap s_dry(const struct s_wrap *w, struct anvil_buf *scratch) {
     return dry;
 }
 
-/* Keeps the layout in `scratch` in `best` when it costs `penalty` and that is less than `*least`, or `best` holds none
- * yet (a tie keeps the earlier); empties `scratch`. */
-static void s_keep_least(struct anvil_buf *best, int64_t *least, struct anvil_buf *scratch, int64_t penalty) {
-    if (best->len == 0 || penalty < *least) {
-        struct anvil_buf kept = *best;
-        *best = *scratch, *scratch = kept;
-        *least = penalty;
+enum { S_TRACE = 64 };
+
+/* A laid-out statement's breaks as clang-format's search meets them (s_penalty): before which token each line starts
+ * and what the break there costs. */
+struct s_trace {
+    int n;                 /* breaks traced (more than S_TRACE: -1) */
+    int tokens;            /* tokens in the statement */
+    int at[S_TRACE];       /* the token each break comes before */
+    int64_t cost[S_TRACE]; /* the penalty of that break */
+};
+
+/* The layout of least penalty among those tried so far (s_keep). */
+struct s_kept {
+    struct anvil_buf text; /* none yet: len 0 */
+    int64_t penalty;
+    struct s_trace trace;
+};
+
+static int64_t s_penalty(const char *text, size_t len, int col, char lead, struct s_trace *trace);
+static bool s_met_first(const struct s_trace *a, const struct s_trace *b);
+
+/* Keeps the layout in `scratch` (its first line starting at column `col`, after `lead` as s_penalty has it) in `kept`
+ * when its penalty is less than that kept, or equal and clang-format's search meets it first (s_met_first), or none
+ * is kept; empties `scratch`. */
+static void s_keep(struct s_kept *kept, struct anvil_buf *scratch, int col, char lead) {
+    struct s_trace trace;
+    int64_t penalty = s_penalty(scratch->data, scratch->len, col, lead, &trace);
+    if (kept->text.len == 0 || penalty < kept->penalty ||
+        (penalty == kept->penalty && s_met_first(&trace, &kept->trace))) {
+        struct anvil_buf old = kept->text;
+        kept->text = *scratch, *scratch = old;
+        kept->penalty = penalty;
+        kept->trace = trace;
     }
     anvil_buf_clean_up(scratch);
 }
@@ -1004,7 +1030,6 @@ static bool s_wrap_for(struct s_wrap *w, const char *t, size_t len) {
     return true;
 }
 
-static int64_t s_penalty(const char *text, size_t len, int col);
 static void s_put_text(struct s_wrap *w, const struct anvil_buf *text);
 
 /*
@@ -1100,32 +1125,49 @@ static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
         size_t n = s_split(t, open + 1, close, ",", args, S_PIECES);
         /* A or B (s_compared_way) as clang-format's penalty (s_penalty) chooses, a tie to A; when neither fits (or
            the call has one argument), C, then D (a name too long for even that). */
-        struct anvil_buf best; /* the way kept so far (none: len 0) */
-        anvil_buf_init(&best, NULL, 0);
-        int64_t least = 0;
+        struct s_kept best; /* the way kept so far */
+        anvil_buf_init(&best.text, NULL, 0);
         for (char way = 'a'; way <= 'd'; way++) {
             bool tried = way <= 'b'   ? n > 1
-                         : way == 'c' ? best.len == 0 && w->col + (int)open + 1 <= S_LIMIT
-                                      : best.len == 0 && w->col + 9 + (int)(open - from) + 1 <= S_LIMIT;
+                         : way == 'c' ? best.text.len == 0 && w->col + (int)open + 1 <= S_LIMIT
+                                      : best.text.len == 0 && w->col + 9 + (int)(open - from) + 1 <= S_LIMIT;
             struct anvil_buf scratch;
             anvil_buf_init(&scratch, NULL, 0);
             struct s_wrap dry = s_dry(w, &scratch);
             if (tried && s_compared_way(&dry, t, len, open, close, at, args, n, way) && dry.rc == ANVIL_OK) {
-                s_keep_least(&best, &least, &scratch, s_penalty(scratch.data, scratch.len, w->col));
+                s_keep(&best, &scratch, w->col, 0);
             }
             anvil_buf_clean_up(&scratch);
         }
-        if (best.len == 0) {
+        if (best.text.len == 0) {
             return false;
         }
-        s_put_text(w, &best);
-        anvil_buf_clean_up(&best);
+        s_put_text(w, &best.text);
+        anvil_buf_clean_up(&best.text);
         return true;
     }
     s_put(w, t, at + 3);
     s_newline(w, w->indent + 4);
     s_put(w, t + at + 4, len - at - 4);
     return true;
+}
+
+/* 1 when text[i], not blank and outside a literal, starts a token (C's two-character operators one token). */
+static int s_token_starts(const char *text, size_t i) {
+    char c = text[i], before = i > 0 ? text[i - 1] : ' ';
+    if (c == ' ') {
+        return 0;
+    }
+    if (s_ident_char(c)) {
+        return !s_ident_char(before);
+    }
+    static const char pairs[][3] = {"&&", "||", "==", "!=", "<=", ">=", "->", "++", "--", "<<", ">>"};
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+        if (before == pairs[k][0] && c == pairs[k][1]) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 /*
@@ -1138,22 +1180,30 @@ static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
  * costs 15 more, and each column past the limit far more than any break.
  * clang-format takes the layout of least penalty; the line breaker asks
  * this where its own rules leave layouts of a statement to choose from.
+ * `lead` is the last character before `text` on its line (`=` where a
+ * right side is laid out, 0 for none), so that a break before the first
+ * token costs what a break after it does. `trace` gets the breaks, each as
+ * the token it comes before and its cost (the columns past the limit of the
+ * line it ends included).
  */
-static int64_t s_penalty(const char *text, size_t len, int col) {
+static int64_t s_penalty(const char *text, size_t len, int col, char lead, struct s_trace *trace) {
     enum { S_MAX_DEPTH = 64, S_MAX_LISTS = 128 };
     int64_t penalty = 0;
     int depth = 0, brackets = 0, lists = 0;
     int open[S_MAX_DEPTH] = {0}; /* the bracket open at each depth, by number */
     int seen[S_MAX_LISTS];       /* the lists broken so far: bracket number * 8 + operator kind */
+    trace->n = 0, trace->tokens = 0;
     for (size_t i = 0; i < len; i++) {
         char c = text[i];
         if (c == '"' || c == '\'') {
             size_t next = s_skip_literal(text, len, i);
             col += (int)(next - i);
             i = next - 1;
+            trace->tokens++;
             continue;
         }
         if (c != '\n') {
+            trace->tokens += s_token_starts(text, i);
             int step = s_bracket(c);
             depth += step > 0 || depth > 0 ? step : 0;
             if (step > 0 && depth < S_MAX_DEPTH) {
@@ -1162,13 +1212,13 @@ static int64_t s_penalty(const char *text, size_t len, int col) {
             col++;
             continue;
         }
-        penalty += col > S_LIMIT ? INT64_C(1000000) * (col - S_LIMIT) : 0;
+        int64_t cost = col > S_LIMIT ? INT64_C(1000000) * (col - S_LIMIT) : 0;
         col = 0;
         size_t end = i;
         while (end > 0 && text[end - 1] == ' ') {
             end--;
         }
-        char last = end > 0 ? text[end - 1] : 0, before = end > 1 ? text[end - 2] : 0;
+        char last = end > 0 ? text[end - 1] : lead, before = end > 1 ? text[end - 2] : end > 0 ? lead : ' ';
         int after = 3, kind = 0;
         if (last == ',' || last == '(' || last == '{' || last == '[') {
             after = last == ',' ? 1 : 19, kind = 1;
@@ -1183,20 +1233,66 @@ static int64_t s_penalty(const char *text, size_t len, int col) {
         } else if (last == '<' || last == '>') {
             after = 10, kind = 2;
         }
-        penalty += 20 * (int64_t)(depth + 1) + after;
+        cost += 20 * (int64_t)(depth + 1) + after;
         int list = (depth < S_MAX_DEPTH ? open[depth] : brackets) * 8 + kind;
         bool first = true;
         for (int k = 0; k < lists && first; k++) {
             first = seen[k] != list;
         }
         if (first) {
-            penalty += 15;
+            cost += 15;
             if (lists < S_MAX_LISTS) {
                 seen[lists++] = list;
             }
         }
+        penalty += cost;
+        if (trace->n >= 0 && trace->n < S_TRACE) {
+            trace->at[trace->n] = trace->tokens, trace->cost[trace->n++] = cost;
+        } else {
+            trace->n = -1;
+        }
     }
     return penalty + (col > S_LIMIT ? INT64_C(1000000) * (col - S_LIMIT) : 0);
+}
+
+/*
+ * Whether clang-format's search, finding layouts `a` and `b` of one
+ * statement at one penalty, completes `a` first. It expands the state of
+ * least penalty so far, of those the one queued first, one token at a time;
+ * where one layout breaks before a token and the other does not, the state
+ * without the break is queued first. So the layouts advance in turn while
+ * their penalties are equal, and the one with fewer tokens to place after
+ * its last costly break wins. A layout not traced (too many breaks) loses.
+ */
+static bool s_met_first(const struct s_trace *a, const struct s_trace *b) {
+    if (a->n < 0 || b->n < 0 || a->tokens != b->tokens) {
+        return b->n < 0 && a->n >= 0;
+    }
+    const struct s_trace *t[2] = {a, b};
+    int i = 0;
+    while (i < a->n && i < b->n && a->at[i] == b->at[i]) {
+        i++; /* (the same breaks of the same text cost the same) */
+    }
+    int next[2] = {i, i}, at[2];
+    int64_t penalty[2] = {0, 0};
+    unsigned queued[2], count = 2;
+    int diverge = i < a->n && (i >= b->n || a->at[i] < b->at[i]) ? a->at[i] : i < b->n ? b->at[i] : a->tokens;
+    for (int k = 0; k < 2; k++) {
+        bool breaks = next[k] < t[k]->n && t[k]->at[next[k]] == diverge;
+        penalty[k] += breaks ? t[k]->cost[next[k]++] : 0;
+        queued[k] = breaks, at[k] = diverge;
+    }
+    for (;;) {
+        int k = penalty[0] < penalty[1] || (penalty[0] == penalty[1] && queued[0] < queued[1]) ? 0 : 1;
+        if (at[k] + 1 >= t[k]->tokens) {
+            return k == 0;
+        }
+        at[k]++;
+        if (next[k] < t[k]->n && t[k]->at[next[k]] == at[k]) {
+            penalty[k] += t[k]->cost[next[k]++];
+        }
+        queued[k] = count++;
+    }
 }
 
 /* The ways a right side that is a chain, or a call of one, is laid out after `LHS =` (s_chain_way). */
@@ -1307,28 +1403,27 @@ static bool s_wrap_assignment(struct s_wrap *w, const char *t, size_t len, size_
     const char *paren = memchr(rhs, '(', rhs_len);
     size_t head = paren ? (size_t)(paren - rhs) : 0;
     bool group = head > 1 && (rhs[head - 1] == ' ' || (rhs[head - 1] == '!' && rhs[head - 2] == ' '));
-    struct anvil_buf best; /* the layout of least penalty so far (none: len 0) */
-    anvil_buf_init(&best, NULL, 0);
-    int64_t least = 0;
+    struct s_kept best; /* the layout of least penalty so far */
+    anvil_buf_init(&best.text, NULL, 0);
     /* (A tie goes to the way that breaks later, as clang-format's search finds it first.) */
     static const enum s_chain_way ways[] = {S_WAY_AFTER_CALL, S_WAY_CALL_HERE,  S_WAY_AFTER_NOT,  S_WAY_NOT_BELOW,
                                             S_WAY_CALL_BELOW, S_WAY_CHAIN_HERE, S_WAY_CHAIN_BELOW};
     for (size_t i = 0; i < sizeof ways / sizeof ways[0]; i++) {
         enum s_chain_way way = ways[i];
-        if (way == S_WAY_CHAIN_HERE && !group && best.len > 0) {
+        if (way == S_WAY_CHAIN_HERE && !group && best.text.len > 0) {
             break; /* a chain as such only when the call of one is a group, or there is none */
         }
         struct anvil_buf scratch;
         anvil_buf_init(&scratch, NULL, 0);
         struct s_wrap dry = s_dry(w, &scratch);
         if (s_chain_way(&dry, rhs, rhs_len, col, way) && dry.rc == ANVIL_OK) {
-            s_keep_least(&best, &least, &scratch, s_penalty(scratch.data, scratch.len, w->col));
+            s_keep(&best, &scratch, w->col, '=');
         }
         anvil_buf_clean_up(&scratch);
     }
-    if (best.len > 0) {
-        s_put_text(w, &best); /* as it was scored, not laid out again */
-        anvil_buf_clean_up(&best);
+    if (best.text.len > 0) {
+        s_put_text(w, &best.text); /* as it was scored, not laid out again */
+        anvil_buf_clean_up(&best.text);
         return true;
     }
     /* A call: `LHS = f(` and its arguments on the next line when that takes fewer lines than breaking
@@ -1384,6 +1479,37 @@ static bool s_wrap_assignment(struct s_wrap *w, const char *t, size_t len, size_
     }
     w->indent += 4;
     return s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
+}
+
+/*
+ * `TYPE NAME;` or `TYPE *NAME;` (words, blanks and '*' only) too wide for its
+ * line: broken before the declarator, which goes four columns in; its '*'
+ * stays on the first line where the declarator with it would run past the
+ * limit there (clang-format takes the break of less excess). False for any
+ * other statement.
+ */
+static bool s_wrap_declaration(struct s_wrap *w, const char *t, size_t len) {
+    size_t name = 0; /* where the declarator starts: after the last blank */
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (!s_ident_char(t[i]) && t[i] != ' ' && t[i] != '*') {
+            return false;
+        }
+        name = t[i] == ' ' ? i + 1 : name;
+    }
+    if (len < 4 || t[len - 1] != ';' || name < 2 || name + 1 >= len || t[name - 2] == ' ' || !s_ident_char(t[0]) ||
+        (name == 7 && memcmp(t, "return ", 7) == 0) || (name == 5 && memcmp(t, "goto ", 5) == 0)) {
+        return false; /* (`return x;` and `goto x;` clang-format leaves on their line) */
+    }
+    size_t stars = name + (t[name] == '*');
+    if (t[stars] == '*') {
+        return false; /* `**NAME`: clang-format breaks between the '*'s, a shape never generated */
+    }
+    int col = w->col;
+    size_t cut = col + 4 + (int)(len - name) <= S_LIMIT ? name : stars;
+    s_put(w, t, cut == name ? name - 1 : cut);
+    s_newline(w, col + 4);
+    s_put(w, t + cut, len - cut);
+    return true;
 }
 
 /* Breaks the line that starts at column w->col; false when its shape is not one handled here. */
@@ -1453,7 +1579,7 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
             return t[i + 2] == '{' ? s_wrap_call(w, t, len, '{', false) > 0 : s_wrap_assignment(w, t, len, i, split);
         }
     }
-    return s_wrap_call(w, t, len, '(', false) > 0;
+    return s_wrap_declaration(w, t, len) || s_wrap_call(w, t, len, '(', false) > 0;
 }
 
 /*

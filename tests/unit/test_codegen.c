@@ -759,6 +759,77 @@ TEST(codegen_lays_out_a_comparison_after_an_assignment) {
     s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
 }
 
+/*
+ * `c = c || (f(...) && g(...));` where breaking after '=' and '||' costs
+ * what breaking inside the group on the '=' line does: clang-format's search
+ * completes first the layout with fewer tokens after its last break (the
+ * first two); four columns further in, that layout needs one break more and
+ * the other is taken (the third).
+ */
+TEST(codegen_takes_of_two_layouts_of_one_penalty_the_one_clang_format_finds_first) {
+    static const struct s_shape shapes[] = {
+        {20,
+         "c_or_8 = c_or_8 || (!anvil_json_string_equals_word(v_qyx_yb_p_gw_x_okwn8_sfj_w_cdnix_p_oo, \"\", 0, word_field) && !jpc_str_is(v_qyx_yb_p_gw_x_okwn8_sfj_w_cdnix_p_oo, str_bycxrcxwye_the_quick_brown_fox_xu_j_xw, 92));",
+         "c_or_8 =\n"
+         "                        c_or_8 ||\n"
+         "                        (!anvil_json_string_equals_word(v_qyx_yb_p_gw_x_okwn8_sfj_w_cdnix_p_oo, \"\", 0, word_field) &&\n"
+         "                         !jpc_str_is(v_qyx_yb_p_gw_x_okwn8_sfj_w_cdnix_p_oo, str_bycxrcxwye_the_quick_brown_fox_xu_j_xw,\n"
+         "                                     92));\n"},
+        {20,
+         "c_or_8 = c_or_8 || (anvil_json_string_equals_word(v_qyx_yb_p_gw_x_okwn8_sfj_w_cdnix_p_oo, \"\", 0, word_field) && jpc_str_is(v_qyx_yb_p_gw_x_okwn8_sfj_w_cdnix_p_oo, str_bycxrcxwye_the_quick_brown_fox_xu_j_xw, 92));",
+         "c_or_8 =\n"
+         "                        c_or_8 ||\n"
+         "                        (anvil_json_string_equals_word(v_qyx_yb_p_gw_x_okwn8_sfj_w_cdnix_p_oo, \"\", 0, word_field) &&\n"
+         "                         jpc_str_is(v_qyx_yb_p_gw_x_okwn8_sfj_w_cdnix_p_oo, str_bycxrcxwye_the_quick_brown_fox_xu_j_xw,\n"
+         "                                    92));\n"},
+        {24,
+         "c_or_8 = c_or_8 || (!anvil_json_string_equals_word(v_qyx_yb_p_gw_x_okwn8_sfj_w_cdnix_p_oo, \"\", 0, word_field) && !jpc_str_is(v_qyx_yb_p_gw_x_okwn8_sfj_w_cdnix_p_oo, str_bycxrcxwye_the_quick_brown_fox_xu_j_xw, 92));",
+         "c_or_8 = c_or_8 || (!anvil_json_string_equals_word(v_qyx_yb_p_gw_x_okwn8_sfj_w_cdnix_p_oo, \"\",\n"
+         "                                                                           0, word_field) &&\n"
+         "                                            !jpc_str_is(v_qyx_yb_p_gw_x_okwn8_sfj_w_cdnix_p_oo,\n"
+         "                                                        str_bycxrcxwye_the_quick_brown_fox_xu_j_xw, 92));\n"},
+    };
+    s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
+}
+
+/*
+ * `TYPE NAME;` and `TYPE *NAME;` too wide: broken before the declarator,
+ * four columns in, the '*' left on the type's line where the declarator
+ * with it would still run past the limit; `return NAME;` stays on its line.
+ */
+TEST(codegen_breaks_a_declaration_before_its_declarator) {
+    static const struct s_shape shapes[] = {
+        {0,
+         "static struct anvil_json_doc *s0e8baqfsddr_match_ei_lygdqxukcu86wtvm_j8_eug_ezwqks5v_qd_lev_q1_401293e5_value_expected_doc;",
+         "static struct anvil_json_doc\n"
+         "    *s0e8baqfsddr_match_ei_lygdqxukcu86wtvm_j8_eug_ezwqks5v_qd_lev_q1_401293e5_value_expected_doc;\n"},
+        {0,
+         "extern const struct anvil_waiter s0e8baqfsddr_match_ei_lygdqxukcu86wtvm_j8_eug_ezwqks5v_qd_lev_q1_401293e5_value_expected_doc_waiter_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx;",
+         "extern const struct anvil_waiter\n"
+         "    s0e8baqfsddr_match_ei_lygdqxukcu86wtvm_j8_eug_ezwqks5v_qd_lev_q1_401293e5_value_expected_doc_waiter_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx;\n"},
+        {0,
+         "extern const struct anvil_waiter s0e8baqfsddr_match_ei_lygdqxukcu86wtvm_j8_eug_ezwqks5v_qd_lev_q1_401293e5_value_expected;",
+         "extern const struct anvil_waiter\n"
+         "    s0e8baqfsddr_match_ei_lygdqxukcu86wtvm_j8_eug_ezwqks5v_qd_lev_q1_401293e5_value_expected;\n"},
+        {0,
+         "static struct anvil_json_doc *s0e8baqfsddr_match_ei_lygdqxukcu86wtvm_j8_eug_ezwqks5v_qd_lev_q1_401293e5_value_expected_doc_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx;",
+         "static struct anvil_json_doc *\n"
+         "    s0e8baqfsddr_match_ei_lygdqxukcu86wtvm_j8_eug_ezwqks5v_qd_lev_q1_401293e5_value_expected_doc_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx;\n"},
+        {8,
+         "const struct anvil_json *v_s0e8baqfsddr_match_ei_lygdqxukcu86wtvm_j8_eug_ezwqks5v_qd_lev_q1_401293e5_value_expected_doc;",
+         "const struct anvil_json\n"
+         "            *v_s0e8baqfsddr_match_ei_lygdqxukcu86wtvm_j8_eug_ezwqks5v_qd_lev_q1_401293e5_value_expected_doc;\n"},
+        {8,
+         "size_t n_s0e8baqfsddr_match_ei_lygdqxukcu86wtvm_j8_eug_ezwqks5v_qd_lev_q1_401293e5_value_expected_doc_xxxxxxxxxxxxxx;",
+         "size_t\n"
+         "            n_s0e8baqfsddr_match_ei_lygdqxukcu86wtvm_j8_eug_ezwqks5v_qd_lev_q1_401293e5_value_expected_doc_xxxxxxxxxxxxxx;\n"},
+        {8,
+         "return s0e8baqfsddr_match_ei_lygdqxukcu86wtvm_j8_eug_ezwqks5v_qd_lev_q1_401293e5_value_expected_doc_xxxxxxxxxxxxxxxxxxxxxx;",
+         "return s0e8baqfsddr_match_ei_lygdqxukcu86wtvm_j8_eug_ezwqks5v_qd_lev_q1_401293e5_value_expected_doc_xxxxxxxxxxxxxxxxxxxxxx;\n"},
+    };
+    s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
+}
+
 /* Deep in a nest, with long names: a condition that is one call broken after its '(', the argument four columns in from
  * it; a chain's call operand too wide for any other place on a line of its own with its arguments on the next; a
  * declaration whose `TYPE NAME =` is too wide broken before the declarator; and, where nothing keeps an argument within
