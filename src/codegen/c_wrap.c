@@ -194,16 +194,13 @@ static bool s_ident_char(char c) {
     return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
-/* Whether piece `i` is a string literal that reads as a label (its text, blanks trimmed, ends in ':' or '=') and the
- * comma after it: clang-format weighs a break after such a comma at 50 where any other comma costs 1 (unless it is
- * a call's only comma), so it keeps the label on the line of what follows. */
-static bool s_label(const struct s_piece *pieces, size_t n, size_t i) {
-    const char *t = pieces[i].ptr;
-    size_t len = pieces[i].len;
-    if (n < 3 || i + 1 >= n || len < 3 || t[0] != '"' || t[len - 1] != ',' || s_skip_literal(t, len, 0) != len - 1) {
+/* Whether the string literal `t` (its quotes included) reads as a label: its text, blanks trimmed, longer than one
+ * character and ending in ':' or '='. */
+static bool s_label_text(const char *t, size_t len) {
+    if (len < 2 || t[len - 1] != '"') {
         return false;
     }
-    size_t end = len - 2; /* the closing quote */
+    size_t end = len - 1; /* the closing quote */
     while (end > 1 && t[end - 1] == ' ') {
         end--;
     }
@@ -212,6 +209,16 @@ static bool s_label(const struct s_piece *pieces, size_t n, size_t i) {
         start++;
     }
     return end - start > 1 && (t[end - 1] == ':' || t[end - 1] == '=');
+}
+
+/* Whether piece `i` is a string literal that reads as a label (its text, blanks trimmed, ends in ':' or '=') and the
+ * comma after it: clang-format weighs a break after such a comma at 50 where any other comma costs 1 (unless it is
+ * a call's only comma), so it keeps the label on the line of what follows. */
+static bool s_label(const struct s_piece *pieces, size_t n, size_t i) {
+    const char *t = pieces[i].ptr;
+    size_t len = pieces[i].len;
+    return n >= 3 && i + 1 < n && len >= 3 && t[0] == '"' && t[len - 1] == ',' &&
+           s_skip_literal(t, len, 0) == len - 1 && s_label_text(t, len - 1);
 }
 
 /*
@@ -991,6 +998,13 @@ static size_t s_split_comparison(const char *t, size_t len, struct s_piece *out)
     return 0;
 }
 
+/* Whether `t` is one comparison (s_split_comparison's two pieces in `out`), not a chain of `&&` or `||` that holds
+ * one. */
+static bool s_comparison(const char *t, size_t len, struct s_piece *out) {
+    return s_split_comparison(t, len, out) == 2 && s_split(t, 0, len, "&&", NULL, SIZE_MAX) == 1 &&
+           s_split(t, 0, len, "||", NULL, SIZE_MAX) == 1;
+}
+
 static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len);
 
 /* `for (init; condition; step) {`: the three packed; a condition broken at its operators puts the step on a line of its
@@ -1031,6 +1045,7 @@ static bool s_wrap_for(struct s_wrap *w, const char *t, size_t len) {
 }
 
 static void s_put_text(struct s_wrap *w, const struct anvil_buf *text);
+static bool s_put_kept(struct s_wrap *w, struct s_kept *kept);
 
 /*
  * Writes `if ((rc = f(ARGS)) != REST) {` (s_wrap_comparison: the call's
@@ -1075,14 +1090,85 @@ static bool s_compared_way(struct s_wrap *w, const char *t, size_t len, size_t o
 }
 
 /*
- * `if (X != Y) {` or `==`, one comparison at the top of the condition, when
- * `if (X !=` fits: the rest on the next line four columns in, which
- * clang-format prefers to breaking inside X (`if ((rc = f(...)) !=`). When
- * it does not fit and X is `(rc = f(...))`, the call is broken as below,
- * and the rest follows its arguments or goes on a line of its own.
+ * `HEAD(ARGS) OP REST` (`call` as s_call_args gives it, `closing` the text
+ * from the call's ')' to the operator, REST `rest`): the arguments packed
+ * after the '(' with `closing` after the last, or with the last starting a
+ * line of its own when `last_alone`, and REST after it or on the next line
+ * at column `rest_col`. False when an argument does not fit so.
+ */
+static bool s_call_then_rest(struct s_wrap *w, const struct s_piece *call, size_t n, struct s_piece closing,
+                             struct s_piece rest, int rest_col, bool last_alone) {
+    const struct s_piece *args = call + 1;
+    int align = w->col + (int)call[0].len;
+    size_t packed = last_alone ? n - 1 : n;
+    if (n <= (size_t)last_alone || align + (int)(args[n - 1].len + closing.len) > S_LIMIT ||
+        s_pack_lines(args, packed, align, align, last_alone ? 0 : closing.len) == 0) {
+        return false;
+    }
+    s_put(w, call[0].ptr, call[0].len);
+    bool ok = s_pack(w, args, packed, align, last_alone ? (struct s_piece){"", 0} : closing);
+    if (last_alone) {
+        s_newline(w, align);
+        s_put(w, args[n - 1].ptr, args[n - 1].len);
+        s_put(w, closing.ptr, closing.len);
+    }
+    if (w->col + 1 + (int)rest.len <= S_LIMIT) {
+        s_put(w, " ", 1);
+    } else {
+        s_newline(w, rest_col);
+    }
+    s_put(w, rest.ptr, rest.len);
+    return ok;
+}
+
+/*
+ * `if (f(ARGS) OP REST) {` (s_wrap_comparison: the blank before OP at t[at],
+ * OP `op` long) whose `if (f(ARGS) OP` does not fit a line: the arguments
+ * packed after the call's '(' with ` OP` after the last (or the last on a
+ * line of its own) and REST after it or on the next line four columns in,
+ * or the condition broken as a call is (s_wrap_call),
+ * as clang-format's penalty chooses. False, with nothing written, when X is
+ * no call or neither fits.
+ */
+static bool s_compared_call(struct s_wrap *w, const char *t, size_t len, size_t at, size_t op) {
+    struct s_piece call[S_PIECES + 1];
+    size_t n = s_call_args((struct s_piece){t + 4, at - 4}, call);
+    if (n == 0 || call[n].ptr + call[n].len != t + at - 1) {
+        return false; /* X is no call, or more follows its ')' */
+    }
+    call[0] = (struct s_piece){t, 4 + call[0].len}; /* `if (f(` */
+    struct s_piece closing = {t + at - 1, op + 2}, rest = {t + at + op + 2, len - at - op - 2};
+    struct s_kept best;
+    anvil_buf_init(&best.text, NULL, 0);
+    for (int way = 0; way < 3; way++) {
+        struct anvil_buf scratch;
+        anvil_buf_init(&scratch, NULL, 0);
+        struct s_wrap dry = s_dry(w, &scratch);
+        bool ok;
+        if (way != 1) {
+            ok = s_call_then_rest(&dry, call, n, closing, rest, w->indent + 4, way == 2);
+        } else {
+            dry.indent += 4;
+            ok = s_wrap_call(&dry, t, len, '(', false) > 0;
+        }
+        if (ok && dry.rc == ANVIL_OK) {
+            s_keep(&best, &scratch, w->col, 0);
+        }
+        anvil_buf_clean_up(&scratch);
+    }
+    return s_put_kept(w, &best);
+}
+
+/*
+ * `if (X != Y) {` (or `==`, `<`, `<=`, `>`, `>=`), one comparison at the
+ * top of the condition, when `if (X !=` fits: the rest on the next line
+ * four columns in, which clang-format prefers to breaking inside X (`if
+ * ((rc = f(...)) !=`). When it does not fit and X is `(rc = f(...))` and
+ * the operator `!=` or `==`, the call is broken as below, and the rest
+ * follows its arguments or goes on a line of its own.
  */
 static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
-    size_t at = 0;
+    size_t at = 0, op = 0; /* the comparison's blank before its operator, the operator's length */
     int depth = 0;
     for (size_t i = 0; i + 3 < len; i++) {
         if (t[i] == '"' || t[i] == '\'') {
@@ -1091,20 +1177,28 @@ static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
         }
         depth += t[i] == '(';
         depth -= t[i] == ')';
-        if (depth == 1 && t[i] == ' ' && (t[i + 1] == '!' || t[i + 1] == '=') && t[i + 2] == '=' && t[i + 3] == ' ') {
+        bool angle = t[i + 1] == '<' || t[i + 1] == '>';
+        size_t width = 0; /* `== `, `!= `, `<= `, `>= ` 2, `< `, `> ` 1 */
+        if (t[i] == ' ' && (angle || t[i + 1] == '!' || t[i + 1] == '=')) {
+            width = t[i + 2] == '=' && t[i + 3] == ' ' ? 2 : angle && t[i + 2] == ' ' ? 1 : 0;
+        }
+        if (depth == 1 && width > 0) {
             if (at) {
                 return false; /* two: not this shape */
             }
-            at = i;
+            at = i, op = width;
         }
     }
-    if (!at || w->indent + 4 + (int)(len - at - 4) > S_LIMIT) {
+    if (!at || w->indent + 4 + (int)(len - at - op - 2) > S_LIMIT) {
         return false;
     }
-    if (w->col + (int)at + 3 > S_LIMIT) {
-        /* X is `(rc = f(a, b))`, its call's last ')' followed only by the ones closing X. */
+    if (w->col + (int)at + (int)op + 1 > S_LIMIT) {
         if (at <= 10 || memcmp(t + 4, "(rc = ", 6) != 0) {
-            return false; /* `if (f(...) != X) {` is a call broken with `) != X) {` after its last argument */
+            return s_compared_call(w, t, len, at, op);
+        }
+        /* X is `(rc = f(a, b))`, its call's last ')' followed only by the ones closing X. */
+        if (op != 2 || t[at + 1] == '<' || t[at + 1] == '>') {
+            return false;
         }
         size_t from = 10;
         const char *call = memchr(t + from, '(', at - from);
@@ -1139,17 +1233,26 @@ static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
             }
             anvil_buf_clean_up(&scratch);
         }
-        if (best.text.len == 0) {
-            return false;
-        }
-        s_put_text(w, &best.text);
-        anvil_buf_clean_up(&best.text);
-        return true;
+        return s_put_kept(w, &best);
     }
-    s_put(w, t, at + 3);
+    s_put(w, t, at + op + 1);
     s_newline(w, w->indent + 4);
-    s_put(w, t + at + 4, len - at - 4);
+    s_put(w, t + at + op + 2, len - at - op - 2);
     return true;
+}
+
+/* The commas after t[i] up to the bracket that closes the one open there, outside literals and inner brackets. */
+static int s_commas_after(const char *t, size_t len, size_t i) {
+    int depth = 0, commas = 0;
+    for (i++; i < len && depth >= 0; i++) {
+        if (t[i] == '"' || t[i] == '\'') {
+            i = s_skip_literal(t, len, i) - 1;
+            continue;
+        }
+        depth += s_bracket(t[i]);
+        commas += depth == 0 && t[i] == ',';
+    }
+    return commas;
 }
 
 /* 1 when text[i], not blank and outside a literal, starts a token (C's two-character operators one token). */
@@ -1190,14 +1293,17 @@ static int64_t s_penalty(const char *text, size_t len, int col, char lead, struc
     enum { S_MAX_DEPTH = 64, S_MAX_LISTS = 128 };
     int64_t penalty = 0;
     int depth = 0, brackets = 0, lists = 0;
-    int open[S_MAX_DEPTH] = {0}; /* the bracket open at each depth, by number */
-    int seen[S_MAX_LISTS];       /* the lists broken so far: bracket number * 8 + operator kind */
+    int open[S_MAX_DEPTH] = {0};   /* the bracket open at each depth, by number */
+    int commas[S_MAX_DEPTH] = {0}; /* the commas so far inside it */
+    int seen[S_MAX_LISTS];         /* the lists broken so far: bracket number * 8 + operator kind */
     trace->n = 0, trace->tokens = 0;
+    size_t label = 0; /* just past the last string literal that reads as a label (s_label), 0 for none */
     for (size_t i = 0; i < len; i++) {
         char c = text[i];
         if (c == '"' || c == '\'') {
             size_t next = s_skip_literal(text, len, i);
             col += (int)(next - i);
+            label = c == '"' && s_label_text(text + i, next - i) ? next : 0;
             i = next - 1;
             trace->tokens++;
             continue;
@@ -1207,8 +1313,9 @@ static int64_t s_penalty(const char *text, size_t len, int col, char lead, struc
             int step = s_bracket(c);
             depth += step > 0 || depth > 0 ? step : 0;
             if (step > 0 && depth < S_MAX_DEPTH) {
-                open[depth] = ++brackets;
+                open[depth] = ++brackets, commas[depth] = 0;
             }
+            commas[depth < S_MAX_DEPTH ? depth : 0] += c == ',';
             col++;
             continue;
         }
@@ -1221,7 +1328,10 @@ static int64_t s_penalty(const char *text, size_t len, int col, char lead, struc
         char last = end > 0 ? text[end - 1] : lead, before = end > 1 ? text[end - 2] : end > 0 ? lead : ' ';
         int after = 3, kind = 0;
         if (last == ',' || last == '(' || last == '{' || last == '[') {
-            after = last == ',' ? 1 : 19, kind = 1;
+            /* (After a label, unless its comma is its bracket's only one, 50.) */
+            bool labelled = last == ',' && label > 0 && label + 1 == end &&
+                            (depth < S_MAX_DEPTH ? commas[depth] : 0) + s_commas_after(text, len, i) >= 2;
+            after = last != ',' ? 19 : labelled ? 50 : 1, kind = 1;
         } else if (last == '=' && (before == '=' || before == '!' || before == '<' || before == '>')) {
             after = before == '=' || before == '!' ? 9 : 10, kind = 2;
         } else if (last == '=') {
@@ -1335,6 +1445,77 @@ static void s_put_text(struct s_wrap *w, const struct anvil_buf *text) {
     }
 }
 
+/* Writes the layout `kept` holds, as it was scored (not laid out again), and frees it; false when it holds none. */
+static bool s_put_kept(struct s_wrap *w, struct s_kept *kept) {
+    if (kept->text.len == 0) {
+        return false;
+    }
+    s_put_text(w, &kept->text);
+    anvil_buf_clean_up(&kept->text);
+    return true;
+}
+
+/*
+ * The right side `rhs` of `LHS = RHS;` as a call (w->col just past the '=' at
+ * t[eq], the statement at `col`): `LHS = f(` and its arguments on the next
+ * line when that takes fewer lines than breaking after '=' and aligning them
+ * after the parenthesis; a comparison broken after its operator on the line
+ * after the '=' when each side fits a line there.
+ */
+static bool s_assign_call(struct s_wrap *w, const char *rhs, size_t rhs_len, int col, size_t eq) {
+    struct s_wrap here = *w, below = *w;
+    here.col += 1;
+    here.fit_head = true; /* the break after '=' is there instead */
+    struct s_piece sides[2];
+    bool compared = s_comparison(rhs, rhs_len, sides);
+    if (compared) {
+        /* The right side a comparison: clang-format indents what follows a break inside it from where it starts
+           (LastSpace at a binary expression after '='), not from the statement. */
+        here.indent = col + (int)eq + 2;
+    }
+    below.col = col + 4;
+    below.indent += 4;
+    int same_line = s_wrap_call(&here, rhs, rhs_len, '(', true);
+    int next_line = s_wrap_call(&below, rhs, rhs_len, '(', true);
+    /* On the next line, a comparison whose sides each fit a line is broken after its operator, the right side
+       aligned with the left (clang-format aligns the operands of a binary expression that starts a line, and a
+       break there weighs less than one inside the call's parentheses). */
+    bool at_operator =
+        compared && next_line != 1 && col + 4 + (int)sides[0].len <= S_LIMIT && col + 4 + (int)sides[1].len <= S_LIMIT;
+    next_line = at_operator ? 2 : next_line;
+    if (same_line > 0 && (next_line == 0 || same_line < next_line + 1)) {
+        s_put(w, " ", 1);
+        bool fit_head = w->fit_head;
+        int indent = w->indent;
+        w->fit_head = true;
+        w->indent = here.indent;
+        bool ok = s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
+        w->fit_head = fit_head;
+        w->indent = indent;
+        return ok;
+    }
+    s_newline(w, col + 4);
+    if (at_operator) {
+        s_put(w, sides[0].ptr, sides[0].len);
+        s_newline(w, col + 4);
+        s_put(w, sides[1].ptr, sides[1].len);
+        return true;
+    }
+    if (next_line == 0 && rhs_len > 2 && rhs[rhs_len - 2] == ']' && !s_has(rhs, 0, rhs_len, '(')) {
+        /* `&items[i];`: the subscript on a line of its own, four columns further in. */
+        const char *subscript = memchr(rhs, '[', rhs_len);
+        size_t at = subscript ? (size_t)(subscript - rhs) : 0;
+        if (at > 0 && col + 4 + (int)at <= S_LIMIT && col + 8 + (int)(rhs_len - at) <= S_LIMIT) {
+            s_put(w, rhs, at);
+            s_newline(w, col + 8);
+            s_put(w, rhs + at, rhs_len - at);
+            return true;
+        }
+    }
+    w->indent += 4;
+    return s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
+}
+
 /*
  * `LHS = RHS;` with its '=' at t[eq]: RHS after the '=' or on the next line
  * four columns in, broken again as its shape asks (a conditional, a call of
@@ -1405,7 +1586,6 @@ static bool s_wrap_assignment(struct s_wrap *w, const char *t, size_t len, size_
     bool group = head > 1 && (rhs[head - 1] == ' ' || (rhs[head - 1] == '!' && rhs[head - 2] == ' '));
     struct s_kept best; /* the layout of least penalty so far */
     anvil_buf_init(&best.text, NULL, 0);
-    /* (A tie goes to the way that breaks later, as clang-format's search finds it first.) */
     static const enum s_chain_way ways[] = {S_WAY_AFTER_CALL, S_WAY_CALL_HERE,  S_WAY_AFTER_NOT,  S_WAY_NOT_BELOW,
                                             S_WAY_CALL_BELOW, S_WAY_CHAIN_HERE, S_WAY_CHAIN_BELOW};
     for (size_t i = 0; i < sizeof ways / sizeof ways[0]; i++) {
@@ -1421,64 +1601,46 @@ static bool s_wrap_assignment(struct s_wrap *w, const char *t, size_t len, size_
         }
         anvil_buf_clean_up(&scratch);
     }
-    if (best.text.len > 0) {
-        s_put_text(w, &best.text); /* as it was scored, not laid out again */
-        anvil_buf_clean_up(&best.text);
+    if (s_put_kept(w, &best)) {
         return true;
     }
-    /* A call: `LHS = f(` and its arguments on the next line when that takes fewer lines than breaking
-       after '=' and aligning them after the parenthesis. */
-    struct s_wrap here = *w, below = *w;
-    here.col += 1;
-    here.fit_head = true; /* the break after '=' is there instead */
-    struct s_piece sides[2];
-    bool compared = s_split_comparison(rhs, rhs_len, sides) == 2;
-    if (compared) {
-        /* The right side a comparison: clang-format indents what follows a break inside it from where it starts
-           (LastSpace at a binary expression after '='), not from the statement. */
-        here.indent = col + (int)eq + 2;
-    }
-    below.col = col + 4;
-    below.indent += 4;
-    int same_line = s_wrap_call(&here, rhs, rhs_len, '(', true);
-    int next_line = s_wrap_call(&below, rhs, rhs_len, '(', true);
-    /* On the next line, a comparison whose sides each fit a line is broken after its operator, the right side
-       aligned with the left (clang-format aligns the operands of a binary expression that starts a line, and a
-       break there weighs less than one inside the call's parentheses). */
-    bool at_operator =
-        compared && next_line != 1 && col + 4 + (int)sides[0].len <= S_LIMIT && col + 4 + (int)sides[1].len <= S_LIMIT;
-    next_line = at_operator ? 2 : next_line;
-    if (same_line > 0 && (next_line == 0 || same_line < next_line + 1)) {
-        s_put(w, " ", 1);
-        bool fit_head = w->fit_head;
-        int indent = w->indent;
-        w->fit_head = true;
-        w->indent = here.indent;
-        bool ok = s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
-        w->fit_head = fit_head;
-        w->indent = indent;
-        return ok;
-    }
-    s_newline(w, col + 4);
-    if (at_operator) {
-        s_put(w, sides[0].ptr, sides[0].len);
-        s_newline(w, col + 4);
-        s_put(w, sides[1].ptr, sides[1].len);
-        return true;
-    }
-    if (next_line == 0 && rhs_len > 2 && rhs[rhs_len - 2] == ']' && !s_has(rhs, 0, rhs_len, '(')) {
-        /* `&items[i];`: the subscript on a line of its own, four columns further in. */
-        const char *subscript = memchr(rhs, '[', rhs_len);
-        size_t at = subscript ? (size_t)(subscript - rhs) : 0;
-        if (at > 0 && col + 4 + (int)at <= S_LIMIT && col + 8 + (int)(rhs_len - at) <= S_LIMIT) {
-            s_put(w, rhs, at);
-            s_newline(w, col + 8);
-            s_put(w, rhs + at, rhs_len - at);
-            return true;
+    /* A comparison whose left side and operator fit on this line, and its right side aligned under the left on
+       the next; or whose left side is a call, its arguments packed after its '(' and the right side after them
+       or aligned under the left; or the layouts of a call (s_assign_call): as clang-format's penalty chooses. */
+    struct s_piece sides[2], call[S_PIECES + 1];
+    int align = col + (int)eq + 2;
+    bool compared = s_comparison(rhs, rhs_len, sides);
+    bool whole = compared && align + (int)sides[0].len <= S_LIMIT && align + (int)sides[1].len <= S_LIMIT;
+    /* (Or a left side that is a call, `f(ARGS) OP`: its arguments packed after its '(', OP after the last.) */
+    size_t n = compared ? s_call_args(sides[0], call) : 0;
+    const char *end = n > 0 ? call[n].ptr + call[n].len : NULL; /* the call's ')' */
+    struct s_piece closing = {end, end ? (size_t)(sides[0].ptr + sides[0].len - end) : 0};
+    bool called = n > 0 && closing.len > 2 && closing.ptr[1] == ' ' && !s_has(closing.ptr, 2, closing.len, ' ');
+    if (whole || called) {
+        for (int way = whole ? 0 : 1; way < (called ? 4 : 2); way++) {
+            struct anvil_buf scratch;
+            anvil_buf_init(&scratch, NULL, 0);
+            struct s_wrap dry = s_dry(w, &scratch);
+            bool ok = true;
+            if (way == 0) {
+                s_put(&dry, " ", 1);
+                s_put(&dry, sides[0].ptr, sides[0].len);
+                s_newline(&dry, align);
+                s_put(&dry, sides[1].ptr, sides[1].len);
+            } else if (way == 1) {
+                ok = s_assign_call(&dry, rhs, rhs_len, col, eq);
+            } else {
+                s_put(&dry, " ", 1);
+                ok = s_call_then_rest(&dry, call, n, closing, sides[1], align, way == 3);
+            }
+            if (ok && dry.rc == ANVIL_OK) {
+                s_keep(&best, &scratch, w->col, '=');
+            }
+            anvil_buf_clean_up(&scratch);
         }
+        return s_put_kept(w, &best);
     }
-    w->indent += 4;
-    return s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
+    return s_assign_call(w, rhs, rhs_len, col, eq);
 }
 
 /*

@@ -830,6 +830,81 @@ TEST(codegen_breaks_a_declaration_before_its_declarator) {
     s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
 }
 
+/*
+ * A comparison whose left side is a call, after `if (` or `LHS =`: broken
+ * after its operator where the call fits the line, the right side four
+ * columns in (a condition) or aligned under the left (an assignment);
+ * where it does not, its arguments packed after its '(' with the operator
+ * after the last, where that costs less than breaking after the '('.
+ */
+TEST(codegen_breaks_a_comparison_after_its_call) {
+    static const struct s_shape shapes[] = {
+        {8,
+         "if (fffffffffffffffffffffffffffffffffffff(&cc, aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa, &cccccccc, aaaaaaaaaaaaaaaaaaaaaaaaaaaaa) != yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy) {",
+         "if (fffffffffffffffffffffffffffffffffffff(&cc, aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa, &cccccccc,\n"
+         "                                                  aaaaaaaaaaaaaaaaaaaaaaaaaaaaa) !=\n"
+         "            yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy) {\n"},
+        {8,
+         "vvvvvvvvvvvv = fffffffffffffffffffffffffffffffffffffff(aaaa, a, bbbbbbbbbbbbbbbbbbbbbbbb, aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa) < yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy;",
+         "vvvvvvvvvvvv = fffffffffffffffffffffffffffffffffffffff(aaaa, a, bbbbbbbbbbbbbbbbbbbbbbbb,\n"
+         "                                                               aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa) <\n"
+         "                       yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy;\n"},
+        {40, "if (!XmNmvmimzfrlcmY(c7mbYu8j3huxfOIkaxdig9sLR(), !PJPjbLzUmtrxOsIK0CFBW()) < ykG4UD3UwSD) {",
+         "if (!XmNmvmimzfrlcmY(c7mbYu8j3huxfOIkaxdig9sLR(), !PJPjbLzUmtrxOsIK0CFBW()) <\n"
+         "                                            ykG4UD3UwSD) {\n"},
+        {40,
+         "if (fHqkr4jce0kh(Qq6wCdu0y8lIGNJLka(), InUegkl1QuwXEmxWacdkCjhx4d_xVfd0X) >= az9oRpcGMmlRaxohAoBQuRFNsj) {",
+         "if (fHqkr4jce0kh(Qq6wCdu0y8lIGNJLka(), InUegkl1QuwXEmxWacdkCjhx4d_xVfd0X) >=\n"
+         "                                            az9oRpcGMmlRaxohAoBQuRFNsj) {\n"},
+        {8,
+         "Tn = Y3eFgohwFUWcFchE1Si(CeizeLbz) >= ijqF1r_VqJju2DSOxp1c1Df(S__gWKug0g0jxU1gqnkhsO, PwJDInxO6qgyl7, ztygyBEU4rpwcLF);",
+         "Tn = Y3eFgohwFUWcFchE1Si(CeizeLbz) >=\n"
+         "             ijqF1r_VqJju2DSOxp1c1Df(S__gWKug0g0jxU1gqnkhsO, PwJDInxO6qgyl7, ztygyBEU4rpwcLF);\n"},
+        {12,
+         "bool kjwZ4g9 = !w9PzPMvuTlxO4nfM(MJys_KwtmfPMzCawQR) >= S1_PjwLLIb_06RuQgo3YjFt_fpGvdDvt(hdvfjqppbsEWoi3pfYqOuffHtybT, \"%s  :\");",
+         "bool kjwZ4g9 = !w9PzPMvuTlxO4nfM(MJys_KwtmfPMzCawQR) >=\n"
+         "                           S1_PjwLLIb_06RuQgo3YjFt_fpGvdDvt(hdvfjqppbsEWoi3pfYqOuffHtybT, \"%s  :\");\n"},
+        {12,
+         "vvvv = ffffffffffffffffffff(aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa, &cccccccccccc) != yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy;",
+         "vvvv = ffffffffffffffffffff(aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa, &cccccccccccc) !=\n"
+         "                   yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy;\n"},
+        {12,
+         "if (ffffffffffffffffffffff(aaaaaaaa, aa, aaaaaaaaaa, &cccccccccccccccc) < yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy) {",
+         "if (ffffffffffffffffffffff(aaaaaaaa, aa, aaaaaaaaaa, &cccccccccccccccc) <\n"
+         "                yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy) {\n"},
+    };
+    s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
+}
+
+/*
+ * clang-format weighs a break after a label string's comma at 50, unless
+ * the comma is its call's only one (the last shape): the penalty that
+ * chooses among layouts counts it so.
+ */
+TEST(codegen_weighs_a_break_after_a_label_as_clang_format_does) {
+    static const struct s_shape shapes[] = {
+        {12,
+         "XgEhztqulQI = zb6D3nRpclAnf(y7cxEhGyo7gl_, EJWnx6wbqyPK3jAyz5fy99h9mWXObAfM, \"a:\", \"\\n=a, )\\\\,&&abcdefghij\\n= \\\":)=x yx y)\") == lpdd4ezV;",
+         "XgEhztqulQI = zb6D3nRpclAnf(y7cxEhGyo7gl_, EJWnx6wbqyPK3jAyz5fy99h9mWXObAfM,\n"
+         "                                        \"a:\", \"\\n=a, )\\\\,&&abcdefghij\\n= \\\":)=x yx y)\") == lpdd4ezV;\n"},
+        {12,
+         "r6pcchLmeUx8Q = !nSADvcvrK2Khz5j3z(&s0WOOOQrQexQgTmyXmW, \"vKdozZpA2VkgbZg: \", hl8DKoEYGuBvHcOLvhkrjiWsjtj4b9duydDnUln) == z1oeThR;",
+         "r6pcchLmeUx8Q = !nSADvcvrK2Khz5j3z(&s0WOOOQrQexQgTmyXmW,\n"
+         "                                               \"vKdozZpA2VkgbZg: \", hl8DKoEYGuBvHcOLvhkrjiWsjtj4b9duydDnUln) == z1oeThR;\n"},
+        {12,
+         "QEA0ih8fiW_sYzZjFfihn = (fJeiumTpglcev_() || hbZGj4Yx7F(&O, \"_fzWp::\") == XLPb || !xfvPuIMJrcLmUfxeae2mTdu0WaU5iJ9(grK2oEri6bsDk9jAIaoJ1MsnmAylphPhvxdxx0riAfWorvnt9hxnLVasj_spQuaznkyCBiX, pimzJMgN2_eM94FcvvmYopvsEIhaO, \" %s(==a=\\\\,,:\") == mvWdpA4wyaBbh || hHCrhEibsEWpQjyDWFWyystruUt2a5orziredtPaf9i6d_J4YzoKyVj(\"CIrr5vn7JK8Sxaz21: \", Wzwgczxtg4Bgpnf1YzMgYPeH)) || oZtpWkagtkeSwK6(Wcdy94uBDMPlcgt(), YiPZX555u9fiARsziFCvNTUV0, gGldg5XkfhrewHzMD8c7B, \",)\\\\bb\", xp);",
+         "QEA0ih8fiW_sYzZjFfihn =\n"
+         "                (fJeiumTpglcev_() || hbZGj4Yx7F(&O, \"_fzWp::\") == XLPb ||\n"
+         "                 !xfvPuIMJrcLmUfxeae2mTdu0WaU5iJ9(\n"
+         "                     grK2oEri6bsDk9jAIaoJ1MsnmAylphPhvxdxx0riAfWorvnt9hxnLVasj_spQuaznkyCBiX,\n"
+         "                     pimzJMgN2_eM94FcvvmYopvsEIhaO, \" %s(==a=\\\\,,:\") == mvWdpA4wyaBbh ||\n"
+         "                 hHCrhEibsEWpQjyDWFWyystruUt2a5orziredtPaf9i6d_J4YzoKyVj(\"CIrr5vn7JK8Sxaz21: \",\n"
+         "                                                                         Wzwgczxtg4Bgpnf1YzMgYPeH)) ||\n"
+         "                oZtpWkagtkeSwK6(Wcdy94uBDMPlcgt(), YiPZX555u9fiARsziFCvNTUV0, gGldg5XkfhrewHzMD8c7B, \",)\\\\bb\", xp);\n"},
+    };
+    s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
+}
+
 /* Deep in a nest, with long names: a condition that is one call broken after its '(', the argument four columns in from
  * it; a chain's call operand too wide for any other place on a line of its own with its arguments on the next; a
  * declaration whose `TYPE NAME =` is too wide broken before the declarator; and, where nothing keeps an argument within
