@@ -1674,6 +1674,28 @@ static bool s_wrap_declaration(struct s_wrap *w, const char *t, size_t len) {
     return true;
 }
 
+/* `.member = VALUE,` (a designated initializer, VALUE a name or a number) too wide for its line: broken after the '=',
+ * VALUE four columns in, however wide, as clang-format breaks it. False for any other line. */
+static bool s_wrap_designator(struct s_wrap *w, const char *t, size_t len) {
+    size_t eq = 1;
+    while (eq < len && s_ident_char(t[eq])) {
+        eq++;
+    }
+    if (len < 6 || t[0] != '.' || eq == 1 || t[len - 1] != ',' || eq + 3 >= len || memcmp(t + eq, " = ", 3) != 0) {
+        return false;
+    }
+    for (size_t i = eq + 3; i + 1 < len; i++) {
+        if (!s_ident_char(t[i]) && t[i] != '&' && t[i] != '.') {
+            return false;
+        }
+    }
+    int col = w->col;
+    s_put(w, t, eq + 2);
+    s_newline(w, col + 4);
+    s_put(w, t + eq + 3, len - eq - 3);
+    return true;
+}
+
 /* Breaks the line that starts at column w->col; false when its shape is not one handled here. */
 static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
     /* A string split over lines (s_line) is laid out only as a call's argument. */
@@ -1722,6 +1744,9 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
         }
         s_put(w, t, 4);
         return s_pack(w, &cond, 1, w->col, (struct s_piece){") {", 3});
+    }
+    if (!split && s_wrap_designator(w, t, len)) {
+        return true;
     }
     /* `LHS = RHS;` */
     for (size_t i = 1; i + 1 < len && t[len - 1] == ';'; i++) {

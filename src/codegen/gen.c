@@ -730,8 +730,14 @@ static int s_waiter(struct s_gen *g, const struct anvil_waiter *w) {
         for (int pass = 0; pass < 2 && rc == ANVIL_OK; pass++) {
             for (size_t k = 0; k < a->code_count && rc == ANVIL_OK; k++) {
                 rc = anvil_buf_append_cstr(&g->tables, pass ? "\n    {" : k ? ", {" : "{");
-                rc = rc == ANVIL_OK ? anvil__c_string(&g->tables, a->codes[k], 8) : rc;
-                rc = rc == ANVIL_OK ? anvil_buf_appendf(&g->tables, ", %zu}%s", a->codes[k].len, pass ? "," : "") : rc;
+                size_t start = g->tables.len;
+                rc = rc == ANVIL_OK ? anvil__c_string(&g->tables, a->codes[k], 5) : rc;
+                /* A code split over lines: its pieces aligned after the '{', and its length on a line of its own
+                   under them, as clang-format breaks after a string that spans lines. */
+                bool split = rc == ANVIL_OK && memchr(g->tables.data + start, '\n', g->tables.len - start);
+                rc = rc == ANVIL_OK ? anvil_buf_appendf(&g->tables, split ? ",\n     %zu}%s" : ", %zu}%s",
+                                                        a->codes[k].len, pass ? "," : "")
+                                    : rc;
             }
             rc = rc == ANVIL_OK ? anvil_buf_append_cstr(&g->tables, pass ? "\n};\n" : "};\n") : rc;
             const char *text = g->tables.data + row;

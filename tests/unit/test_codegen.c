@@ -905,6 +905,26 @@ TEST(codegen_weighs_a_break_after_a_label_as_clang_format_does) {
     s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
 }
 
+/*
+ * A designated initializer too wide for its line, `.member = NAME,`: broken
+ * after the '=', the name four columns in even where it is still too wide
+ * (clang-format's output for these, in a table and in a struct).
+ */
+TEST(codegen_breaks_a_designated_initializer_after_its_equals) {
+    static const struct s_shape shapes[] = {
+        {4,
+         ".acceptors = uvnndsjz_w8amauinu2_w9ssws_hgus9_ouo_oz_mk_uncaj_h_ere_b_ubp7gvrvj_cq8mbn8rlh_cfaci_r0wwqf_tp3_acceptors,",
+         ".acceptors =\n        uvnndsjz_w8amauinu2_w9ssws_hgus9_ouo_oz_mk_uncaj_h_ere_b_ubp7gvrvj_cq8mbn8rlh_cfaci_r0wwqf_tp3_acceptors,\n"},
+        {4,
+         ".acceptors = uvnndsjz_w8amauinu2_w9ssws_hgus9_ouo_oz_mk_uncaj_h_ere_b_ubp7gvrvj_cq8mbn8rlh_cfaci_r0wwqf_tp3_acceptors_xxxxxxxxxxxxxxxxxxxxxxx,",
+         ".acceptors =\n        uvnndsjz_w8amauinu2_w9ssws_hgus9_ouo_oz_mk_uncaj_h_ere_b_ubp7gvrvj_cq8mbn8rlh_cfaci_r0wwqf_tp3_acceptors_xxxxxxxxxxxxxxxxxxxxxxx,\n"},
+        {5,
+         ".codes = uvnndsjz_w8amauinu2_w9ssws_hgus9_ouo_oz_mk_uncaj_h_ere_b_ubp7gvrvj_cq8mbn8rlh_cfaci_r0wwqf_tp3_codes_1xxxxxxxxxx,",
+         ".codes =\n         uvnndsjz_w8amauinu2_w9ssws_hgus9_ouo_oz_mk_uncaj_h_ere_b_ubp7gvrvj_cq8mbn8rlh_cfaci_r0wwqf_tp3_codes_1xxxxxxxxxx,\n"},
+    };
+    s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
+}
+
 /* Deep in a nest, with long names: a condition that is one call broken after its '(', the argument four columns in from
  * it; a chain's call operand too wide for any other place on a line of its own with its arguments on the next; a
  * declaration whose `TYPE NAME =` is too wide broken before the declarator; and, where nothing keeps an argument within
