@@ -1908,33 +1908,57 @@ int anvil__c_line(struct anvil_buf *out, int indent, const char *text, size_t le
     return s_line(out, indent, text, len, false);
 }
 
+/* Whether a line written to `out` from `from` on runs past the limit. */
+static bool s_wide(const struct anvil_buf *out, size_t from) {
+    for (size_t i = from, col = 0; i < out->len; i++) {
+        col = out->data[i] == '\n' ? 0 : col + 1;
+        if (col > S_LIMIT) {
+            return true;
+        }
+    }
+    return false;
+}
+
 int anvil__c_declaration(struct anvil_buf *out, int indent, const char *text, size_t len) {
     const char *open = memchr(text, '(', len);
     size_t name = open ? (size_t)(open - text) : 0;
-    while (name > 0 &&
-           (text[name - 1] == '_' || (text[name - 1] >= 'a' && text[name - 1] <= 'z') ||
-            (text[name - 1] >= 'A' && text[name - 1] <= 'Z') || (text[name - 1] >= '0' && text[name - 1] <= '9'))) {
+    while (name > 0 && s_ident_char(text[name - 1])) {
         name--;
     }
     size_t before = out->len;
     int rc = s_line(out, indent, text, len, true);
-    bool wide = false;
-    for (size_t i = before, col = 0; i < out->len && rc == ANVIL_OK; i++) {
-        col = out->data[i] == '\n' ? 0 : col + 1;
-        wide = wide || col > S_LIMIT;
-    }
-    if (rc != ANVIL_OK || !wide || name == 0 || indent != 0) {
+    if (rc != ANVIL_OK || !s_wide(out, before) || name == 0 || indent != 0) {
         return rc;
     }
-    /* Nothing to break inside the parentheses: the return type on a line of its own, as clang-format does. */
     out->len = before;
     size_t type_end = name;
     while (type_end > 0 && text[type_end - 1] == ' ') {
         type_end--;
     }
+    if (!memchr(text, ' ', type_end) && !memchr(text, '*', type_end)) {
+        /* A return type of one token (`int`): clang-format never breaks after it, and lays the head out as it
+           lays out a call (the parameters after a break after the '('). */
+        return s_line(out, indent, text, len, false);
+    }
+    /* Nothing to break inside the parentheses: the return type on a line of its own, as clang-format does. Where
+       the rest is still too wide, the head is laid out as a call is, the return type kept on its line if it then
+       fits (one break after the '(' weighs less than that and a break after the type), else on its own line. */
     rc = anvil_buf_append(out, text, type_end);
     rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
-    return rc == ANVIL_OK ? s_line(out, 0, text + name, len - name, true) : rc;
+    size_t rest = out->len;
+    rc = rc == ANVIL_OK ? s_line(out, 0, text + name, len - name, true) : rc;
+    if (rc != ANVIL_OK || !s_wide(out, rest)) {
+        return rc;
+    }
+    out->len = before;
+    rc = s_line(out, indent, text, len, false);
+    if (rc != ANVIL_OK || !s_wide(out, before)) {
+        return rc;
+    }
+    out->len = before;
+    rc = anvil_buf_append(out, text, type_end);
+    rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
+    return rc == ANVIL_OK ? s_line(out, 0, text + name, len - name, false) : rc;
 }
 
 int anvil__c_rewrap(struct anvil_buf *out, size_t from) {

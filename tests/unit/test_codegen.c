@@ -925,6 +925,45 @@ TEST(codegen_breaks_a_designated_initializer_after_its_equals) {
     s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
 }
 
+/*
+ * Function heads too wide for a line (anvil__c_declaration): a return type
+ * of one token (`int`) stays on the name's line, the head laid out as a
+ * call is; a longer one goes on a line of its own only where the name and
+ * its parameters then fit, or where the name does not fit after it.
+ */
+TEST(codegen_lays_out_a_function_head_too_wide_for_its_line) {
+    static const char *const heads[][2] = {
+        {"int riybuv9_wait_until_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa(const struct anvil_client_operation_xx *client);",
+         "int riybuv9_wait_until_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa(\n"
+         "    const struct anvil_client_operation_xx *client);\n"},
+        {"int riybuv9_wait_until_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa(const struct anvil_client *client, const struct anvil_json *input, const struct anvil_wait_options *options, struct anvil_wait_result *result, struct anvil_diag *diag);",
+         "int riybuv9_wait_until_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa(\n"
+         "    const struct anvil_client *client, const struct anvil_json *input, const struct anvil_wait_options *options,\n"
+         "    struct anvil_wait_result *result, struct anvil_diag *diag);\n"},
+        {"static int riybuv9_wait_until_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa(const struct anvil_client_operation_xx *client) {",
+         "static int riybuv9_wait_until_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa(\n"
+         "    const struct anvil_client_operation_xx *client) {\n"},
+        {"static int riybuv9_wait_until_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa(void);",
+         "static int\n"
+         "riybuv9_wait_until_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa(\n"
+         "    void);\n"},
+        {"static const struct anvil_json *riybuv9_wait_until_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa(const struct anvil_client_operation_xx *client);",
+         "static const struct anvil_json *\n"
+         "riybuv9_wait_until_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa(\n"
+         "    const struct anvil_client_operation_xx *client);\n"},
+    };
+    struct anvil_buf out;
+    anvil_buf_init(&out, t->alloc, 0);
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++) {
+        out.len = 0;
+        CHECK_OK(anvil__c_declaration(&out, 0, heads[i][0], strlen(heads[i][0])));
+        CHECK_OK(anvil_buf_append_byte(&out, '\0'));
+        CHECK_STR_EQ(out.data, heads[i][1]);
+    }
+done:
+    anvil_buf_clean_up(&out);
+}
+
 /* Deep in a nest, with long names: a condition that is one call broken after its '(', the argument four columns in from
  * it; a chain's call operand too wide for any other place on a line of its own with its arguments on the next; a
  * declaration whose `TYPE NAME =` is too wide broken before the declarator; and, where nothing keeps an argument within
