@@ -1961,11 +1961,58 @@ int anvil__c_declaration(struct anvil_buf *out, int indent, const char *text, si
     return rc == ANVIL_OK ? s_line(out, 0, text + name, len - name, false) : rc;
 }
 
+/*
+ * A definition's head at the file's top, `TYPE NAME = {` or `TYPE NAME[] = {`,
+ * too wide for its line, written as clang-format breaks it: after the '='
+ * with the '{' on a line of its own four columns in where `TYPE NAME =`
+ * fits and NAME is an array, else before NAME, four columns in. Its rows
+ * then go four columns further in (`*shift`). False for any other line.
+ */
+static bool s_table_head(struct anvil_buf *out, const char *line, size_t len, size_t *shift, int *rc) {
+    if (len <= S_LIMIT || len < 8 || line[0] == ' ' || memcmp(line + len - 4, " = {", 4) != 0 ||
+        s_has(line, 0, len, '(') || s_has(line, 0, len, '"')) {
+        return false;
+    }
+    size_t name = len - 4, brackets = 0;
+    while (name > 0 && (line[name - 1] == ']' || line[name - 1] == '[')) {
+        name--, brackets++;
+    }
+    while (name > 0 && s_ident_char(line[name - 1])) {
+        name--;
+    }
+    size_t declarator = name; /* NAME with its '*'s */
+    while (declarator > 0 && line[declarator - 1] == '*') {
+        declarator--;
+    }
+    size_t type = declarator;
+    while (type > 0 && line[type - 1] == ' ') {
+        type--;
+    }
+    if (type == 0 || type == declarator || !s_ident_char(line[name]) || (brackets != 0 && brackets != 2)) {
+        return false;
+    }
+    if (brackets == 2 && len - 2 <= S_LIMIT) {
+        *rc = anvil_buf_append(out, line, len - 2);
+        *rc = *rc == ANVIL_OK ? anvil_buf_append_cstr(out, "\n    {\n") : *rc;
+        *shift = 4;
+        return true;
+    }
+    *rc = anvil_buf_append(out, line, type);
+    *rc = *rc == ANVIL_OK ? anvil_buf_append_cstr(out, "\n    ") : *rc;
+    size_t after = brackets == 2 && 4 + len - declarator > S_LIMIT ? len - 6 : len; /* `NAME` then `[] = {` */
+    *rc = *rc == ANVIL_OK ? anvil_buf_append(out, line + declarator, after - declarator) : *rc;
+    *rc = *rc == ANVIL_OK && after < len ? anvil_buf_append_cstr(out, "\n        [] = {") : *rc;
+    *rc = *rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : *rc;
+    *shift = after < len ? 8 : 4;
+    return true;
+}
+
 int anvil__c_rewrap(struct anvil_buf *out, size_t from) {
     struct anvil_buf text;
     anvil_buf_init(&text, NULL, 0);
     int rc = anvil_buf_append(&text, out->data + from, out->len - from);
     out->len = from;
+    size_t shift = 0; /* the rows of a table whose head was broken (s_table_head) go this much further in */
     for (size_t at = 0; at < text.len && rc == ANVIL_OK;) {
         const char *line = text.data + at;
         const char *end = memchr(line, '\n', text.len - at);
@@ -1979,8 +2026,19 @@ int anvil__c_rewrap(struct anvil_buf *out, size_t from) {
         }
         bool code = indent < len && line[indent] != '*' && line[indent] != '"' && line[indent] != '/';
         bool comment = indent + 1 < len && (memcmp(line + indent, "/*", 2) == 0 || memcmp(line + indent, "* ", 2) == 0);
-        if (len > S_LIMIT && code) {
-            rc = anvil__c_line(out, (int)indent, line + indent, len - indent);
+        shift = indent == 0 && len > 0 && line[0] == '}' ? 0 : shift; /* the table's end */
+        if (shift == 0 && s_table_head(out, line, len, &shift, &rc)) {
+            at += full + (end != NULL);
+            continue;
+        }
+        if (shift > 0 && len > 0) {
+            for (size_t i = 0; i < shift && rc == ANVIL_OK; i++) {
+                rc = anvil_buf_append_byte(out, ' ');
+            }
+        }
+        if (len + (len > 0 ? shift : 0) > S_LIMIT && code) {
+            out->len -= len > 0 ? shift : 0;
+            rc = rc == ANVIL_OK ? anvil__c_line(out, (int)(indent + shift), line + indent, len - indent) : rc;
             out->len -= rc == ANVIL_OK && !end; /* no newline the text did not have */
         } else if (len > S_LIMIT && comment) {
             rc = s_reflow(out, line, len, indent);

@@ -964,6 +964,61 @@ done:
     anvil_buf_clean_up(&out);
 }
 
+/*
+ * A table or a struct at the file's top whose head is too wide
+ * (anvil__c_rewrap): broken after the '=' with the '{' on a line of its own
+ * where `TYPE NAME[] =` fits, else before the name, and before the `[]`
+ * where the name does not fit after that; the rows go four (or eight)
+ * columns further in, the closing brace stays where it was. clang-format's
+ * output for these four.
+ */
+TEST(codegen_breaks_a_table_head_too_wide_for_its_line) {
+    static const char text[] =
+        "static const struct anvil_str_view hd_lkfv_qzwsm_rebipvtsqc3jnuurz_cfg6rqumtr_rbkk_jnsfnikyoslfm9rpwlmb_szj2_codes_2[] = {\n"
+        "    {\"yia\\tfun\", 7},\n"
+        "    {\"abc\", 3},\n"
+        "};\n"
+        "static const struct anvil_str_view hd_lkfv_qzwsm_rebipvtsqc3jnuurz_cfg6rqumtr_rbkk_jnsfnikyoslfm9rpwlmb_szj2_codes_2xxxxxxxxxxxxxx[] = {\n"
+        "    {\"yia\\tfun\", 7},\n"
+        "};\n"
+        "static const struct anvil_str_view riybuv9_g_juoapf_mbrcmyhiq_qoek_pl_ew_e_ikxi_uxxvfahoty_kf_dvlu_cxjt_dhklpy_oppl9bya_vu_skqiahnbvjl_yxw_voswcp_dvkubndser_yh1_codes_0[] = {\n"
+        "    {\"}\", 1},\n"
+        "};\n"
+        "const struct anvil_waiter x_hd_lkfv_qzwsm_rebipvtsqc3jnuurz_cfg6rqumtr_rbkk_jnsfnikyoslfm9rpwlmb_szj2_codes_2xxxxxxxxxxxxxx = {\n"
+        "    .name = {\"GJuoapf\", 7},\n"
+        "    .min_delay_s = 15,\n"
+        "};\n";
+    static const char want[] =
+        "static const struct anvil_str_view hd_lkfv_qzwsm_rebipvtsqc3jnuurz_cfg6rqumtr_rbkk_jnsfnikyoslfm9rpwlmb_szj2_codes_2[] =\n"
+        "    {\n"
+        "        {\"yia\\tfun\", 7},\n"
+        "        {\"abc\", 3},\n"
+        "};\n"
+        "static const struct anvil_str_view\n"
+        "    hd_lkfv_qzwsm_rebipvtsqc3jnuurz_cfg6rqumtr_rbkk_jnsfnikyoslfm9rpwlmb_szj2_codes_2xxxxxxxxxxxxxx[] = {\n"
+        "        {\"yia\\tfun\", 7},\n"
+        "};\n"
+        "static const struct anvil_str_view\n"
+        "    riybuv9_g_juoapf_mbrcmyhiq_qoek_pl_ew_e_ikxi_uxxvfahoty_kf_dvlu_cxjt_dhklpy_oppl9bya_vu_skqiahnbvjl_yxw_voswcp_dvkubndser_yh1_codes_0\n"
+        "        [] = {\n"
+        "            {\"}\", 1},\n"
+        "};\n"
+        "const struct anvil_waiter\n"
+        "    x_hd_lkfv_qzwsm_rebipvtsqc3jnuurz_cfg6rqumtr_rbkk_jnsfnikyoslfm9rpwlmb_szj2_codes_2xxxxxxxxxxxxxx = {\n"
+        "        .name = {\"GJuoapf\", 7},\n"
+        "        .min_delay_s = 15,\n"
+        "};\n";
+    struct anvil_buf out;
+    anvil_buf_init(&out, t->alloc, 0);
+    CHECK_OK(anvil_buf_append_cstr(&out, "/* before */\n"));
+    CHECK_OK(anvil_buf_append_cstr(&out, text));
+    CHECK_OK(anvil__c_rewrap(&out, strlen("/* before */\n")));
+    CHECK_OK(anvil_buf_append_byte(&out, '\0'));
+    CHECK_STR_EQ(out.data + strlen("/* before */\n"), want);
+done:
+    anvil_buf_clean_up(&out);
+}
+
 /* Deep in a nest, with long names: a condition that is one call broken after its '(', the argument four columns in from
  * it; a chain's call operand too wide for any other place on a line of its own with its arguments on the next; a
  * declaration whose `TYPE NAME =` is too wide broken before the declarator; and, where nothing keeps an argument within
