@@ -100,7 +100,10 @@ int anvil__c_declaration(struct anvil_buf *out, int indent, const char *text, si
 
 /*
  * Breaks each line of out[from...] wider than 120 columns with
- * anvil__c_line (comments and string continuations left as they are).
+ * anvil__c_line (comments wider than that reflowed, string continuations
+ * left as they are); a table's or struct's head at the file's top too wide
+ * for its line is broken as clang-format breaks it, and its rows moved four
+ * (or eight) columns further in.
  */
 int anvil__c_rewrap(struct anvil_buf *out, size_t from);
 
