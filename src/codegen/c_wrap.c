@@ -2026,10 +2026,13 @@ int anvil__c_rewrap(struct anvil_buf *out, size_t from) {
         }
         bool code = indent < len && line[indent] != '*' && line[indent] != '"' && line[indent] != '/';
         bool comment = indent + 1 < len && (memcmp(line + indent, "/*", 2) == 0 || memcmp(line + indent, "* ", 2) == 0);
-        shift = indent == 0 && len > 0 && line[0] == '}' ? 0 : shift; /* the table's end */
+        shift = indent == 0 && len > 0 ? 0 : shift; /* the table's end (its `};`), or a line at the top after it */
         if (shift == 0 && s_table_head(out, line, len, &shift, &rc)) {
             at += full + (end != NULL);
             continue;
+        }
+        if (!code && (indent >= len || line[indent] != '"')) {
+            shift = 0; /* a table holds no comment and no blank line: it has ended */
         }
         if (shift > 0 && len > 0) {
             for (size_t i = 0; i < shift && rc == ANVIL_OK; i++) {

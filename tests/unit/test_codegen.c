@@ -1015,6 +1015,22 @@ TEST(codegen_breaks_a_table_head_too_wide_for_its_line) {
     CHECK_OK(anvil__c_rewrap(&out, strlen("/* before */\n")));
     CHECK_OK(anvil_buf_append_byte(&out, '\0'));
     CHECK_STR_EQ(out.data + strlen("/* before */\n"), want);
+    /* A table cut short (no `};`): a blank line or a line at the file's top ends its rows' move. */
+    static const char head[] =
+        "static const struct anvil_str_view "
+        "hd_lkfv_qzwsm_rebipvtsqc3jnuurz_cfg6rqumtr_rbkk_jnsfnikyoslfm9rpwlmb_szj2_codes_2xxxxxxxxxxxxxx[] = {";
+    out.len = 0;
+    CHECK_OK(anvil_buf_appendf(&out, "%s\n    {\"a\", 1},\n\n    int y;\n%s\nint x;\n", head, head));
+    CHECK_OK(anvil__c_rewrap(&out, 0));
+    CHECK_OK(anvil_buf_append_byte(&out, '\0'));
+    CHECK_STR_EQ(
+        out.data,
+        "static const struct anvil_str_view\n"
+        "    hd_lkfv_qzwsm_rebipvtsqc3jnuurz_cfg6rqumtr_rbkk_jnsfnikyoslfm9rpwlmb_szj2_codes_2xxxxxxxxxxxxxx[] = {\n"
+        "        {\"a\", 1},\n\n    int y;\n"
+        "static const struct anvil_str_view\n"
+        "    hd_lkfv_qzwsm_rebipvtsqc3jnuurz_cfg6rqumtr_rbkk_jnsfnikyoslfm9rpwlmb_szj2_codes_2xxxxxxxxxxxxxx[] = {\n"
+        "int x;\n");
 done:
     anvil_buf_clean_up(&out);
 }
