@@ -109,6 +109,7 @@ set(ANVIL_PROTOCOL_SOURCES
 
 set(ANVIL_CODEGEN_SOURCES
   src/codegen/c_text.c
+  src/codegen/c_rewrap.c
   src/codegen/c_wrap.c
   src/codegen/gen.c
   src/codegen/jmespath_c.c

@@ -49,18 +49,32 @@ int anvil__c_string(struct anvil_buf *out, struct anvil_str_view text, int inden
 
 int anvil__c_string_decl(struct anvil_buf *out, int indent, const char *name, const char *suffix,
                          struct anvil_str_view text) {
+    /* `static const char NAME[] =` too wide for its line: broken before NAME, which goes four columns in (and the
+       literal after it, or on the lines after it eight columns in), as clang-format breaks it. */
+    size_t head = (size_t)indent + strlen("static const char [] =") + strlen(name) + strlen(suffix);
+    bool before_name = head > 120;
+    int in = indent + (before_name ? 4 : 0); /* where NAME starts a line, or the type does */
     struct anvil_buf lit;
     anvil_buf_init(&lit, NULL, 0);
-    int rc = anvil__c_string(&lit, text, indent + 4);
-    bool one_line =
-        rc == ANVIL_OK && !memchr(lit.data, '\n', lit.len) &&
-        (size_t)indent + strlen("static const char [] = ;") + strlen(name) + strlen(suffix) + lit.len <= 120;
-    if (rc == ANVIL_OK && one_line) {
-        rc = anvil_buf_appendf(out, "%*sstatic const char %s%s[] = %.*s;\n", indent, "", name, suffix, (int)lit.len,
-                               lit.data);
+    int rc = anvil__c_string(&lit, text, in + 4);
+    bool one_line = rc == ANVIL_OK && !memchr(lit.data, '\n', lit.len) &&
+                    (size_t)in + strlen("[] = ;") + strlen(name) + strlen(suffix) + lit.len +
+                            (before_name ? 0 : strlen("static const char ")) <=
+                        120;
+    if (rc == ANVIL_OK && before_name) {
+        rc = anvil_buf_appendf(out, "%*sstatic const char\n%*s", indent, "", in, "");
     } else if (rc == ANVIL_OK) {
-        rc = anvil_buf_appendf(out, "%*sstatic const char %s%s[] =\n%*s%.*s;\n", indent, "", name, suffix, indent + 4,
-                               "", (int)lit.len, lit.data);
+        rc = anvil_buf_appendf(out, "%*sstatic const char ", indent, "");
+    }
+    /* (Where `NAME[] =` does not fit there either, the `[]` goes on the next line, eight columns in.) */
+    bool brackets_below = before_name && (size_t)in + strlen(name) + strlen(suffix) + strlen("[] =") > 120 &&
+                          !memchr(lit.data, '\n', lit.len);
+    if (rc == ANVIL_OK && brackets_below) {
+        rc = anvil_buf_appendf(out, "%s%s\n%*s[] = %.*s;\n", name, suffix, in + 4, "", (int)lit.len, lit.data);
+    } else if (rc == ANVIL_OK && one_line) {
+        rc = anvil_buf_appendf(out, "%s%s[] = %.*s;\n", name, suffix, (int)lit.len, lit.data);
+    } else if (rc == ANVIL_OK) {
+        rc = anvil_buf_appendf(out, "%s%s[] =\n%*s%.*s;\n", name, suffix, in + 4, "", (int)lit.len, lit.data);
     }
     anvil_buf_clean_up(&lit);
     return rc;

@@ -1,11 +1,11 @@
-/* Generated C lines wider than 120 columns broken where clang-format (the project's .clang-format) breaks them, and
- * comments wider than that reflowed: anvil__c_line, anvil__c_declaration and anvil__c_rewrap. */
+/* Generated C lines wider than 120 columns broken where clang-format (the project's .clang-format) breaks them:
+ * anvil__c_line and anvil__c_declaration (c_rewrap.c applies them to a whole file). */
 #include <stdint.h>
 #include <string.h>
 
 #include "codegen/codegen_internal.h"
 
-#define S_LIMIT 120
+#define S_LIMIT ANVIL__C_LIMIT
 #define S_PIECES 128 /* the most operands of one chain, or arguments of one call, that a line is broken at */
 
 struct s_wrap {
@@ -90,8 +90,7 @@ static void s_keep(struct s_kept *kept, struct anvil_buf *scratch, int col, char
     anvil_buf_clean_up(scratch);
 }
 
-/* Index just past the string or character literal that starts at t[i]. */
-static size_t s_skip_literal(const char *t, size_t len, size_t i) {
+size_t anvil__c_skip_literal(const char *t, size_t len, size_t i) {
     char quote = t[i];
     for (i++; i < len && t[i] != quote; i++) {
         i += t[i] == '\\';
@@ -109,7 +108,7 @@ static size_t s_close_of(const char *t, size_t len, size_t open) {
     int depth = 0;
     for (size_t i = open; i < len;) {
         if (t[i] == '"' || t[i] == '\'') {
-            i = s_skip_literal(t, len, i);
+            i = anvil__c_skip_literal(t, len, i);
             continue;
         }
         depth += s_bracket(t[i]);
@@ -121,16 +120,29 @@ static size_t s_close_of(const char *t, size_t len, size_t open) {
     return len;
 }
 
-/* Whether t[from, to) holds the character `c` outside string and character literals. */
-static bool s_has(const char *t, size_t from, size_t to, char c) {
+bool anvil__c_has(const char *t, size_t from, size_t to, char c) {
     for (size_t i = from; i < to; i++) {
         if (t[i] == '"' || t[i] == '\'') {
-            i = s_skip_literal(t, to, i) - 1;
+            i = anvil__c_skip_literal(t, to, i) - 1;
         } else if (t[i] == c) {
             return true;
         }
     }
     return false;
+}
+
+/* How deep brackets nest in t[from, to), outside string and character literals. */
+static int s_depth(const char *t, size_t from, size_t to) {
+    int depth = 0, most = 0;
+    for (size_t i = from; i < to; i++) {
+        if (t[i] == '"' || t[i] == '\'') {
+            i = anvil__c_skip_literal(t, to, i) - 1;
+        } else if (s_bracket(t[i]) != 0) {
+            depth += s_bracket(t[i]);
+            most = depth > most ? depth : most;
+        }
+    }
+    return most;
 }
 
 struct anvil_str_view anvil__c_unparen(struct anvil_str_view text) {
@@ -151,7 +163,7 @@ static size_t s_split(const char *t, size_t from, size_t to, const char *sep, st
     int depth = 0;
     for (size_t i = from; i < to;) {
         if (t[i] == '"' || t[i] == '\'') {
-            i = s_skip_literal(t, to, i);
+            i = anvil__c_skip_literal(t, to, i);
             continue;
         }
         depth += s_bracket(t[i]);
@@ -190,7 +202,7 @@ static bool s_join(char *buf, size_t cap, struct s_piece a, struct s_piece b, st
     return true;
 }
 
-static bool s_ident_char(char c) {
+bool anvil__c_ident_char(char c) {
     return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
@@ -218,7 +230,7 @@ static bool s_label(const struct s_piece *pieces, size_t n, size_t i) {
     const char *t = pieces[i].ptr;
     size_t len = pieces[i].len;
     return n >= 3 && i + 1 < n && len >= 3 && t[0] == '"' && t[len - 1] == ',' &&
-           s_skip_literal(t, len, 0) == len - 1 && s_label_text(t, len - 1);
+           anvil__c_skip_literal(t, len, 0) == len - 1 && s_label_text(t, len - 1);
 }
 
 /*
@@ -244,7 +256,7 @@ static bool s_goes_here(const struct s_piece *pieces, size_t n, size_t i, int co
 static size_t s_call_args(struct s_piece piece, struct s_piece *out) {
     const char *p = piece.ptr;
     size_t name = p[0] == '!' ? 1 : 0, open = name;
-    while (open < piece.len && s_ident_char(p[open])) {
+    while (open < piece.len && anvil__c_ident_char(p[open])) {
         open++;
     }
     size_t close = open > name && open < piece.len && p[open] == '(' ? s_close_of(p, piece.len, open) : piece.len;
@@ -629,6 +641,104 @@ static void s_entry(struct s_wrap *w, struct s_piece entry, struct s_piece suffi
     s_pack(w, parts, n, w->col, closing);
 }
 
+/* Where the last ` - ` or ` + ` of `piece` outside brackets and literals is (the index of its blank), or 0. */
+static size_t s_last_sum(struct s_piece piece) {
+    size_t found = 0;
+    int depth = 0;
+    for (size_t i = 0; i + 2 < piece.len; i++) {
+        if (piece.ptr[i] == '"' || piece.ptr[i] == '\'') {
+            i = anvil__c_skip_literal(piece.ptr, piece.len, i) - 1;
+            continue;
+        }
+        depth += s_bracket(piece.ptr[i]);
+        if (depth == 0 && i > 0 && piece.ptr[i] == ' ' && (piece.ptr[i + 1] == '-' || piece.ptr[i + 1] == '+') &&
+            piece.ptr[i + 2] == ' ') {
+            found = i;
+        }
+    }
+    return found;
+}
+
+/*
+ * The last try's arguments (w->lenient), where no break keeps one of them
+ * within the limit: each after the one before where it fits, else on a
+ * line of its own at `col` however wide, `tail` after the last. Its lines,
+ * and 1000 more for each column they run past the limit (as s_pack_dry
+ * counts them); `dry` writes nothing.
+ */
+static int s_args_loose(struct s_wrap *w, const struct s_piece *args, size_t n, int col, struct s_piece tail,
+                        bool dry) {
+    int at = col, lines = 1, excess = 0;
+    bool broke = false; /* the argument before was broken over lines: this one starts a line of its own */
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && !broke && s_goes_here(args, n, i, at, col, tail.len)) {
+            at += 1;
+            if (!dry) {
+                s_put(w, " ", 1);
+            }
+        } else if (i > 0) {
+            excess += at > S_LIMIT ? at - S_LIMIT : 0;
+            lines++;
+            at = col;
+            if (!dry) {
+                s_newline(w, col);
+            }
+        }
+        /* An argument `A - B` (or `A + B`) that runs past the limit: broken after its operator, the rest four
+           columns in from it (clang-format's excess penalty outweighs the break). */
+        size_t op = at + (int)args[i].len + (i + 1 == n ? (int)tail.len : 0) > S_LIMIT ? s_last_sum(args[i]) : 0;
+        if (op > 0) {
+            int from = at;
+            at += (int)op + 2;
+            excess += at > S_LIMIT ? at - S_LIMIT : 0;
+            lines++;
+            if (!dry) {
+                s_put(w, args[i].ptr, op + 2);
+                s_newline(w, from + 4);
+            }
+            at = from + 4 + (int)(args[i].len - op - 3);
+            if (!dry) {
+                s_put(w, args[i].ptr + op + 3, args[i].len - op - 3);
+            }
+            broke = true;
+            continue;
+        }
+        broke = false;
+        at += (int)args[i].len;
+        if (!dry) {
+            s_put(w, args[i].ptr, args[i].len);
+        }
+    }
+    at += (int)tail.len;
+    excess += at > S_LIMIT ? at - S_LIMIT : 0;
+    if (!dry) {
+        s_put(w, tail.ptr, tail.len);
+    }
+    return lines + 1000 * excess;
+}
+
+/*
+ * s_call_at's last try: the arguments after the '(' (s_args_loose) or on
+ * the line after it, four columns in from the statement, whichever runs
+ * less past the limit, as clang-format's penalty for each such column
+ * outweighs any break. What s_args_loose counts (with the break's line).
+ */
+static int s_call_loose(struct s_wrap *w, const char *t, size_t open, const struct s_piece *args, size_t n,
+                        struct s_piece tail, bool dry) {
+    int col = w->col + (int)open + 1;
+    int here = n > 1 ? s_args_loose(w, args, n, col, tail, true) : 0;
+    int below = s_args_loose(w, args, n, w->indent + 4, tail, true) + 1;
+    bool break_first = here == 0 || below < here;
+    if (!dry) {
+        s_put(w, t, open + 1);
+        if (break_first) {
+            s_newline(w, w->indent + 4);
+        }
+        s_args_loose(w, args, n, w->col, tail, false);
+    }
+    return break_first ? below : here;
+}
+
 /*
  * The call (or braced list) whose bracket is t[open] and t[close]: its
  * arguments packed with continuation lines aligned after the bracket, or,
@@ -647,7 +757,7 @@ static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, s
     /* Nothing around the call that clang-format would rather break at (other arguments, operators). */
     for (size_t i = 0; i + 1 < len; i = i + 1 == open ? close : i + 1) {
         if (t[i] == '"' || t[i] == '\'') {
-            i = s_skip_literal(t, len, i) - 1;
+            i = anvil__c_skip_literal(t, len, i) - 1;
             continue;
         }
         if (t[i] == ',' || t[i] == '?' || (t[i] == '&' && t[i + 1] == '&') || (t[i] == '|' && t[i + 1] == '|')) {
@@ -703,9 +813,17 @@ static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, s
     int aligned = col <= S_LIMIT && n > 1 ? s_pack_lines(args, n, col, col, tail) : 0;
     int after = s_pack_lines(args, n, w->indent + 4, w->indent + 4, tail) + 1;
     if (aligned == 0 && after == 1) {
-        return 0;
+        /* (Only a call's whose arguments hold no nest of calls: an `if (` is not broken after its parenthesis,
+           and a deep nest is a search clang-format gives up, leaving the line as it is.) */
+        bool call = ((open > 0 && anvil__c_ident_char(t[open - 1]) && t[open] == '(') ||
+                     (open > 2 && memcmp(t + open - 2, "= {", 3) == 0)) &&
+                    s_depth(t, open + 1, close) <= 1;
+        return w->lenient && call && col <= S_LIMIT
+                   ? s_call_loose(w, t, open, args, n, (struct s_piece){t + close, tail}, dry)
+                   : 0;
     }
-    bool break_first = aligned == 0 || (after < aligned && !w->declaration);
+    /* (after 1: the arguments fit no line four columns in) */
+    bool break_first = aligned == 0 || (after > 1 && after < aligned && !w->declaration);
     if (dry) {
         return break_first ? after : aligned;
     }
@@ -731,7 +849,7 @@ static int s_wrap_call(struct s_wrap *w, const char *t, size_t len, char opener,
  */
 static int s_wrap_single(struct s_wrap *w, const char *t, size_t len, bool dry) {
     size_t open = 0;
-    while (open < len && s_ident_char(t[open])) {
+    while (open < len && anvil__c_ident_char(t[open])) {
         open++;
     }
     int best = 0;
@@ -771,7 +889,7 @@ static int s_wrap_single(struct s_wrap *w, const char *t, size_t len, bool dry) 
         }
         /* Inward, when the argument is a call and all of it. */
         size_t inner = open + 1;
-        while (inner < close && s_ident_char(t[inner])) {
+        while (inner < close && anvil__c_ident_char(t[inner])) {
             inner++;
         }
         if (inner == open + 1 || t[inner] != '(' || s_close_of(t, len, inner) != close - 1) {
@@ -814,7 +932,7 @@ static int s_wrap_call(struct s_wrap *w, const char *t, size_t len, char opener,
     size_t outermost = len;
     for (size_t open = 0; open < len; open++) {
         if (t[open] == '"' || t[open] == '\'') {
-            open = s_skip_literal(t, len, open) - 1;
+            open = anvil__c_skip_literal(t, len, open) - 1;
             continue;
         }
         if (t[open] != opener) {
@@ -823,7 +941,8 @@ static int s_wrap_call(struct s_wrap *w, const char *t, size_t len, char opener,
         size_t close = s_close_of(t, len, open);
         outermost = outermost == len ? open : outermost;
         /* A braced list may hold braced lists (`{{"a", 1}, {"b", 2}}`), each then one argument. */
-        if (close == len || s_has(t, open + 1, close, '(') || (opener == '(' && s_has(t, open + 1, close, '{'))) {
+        if (close == len || anvil__c_has(t, open + 1, close, '(') ||
+            (opener == '(' && anvil__c_has(t, open + 1, close, '{'))) {
             continue;
         }
         struct s_piece args[S_PIECES];
@@ -840,7 +959,7 @@ static int s_wrap_call(struct s_wrap *w, const char *t, size_t len, char opener,
         return 0; /* a function's head with no call to break: anvil__c_declaration moves its return type */
     }
     size_t close = s_close_of(t, len, outermost);
-    return close < len && !s_has(t, outermost + 1, close, '{') ? s_call_at(w, t, len, outermost, close, dry) : 0;
+    return close < len && !anvil__c_has(t, outermost + 1, close, '{') ? s_call_at(w, t, len, outermost, close, dry) : 0;
 }
 
 /*
@@ -918,7 +1037,7 @@ static int s_wrap_chain_call(struct s_wrap *w, const char *t, size_t len, enum s
     size_t n = s_split_logical(t, from, to, ops, S_PIECES);
     bool not_group = first == 1 && t[0] == '!'; /* the right side `!(a || b)` itself */
     if (n < 2 || (how == S_CHAIN_AFTER_NOT && !negated) || (how == S_CHAIN_NOT_BELOW && !negated && !not_group) ||
-        (how == S_CHAIN_AFTER_CALL && !s_ident_char(t[first - 1]))) {
+        (how == S_CHAIN_AFTER_CALL && !anvil__c_ident_char(t[first - 1]))) {
         return 0; /* a break after '(' is a call's, not a group's (`c_or || (a && b)`) */
     }
     if (how == S_CHAIN_NOT_BELOW) {
@@ -981,7 +1100,7 @@ static size_t s_split_comparison(const char *t, size_t len, struct s_piece *out)
     int depth = 0;
     for (size_t i = 0; i + 2 < len; i++) {
         if (t[i] == '"' || t[i] == '\'') {
-            i = s_skip_literal(t, len, i) - 1;
+            i = anvil__c_skip_literal(t, len, i) - 1;
             continue;
         }
         depth += t[i] == '(' || t[i] == '[';
@@ -1172,7 +1291,7 @@ static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
     int depth = 0;
     for (size_t i = 0; i + 3 < len; i++) {
         if (t[i] == '"' || t[i] == '\'') {
-            i = s_skip_literal(t, len, i) - 1;
+            i = anvil__c_skip_literal(t, len, i) - 1;
             continue;
         }
         depth += t[i] == '(';
@@ -1203,7 +1322,7 @@ static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
         size_t from = 10;
         const char *call = memchr(t + from, '(', at - from);
         size_t open = call ? (size_t)(call - t) : 0;
-        if (open <= from || !s_ident_char(t[open - 1]) || s_close_of(t, len, 3) != len - 3) {
+        if (open <= from || !anvil__c_ident_char(t[open - 1]) || s_close_of(t, len, 3) != len - 3) {
             return false;
         }
         size_t close = s_close_of(t, len, open);
@@ -1246,7 +1365,7 @@ static int s_commas_after(const char *t, size_t len, size_t i) {
     int depth = 0, commas = 0;
     for (i++; i < len && depth >= 0; i++) {
         if (t[i] == '"' || t[i] == '\'') {
-            i = s_skip_literal(t, len, i) - 1;
+            i = anvil__c_skip_literal(t, len, i) - 1;
             continue;
         }
         depth += s_bracket(t[i]);
@@ -1261,8 +1380,8 @@ static int s_token_starts(const char *text, size_t i) {
     if (c == ' ') {
         return 0;
     }
-    if (s_ident_char(c)) {
-        return !s_ident_char(before);
+    if (anvil__c_ident_char(c)) {
+        return !anvil__c_ident_char(before);
     }
     static const char pairs[][3] = {"&&", "||", "==", "!=", "<=", ">=", "->", "++", "--", "<<", ">>"};
     for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
@@ -1301,7 +1420,7 @@ static int64_t s_penalty(const char *text, size_t len, int col, char lead, struc
     for (size_t i = 0; i < len; i++) {
         char c = text[i];
         if (c == '"' || c == '\'') {
-            size_t next = s_skip_literal(text, len, i);
+            size_t next = anvil__c_skip_literal(text, len, i);
             col += (int)(next - i);
             label = c == '"' && s_label_text(text + i, next - i) ? next : 0;
             i = next - 1;
@@ -1501,7 +1620,7 @@ static bool s_assign_call(struct s_wrap *w, const char *rhs, size_t rhs_len, int
         s_put(w, sides[1].ptr, sides[1].len);
         return true;
     }
-    if (next_line == 0 && rhs_len > 2 && rhs[rhs_len - 2] == ']' && !s_has(rhs, 0, rhs_len, '(')) {
+    if (next_line == 0 && rhs_len > 2 && rhs[rhs_len - 2] == ']' && !anvil__c_has(rhs, 0, rhs_len, '(')) {
         /* `&items[i];`: the subscript on a line of its own, four columns further in. */
         const char *subscript = memchr(rhs, '[', rhs_len);
         size_t at = subscript ? (size_t)(subscript - rhs) : 0;
@@ -1615,7 +1734,7 @@ static bool s_wrap_assignment(struct s_wrap *w, const char *t, size_t len, size_
     size_t n = compared ? s_call_args(sides[0], call) : 0;
     const char *end = n > 0 ? call[n].ptr + call[n].len : NULL; /* the call's ')' */
     struct s_piece closing = {end, end ? (size_t)(sides[0].ptr + sides[0].len - end) : 0};
-    bool called = n > 0 && closing.len > 2 && closing.ptr[1] == ' ' && !s_has(closing.ptr, 2, closing.len, ' ');
+    bool called = n > 0 && closing.len > 2 && closing.ptr[1] == ' ' && !anvil__c_has(closing.ptr, 2, closing.len, ' ');
     if (whole || called) {
         for (int way = whole ? 0 : 1; way < (called ? 4 : 2); way++) {
             struct anvil_buf scratch;
@@ -1653,13 +1772,14 @@ static bool s_wrap_assignment(struct s_wrap *w, const char *t, size_t len, size_
 static bool s_wrap_declaration(struct s_wrap *w, const char *t, size_t len) {
     size_t name = 0; /* where the declarator starts: after the last blank */
     for (size_t i = 0; i + 1 < len; i++) {
-        if (!s_ident_char(t[i]) && t[i] != ' ' && t[i] != '*') {
+        if (!anvil__c_ident_char(t[i]) && t[i] != ' ' && t[i] != '*') {
             return false;
         }
         name = t[i] == ' ' ? i + 1 : name;
     }
-    if (len < 4 || t[len - 1] != ';' || name < 2 || name + 1 >= len || t[name - 2] == ' ' || !s_ident_char(t[0]) ||
-        (name == 7 && memcmp(t, "return ", 7) == 0) || (name == 5 && memcmp(t, "goto ", 5) == 0)) {
+    if (len < 4 || t[len - 1] != ';' || name < 2 || name + 1 >= len || t[name - 2] == ' ' ||
+        !anvil__c_ident_char(t[0]) || (name == 7 && memcmp(t, "return ", 7) == 0) ||
+        (name == 5 && memcmp(t, "goto ", 5) == 0)) {
         return false; /* (`return x;` and `goto x;` clang-format leaves on their line) */
     }
     size_t stars = name + (t[name] == '*');
@@ -1674,18 +1794,23 @@ static bool s_wrap_declaration(struct s_wrap *w, const char *t, size_t len) {
     return true;
 }
 
-/* `.member = VALUE,` (a designated initializer, VALUE a name or a number) too wide for its line: broken after the '=',
- * VALUE four columns in, however wide, as clang-format breaks it. False for any other line. */
+/* `.member = VALUE,` (a designated initializer, VALUE a name or a number, perhaps followed by the braces it closes:
+ * `.member = VALUE},`) too wide for its line: broken after the '=', VALUE four columns in, however wide, as
+ * clang-format breaks it. False for any other line. */
 static bool s_wrap_designator(struct s_wrap *w, const char *t, size_t len) {
     size_t eq = 1;
-    while (eq < len && s_ident_char(t[eq])) {
+    while (eq < len && anvil__c_ident_char(t[eq])) {
         eq++;
     }
     if (len < 6 || t[0] != '.' || eq == 1 || t[len - 1] != ',' || eq + 3 >= len || memcmp(t + eq, " = ", 3) != 0) {
         return false;
     }
-    for (size_t i = eq + 3; i + 1 < len; i++) {
-        if (!s_ident_char(t[i]) && t[i] != '&' && t[i] != '.') {
+    size_t name_end = len - 1; /* the name, before the ',' and the braces it closes (a row's last member) */
+    while (name_end > eq + 3 && t[name_end - 1] == '}') {
+        name_end--;
+    }
+    for (size_t i = eq + 3; i < name_end; i++) {
+        if (!anvil__c_ident_char(t[i]) && t[i] != '&' && t[i] != '.') {
             return false;
         }
     }
@@ -1693,6 +1818,47 @@ static bool s_wrap_designator(struct s_wrap *w, const char *t, size_t len) {
     s_put(w, t, eq + 2);
     s_newline(w, col + 4);
     s_put(w, t + eq + 3, len - eq - 3);
+    return true;
+}
+
+/*
+ * A row of designated initializers, `{.a = X, .b = Y},` (a table's row), too
+ * wide for its line: one member a line, aligned after the '{', each member
+ * still too wide broken after its '=' (s_wrap_designator), as clang-format
+ * lays it out. False for any other line.
+ */
+static bool s_wrap_row(struct s_wrap *w, const char *t, size_t len) {
+    size_t close = len > 2 && t[0] == '{' && t[1] == '.' ? s_close_of(t, len, 0) : len;
+    if (close == len || (close + 1 != len && (close + 2 != len || t[len - 1] != ','))) {
+        return false;
+    }
+    struct s_piece members[S_PIECES];
+    size_t n = s_split(t, 1, close, ",", members, S_PIECES);
+    if (n == 0) {
+        return false;
+    }
+    s_put(w, "{", 1);
+    int col = w->col;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0) {
+            s_newline(w, col);
+        }
+        /* The member with what follows it on its line: its ',' (in the piece), or the row's closing. */
+        char buf[S_LIMIT * 4];
+        const struct s_piece *m = &members[i];
+        size_t tail = i + 1 == n ? len - close : 0;
+        if (m->len + tail > sizeof buf) {
+            return false;
+        }
+        memcpy(buf, m->ptr, m->len);
+        memcpy(buf + m->len, t + close, tail);
+        size_t whole = m->len + tail;
+        if (w->col + (int)whole <= S_LIMIT) {
+            s_put(w, buf, whole);
+        } else if (!s_wrap_designator(w, buf, whole)) {
+            return false;
+        }
+    }
     return true;
 }
 
@@ -1745,13 +1911,13 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
         s_put(w, t, 4);
         return s_pack(w, &cond, 1, w->col, (struct s_piece){") {", 3});
     }
-    if (!split && s_wrap_designator(w, t, len)) {
+    if (!split && (s_wrap_designator(w, t, len) || s_wrap_row(w, t, len))) {
         return true;
     }
     /* `LHS = RHS;` */
     for (size_t i = 1; i + 1 < len && t[len - 1] == ';'; i++) {
         if (t[i] == '"' || t[i] == '\'') {
-            i = s_skip_literal(t, len, i) - 1;
+            i = anvil__c_skip_literal(t, len, i) - 1;
             continue;
         }
         size_t bracket = t[i] == '[' ? s_close_of(t, len, i) : len;
@@ -1779,7 +1945,7 @@ static bool s_join_split(const char *text, size_t len, struct anvil_buf *out) {
     for (size_t i = 0; i < len;) {
         size_t end = i + 1;
         if (text[i] == '"' || text[i] == '\'') {
-            end = s_skip_literal(text, len, i);
+            end = anvil__c_skip_literal(text, len, i);
         } else if (text[i] == '\n') {
             return false;
         }
@@ -1866,44 +2032,6 @@ static int s_line(struct anvil_buf *out, int indent, const char *text, size_t le
     return rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
 }
 
-/* A comment line wider than the limit broken at its last blanks that fit, the rest on ` * ` lines. */
-static int s_reflow(struct anvil_buf *out, const char *line, size_t len, size_t indent) {
-    int rc = ANVIL_OK;
-    bool star = line[indent] == '*'; /* a line inside a block comment: its own " * " continues */
-    size_t lead = 0;                 /* the columns before `line` on the line being written */
-    while (lead + len > S_LIMIT && rc == ANVIL_OK) {
-        size_t cut = S_LIMIT - lead, least = lead ? 0 : indent + 2;
-        while (cut > least && line[cut] != ' ') {
-            cut--;
-        }
-        if (cut <= least) {
-            /* No blank within the limit: the first one after it, as clang-format does. */
-            for (cut = S_LIMIT - lead; cut < len && line[cut] != ' '; cut++) {
-            }
-            if (cut >= len) {
-                break;
-            }
-        }
-        size_t kept = cut; /* the blanks at the break go, on both sides, as clang-format drops them */
-        while (kept > 0 && line[kept - 1] == ' ') {
-            kept--;
-        }
-        while (cut + 1 < len && line[cut + 1] == ' ') {
-            cut++;
-        }
-        rc = anvil_buf_append(out, line, kept);
-        rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
-        for (size_t i = 0; i < indent && rc == ANVIL_OK; i++) {
-            rc = anvil_buf_append_byte(out, ' ');
-        }
-        rc = rc == ANVIL_OK ? anvil_buf_append_cstr(out, star ? "* " : " * ") : rc;
-        lead = indent + (star ? 2 : 3);
-        line += cut + 1;
-        len -= cut + 1;
-    }
-    return rc == ANVIL_OK ? anvil_buf_append(out, line, len) : rc;
-}
-
 int anvil__c_line(struct anvil_buf *out, int indent, const char *text, size_t len) {
     return s_line(out, indent, text, len, false);
 }
@@ -1922,7 +2050,7 @@ static bool s_wide(const struct anvil_buf *out, size_t from) {
 int anvil__c_declaration(struct anvil_buf *out, int indent, const char *text, size_t len) {
     const char *open = memchr(text, '(', len);
     size_t name = open ? (size_t)(open - text) : 0;
-    while (name > 0 && s_ident_char(text[name - 1])) {
+    while (name > 0 && anvil__c_ident_char(text[name - 1])) {
         name--;
     }
     size_t before = out->len;
@@ -1959,99 +2087,4 @@ int anvil__c_declaration(struct anvil_buf *out, int indent, const char *text, si
     rc = anvil_buf_append(out, text, type_end);
     rc = rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : rc;
     return rc == ANVIL_OK ? s_line(out, 0, text + name, len - name, false) : rc;
-}
-
-/*
- * A definition's head at the file's top, `TYPE NAME = {` or `TYPE NAME[] = {`,
- * too wide for its line, written as clang-format breaks it: after the '='
- * with the '{' on a line of its own four columns in where `TYPE NAME =`
- * fits and NAME is an array, else before NAME, four columns in. Its rows
- * then go four columns further in (`*shift`). False for any other line.
- */
-static bool s_table_head(struct anvil_buf *out, const char *line, size_t len, size_t *shift, int *rc) {
-    if (len <= S_LIMIT || len < 8 || line[0] == ' ' || memcmp(line + len - 4, " = {", 4) != 0 ||
-        s_has(line, 0, len, '(') || s_has(line, 0, len, '"')) {
-        return false;
-    }
-    size_t name = len - 4, brackets = 0;
-    while (name > 0 && (line[name - 1] == ']' || line[name - 1] == '[')) {
-        name--, brackets++;
-    }
-    while (name > 0 && s_ident_char(line[name - 1])) {
-        name--;
-    }
-    size_t declarator = name; /* NAME with its '*'s */
-    while (declarator > 0 && line[declarator - 1] == '*') {
-        declarator--;
-    }
-    size_t type = declarator;
-    while (type > 0 && line[type - 1] == ' ') {
-        type--;
-    }
-    if (type == 0 || type == declarator || !s_ident_char(line[name]) || (brackets != 0 && brackets != 2)) {
-        return false;
-    }
-    if (brackets == 2 && len - 2 <= S_LIMIT) {
-        *rc = anvil_buf_append(out, line, len - 2);
-        *rc = *rc == ANVIL_OK ? anvil_buf_append_cstr(out, "\n    {\n") : *rc;
-        *shift = 4;
-        return true;
-    }
-    *rc = anvil_buf_append(out, line, type);
-    *rc = *rc == ANVIL_OK ? anvil_buf_append_cstr(out, "\n    ") : *rc;
-    size_t after = brackets == 2 && 4 + len - declarator > S_LIMIT ? len - 6 : len; /* `NAME` then `[] = {` */
-    *rc = *rc == ANVIL_OK ? anvil_buf_append(out, line + declarator, after - declarator) : *rc;
-    *rc = *rc == ANVIL_OK && after < len ? anvil_buf_append_cstr(out, "\n        [] = {") : *rc;
-    *rc = *rc == ANVIL_OK ? anvil_buf_append_byte(out, '\n') : *rc;
-    *shift = after < len ? 8 : 4;
-    return true;
-}
-
-int anvil__c_rewrap(struct anvil_buf *out, size_t from) {
-    struct anvil_buf text;
-    anvil_buf_init(&text, NULL, 0);
-    int rc = anvil_buf_append(&text, out->data + from, out->len - from);
-    out->len = from;
-    size_t shift = 0; /* the rows of a table whose head was broken (s_table_head) go this much further in */
-    for (size_t at = 0; at < text.len && rc == ANVIL_OK;) {
-        const char *line = text.data + at;
-        const char *end = memchr(line, '\n', text.len - at);
-        size_t len = end ? (size_t)(end - line) : text.len - at, full = len;
-        while (len > 0 && line[len - 1] == ' ') {
-            len--; /* no trailing blanks (a comment's text may end a line with one), as clang-format keeps none */
-        }
-        size_t indent = 0;
-        while (indent < len && line[indent] == ' ') {
-            indent++;
-        }
-        bool code = indent < len && line[indent] != '*' && line[indent] != '"' && line[indent] != '/';
-        bool comment = indent + 1 < len && (memcmp(line + indent, "/*", 2) == 0 || memcmp(line + indent, "* ", 2) == 0);
-        shift = indent == 0 && len > 0 ? 0 : shift; /* the table's end (its `};`), or a line at the top after it */
-        if (shift == 0 && s_table_head(out, line, len, &shift, &rc)) {
-            at += full + (end != NULL);
-            continue;
-        }
-        if (!code && (indent >= len || line[indent] != '"')) {
-            shift = 0; /* a table holds no comment and no blank line: it has ended */
-        }
-        if (shift > 0 && len > 0) {
-            for (size_t i = 0; i < shift && rc == ANVIL_OK; i++) {
-                rc = anvil_buf_append_byte(out, ' ');
-            }
-        }
-        if (len + (len > 0 ? shift : 0) > S_LIMIT && code) {
-            out->len -= len > 0 ? shift : 0;
-            rc = rc == ANVIL_OK ? anvil__c_line(out, (int)(indent + shift), line + indent, len - indent) : rc;
-            out->len -= rc == ANVIL_OK && !end; /* no newline the text did not have */
-        } else if (len > S_LIMIT && comment) {
-            rc = s_reflow(out, line, len, indent);
-            rc = rc == ANVIL_OK && end ? anvil_buf_append_byte(out, '\n') : rc;
-        } else {
-            rc = anvil_buf_append(out, line, len);
-            rc = rc == ANVIL_OK && end ? anvil_buf_append_byte(out, '\n') : rc;
-        }
-        at += full + (end != NULL);
-    }
-    anvil_buf_clean_up(&text);
-    return rc;
 }

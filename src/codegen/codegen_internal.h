@@ -101,11 +101,26 @@ int anvil__c_declaration(struct anvil_buf *out, int indent, const char *text, si
 /*
  * Breaks each line of out[from...] wider than 120 columns with
  * anvil__c_line (comments wider than that reflowed, string continuations
- * left as they are); a table's or struct's head at the file's top too wide
- * for its line is broken as clang-format breaks it, and its rows moved four
- * (or eight) columns further in.
+ * left as they are). A table's or struct's head at the file's top too wide
+ * for its line is laid out as clang-format lays it out: of its ways (after
+ * the '=' with the '{' below, before the name, both, before an array's
+ * `[]`, or left whole), the one whose lines, with its rows moved four or
+ * eight columns further in as that way moves them and broken again, run
+ * least past the limit; the first of that order on a tie.
  */
 int anvil__c_rewrap(struct anvil_buf *out, size_t from);
+
+/* The column limit of the project's .clang-format, which generated code keeps. */
+#define ANVIL__C_LIMIT 120
+
+/* Index just past the string or character literal that starts at t[i] (`len` at most). */
+size_t anvil__c_skip_literal(const char *t, size_t len, size_t i);
+
+/* Whether t[from, to) holds the character `c` outside string and character literals. */
+bool anvil__c_has(const char *t, size_t from, size_t to, char c);
+
+/* Whether `c` may be part of a C identifier or number. */
+bool anvil__c_ident_char(char c);
 
 /* `text` without the parentheses around all of it, if it has them (`(a && b)` gives `a && b`); else `text`. Brackets
  * inside string and character literals are skipped. */
@@ -117,8 +132,9 @@ struct anvil_str_view anvil__c_unparen(struct anvil_str_view text);
 int anvil__c_string(struct anvil_buf *out, struct anvil_str_view text, int indent);
 
 /* `static const char NAMESUFFIX[] = "text";` at `indent`, one line when it fits 120 columns, else the literal (in
- * pieces if need be) on the lines after the `=`, four columns further in, as clang-format lays it out; a newline after.
- */
+ * pieces if need be) on the lines after the `=`, four columns further in, as clang-format lays it out; where
+ * `static const char NAMESUFFIX[] =` is itself too wide, broken before the name too, which goes four columns in
+ * (with the literal after it where that fits, else on the lines after it, eight columns in); a newline after. */
 int anvil__c_string_decl(struct anvil_buf *out, int indent, const char *name, const char *suffix,
                          struct anvil_str_view text);
 

@@ -694,6 +694,21 @@ static bool s_name_ok(struct anvil_str_view name) {
     return s_identifier(text);
 }
 
+/*
+ * `"text", LEN}` and `after`, the string's '"' at column `col` (just after a
+ * '{'). A string too long for its line is split (anvil__c_string) with its
+ * pieces aligned under the first and its length on a line of its own under
+ * them, as clang-format breaks after a string that spans lines.
+ */
+static int s_counted(struct anvil_buf *out, struct anvil_str_view text, int col, const char *after) {
+    size_t start = out->len;
+    int rc = anvil__c_string(out, text, col);
+    bool split = rc == ANVIL_OK && memchr(out->data + start, '\n', out->len - start);
+    return rc == ANVIL_OK
+               ? anvil_buf_appendf(out, ",%s%*s%zu}%s", split ? "\n" : " ", split ? col : 0, "", text.len, after)
+               : rc;
+}
+
 static int s_waiter(struct s_gen *g, const struct anvil_waiter *w) {
     if (!s_name_ok(w->name) || !s_name_ok(s_name_part(w->operation))) {
         char shown[80];
@@ -730,14 +745,7 @@ static int s_waiter(struct s_gen *g, const struct anvil_waiter *w) {
         for (int pass = 0; pass < 2 && rc == ANVIL_OK; pass++) {
             for (size_t k = 0; k < a->code_count && rc == ANVIL_OK; k++) {
                 rc = anvil_buf_append_cstr(&g->tables, pass ? "\n    {" : k ? ", {" : "{");
-                size_t start = g->tables.len;
-                rc = rc == ANVIL_OK ? anvil__c_string(&g->tables, a->codes[k], 5) : rc;
-                /* A code split over lines: its pieces aligned after the '{', and its length on a line of its own
-                   under them, as clang-format breaks after a string that spans lines. */
-                bool split = rc == ANVIL_OK && memchr(g->tables.data + start, '\n', g->tables.len - start);
-                rc = rc == ANVIL_OK ? anvil_buf_appendf(&g->tables, split ? ",\n     %zu}%s" : ", %zu}%s",
-                                                        a->codes[k].len, pass ? "," : "")
-                                    : rc;
+                rc = rc == ANVIL_OK ? s_counted(&g->tables, a->codes[k], 5, pass ? "," : "") : rc;
             }
             rc = rc == ANVIL_OK ? anvil_buf_append_cstr(&g->tables, pass ? "\n};\n" : "};\n") : rc;
             const char *text = g->tables.data + row;
@@ -769,18 +777,14 @@ static int s_waiter(struct s_gen *g, const struct anvil_waiter *w) {
             rc = s_matcher(g, w, a, names[i], sizeof names[i]);
         }
     }
-    /* A name too long for the declaration's line goes on the next, the rows four columns further in (clang-format). */
-    bool long_name = strlen("static const struct anvil_waiter_acceptor ") + strlen(g->prefix) + 1 + strlen(snake) +
-                         strlen("_acceptors[] = {") >
-                     120;
-    const char *row_in = long_name ? "        " : "    ";
+    /* Each row on a line of its own: anvil__c_rewrap breaks a head or a row too wide for its line. */
     rc = rc == ANVIL_OK
-             ? anvil_buf_appendf(&g->tables, "static const struct anvil_waiter_acceptor%s%s_%s_acceptors[] = {\n",
-                                 long_name ? "\n    " : " ", g->prefix, snake)
+             ? anvil_buf_appendf(&g->tables, "static const struct anvil_waiter_acceptor %s_%s_acceptors[] = {\n",
+                                 g->prefix, snake)
              : rc;
     for (size_t i = 0; i < w->acceptor_count && rc == ANVIL_OK; i++) {
         const struct anvil_waiter_acceptor *a = &w->acceptors[i];
-        /* The row's designators, on one line when it fits 120 columns, else one a line (as clang-format). */
+        /* The row's designators (on one line; anvil__c_rewrap puts them one a line where that is too wide). */
         char fields[4][200];
         size_t n = 0;
         snprintf(fields[n++], sizeof fields[0], ".state = %s", s_states[a->state]);
@@ -801,16 +805,8 @@ static int s_waiter(struct s_gen *g, const struct anvil_waiter *w) {
             snprintf(fields[n++], sizeof fields[0], ".status = %d", a->status);
             break;
         }
-        size_t width = strlen(row_in) + 1 + 2; /* "    {" and "}," */
-        for (size_t k = 0; k < n; k++) {
-            width += strlen(fields[k]) + (k ? 2 : 0);
-        }
         for (size_t k = 0; k < n && rc == ANVIL_OK; k++) {
-            if (k == 0 || width > 120) {
-                rc = anvil_buf_appendf(&g->tables, "%s%s%s", k ? ",\n" : "", row_in, k ? " " : "{");
-            } else {
-                rc = anvil_buf_append_cstr(&g->tables, ", ");
-            }
+            rc = anvil_buf_append_cstr(&g->tables, k ? ", " : "    {");
             rc = rc == ANVIL_OK ? anvil_buf_append_cstr(&g->tables, fields[k]) : rc;
         }
         rc = rc == ANVIL_OK ? anvil_buf_append_cstr(&g->tables, "},\n") : rc;
@@ -820,11 +816,9 @@ static int s_waiter(struct s_gen *g, const struct anvil_waiter *w) {
     rc = rc == ANVIL_OK ? anvil_buf_appendf(&g->tables, "const struct anvil_waiter %s_waiter_%.*s = {\n    .name = {",
                                             g->prefix, (int)w->name.len, w->name.ptr)
                         : rc;
-    rc = rc == ANVIL_OK ? anvil__c_string(&g->tables, w->name, 8) : rc;
-    rc = rc == ANVIL_OK ? anvil_buf_appendf(&g->tables, ", %zu},\n    .operation = {", w->name.len) : rc;
-    rc = rc == ANVIL_OK ? anvil__c_string(&g->tables, w->operation, 8) : rc;
+    rc = rc == ANVIL_OK ? s_counted(&g->tables, w->name, (int)strlen("    .name = {"), ",\n    .operation = {") : rc;
+    rc = rc == ANVIL_OK ? s_counted(&g->tables, w->operation, (int)strlen("    .operation = {"), ",\n") : rc;
     rc = rc == ANVIL_OK ? anvil_buf_appendf(&g->tables,
-                                            ", %zu},\n"
                                             "    .min_delay_s = %u,\n"
                                             "    .max_delay_s = %u,\n"
                                             "    .max_attempts = %u,\n"
@@ -832,7 +826,7 @@ static int s_waiter(struct s_gen *g, const struct anvil_waiter *w) {
                                             "    .acceptors = %s_%s_acceptors,\n"
                                             "    .acceptor_count = %zu,\n"
                                             "};\n\n",
-                                            w->operation.len, w->min_delay_s, w->max_delay_s, w->max_attempts,
+                                            w->min_delay_s, w->max_delay_s, w->max_attempts,
                                             w->deprecated ? "true" : "false", g->prefix, snake, w->acceptor_count)
                         : rc;
     /* The header: documentation, the description, the wait. */

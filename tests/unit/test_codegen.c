@@ -487,16 +487,92 @@ TEST(codegen_keeps_a_group_that_is_an_operand_whole) {
     s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
 }
 
-/* A statement whose layout would not hold exactly its text (an argument too wide for any line, `f(` then a line of
- * blanks: a shape the breaker lays out wrongly) is written on one line, whole: no layout loses code. */
+/* Two statements whose layout once lost code (an argument too wide for any line gave `f(` then a line of blanks): a
+ * layout must hold exactly the statement's text, else the statement is written on one line, whole. The last try now
+ * lays these two out as clang-format does, each argument whole, one of them past the limit. */
 TEST(codegen_never_loses_a_statements_text) {
     static const struct s_shape shapes[] = {
         {4,
          "f(a_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx, g(b_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx));",
-         "f(a_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx, g(b_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx));\n"},
+         "f(a_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx,\n"
+         "      g(b_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx));\n"},
         {8,
          "x = f(vxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx, g(vxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx));",
-         "x = f(vxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx, g(vxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx));\n"},
+         "x = f(vxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx,\n"
+         "              g(vxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx));\n"},
+    };
+    s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
+}
+
+/* `static const char NAME[] = "text";` (anvil__c_string_decl) as clang-format lays it out: on one line where it fits;
+ * where `static const char NAME[] =` is itself too wide, broken before the name, with the literal after it where
+ * that fits, the `[]` on the next line where `NAME[] =` does not fit there either, and the literal on the lines
+ * after the `=` where it does not fit after it. */
+TEST(codegen_lays_out_a_string_declaration_as_clang_format_does) {
+    static const char want[] =
+        "static const char short_name_expected_text[] = \"false\";\n"
+        "static const char\n"
+        "    k_match_b_agjy_u_cpst_vqda_wk_ohj_d_rygh8ubw_nsezy_jps_ueyqpth_evfw9kh_2017a1a9_value_expected_text[] = \"false\";\n"
+        "static const char\n"
+        "    yqdeajksqga7otqxj_match_hgrqqzzti8hr_ejj_wgxu_x_hyabiubidzdxb_et_zh_sb_amnojvqdpfr2fh_s_ee937b61_value_x_expected_text\n"
+        "        [] = \"\\\"\\\"\";\n"
+        "static const char\n"
+        "    k_match_b_agjy_u_cpst_vqda_wk_ohj_d_rygh8ubw_nsezy_jps_ueyqpth_evfw9kh_2017a1a9_value_expected_text[] =\n"
+        "        \"The quick brown fox jumps over the lazy dog, and then over the lazy dog again, and again.\";\n";
+    const char *n1 = "k_match_b_agjy_u_cpst_vqda_wk_ohj_d_rygh8ubw_nsezy_jps_ueyqpth_evfw9kh_2017a1a9_value";
+    const char *n2 =
+        "yqdeajksqga7otqxj_match_hgrqqzzti8hr_ejj_wgxu_x_hyabiubidzdxb_et_zh_sb_amnojvqdpfr2fh_s_ee937b61_value_x";
+    struct anvil_buf out;
+    anvil_buf_init(&out, t->alloc, 0);
+    CHECK_OK(anvil__c_string_decl(&out, 0, "short_name", "_expected_text", anvil_sv_from_cstr("false")));
+    CHECK_OK(anvil__c_string_decl(&out, 0, n1, "_expected_text", anvil_sv_from_cstr("false")));
+    CHECK_OK(anvil__c_string_decl(&out, 0, n2, "_expected_text", anvil_sv_from_cstr("\"\"")));
+    CHECK_OK(anvil__c_string_decl(
+        &out, 0, n1, "_expected_text",
+        anvil_sv_from_cstr(
+            "The quick brown fox jumps over the lazy dog, and then over the lazy dog again, and again.")));
+    CHECK_OK(anvil_buf_append_byte(&out, '\0'));
+    CHECK_STR_EQ(out.data, want);
+done:
+    anvil_buf_clean_up(&out);
+}
+
+/* What no line holds, laid out as clang-format lays it out: a call whose argument is wider than any line (the last
+ * try) broken after its '(' where that runs least past the limit, its arguments packed, one of them `A - B` still past
+ * it broken after its operator; a braced initializer so; an `if (` never broken after its own parenthesis; and a row of
+ * designated initializers too wide for its line, one member a line after its '{', a member still too wide broken after
+ * its '='. */
+TEST(codegen_lays_out_what_no_line_holds_as_clang_format_does) {
+    static const struct s_shape shapes[] = {
+        {4,
+         "return anvil_client_new(NULL, model, \"com.amazonaws.anvillongnamesforthelayoutofgeneratedcodewheneverynameisfarlongerthananyserviceuses#AnvilLongNames_20210203\", options, out, diag);",
+         "return anvil_client_new(\n"
+         "        NULL, model,\n"
+         "        \"com.amazonaws.anvillongnamesforthelayoutofgeneratedcodewheneverynameisfarlongerthananyserviceuses#AnvilLongNames_20210203\",\n"
+         "        options, out, diag);\n"},
+        {4,
+         "struct anvil_client_operation operation = {client, polled, &anvlong_waiter_Replicationofeveryglobalsecondaryindexisactiveineveryregionwherethetableisdeployedandreadyfor};",
+         "struct anvil_client_operation operation = {\n"
+         "        client, polled,\n"
+         "        &anvlong_waiter_Replicationofeveryglobalsecondaryindexisactiveineveryregionwherethetableisdeployedandreadyfor};\n"},
+        {64, "if (!anvil_jmespath_truthy(v_x16d9lriht96urho02k711kb2fyv8ey8ykylitg5_jh)) {",
+         "if (!anvil_jmespath_truthy(\n"
+         "                                                                        v_x16d9lriht96urho02k711kb2fyv8ey8ykylitg5_jh)) {\n"},
+        {8,
+         "{.state = ANVIL_WAITER_RETRY, .matcher = ANVIL_MATCH_ERROR_TYPE, .codes = anvlong_replicationofeveryglobalsecondaryindexisactiveineveryregionwherethetableisdeployedandreadyfor_codes_1, .code_count = 1},",
+         "{.state = ANVIL_WAITER_RETRY,\n"
+         "         .matcher = ANVIL_MATCH_ERROR_TYPE,\n"
+         "         .codes =\n"
+         "             anvlong_replicationofeveryglobalsecondaryindexisactiveineveryregionwherethetableisdeployedandreadyfor_codes_1,\n"
+         "         .code_count = 1},\n"},
+        {4,
+         "(void)anvil_json_parse(NULL, jv1jv_match_efydext_fe5quzjs_rd_oc55e_jtny_a_vkdkdz_rj_dd2e8q6_un5dcicfwlp_3f3d4162_value_expected_text, sizeof jv1jv_match_efydext_fe5quzjs_rd_oc55e_jtny_a_vkdkdz_rj_dd2e8q6_un5dcicfwlp_3f3d4162_value_expected_text - 1, NULL, &jv1jv_match_efydext_fe5quzjs_rd_oc55e_jtny_a_vkdkdz_rj_dd2e8q6_un5dcicfwlp_3f3d4162_value_expected_doc, NULL);",
+         "(void)anvil_json_parse(\n"
+         "        NULL, jv1jv_match_efydext_fe5quzjs_rd_oc55e_jtny_a_vkdkdz_rj_dd2e8q6_un5dcicfwlp_3f3d4162_value_expected_text,\n"
+         "        sizeof jv1jv_match_efydext_fe5quzjs_rd_oc55e_jtny_a_vkdkdz_rj_dd2e8q6_un5dcicfwlp_3f3d4162_value_expected_text -\n"
+         "            1,\n"
+         "        NULL, &jv1jv_match_efydext_fe5quzjs_rd_oc55e_jtny_a_vkdkdz_rj_dd2e8q6_un5dcicfwlp_3f3d4162_value_expected_doc,\n"
+         "        NULL);\n"},
     };
     s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
 }
@@ -967,10 +1043,11 @@ done:
 /*
  * A table or a struct at the file's top whose head is too wide
  * (anvil__c_rewrap): broken after the '=' with the '{' on a line of its own
- * where `TYPE NAME[] =` fits, else before the name, and before the `[]`
- * where the name does not fit after that; the rows go four (or eight)
- * columns further in, the closing brace stays where it was. clang-format's
- * output for these four.
+ * where `TYPE NAME[] =` fits, else before the name, and after its '=' again
+ * or before the `[]` where `NAME[] = {` does not fit after that; the rows
+ * go four (or eight) columns further in, the closing brace stays where it
+ * was; where rows run past the limit, the way that runs least past it.
+ * clang-format's output for these seven.
  */
 TEST(codegen_breaks_a_table_head_too_wide_for_its_line) {
     static const char text[] =
@@ -1015,6 +1092,44 @@ TEST(codegen_breaks_a_table_head_too_wide_for_its_line) {
     CHECK_OK(anvil__c_rewrap(&out, strlen("/* before */\n")));
     CHECK_OK(anvil_buf_append_byte(&out, '\0'));
     CHECK_STR_EQ(out.data + strlen("/* before */\n"), want);
+    /* A struct whose `TYPE NAME =` fits, the '{' below; an array whose `NAME[] =` fits four columns in but not its
+       '{'; and a table whose row runs past the limit wherever it goes: its head kept where the whole runs least past
+       it (clang-format's excess penalty, counted for each token), not where the head alone would fit. */
+    static const char text2[] =
+        "const struct anvil_waiter p_waiter_description_of_a_table_whose_name_is_long_enough_to_need_the_brace_below_its_head_x = {\n"
+        "    .name = {\"x\", 1},\n"
+        "    .min_delay_s = 15,\n"
+        "};\n"
+        "static const struct anvil_str_view p_codes_of_a_waiter_whose_name_is_long_enough_for_its_array_to_have_the_brace_below_the_line_of_its_name_xxxxxx[] = {\n"
+        "    {\"abc\", 3},\n"
+        "};\n"
+        "static const struct anvil_waiter_acceptor anvlong_replicationofeveryglobalsecondaryindexisactiveineveryregionwherethetableisdeployedandreadyfor_acceptors[] = {\n"
+        "    {.state = ANVIL_WAITER_RETRY, .matcher = ANVIL_MATCH_ERROR_TYPE, .codes = anvlong_replicationofeveryglobalsecondaryindexisactiveineveryregionwherethetableisdeployedandreadyfor_codes_1, .code_count = 1},\n"
+        "};\n";
+    static const char want2[] =
+        "const struct anvil_waiter p_waiter_description_of_a_table_whose_name_is_long_enough_to_need_the_brace_below_its_head_x =\n"
+        "    {\n"
+        "        .name = {\"x\", 1},\n"
+        "        .min_delay_s = 15,\n"
+        "};\n"
+        "static const struct anvil_str_view\n"
+        "    p_codes_of_a_waiter_whose_name_is_long_enough_for_its_array_to_have_the_brace_below_the_line_of_its_name_xxxxxx[] =\n"
+        "        {\n"
+        "            {\"abc\", 3},\n"
+        "};\n"
+        "static const struct anvil_waiter_acceptor\n"
+        "    anvlong_replicationofeveryglobalsecondaryindexisactiveineveryregionwherethetableisdeployedandreadyfor_acceptors[] = {\n"
+        "        {.state = ANVIL_WAITER_RETRY,\n"
+        "         .matcher = ANVIL_MATCH_ERROR_TYPE,\n"
+        "         .codes =\n"
+        "             anvlong_replicationofeveryglobalsecondaryindexisactiveineveryregionwherethetableisdeployedandreadyfor_codes_1,\n"
+        "         .code_count = 1},\n"
+        "};\n";
+    out.len = 0;
+    CHECK_OK(anvil_buf_append_cstr(&out, text2));
+    CHECK_OK(anvil__c_rewrap(&out, 0));
+    CHECK_OK(anvil_buf_append_byte(&out, '\0'));
+    CHECK_STR_EQ(out.data, want2);
     /* A table cut short (no `};`): a blank line or a line at the file's top ends its rows' move. */
     static const char head[] =
         "static const struct anvil_str_view "
