@@ -46,13 +46,14 @@ static int s_reflow(struct anvil_buf *out, const char *line, size_t len, size_t 
 }
 
 /* The ways a table's head too wide for its line may be laid out (s_head_way), in the order clang-format's penalty
- * prefers them where their lines run past the limit alike. */
+ * prefers them where their lines run past the limit alike: whole first (no break), then the others. */
 enum s_head_way {
+    S_HEAD_WHOLE,         /* on its line, past the limit: the rows where they are */
     S_HEAD_EQUALS,        /* `TYPE NAME[] =`, the '{' on the next line four columns in: the rows 4 further in */
     S_HEAD_NAME,          /* `TYPE`, then `NAME[] = {` four columns in: the rows 4 further in */
     S_HEAD_NAME_EQUALS,   /* `TYPE`, `NAME[] =` four columns in, the '{' eight: the rows 8 further in */
     S_HEAD_NAME_BRACKETS, /* an array's `TYPE`, `NAME` four columns in, `[] = {` eight: the rows 8 further in */
-    S_HEAD_WHOLE,         /* on its line, past the limit: the rows where they are */
+    S_HEAD_BRACKETS,      /* an array's `TYPE NAME`, then `[] = {` four columns in: the rows 4 further in */
     S_HEAD_WAYS
 };
 
@@ -83,12 +84,13 @@ static int s_head_way(struct anvil_buf *out, const char *line, size_t len, enum 
         type--;
     }
     if (type == 0 || type == declarator || !anvil__c_ident_char(line[name]) || (brackets != 0 && brackets != 2) ||
-        (way == S_HEAD_NAME_BRACKETS && brackets == 0)) {
+        ((way == S_HEAD_NAME_BRACKETS || way == S_HEAD_BRACKETS) && brackets == 0)) {
         return ANVIL_EINVAL;
     }
-    static const char *const after[S_HEAD_WAYS] = {"\n    {\n", "\n", "\n        {\n", "\n        [] = {\n", "\n"};
-    static const size_t cut[S_HEAD_WAYS] = {2, 0, 2, 6, 0}; /* the bytes of the head's end that `after` replaces */
-    static const size_t shifts[S_HEAD_WAYS] = {4, 4, 8, 8, 0};
+    static const char *const after[S_HEAD_WAYS] = {
+        "\n", "\n    {\n", "\n", "\n        {\n", "\n        [] = {\n", "\n    [] = {\n"};
+    static const size_t cut[S_HEAD_WAYS] = {0, 2, 0, 2, 6, 6}; /* the bytes of the head's end that `after` replaces */
+    static const size_t shifts[S_HEAD_WAYS] = {0, 4, 4, 8, 8, 4};
     bool before_name = way == S_HEAD_NAME || way == S_HEAD_NAME_EQUALS || way == S_HEAD_NAME_BRACKETS;
     *shift = shifts[way];
     int rc = before_name ? anvil_buf_append(out, line, type) : ANVIL_OK;

@@ -54,9 +54,12 @@ int anvil__c_string_decl(struct anvil_buf *out, int indent, const char *name, co
     size_t head = (size_t)indent + strlen("static const char [] =") + strlen(name) + strlen(suffix);
     bool before_name = head > 120;
     int in = indent + (before_name ? 4 : 0); /* where NAME starts a line, or the type does */
+    /* Where `NAME[] =` does not fit there either, the `[]` goes on the next line, four columns further in, with the
+       literal after it (its pieces aligned under the first). */
+    bool brackets_below = before_name && (size_t)in + strlen(name) + strlen(suffix) + strlen("[] =") > 120;
     struct anvil_buf lit;
     anvil_buf_init(&lit, NULL, 0);
-    int rc = anvil__c_string(&lit, text, in + 4);
+    int rc = anvil__c_string(&lit, text, in + 4 + (brackets_below ? (int)strlen("[] = ") : 0));
     bool one_line = rc == ANVIL_OK && !memchr(lit.data, '\n', lit.len) &&
                     (size_t)in + strlen("[] = ;") + strlen(name) + strlen(suffix) + lit.len +
                             (before_name ? 0 : strlen("static const char ")) <=
@@ -66,9 +69,6 @@ int anvil__c_string_decl(struct anvil_buf *out, int indent, const char *name, co
     } else if (rc == ANVIL_OK) {
         rc = anvil_buf_appendf(out, "%*sstatic const char ", indent, "");
     }
-    /* (Where `NAME[] =` does not fit there either, the `[]` goes on the next line, eight columns in.) */
-    bool brackets_below = before_name && (size_t)in + strlen(name) + strlen(suffix) + strlen("[] =") > 120 &&
-                          !memchr(lit.data, '\n', lit.len);
     if (rc == ANVIL_OK && brackets_below) {
         rc = anvil_buf_appendf(out, "%s%s\n%*s[] = %.*s;\n", name, suffix, in + 4, "", (int)lit.len, lit.data);
     } else if (rc == ANVIL_OK && one_line) {

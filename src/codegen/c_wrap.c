@@ -1967,11 +1967,23 @@ static bool s_join_split(const char *text, size_t len, struct anvil_buf *out) {
     return true;
 }
 
-/* Whether `a` is `b` with only blanks and line breaks added or taken away, and has no line of blanks alone. */
+/* Whether `a` is `b` with only blanks and line breaks added or taken away, and has no line of blanks alone: never
+ * inside a string or character literal, and never where they part two names (or take the place of none there). */
 static bool s_same_text(const char *a, size_t alen, const char *b, size_t blen) {
     size_t i = 0, j = 0;
-    bool blank_line = false; /* the line of `a` so far holds only blanks */
+    bool blank_line = false;  /* the line of `a` so far holds only blanks */
+    char quote = 0, prev = 0; /* the literal being compared (its blanks are its text); the byte compared last */
     for (;;) {
+        if (quote) {
+            size_t n = j < blen && b[j] == '\\' ? 2 : 1; /* an escape and what it escapes */
+            if (i + n > alen || j + n > blen || memcmp(a + i, b + j, n) != 0) {
+                return false;
+            }
+            quote = n == 1 && b[j] == quote ? 0 : quote;
+            i += n, j += n;
+            continue;
+        }
+        size_t i0 = i, j0 = j;
         while (i < alen && (a[i] == ' ' || a[i] == '\n')) {
             if (a[i] == '\n' && blank_line) {
                 return false;
@@ -1985,9 +1997,15 @@ static bool s_same_text(const char *a, size_t alen, const char *b, size_t blen) 
         if (i == alen || j == blen) {
             return i == alen && j == blen && !blank_line;
         }
-        if (a[i++] != b[j++]) {
+        if (anvil__c_ident_char(prev) && anvil__c_ident_char(b[j]) && (i > i0) != (j > j0)) {
             return false;
         }
+        if (a[i] != b[j]) {
+            return false;
+        }
+        quote = b[j] == '"' || b[j] == '\'' ? b[j] : 0;
+        prev = b[j];
+        i++, j++;
         blank_line = false;
     }
 }

@@ -102,11 +102,12 @@ int anvil__c_declaration(struct anvil_buf *out, int indent, const char *text, si
  * Breaks each line of out[from...] wider than 120 columns with
  * anvil__c_line (comments wider than that reflowed, string continuations
  * left as they are). A table's or struct's head at the file's top too wide
- * for its line is laid out as clang-format lays it out: of its ways (after
- * the '=' with the '{' below, before the name, both, before an array's
- * `[]`, or left whole), the one whose lines, with its rows moved four or
- * eight columns further in as that way moves them and broken again, run
- * least past the limit; the first of that order on a tie.
+ * for its line is laid out as clang-format lays it out: of its ways (left
+ * whole, after the '=' with the '{' below, before the name, both, before
+ * the name and an array's `[]`, or before the `[]` alone), the one whose
+ * lines, with its rows moved as that way moves them and broken again, run
+ * least past the limit (per token, as clang-format's penalty counts it);
+ * the first of that order on a tie.
  */
 int anvil__c_rewrap(struct anvil_buf *out, size_t from);
 
@@ -134,7 +135,8 @@ int anvil__c_string(struct anvil_buf *out, struct anvil_str_view text, int inden
 /* `static const char NAMESUFFIX[] = "text";` at `indent`, one line when it fits 120 columns, else the literal (in
  * pieces if need be) on the lines after the `=`, four columns further in, as clang-format lays it out; where
  * `static const char NAMESUFFIX[] =` is itself too wide, broken before the name too, which goes four columns in
- * (with the literal after it where that fits, else on the lines after it, eight columns in); a newline after. */
+ * (with the literal after it where that fits, else on the lines after it, eight columns in; and where `NAME[] =`
+ * does not fit there, the `[] = "text"` on the next line); a newline after. */
 int anvil__c_string_decl(struct anvil_buf *out, int indent, const char *name, const char *suffix,
                          struct anvil_str_view text);
 

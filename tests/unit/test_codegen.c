@@ -506,8 +506,8 @@ TEST(codegen_never_loses_a_statements_text) {
 
 /* `static const char NAME[] = "text";` (anvil__c_string_decl) as clang-format lays it out: on one line where it fits;
  * where `static const char NAME[] =` is itself too wide, broken before the name, with the literal after it where
- * that fits, the `[]` on the next line where `NAME[] =` does not fit there either, and the literal on the lines
- * after the `=` where it does not fit after it. */
+ * that fits, the `[]` on the next line where `NAME[] =` does not fit there either (a split literal's pieces then
+ * aligned under its first), and the literal on the lines after the `=` where it does not fit after it. */
 TEST(codegen_lays_out_a_string_declaration_as_clang_format_does) {
     static const char want[] =
         "static const char short_name_expected_text[] = \"false\";\n"
@@ -518,7 +518,11 @@ TEST(codegen_lays_out_a_string_declaration_as_clang_format_does) {
         "        [] = \"\\\"\\\"\";\n"
         "static const char\n"
         "    k_match_b_agjy_u_cpst_vqda_wk_ohj_d_rygh8ubw_nsezy_jps_ueyqpth_evfw9kh_2017a1a9_value_expected_text[] =\n"
-        "        \"The quick brown fox jumps over the lazy dog, and then over the lazy dog again, and again.\";\n";
+        "        \"The quick brown fox jumps over the lazy dog, and then over the lazy dog again, and again.\";\n"
+        "static const char\n"
+        "    n_nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn_expected_text\n"
+        "        [] = \"The quick brown fox jumps over the lazy dog The quick brown fox jumps over the lazy \"\n"
+        "             \"dog Th\";\n";
     const char *n1 = "k_match_b_agjy_u_cpst_vqda_wk_ohj_d_rygh8ubw_nsezy_jps_ueyqpth_evfw9kh_2017a1a9_value";
     const char *n2 =
         "yqdeajksqga7otqxj_match_hgrqqzzti8hr_ejj_wgxu_x_hyabiubidzdxb_et_zh_sb_amnojvqdpfr2fh_s_ee937b61_value_x";
@@ -531,6 +535,11 @@ TEST(codegen_lays_out_a_string_declaration_as_clang_format_does) {
         &out, 0, n1, "_expected_text",
         anvil_sv_from_cstr(
             "The quick brown fox jumps over the lazy dog, and then over the lazy dog again, and again.")));
+    CHECK_OK(anvil__c_string_decl(
+        &out, 0, "n_nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn",
+        "_expected_text",
+        anvil_sv_from_cstr(
+            "The quick brown fox jumps over the lazy dog The quick brown fox jumps over the lazy dog Th")));
     CHECK_OK(anvil_buf_append_byte(&out, '\0'));
     CHECK_STR_EQ(out.data, want);
 done:
@@ -1094,7 +1103,10 @@ TEST(codegen_breaks_a_table_head_too_wide_for_its_line) {
     CHECK_STR_EQ(out.data + strlen("/* before */\n"), want);
     /* A struct whose `TYPE NAME =` fits, the '{' below; an array whose `NAME[] =` fits four columns in but not its
        '{'; and a table whose row runs past the limit wherever it goes: its head kept where the whole runs least past
-       it (clang-format's excess penalty, counted for each token), not where the head alone would fit. */
+       it (clang-format's excess penalty, counted for each token), not where the head alone would fit; and an array
+       whose name fits no line, broken before its name and its `[]` with one row, and with four (each past the limit
+       wherever it goes) after its name, `[] = {` four columns in; and a struct whose ways tie, kept whole (no break).
+     */
     static const char text2[] =
         "const struct anvil_waiter p_waiter_description_of_a_table_whose_name_is_long_enough_to_need_the_brace_below_its_head_x = {\n"
         "    .name = {\"x\", 1},\n"
@@ -1105,6 +1117,22 @@ TEST(codegen_breaks_a_table_head_too_wide_for_its_line) {
         "};\n"
         "static const struct anvil_waiter_acceptor anvlong_replicationofeveryglobalsecondaryindexisactiveineveryregionwherethetableisdeployedandreadyfor_acceptors[] = {\n"
         "    {.state = ANVIL_WAITER_RETRY, .matcher = ANVIL_MATCH_ERROR_TYPE, .codes = anvlong_replicationofeveryglobalsecondaryindexisactiveineveryregionwherethetableisdeployedandreadyfor_codes_1, .code_count = 1},\n"
+        "};\n"
+        /* one row: */
+        "static const struct anvil_waiter_acceptor p_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa_acceptors[] = {\n"
+        "    {.state = ANVIL_WAITER_RETRY, .matcher = ANVIL_MATCH_OUTPUT, .compiled = p_match_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb_0},\n"
+        "};\n"
+        /* four rows: */
+        "static const struct anvil_waiter_acceptor p_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa_acceptors[] = {\n"
+        "    {.state = ANVIL_WAITER_RETRY, .matcher = ANVIL_MATCH_OUTPUT, .compiled = p_match_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb_0},\n"
+        "    {.state = ANVIL_WAITER_RETRY, .matcher = ANVIL_MATCH_OUTPUT, .compiled = p_match_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb_1},\n"
+        "    {.state = ANVIL_WAITER_RETRY, .matcher = ANVIL_MATCH_OUTPUT, .compiled = p_match_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb_2},\n"
+        "    {.state = ANVIL_WAITER_RETRY, .matcher = ANVIL_MATCH_OUTPUT, .compiled = p_match_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb_3},\n"
+        "};\n"
+        /* a tie: whole */
+        "const struct anvil_waiter w_nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn = {\n"
+        "    .max_attempts = 40,\n"
+        "    .acceptors = a_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx,\n"
         "};\n";
     static const char want2[] =
         "const struct anvil_waiter p_waiter_description_of_a_table_whose_name_is_long_enough_to_need_the_brace_below_its_head_x =\n"
@@ -1124,6 +1152,41 @@ TEST(codegen_breaks_a_table_head_too_wide_for_its_line) {
         "         .codes =\n"
         "             anvlong_replicationofeveryglobalsecondaryindexisactiveineveryregionwherethetableisdeployedandreadyfor_codes_1,\n"
         "         .code_count = 1},\n"
+        "};\n"
+        /* one row: */
+        "static const struct anvil_waiter_acceptor\n"
+        "    p_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa_acceptors\n"
+        "        [] = {\n"
+        "            {.state = ANVIL_WAITER_RETRY,\n"
+        "             .matcher = ANVIL_MATCH_OUTPUT,\n"
+        "             .compiled =\n"
+        "                 p_match_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb_0},\n"
+        "};\n"
+        /* four rows: */
+        "static const struct anvil_waiter_acceptor p_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa_acceptors\n"
+        "    [] = {\n"
+        "        {.state = ANVIL_WAITER_RETRY,\n"
+        "         .matcher = ANVIL_MATCH_OUTPUT,\n"
+        "         .compiled =\n"
+        "             p_match_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb_0},\n"
+        "        {.state = ANVIL_WAITER_RETRY,\n"
+        "         .matcher = ANVIL_MATCH_OUTPUT,\n"
+        "         .compiled =\n"
+        "             p_match_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb_1},\n"
+        "        {.state = ANVIL_WAITER_RETRY,\n"
+        "         .matcher = ANVIL_MATCH_OUTPUT,\n"
+        "         .compiled =\n"
+        "             p_match_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb_2},\n"
+        "        {.state = ANVIL_WAITER_RETRY,\n"
+        "         .matcher = ANVIL_MATCH_OUTPUT,\n"
+        "         .compiled =\n"
+        "             p_match_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb_3},\n"
+        "};\n"
+        /* a tie: whole */
+        "const struct anvil_waiter w_nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn = {\n"
+        "    .max_attempts = 40,\n"
+        "    .acceptors =\n"
+        "        a_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx,\n"
         "};\n";
     out.len = 0;
     CHECK_OK(anvil_buf_append_cstr(&out, text2));
