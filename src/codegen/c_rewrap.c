@@ -183,49 +183,53 @@ static int s_rewrap_line(struct anvil_buf *out, const struct s_text_line *l, siz
 }
 
 /*
- * A table's or struct's head at the file's top too wide for its line: laid
- * out in the way whose lines, with the table's rows (`rows`, the text after
- * the head) moved as that way moves them, run least past the limit (a column
- * past it outweighs any break in clang-format's penalty), the first of
- * s_head_way's order on a tie. True when it was such a head (and written,
- * `*rc` saying how); `*shift` gets how much further in its rows go.
+ * A table's or struct's head at the file's top too wide for its line, with
+ * its rows (the lines of `rows` up to the table's end): written in the way
+ * whose lines, rows moved as that way moves them and broken again, run
+ * least past the limit (a column past it outweighs any break in
+ * clang-format's penalty), the first of s_head_way's order on a tie; `*taken`
+ * gets the bytes of `rows` written with it. False, nothing written, for any
+ * other line (or when memory ran out: `*rc` says so).
  */
-static bool s_table_head(struct anvil_buf *out, const struct s_text_line *head, const char *rows, size_t rows_len,
-                         size_t *shift, int *rc) {
+static bool s_table(struct anvil_buf *out, const struct s_text_line *head, const char *rows, size_t rows_len,
+                    size_t *taken, int *rc) {
     if (head->len <= S_LIMIT) {
         return false;
     }
-    struct anvil_buf scratch;
-    anvil_buf_init(&scratch, NULL, 0);
-    int best = -1;
+    struct anvil_buf tried, best;
+    anvil_buf_init(&tried, NULL, 0);
+    anvil_buf_init(&best, NULL, 0);
+    bool found = false;
     size_t best_excess = SIZE_MAX;
     for (int way = 0; way < S_HEAD_WAYS && *rc == ANVIL_OK; way++) {
-        size_t moved = 0;
-        scratch.len = 0;
-        int got = s_head_way(&scratch, head->ptr, head->len, (enum s_head_way)way, &moved);
-        for (size_t at = 0; got == ANVIL_OK && at < rows_len;) {
+        size_t shift = 0, at = 0;
+        tried.len = 0;
+        int got = s_head_way(&tried, head->ptr, head->len, (enum s_head_way)way, &shift);
+        while (got == ANVIL_OK && at < rows_len) {
             struct s_text_line l = s_text_line(rows + at, rows_len - at);
             if (s_rows_end(&l)) {
                 break;
             }
-            got = s_rewrap_line(&scratch, &l, moved);
+            got = s_rewrap_line(&tried, &l, shift);
             at += l.full + l.newline;
         }
         if (got == ANVIL_EINVAL) {
-            continue;
+            continue; /* not a head, or not a way of this one */
         }
         *rc = got;
-        size_t excess = s_excess(&scratch, 0);
+        size_t excess = s_excess(&tried, 0);
         if (got == ANVIL_OK && excess < best_excess) {
-            best = way, best_excess = excess;
+            struct anvil_buf swap = best;
+            best = tried, tried = swap;
+            found = true, best_excess = excess, *taken = at;
         }
     }
-    anvil_buf_clean_up(&scratch);
-    if (best < 0 || *rc != ANVIL_OK) {
-        return best >= 0;
+    if (found && *rc == ANVIL_OK) {
+        *rc = anvil_buf_append(out, best.data, best.len);
     }
-    *rc = s_head_way(out, head->ptr, head->len, (enum s_head_way)best, shift);
-    return true;
+    anvil_buf_clean_up(&tried);
+    anvil_buf_clean_up(&best);
+    return found && *rc == ANVIL_OK;
 }
 
 int anvil__c_rewrap(struct anvil_buf *out, size_t from) {
@@ -233,17 +237,15 @@ int anvil__c_rewrap(struct anvil_buf *out, size_t from) {
     anvil_buf_init(&text, NULL, 0);
     int rc = anvil_buf_append(&text, out->data + from, out->len - from);
     out->len = from;
-    size_t shift = 0; /* the rows of a table whose head was broken (s_table_head) go this much further in */
     for (size_t at = 0; at < text.len && rc == ANVIL_OK;) {
         struct s_text_line l = s_text_line(text.data + at, text.len - at);
-        size_t next = at + l.full + l.newline;
-        shift = s_rows_end(&l) ? 0 : shift;
-        if (shift == 0 && s_table_head(out, &l, text.data + next, text.len - next, &shift, &rc)) {
-            at = next;
-            continue;
+        at += l.full + l.newline;
+        size_t rows = 0;
+        if (s_table(out, &l, text.data + at, text.len - at, &rows, &rc)) {
+            at += rows; /* the head and its rows, written */
+        } else {
+            rc = rc == ANVIL_OK ? s_rewrap_line(out, &l, 0) : rc;
         }
-        rc = rc == ANVIL_OK ? s_rewrap_line(out, &l, shift) : rc;
-        at = next;
     }
     anvil_buf_clean_up(&text);
     return rc;
