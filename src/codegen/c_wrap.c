@@ -1185,7 +1185,9 @@ static bool s_compared_way(struct s_wrap *w, const char *t, size_t len, size_t o
               : way == 'c' ? below
                            : below + 4;
     struct s_piece closing = {t + close, at + 3 - close};
-    if (s_pack_lines(args, n, col, col, closing.len) == 0) {
+    /* (On the last try, an argument wider than any line: 'c', the arguments running past the limit as they must.) */
+    bool loose = s_pack_lines(args, n, col, col, closing.len) == 0;
+    if (loose && (way != 'c' || !w->lenient)) {
         return false;
     }
     if (way == 'a' || way == 'c') {
@@ -1198,7 +1200,11 @@ static bool s_compared_way(struct s_wrap *w, const char *t, size_t len, size_t o
     if (way == 'c' || way == 'd') {
         s_newline(w, col);
     }
-    s_pack(w, args, n, col, closing);
+    if (loose) {
+        s_args_loose(w, args, n, col, closing, false);
+    } else {
+        s_pack(w, args, n, col, closing);
+    }
     if (w->col + 1 + (int)(len - at - 4) <= S_LIMIT) {
         s_put(w, " ", 1);
     } else {
@@ -1342,7 +1348,7 @@ static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
         anvil_buf_init(&best.text, NULL, 0);
         for (char way = 'a'; way <= 'd'; way++) {
             bool tried = way <= 'b'   ? n > 1
-                         : way == 'c' ? best.text.len == 0 && w->col + (int)open + 1 <= S_LIMIT
+                         : way == 'c' ? w->col + (int)open + 1 <= S_LIMIT
                                       : best.text.len == 0 && w->col + 9 + (int)(open - from) + 1 <= S_LIMIT;
             struct anvil_buf scratch;
             anvil_buf_init(&scratch, NULL, 0);
@@ -1575,11 +1581,55 @@ static bool s_put_kept(struct s_wrap *w, struct s_kept *kept) {
 }
 
 /*
+ * Writes the right side `rhs` of `LHS = RHS;` as a call (s_assign_call):
+ * on this line, its continuation lines from `here_indent`, or, when
+ * `below`, on the next line four columns in, there a comparison broken
+ * after its operator when `at_operator` (its sides `sides`), or a subscript
+ * on a line of its own when the call fits no way there (`below_fails`).
+ * False when it does not fit.
+ */
+static bool s_assign_way(struct s_wrap *w, const char *rhs, size_t rhs_len, int col, int here_indent, bool at_operator,
+                         const struct s_piece *sides, bool below, bool below_fails) {
+    if (!below) {
+        s_put(w, " ", 1);
+        bool fit_head = w->fit_head;
+        int indent = w->indent;
+        w->fit_head = true;
+        w->indent = here_indent;
+        bool ok = s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
+        w->fit_head = fit_head;
+        w->indent = indent;
+        return ok;
+    }
+    s_newline(w, col + 4);
+    if (at_operator) {
+        s_put(w, sides[0].ptr, sides[0].len);
+        s_newline(w, col + 4);
+        s_put(w, sides[1].ptr, sides[1].len);
+        return true;
+    }
+    if (below_fails && rhs_len > 2 && rhs[rhs_len - 2] == ']' && !anvil__c_has(rhs, 0, rhs_len, '(')) {
+        /* `&items[i];`: the subscript on a line of its own, four columns further in. */
+        const char *subscript = memchr(rhs, '[', rhs_len);
+        size_t at = subscript ? (size_t)(subscript - rhs) : 0;
+        if (at > 0 && col + 4 + (int)at <= S_LIMIT && col + 8 + (int)(rhs_len - at) <= S_LIMIT) {
+            s_put(w, rhs, at);
+            s_newline(w, col + 8);
+            s_put(w, rhs + at, rhs_len - at);
+            return true;
+        }
+    }
+    w->indent += 4;
+    return s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
+}
+
+/*
  * The right side `rhs` of `LHS = RHS;` as a call (w->col just past the '=' at
- * t[eq], the statement at `col`): `LHS = f(` and its arguments on the next
- * line when that takes fewer lines than breaking after '=' and aligning them
- * after the parenthesis; a comparison broken after its operator on the line
- * after the '=' when each side fits a line there.
+ * t[eq], the statement at `col`): `LHS = f(` with its arguments aligned
+ * after the parenthesis, or the call on the next line four columns in (a
+ * comparison there broken after its operator when each side fits a line),
+ * as clang-format's penalty (s_penalty) chooses when both fit; else the one
+ * that does.
  */
 static bool s_assign_call(struct s_wrap *w, const char *rhs, size_t rhs_len, int col, size_t eq) {
     struct s_wrap here = *w, below = *w;
@@ -1602,37 +1652,22 @@ static bool s_assign_call(struct s_wrap *w, const char *rhs, size_t rhs_len, int
     bool at_operator =
         compared && next_line != 1 && col + 4 + (int)sides[0].len <= S_LIMIT && col + 4 + (int)sides[1].len <= S_LIMIT;
     next_line = at_operator ? 2 : next_line;
-    if (same_line > 0 && (next_line == 0 || same_line < next_line + 1)) {
-        s_put(w, " ", 1);
-        bool fit_head = w->fit_head;
-        int indent = w->indent;
-        w->fit_head = true;
-        w->indent = here.indent;
-        bool ok = s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
-        w->fit_head = fit_head;
-        w->indent = indent;
-        return ok;
-    }
-    s_newline(w, col + 4);
-    if (at_operator) {
-        s_put(w, sides[0].ptr, sides[0].len);
-        s_newline(w, col + 4);
-        s_put(w, sides[1].ptr, sides[1].len);
-        return true;
-    }
-    if (next_line == 0 && rhs_len > 2 && rhs[rhs_len - 2] == ']' && !anvil__c_has(rhs, 0, rhs_len, '(')) {
-        /* `&items[i];`: the subscript on a line of its own, four columns further in. */
-        const char *subscript = memchr(rhs, '[', rhs_len);
-        size_t at = subscript ? (size_t)(subscript - rhs) : 0;
-        if (at > 0 && col + 4 + (int)at <= S_LIMIT && col + 8 + (int)(rhs_len - at) <= S_LIMIT) {
-            s_put(w, rhs, at);
-            s_newline(w, col + 8);
-            s_put(w, rhs + at, rhs_len - at);
-            return true;
+    if (same_line > 0 && next_line > 0) {
+        struct s_kept best;
+        anvil_buf_init(&best.text, NULL, 0);
+        for (int way = 0; way < 2; way++) {
+            struct anvil_buf scratch;
+            anvil_buf_init(&scratch, NULL, 0);
+            struct s_wrap dry = s_dry(w, &scratch);
+            bool ok = s_assign_way(&dry, rhs, rhs_len, col, here.indent, at_operator, sides, way == 1, false);
+            if (ok && dry.rc == ANVIL_OK) {
+                s_keep(&best, &scratch, w->col, '=');
+            }
+            anvil_buf_clean_up(&scratch);
         }
+        return s_put_kept(w, &best);
     }
-    w->indent += 4;
-    return s_wrap_call(w, rhs, rhs_len, '(', false) > 0;
+    return s_assign_way(w, rhs, rhs_len, col, here.indent, at_operator, sides, same_line <= 0, next_line == 0);
 }
 
 /*

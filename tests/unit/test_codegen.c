@@ -1386,8 +1386,9 @@ TEST(codegen_breaks_a_call_only_where_its_head_fits) {
 /* Lists of braced lists, comparisons and compared calls, each expectation clang-format's own: the entries aligned after
  * the '{' with one packed inside its braces when that takes fewer lines than one a line below; a comparison too wide
  * for a line broken after its operator rather than at its call's arguments; `if ((rc = f(...)) != ANVIL_OK) {` broken
- * after `rc =` when that costs clang-format less than breaking the arguments after the call's '(' (and the arguments on
- * the line after the '(' when neither fits). */
+ * after `rc =`, at its arguments after the call's '(' or with them on the line after it, whichever costs clang-format
+ * least (that last way also on the last try, an argument wider than any line running past the limit); `LHS = f(...)`
+ * after the '=' or on the next line, whichever costs least. */
 TEST(codegen_breaks_lists_comparisons_and_compared_calls) {
     static const struct s_shape shapes[] = {
         {24,
@@ -1421,6 +1422,22 @@ TEST(codegen_breaks_lists_comparisons_and_compared_calls) {
          "if ((rc = jpc_list_push(scratch, &l_cgzismc_pzzvh_zyi_ymgwdm_vn_bz_ljfw_v6,\n"
          "                                                                v_qeo0wy_wxlybj5llpcqarx3g_mtmxa_ccphpfz)) !=\n"
          "                                            ANVIL_OK) {\n"},
+        {48,
+         "if ((rc = jpc_list_push(scratch, &l_w_dflcgbtl_jt_vm3e_fnxevfv_txc1hvko_hr, v_tyoimuddthh_wl_k_jqdyaaf5kzrtcfzp_j7_t)) != ANVIL_OK) {",
+         "if ((rc = jpc_list_push(\n"
+         "                                                         scratch, &l_w_dflcgbtl_jt_vm3e_fnxevfv_txc1hvko_hr,\n"
+         "                                                         v_tyoimuddthh_wl_k_jqdyaaf5kzrtcfzp_j7_t)) != ANVIL_OK) {\n"},
+        {4,
+         "if ((rc = jpc_sort(scratch, &t_v_dbe_ui_jn_t1znsxnn3ssisvif_glht_nqzo, cjhx1v1jajpa8ks3uipru0wpoigxqhcym_match_aonm_ho_ddvldavmcsvwp_durgjrx_i_tt_ez0f9_xqdexqmbu_ft2_4b49e176_expr1, &t_sort_by)) != ANVIL_OK) {",
+         "if ((rc = jpc_sort(\n"
+         "             scratch, &t_v_dbe_ui_jn_t1znsxnn3ssisvif_glht_nqzo,\n"
+         "             cjhx1v1jajpa8ks3uipru0wpoigxqhcym_match_aonm_ho_ddvldavmcsvwp_durgjrx_i_tt_ez0f9_xqdexqmbu_ft2_4b49e176_expr1,\n"
+         "             &t_sort_by)) != ANVIL_OK) {\n"},
+        {12,
+         "fnjztcmdHZb = !wktZkrWmwyW3rMqPvGxL2e(v1QxMRf_oc0AEI82dpo(nYG), KheaJl4sfecKn, \"hUW2dbtpI_VV7dk::\", u7ptQUyO6IwhTRju0vdbZPFAR) == PROazXrwgPO61uzawqactnd7qfyo;",
+         "fnjztcmdHZb =\n"
+         "                !wktZkrWmwyW3rMqPvGxL2e(v1QxMRf_oc0AEI82dpo(nYG), KheaJl4sfecKn,\n"
+         "                                        \"hUW2dbtpI_VV7dk::\", u7ptQUyO6IwhTRju0vdbZPFAR) == PROazXrwgPO61uzawqactnd7qfyo;\n"},
     };
     s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
 }
