@@ -740,6 +740,30 @@ static int s_call_loose(struct s_wrap *w, const char *t, size_t open, const stru
 }
 
 /*
+ * What clang-format's penalty charges the breaks of a list of `n` braced
+ * lists laid out one a line (s_call_at), by the model of s_penalty: after
+ * each entry but the last a break at the list's depth (21 each and 15 more
+ * for the first), and when `below` one after the '{' (19 more than a break
+ * at a comma, and then the first).
+ */
+static int s_list_breaks(int n, bool below) {
+    int commas = n > 1 ? 41 * (n - 1) : 0;
+    return below ? 74 + commas : commas + (n > 1 ? 15 : 0);
+}
+
+/*
+ * What the breaks inside an entry laid out on `lines` lines cost (its
+ * elements packed after its '{', one list deeper): 76 for the first (61
+ * and the first's 15), 41 for each after it. The later ones weigh less
+ * than s_penalty's 61: fitted to clang-format's choice on 1,903 lists of
+ * two or three entries of three elements, every one of which it predicts
+ * (61 misses 7, where an entry takes one element a line).
+ */
+static int s_entry_breaks(int lines) {
+    return lines > 1 ? 76 + 41 * (lines - 2) : 0;
+}
+
+/*
  * The call (or braced list) whose bracket is t[open] and t[close]: its
  * arguments packed with continuation lines aligned after the bracket, or,
  * when that takes more lines, all of them on the lines after it, four
@@ -774,21 +798,24 @@ static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, s
     }
     if (t[open] == '{' && args[0].len > 0 && args[0].ptr[0] == '{') {
         /* A list of braced lists: all on the line after the '{' when they fit there and that takes fewer lines than
-           one a line aligned after the '{'; else one a line, aligned after the '{' or, when that takes more lines,
-           four columns in on the lines after it; an entry too wide for its line is packed inside its braces. */
+           one a line aligned after the '{'; else one a line, aligned after the '{' or four columns in on the lines
+           after it, whichever clang-format's penalty chooses (s_list_breaks); an entry too wide for its line is
+           packed inside its braces. */
         bool whole = true;
         for (size_t i = 0; i < n; i++) {
             whole = whole && col + (int)args[i].len + (i + 1 == n ? (int)tail : 0) <= S_LIMIT;
         }
         bool below = (n > 2 || !whole) && w->indent + 4 + (int)(len - open - 1) <= S_LIMIT;
-        int aligned = 0, each = 1;
+        int aligned = 0, each = 1, aligned_cost = s_list_breaks((int)n, false), each_cost = s_list_breaks((int)n, true);
         for (size_t i = 0; i < n && !below; i++) {
             int here = s_entry_lines(args[i], col, i + 1 == n ? tail : 0);
             int four_in = s_entry_lines(args[i], w->indent + 4, i + 1 == n ? tail : 0);
             aligned = here && (i == 0 || aligned) ? aligned + here : 0;
             each = four_in && each ? each + four_in : 0;
+            aligned_cost += s_entry_breaks(here);
+            each_cost += s_entry_breaks(four_in);
         }
-        bool each_below = !below && !whole && (aligned == 0 || (each > 0 && each <= aligned));
+        bool each_below = !below && !whole && (aligned == 0 || (each > 0 && each_cost <= aligned_cost));
         int lines = below ? 2 : each_below ? each : aligned;
         if (lines == 0 || dry) {
             return lines;

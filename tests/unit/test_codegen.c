@@ -1383,14 +1383,27 @@ TEST(codegen_breaks_a_call_only_where_its_head_fits) {
     s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
 }
 
-/* Lists of braced lists, comparisons and compared calls, each expectation clang-format's own: the entries aligned after
- * the '{' with one packed inside its braces when that takes fewer lines than one a line below; a comparison too wide
- * for a line broken after its operator rather than at its call's arguments; `if ((rc = f(...)) != ANVIL_OK) {` broken
- * after `rc =`, at its arguments after the call's '(' or with them on the line after it, whichever costs clang-format
- * least (that last way also on the last try, an argument wider than any line running past the limit); `LHS = f(...)`
- * after the '=' or on the next line, whichever costs least. */
+/* Lists of braced lists, comparisons and compared calls, each expectation clang-format's own: the entries aligned
+ * after the '{' with one packed inside its braces, or one a line below, whichever costs less (an entry one element a
+ * line aligned, two lines below, ties toward aligned; two and one toward below); a comparison too wide for a line
+ * broken after its operator rather than at its call's arguments; `if ((rc = f(...)) != ANVIL_OK) {` broken after
+ * `rc =`, at its arguments after the call's '(' or with them on the line after it, whichever costs clang-format least
+ * (that last way also on the last try, an argument wider than any line running past the limit); `LHS = f(...)` after
+ * the '=' or on the next line, whichever costs least. */
 TEST(codegen_breaks_lists_comparisons_and_compared_calls) {
     static const struct s_shape shapes[] = {
+        {32,
+         "static const struct jpc_key keys_2[] = {{\"OsyrYytaqcifxTvllcliyhhkqjRjyxjmZuwcsbyvhz\", 42, &last_osyr_yytaqcifx_tvllcliyhhkqj_rjyxjm_zu}, {\"Zisf\", 4, &last_zisf}};",
+         "static const struct jpc_key keys_2[] = {{\"OsyrYytaqcifxTvllcliyhhkqjRjyxjmZuwcsbyvhz\",\n"
+         "                                                                         42,\n"
+         "                                                                         &last_osyr_yytaqcifx_tvllcliyhhkqj_rjyxjm_zu},\n"
+         "                                                                        {\"Zisf\", 4, &last_zisf}};\n"},
+        {4,
+         "static const struct jpc_key keys[] = {{\"XyXyXyXyXyXyXyXyXyXyXyXyXyXyXyXy\", 32, &last_xyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxy}, {\"AbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAb\", 48, &last_abababababababababababababababababababababababab}};",
+         "static const struct jpc_key keys[] = {\n"
+         "        {\"XyXyXyXyXyXyXyXyXyXyXyXyXyXyXyXy\", 32, &last_xyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxy},\n"
+         "        {\"AbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAb\", 48,\n"
+         "         &last_abababababababababababababababababababababababab}};\n"},
         {24,
          "static const struct jpc_key keys[] = {{\"yn\", 2, &last_yn}, {\"vacjmlwlxmziinfEkdypsmFssrRfzZtfshfjs9y4\", 40, &last_vacjmlwlxmziinf_ekdypsm_fssr_rfz_ztfsh}};",
          "static const struct jpc_key keys[] = {{\"yn\", 2, &last_yn},\n"
