@@ -1194,23 +1194,66 @@ static void s_put_text(struct s_wrap *w, const struct anvil_buf *text);
 static bool s_put_kept(struct s_wrap *w, struct s_kept *kept);
 
 /*
+ * s_compared_way's 'e': the arguments packed after the call's '(' as any
+ * are, a label (s_label) too, with `)) != REST) {` after the last, from
+ * column `col`. clang-format breaks after a label, at a weight of 50, where
+ * keeping it with what follows costs two breaks elsewhere. False, with
+ * nothing written, when an argument or the end does not fit so.
+ */
+static bool s_compared_plain(struct s_wrap *w, const char *t, size_t len, size_t open, size_t close,
+                             const struct s_piece *args, size_t n, int col) {
+    struct s_piece rest = {t + close, len - close};
+    for (int pass = 0; pass < 2; pass++) {
+        int at = col;
+        if (pass == 1) {
+            s_put(w, t, open + 1);
+        }
+        for (size_t i = 0; i < n; i++) {
+            int width = (int)args[i].len + (i + 1 == n ? (int)rest.len : 0);
+            bool here = i == 0 || at + 1 + width <= S_LIMIT;
+            int start = i == 0 ? col : here ? at + 1 : col;
+            if (start + width > S_LIMIT) {
+                return false;
+            }
+            if (pass == 1 && i > 0) {
+                if (here) {
+                    s_put(w, " ", 1);
+                } else {
+                    s_newline(w, col);
+                }
+            }
+            if (pass == 1) {
+                s_put(w, args[i].ptr, args[i].len);
+            }
+            at = start + width;
+        }
+    }
+    s_put(w, rest.ptr, rest.len);
+    return true;
+}
+
+/*
  * Writes `if ((rc = f(ARGS)) != REST) {` (s_wrap_comparison: the call's
  * '(' at t[open], its ')' at t[close], the comparison at t[at]) broken as
  * `way` says: 'a' the arguments after the call's '('; 'b' the call on the
  * next line four columns in from `rc`, its arguments after its '('; 'c'
  * the arguments on the line after the call's '('; 'd' the call below and
- * its arguments on the line after it. REST follows the last argument or
- * goes on a line of its own. False, with nothing written, when an argument
- * does not fit so.
+ * its arguments on the line after it; 'e' as 'a', a label packed as any
+ * argument is and REST after the last (s_compared_plain). REST follows the
+ * last argument or goes on a line of its own. False, with nothing written,
+ * when an argument does not fit so.
  */
 static bool s_compared_way(struct s_wrap *w, const char *t, size_t len, size_t open, size_t close, size_t at,
                            const struct s_piece *args, size_t n, char way) {
     const size_t from = 10; /* `if ((rc = ` */
     int below = w->col + 5 + 4;
-    int col = way == 'a'   ? w->col + (int)open + 1
-              : way == 'b' ? below + (int)(open - from) + 1
-              : way == 'c' ? below
-                           : below + 4;
+    int col = way == 'a' || way == 'e' ? w->col + (int)open + 1
+              : way == 'b'             ? below + (int)(open - from) + 1
+              : way == 'c'             ? below
+                                       : below + 4;
+    if (way == 'e') {
+        return s_compared_plain(w, t, len, open, close, args, n, col);
+    }
     struct s_piece closing = {t + close, at + 3 - close};
     /* (On the last try, an argument wider than any line: 'c', the arguments running past the limit as they must.) */
     bool loose = s_pack_lines(args, n, col, col, closing.len) == 0;
@@ -1369,14 +1412,19 @@ static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
         }
         struct s_piece args[S_PIECES];
         size_t n = s_split(t, open + 1, close, ",", args, S_PIECES);
-        /* A or B (s_compared_way) as clang-format's penalty (s_penalty) chooses, a tie to A; when neither fits (or
-           the call has one argument), C, then D (a name too long for even that). */
+        /* A, B, C or, with a label among the arguments, E (s_compared_way) as clang-format's penalty (s_penalty)
+           chooses, a tie to the first; when none fits, D (a name too long for even C). */
+        bool labelled = false;
+        for (size_t i = 0; i < n; i++) {
+            labelled = labelled || s_label(args, n, i);
+        }
         struct s_kept best; /* the way kept so far */
         anvil_buf_init(&best.text, NULL, 0);
-        for (char way = 'a'; way <= 'd'; way++) {
+        for (char way = 'a'; way <= 'e'; way++) {
             bool tried = way <= 'b'   ? n > 1
                          : way == 'c' ? w->col + (int)open + 1 <= S_LIMIT
-                                      : best.text.len == 0 && w->col + 9 + (int)(open - from) + 1 <= S_LIMIT;
+                         : way == 'd' ? best.text.len == 0 && w->col + 9 + (int)(open - from) + 1 <= S_LIMIT
+                                      : labelled;
             struct anvil_buf scratch;
             anvil_buf_init(&scratch, NULL, 0);
             struct s_wrap dry = s_dry(w, &scratch);

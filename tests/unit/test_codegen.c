@@ -1388,10 +1388,14 @@ TEST(codegen_breaks_a_call_only_where_its_head_fits) {
  * line aligned, two lines below, ties toward aligned; two and one toward below); a comparison too wide for a line
  * broken after its operator rather than at its call's arguments; `if ((rc = f(...)) != ANVIL_OK) {` broken after
  * `rc =`, at its arguments after the call's '(' or with them on the line after it, whichever costs clang-format least
- * (that last way also on the last try, an argument wider than any line running past the limit); `LHS = f(...)` after
- * the '=' or on the next line, whichever costs least. */
+ * (that last way also on the last try, an argument wider than any line running past the limit; a label ending a line
+ * where that saves a break elsewhere); `LHS = f(...)` after the '=' or on the next line, whichever costs least. */
 TEST(codegen_breaks_lists_comparisons_and_compared_calls) {
     static const struct s_shape shapes[] = {
+        {4,
+         "if ((rc = fffffffffffffffffffffffff(aaaaaaaaaaaaaaaaaaaaa, aaaaaaaaaaaaaaaaaaaaaa, aaaaaaaaaaaaaaaa, \"kkkkkkkk:\", aaa, aaaaaaaaaaaaaaaaaaaaaaaaa, aaaaaaaaaaaaaaaaaaaaaaaaaa)) != ANVIL_OK) {",
+         "if ((rc = fffffffffffffffffffffffff(aaaaaaaaaaaaaaaaaaaaa, aaaaaaaaaaaaaaaaaaaaaa, aaaaaaaaaaaaaaaa, \"kkkkkkkk:\",\n"
+         "                                        aaa, aaaaaaaaaaaaaaaaaaaaaaaaa, aaaaaaaaaaaaaaaaaaaaaaaaaa)) != ANVIL_OK) {\n"},
         {32,
          "static const struct jpc_key keys_2[] = {{\"OsyrYytaqcifxTvllcliyhhkqjRjyxjmZuwcsbyvhz\", 42, &last_osyr_yytaqcifx_tvllcliyhhkqj_rjyxjm_zu}, {\"Zisf\", 4, &last_zisf}};",
          "static const struct jpc_key keys_2[] = {{\"OsyrYytaqcifxTvllcliyhhkqjRjyxjmZuwcsbyvhz\",\n"
