@@ -741,26 +741,20 @@ static int s_call_loose(struct s_wrap *w, const char *t, size_t open, const stru
 
 /*
  * What clang-format's penalty charges the breaks of a list of `n` braced
- * lists laid out one a line (s_call_at), by the model of s_penalty: after
- * each entry but the last a break at the list's depth (21 each and 15 more
- * for the first), and when `below` one after the '{' (19 more than a break
- * at a comma, and then the first).
+ * lists laid out one a line (s_call_at), as s_penalty counts them: after
+ * each entry but the last a break at the list's depth (41, the first 15
+ * more), and when `below` one after the '{' before them (74: 19 for the
+ * bracket and the 15 of a first, the bracket's breaks and its elements'
+ * being two lists).
  */
 static int s_list_breaks(int n, bool below) {
-    int commas = n > 1 ? 41 * (n - 1) : 0;
-    return below ? 74 + commas : commas + (n > 1 ? 15 : 0);
+    return (below ? 74 : 0) + (n > 1 ? 56 + 41 * (n - 2) : 0);
 }
 
-/*
- * What the breaks inside an entry laid out on `lines` lines cost (its
- * elements packed after its '{', one list deeper): 76 for the first (61
- * and the first's 15), 41 for each after it. The later ones weigh less
- * than s_penalty's 61: fitted to clang-format's choice on 1,903 lists of
- * two or three entries of three elements, every one of which it predicts
- * (61 misses 7, where an entry takes one element a line).
- */
+/* What the breaks inside an entry laid out on `lines` lines cost (its elements packed after its '{', one list
+ * deeper, as s_penalty counts them): 76 for the first (61 and the first's 15), 61 for each after it. */
 static int s_entry_breaks(int lines) {
-    return lines > 1 ? 76 + 41 * (lines - 2) : 0;
+    return lines > 1 ? 76 + 61 * (lines - 2) : 0;
 }
 
 /*
@@ -1255,9 +1249,10 @@ static bool s_compared_way(struct s_wrap *w, const char *t, size_t len, size_t o
         return s_compared_plain(w, t, len, open, close, args, n, col);
     }
     struct s_piece closing = {t + close, at + 3 - close};
-    /* (On the last try, an argument wider than any line: 'c', the arguments running past the limit as they must.) */
+    /* (On the last try, an argument wider than any line: 'c', the arguments running past the limit as they must;
+       not for a nest of calls ten deep, a search clang-format gives up, leaving the line as it is.) */
     bool loose = s_pack_lines(args, n, col, col, closing.len) == 0;
-    if (loose && (way != 'c' || !w->lenient)) {
+    if (loose && (way != 'c' || !w->lenient || s_depth(t, open + 1, close) > 9)) {
         return false;
     }
     if (way == 'a' || way == 'c') {
@@ -1481,6 +1476,10 @@ static int s_token_starts(const char *text, size_t i) {
  * 5, `==` 9, `<` 10; `,` 1; `(` 19); the first break in each list of
  * operands (a bracket's arguments, one operator's chain inside one bracket)
  * costs 15 more, and each column past the limit far more than any break.
+ * A break right after an opening bracket is a list of its own, apart from
+ * the breaks between the arguments (clang-format's state for the bracket
+ * and the one for the comma list inside it): breaking after `f(` and then
+ * at a comma pays the 15 twice.
  * clang-format takes the layout of least penalty; the line breaker asks
  * this where its own rules leave layouts of a statement to choose from.
  * `lead` is the last character before `text` on its line (`=` where a
@@ -1531,7 +1530,7 @@ static int64_t s_penalty(const char *text, size_t len, int col, char lead, struc
             /* (After a label, unless its comma is its bracket's only one, 50.) */
             bool labelled = last == ',' && label > 0 && label + 1 == end &&
                             (depth < S_MAX_DEPTH ? commas[depth] : 0) + s_commas_after(text, len, i) >= 2;
-            after = last != ',' ? 19 : labelled ? 50 : 1, kind = 1;
+            after = last != ',' ? 19 : labelled ? 50 : 1, kind = last != ',' ? 6 : 1;
         } else if (last == '=' && (before == '=' || before == '!' || before == '<' || before == '>')) {
             after = before == '=' || before == '!' ? 9 : 10, kind = 2;
         } else if (last == '=') {

@@ -1392,6 +1392,10 @@ TEST(codegen_breaks_a_call_only_where_its_head_fits) {
  * where that saves a break elsewhere); `LHS = f(...)` after the '=' or on the next line, whichever costs least. */
 TEST(codegen_breaks_lists_comparisons_and_compared_calls) {
     static const struct s_shape shapes[] = {
+        {60, "if ((rc = qusZGdEmTlhDuv(\"(\\\\ehsjnte=nameby:mpbgdbsd: \", eSgsOu8po_799n, xh9ZuDc)) != ANVIL_OK) {",
+         "if ((rc = qusZGdEmTlhDuv(\"(\\\\ehsjnte=nameby:mpbgdbsd: \",\n"
+         "                                                                                     eSgsOu8po_799n, xh9ZuDc)) !=\n"
+         "                                                                ANVIL_OK) {\n"},
         {4,
          "if ((rc = fffffffffffffffffffffffff(aaaaaaaaaaaaaaaaaaaaa, aaaaaaaaaaaaaaaaaaaaaa, aaaaaaaaaaaaaaaa, \"kkkkkkkk:\", aaa, aaaaaaaaaaaaaaaaaaaaaaaaa, aaaaaaaaaaaaaaaaaaaaaaaaaa)) != ANVIL_OK) {",
          "if ((rc = fffffffffffffffffffffffff(aaaaaaaaaaaaaaaaaaaaa, aaaaaaaaaaaaaaaaaaaaaa, aaaaaaaaaaaaaaaa, \"kkkkkkkk:\",\n"
