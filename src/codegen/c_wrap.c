@@ -1252,6 +1252,11 @@ static bool s_compared_way(struct s_wrap *w, const char *t, size_t len, size_t o
     /* (On the last try, an argument wider than any line: 'c', the arguments running past the limit as they must;
        not for a nest of calls ten deep, a search clang-format gives up, leaving the line as it is.) */
     bool loose = s_pack_lines(args, n, col, col, closing.len) == 0;
+    if (loose) {
+        /* (or a call among them broken inside, as s_pack breaks one too wide for a line of its own) */
+        int inside = s_pack_dry(w, col, args, n, col, closing, NULL);
+        loose = inside == 0 || inside >= 1000;
+    }
     if (loose && (way != 'c' || !w->lenient || s_depth(t, open + 1, close) > 9)) {
         return false;
     }
@@ -1416,7 +1421,7 @@ static bool s_wrap_comparison(struct s_wrap *w, const char *t, size_t len) {
         struct s_kept best; /* the way kept so far */
         anvil_buf_init(&best.text, NULL, 0);
         for (char way = 'a'; way <= 'e'; way++) {
-            bool tried = way <= 'b'   ? n > 1
+            bool tried = way <= 'b'   ? n > 0
                          : way == 'c' ? w->col + (int)open + 1 <= S_LIMIT
                          : way == 'd' ? best.text.len == 0 && w->col + 9 + (int)(open - from) + 1 <= S_LIMIT
                                       : labelled;

@@ -1392,6 +1392,15 @@ TEST(codegen_breaks_a_call_only_where_its_head_fits) {
  * where that saves a break elsewhere); `LHS = f(...)` after the '=' or on the next line, whichever costs least. */
 TEST(codegen_breaks_lists_comparisons_and_compared_calls) {
     static const struct s_shape shapes[] = {
+        {60, "if ((rc = zMPeal(&uesqh5rmEevsffJmh1d, aI, usejzU9(rkKogxiMkDy, kjqVvgGBv_9vde, ryDbjtlchg0qD))) != 0) {",
+         "if ((rc = zMPeal(&uesqh5rmEevsffJmh1d, aI,\n"
+         "                                                                             usejzU9(rkKogxiMkDy, kjqVvgGBv_9vde,\n"
+         "                                                                                     ryDbjtlchg0qD))) != 0) {\n"},
+        {20,
+         "if ((rc = x0yglzg5zrPRp(b4(\"k=\", \"nkwr/)l mi uo ar=vbnameez{vpmoaf=name\", bL_lcT55GpXoMfkthYz_I7Euf3YtY_KpeWdgaMna, kjT8uWRaHjfutPlpKhifymzc4Wr->dMfa_tVIwkzKuOmEbks))) != 0) {",
+         "if ((rc = x0yglzg5zrPRp(b4(\"k=\", \"nkwr/)l mi uo ar=vbnameez{vpmoaf=name\",\n"
+         "                                               bL_lcT55GpXoMfkthYz_I7Euf3YtY_KpeWdgaMna,\n"
+         "                                               kjT8uWRaHjfutPlpKhifymzc4Wr->dMfa_tVIwkzKuOmEbks))) != 0) {\n"},
         {60, "if ((rc = qusZGdEmTlhDuv(\"(\\\\ehsjnte=nameby:mpbgdbsd: \", eSgsOu8po_799n, xh9ZuDc)) != ANVIL_OK) {",
          "if ((rc = qusZGdEmTlhDuv(\"(\\\\ehsjnte=nameby:mpbgdbsd: \",\n"
          "                                                                                     eSgsOu8po_799n, xh9ZuDc)) !=\n"
