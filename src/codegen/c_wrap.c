@@ -270,6 +270,8 @@ static size_t s_split_comparison(const char *t, size_t len, struct s_piece *out)
 static int s_pack_dry(const struct s_wrap *w, int col, const struct s_piece *pieces, size_t n, int align,
                       struct s_piece suffix, int *end);
 static int s_pack_lines(const struct s_piece *pieces, size_t n, int col, int align, size_t suffix);
+static int s_args_loose(struct s_wrap *w, const struct s_piece *args, size_t n, int col, struct s_piece tail, bool dry);
+static void s_put_text(struct s_wrap *w, const struct anvil_buf *text);
 
 /*
  * An operand of a chain too wide for a line that is a call, `f(a, b) &&` or
@@ -638,6 +640,10 @@ static void s_entry(struct s_wrap *w, struct s_piece entry, struct s_piece suffi
         return;
     }
     s_put(w, "{", 1);
+    if (w->lenient && s_pack_lines(parts, n, w->col, w->col, closing.len) == 0) {
+        s_args_loose(w, parts, n, w->col, closing, false); /* the last try: an element wider than any line */
+        return;
+    }
     s_pack(w, parts, n, w->col, closing);
 }
 
@@ -739,6 +745,22 @@ static int s_call_loose(struct s_wrap *w, const char *t, size_t open, const stru
     return break_first ? below : here;
 }
 
+/* The lines of `text` (its first starting at column `col`), and 1000 more for each column they run past the limit. */
+static int s_lines_over(const char *text, size_t len, int col) {
+    int lines = 1, excess = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '\n') {
+            excess += col > S_LIMIT ? col - S_LIMIT : 0;
+            lines++;
+            col = 0;
+        } else {
+            col++;
+        }
+    }
+    excess += col > S_LIMIT ? col - S_LIMIT : 0;
+    return lines + 1000 * excess;
+}
+
 /*
  * What clang-format's penalty charges the breaks of a list of `n` braced
  * lists laid out one a line (s_call_at), as s_penalty counts them: after
@@ -799,6 +821,9 @@ static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, s
         for (size_t i = 0; i < n; i++) {
             whole = whole && col + (int)args[i].len + (i + 1 == n ? (int)tail : 0) <= S_LIMIT;
         }
+        if (col > S_LIMIT) {
+            return 0; /* the '{' itself past the limit: broken after the '=' instead (s_wrap_at) */
+        }
         bool below = (n > 2 || !whole) && w->indent + 4 + (int)(len - open - 1) <= S_LIMIT;
         int aligned = 0, each = 1, aligned_cost = s_list_breaks((int)n, false), each_cost = s_list_breaks((int)n, true);
         for (size_t i = 0; i < n && !below; i++) {
@@ -811,6 +836,26 @@ static int s_call_at(struct s_wrap *w, const char *t, size_t len, size_t open, s
         }
         bool each_below = !below && !whole && (aligned == 0 || (each > 0 && each_cost <= aligned_cost));
         int lines = below ? 2 : each_below ? each : aligned;
+        if (lines == 0 && w->lenient && s_depth(t, open + 1, close) <= 9) {
+            /* The last try, an entry wider than any line: one a line below the '{', as clang-format lays them
+               out, that entry's elements each after the one before where it fits, else on a line of its own
+               (s_entry). Its lines, and 1000 more for each column they run past the limit. (Not a nest ten
+               deep, a search clang-format gives up, leaving the line as it is.) */
+            struct anvil_buf scratch;
+            anvil_buf_init(&scratch, NULL, 0);
+            struct s_wrap loose = s_dry(w, &scratch);
+            s_put(&loose, t, open + 1);
+            for (size_t i = 0; i < n; i++) {
+                s_newline(&loose, w->indent + 4);
+                s_entry(&loose, args[i], i + 1 == n ? (struct s_piece){t + close, tail} : (struct s_piece){"", 0});
+            }
+            lines = loose.rc == ANVIL_OK ? s_lines_over(scratch.data, scratch.len, w->col) : 0;
+            if (!dry && lines > 0) {
+                s_put_text(w, &scratch);
+            }
+            anvil_buf_clean_up(&scratch);
+            return lines;
+        }
         if (lines == 0 || dry) {
             return lines;
         }
@@ -1184,7 +1229,6 @@ static bool s_wrap_for(struct s_wrap *w, const char *t, size_t len) {
     return true;
 }
 
-static void s_put_text(struct s_wrap *w, const struct anvil_buf *text);
 static bool s_put_kept(struct s_wrap *w, struct s_kept *kept);
 
 /*
@@ -2043,7 +2087,11 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
             break;
         }
         if (t[i] == '=' && t[i - 1] == ' ' && t[i + 1] == ' ') {
-            return t[i + 2] == '{' ? s_wrap_call(w, t, len, '{', false) > 0 : s_wrap_assignment(w, t, len, i, split);
+            /* A braced list after '=' (s_call_at), else, as for any right side, broken after the '='. */
+            if (t[i + 2] == '{' && s_wrap_call(w, t, len, '{', true) > 0) {
+                return s_wrap_call(w, t, len, '{', false) > 0;
+            }
+            return s_wrap_assignment(w, t, len, i, split);
         }
     }
     return s_wrap_declaration(w, t, len) || s_wrap_call(w, t, len, '(', false) > 0;

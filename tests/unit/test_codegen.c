@@ -1392,6 +1392,17 @@ TEST(codegen_breaks_a_call_only_where_its_head_fits) {
  * where that saves a break elsewhere); `LHS = f(...)` after the '=' or on the next line, whichever costs least. */
 TEST(codegen_breaks_lists_comparisons_and_compared_calls) {
     static const struct s_shape shapes[] = {
+        {60, "static const struct bW9uflmNcOjwgNUa5hpd8kCurnF2cl keys[] = {{187, &gP}, {23, 191}};",
+         "static const struct bW9uflmNcOjwgNUa5hpd8kCurnF2cl keys[] =\n"
+         "                                                                {{187, &gP}, {23, 191}};\n"},
+        {48,
+         "static const struct foYP_key keys[] = {{\"eEltu2s\", 7, &last_eeltu2s}, {\"rtVOKqdQh9eTnUH6IjuDEjqgbI8mUutRdzldQrphGBaIxhOutwuEdsf4AbSsx6bpdnVbiTzXshdJw0wVRcdgch3e\", 88, &last_rtvokqdqh9etnuh6ijudejqgbi8muutrdzldqrphgbaixhoutwuedsf4abssx6bpdnvbitzxshdjw0wvrcdgch3e}, {\"ujmAbJu9irmklq\", 14, &last_ujmabju9irmklq}};",
+         "static const struct foYP_key keys[] = {\n"
+         "                                                    {\"eEltu2s\", 7, &last_eeltu2s},\n"
+         "                                                    {\"rtVOKqdQh9eTnUH6IjuDEjqgbI8mUutRdzldQrphGBaIxhOutwuEdsf4AbSsx6bpdnVbiTzXshdJw0wVRcdgch3e\",\n"
+         "                                                     88,\n"
+         "                                                     &last_rtvokqdqh9etnuh6ijudejqgbi8muutrdzldqrphgbaixhoutwuedsf4abssx6bpdnvbitzxshdjw0wvrcdgch3e},\n"
+         "                                                    {\"ujmAbJu9irmklq\", 14, &last_ujmabju9irmklq}};\n"},
         {60, "if ((rc = zMPeal(&uesqh5rmEevsffJmh1d, aI, usejzU9(rkKogxiMkDy, kjqVvgGBv_9vde, ryDbjtlchg0qD))) != 0) {",
          "if ((rc = zMPeal(&uesqh5rmEevsffJmh1d, aI,\n"
          "                                                                             usejzU9(rkKogxiMkDy, kjqVvgGBv_9vde,\n"
