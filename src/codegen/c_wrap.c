@@ -486,6 +486,22 @@ static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int
 
 /* The lines s_pack() makes from column `col` (0: it cannot), written nowhere; `end` (may be NULL) gets the column
  * where the last line ends. */
+/* The lines of `text` (its first starting at column `col`), and 1000 more for each column they run past the limit. */
+static int s_lines_over(const char *text, size_t len, int col) {
+    int lines = 1, excess = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '\n') {
+            excess += col > S_LIMIT ? col - S_LIMIT : 0;
+            lines++;
+            col = 0;
+        } else {
+            col++;
+        }
+    }
+    excess += col > S_LIMIT ? col - S_LIMIT : 0;
+    return lines + 1000 * excess;
+}
+
 static int s_pack_dry(const struct s_wrap *w, int col, const struct s_piece *pieces, size_t n, int align,
                       struct s_piece suffix, int *end) {
     struct anvil_buf scratch;
@@ -493,20 +509,9 @@ static int s_pack_dry(const struct s_wrap *w, int col, const struct s_piece *pie
     struct s_wrap dry = s_dry(w, &scratch);
     dry.col = col;
     bool ok = s_pack(&dry, pieces, n, align, suffix) && dry.rc == ANVIL_OK;
-    int lines = 1, at = col, excess = 0;
-    for (size_t i = 0; ok && i < scratch.len; i++) {
-        if (scratch.data[i] == '\n') {
-            excess += at > S_LIMIT ? at - S_LIMIT : 0;
-            lines++;
-            at = 0;
-        } else {
-            at++;
-        }
-    }
-    excess += at > S_LIMIT ? at - S_LIMIT : 0;
     /* (Only the last try lets a line run past the limit: there a column past it weighs more than any line, as
        clang-format's penalty for it does, so every choice made by counting lines takes the least excess.) */
-    lines += excess * 1000;
+    int lines = ok ? s_lines_over(scratch.data, scratch.len, col) : 0;
     anvil_buf_clean_up(&scratch);
     if (end) {
         *end = dry.col;
@@ -743,22 +748,6 @@ static int s_call_loose(struct s_wrap *w, const char *t, size_t open, const stru
         s_args_loose(w, args, n, w->col, tail, false);
     }
     return break_first ? below : here;
-}
-
-/* The lines of `text` (its first starting at column `col`), and 1000 more for each column they run past the limit. */
-static int s_lines_over(const char *text, size_t len, int col) {
-    int lines = 1, excess = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (text[i] == '\n') {
-            excess += col > S_LIMIT ? col - S_LIMIT : 0;
-            lines++;
-            col = 0;
-        } else {
-            col++;
-        }
-    }
-    excess += col > S_LIMIT ? col - S_LIMIT : 0;
-    return lines + 1000 * excess;
 }
 
 /*
