@@ -484,8 +484,6 @@ static bool s_pack(struct s_wrap *w, const struct s_piece *pieces, size_t n, int
     return true;
 }
 
-/* The lines s_pack() makes from column `col` (0: it cannot), written nowhere; `end` (may be NULL) gets the column
- * where the last line ends. */
 /* The lines of `text` (its first starting at column `col`), and 1000 more for each column they run past the limit. */
 static int s_lines_over(const char *text, size_t len, int col) {
     int lines = 1, excess = 0;
@@ -502,6 +500,8 @@ static int s_lines_over(const char *text, size_t len, int col) {
     return lines + 1000 * excess;
 }
 
+/* The lines s_pack() makes from column `col` (0: it cannot), written nowhere; `end` (may be NULL) gets the column
+ * where the last line ends. */
 static int s_pack_dry(const struct s_wrap *w, int col, const struct s_piece *pieces, size_t n, int align,
                       struct s_piece suffix, int *end) {
     struct anvil_buf scratch;
@@ -2076,11 +2076,10 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
             break;
         }
         if (t[i] == '=' && t[i - 1] == ' ' && t[i + 1] == ' ') {
-            /* A braced list after '=' (s_call_at), else, as for any right side, broken after the '='. */
-            if (t[i + 2] == '{' && s_wrap_call(w, t, len, '{', true) > 0) {
-                return s_wrap_call(w, t, len, '{', false) > 0;
-            }
-            return s_wrap_assignment(w, t, len, i, split);
+            /* A braced list after '=' (s_call_at, which writes nothing when it fails), else, as for any right
+               side, broken after the '='. */
+            return (t[i + 2] == '{' && s_wrap_call(w, t, len, '{', false) > 0) ||
+                   s_wrap_assignment(w, t, len, i, split);
         }
     }
     return s_wrap_declaration(w, t, len) || s_wrap_call(w, t, len, '(', false) > 0;
