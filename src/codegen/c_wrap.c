@@ -303,16 +303,21 @@ static bool s_pack_call(struct s_wrap *w, struct s_piece piece, struct s_piece s
     int below = n > 1 ? s_pack_lines(args, n, align + (int)open + 1, align + (int)open + 1, (size_t)tail) : 0;
     bool on_this = here > 0 && (below == 0 || here < below + 1);
     int best = on_this ? here : below > 0 ? below + 1 : 0;
-    /* (A call of one argument, already too wide for its line, has only the breaks after its '('.) */
-    int own = best == 0 && after == 0 && align + (int)open + 1 <= S_LIMIT
+    /* (A call of one argument, already too wide for its line, has only the breaks after its '('.) Also, after an
+       operator, the call on a line of its own with its arguments below it, where that takes no more lines than
+       its arguments below it started on this line: clang-format weighs a break after the operator less than one
+       between arguments, a bracket level further in. */
+    int own = (gap > 0 || (best == 0 && after == 0)) && align + (int)open + 1 <= S_LIMIT
                   ? s_pack_lines(args, n, align + 4, align + 4, (size_t)tail)
                   : 0;
     /* Where the call starts (after the operator, or on a line of its own), and whether its arguments go on the
        line after its '(', four columns in from the call, or after the '(' itself. */
     bool call_here, args_below;
-    if (after > 0 && (best == 0 || after + 1 < best)) {
+    if (after > 0 && own > 0 && own + 1 <= after && (best == 0 || own + 2 < best)) {
+        call_here = false, args_below = true;
+    } else if (after > 0 && (best == 0 || after + 1 < best)) {
         call_here = true, args_below = true;
-    } else if (own > 0) {
+    } else if (own > 0 && best == 0 && after == 0) {
         call_here = false, args_below = true; /* not even that: the call on a line of its own */
     } else if (best > 0) {
         call_here = on_this, args_below = false;
@@ -2038,12 +2043,17 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
             }
         }
         /* A call broken after its '(' goes on eight columns in, not four: clang-format's continuation inside the
-         * condition's own parenthesis. */
+         * condition's own parenthesis; nine in `if ((rc = f(`, four from the assignment's left side. */
+        size_t name = 5;
+        while (name < len && anvil__c_ident_char(t[name])) {
+            name++;
+        }
+        int inner = t[4] == '(' && name > 5 && name + 3 < len && memcmp(t + name, " = ", 3) == 0 ? 5 : 4;
         size_t mark = w->out->len;
         int col = w->col;
-        w->indent += 4;
+        w->indent += inner;
         bool ok = s_wrap_call(w, t, len, '(', false) > 0;
-        w->indent -= 4;
+        w->indent -= inner;
         if (ok || split || w->rc != ANVIL_OK) {
             return ok;
         }

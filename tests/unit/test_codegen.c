@@ -1479,6 +1479,28 @@ TEST(codegen_breaks_lists_comparisons_and_compared_calls) {
          "fnjztcmdHZb =\n"
          "                !wktZkrWmwyW3rMqPvGxL2e(v1QxMRf_oc0AEI82dpo(nYG), KheaJl4sfecKn,\n"
          "                                        \"hUW2dbtpI_VV7dk::\", u7ptQUyO6IwhTRju0vdbZPFAR) == PROazXrwgPO61uzawqactnd7qfyo;\n"},
+        {44,
+         "c_and_3 = c_and_3 && !anvil_json_string_equals_word(v_b_p18z_k3zvu_m_rmz_fsjt_li8boen6ocy9eg, \"\", 0, word_field);",
+         "c_and_3 = c_and_3 &&\n"
+         "                                                      !anvil_json_string_equals_word(\n"
+         "                                                          v_b_p18z_k3zvu_m_rmz_fsjt_li8boen6ocy9eg, \"\", 0, word_field);\n"},
+        {32,
+         "c_or_5 = (anvil_json_bool(&t_contains_8) && !anvil_json_string_equals_word(v_glso_ssafroua_ns4_dixqrsgf_r_camm_3, \"o{\", 2, word_o));",
+         "c_or_5 = (anvil_json_bool(&t_contains_8) &&\n"
+         "                                          !anvil_json_string_equals_word(v_glso_ssafroua_ns4_dixqrsgf_r_camm_3, \"o{\", 2,\n"
+         "                                                                         word_o));\n"},
+        {4,
+         "if ((rc = jpc_sort(scratch, &t_lqe_oeo_idp_nrgglk_xcdcae_os_xo_uz55_x, fruapf_puicruxsdd_buybgrxuspkts_match_y_jgumu1nlovf_ypg_bwh_e2iqnnhvpl_wqjbc_x_mf1_vxtw_yae0_d07ef706_expr1, &t_sort_by)) != ANVIL_OK) {",
+         "if ((rc = jpc_sort(\n"
+         "             scratch, &t_lqe_oeo_idp_nrgglk_xcdcae_os_xo_uz55_x,\n"
+         "             fruapf_puicruxsdd_buybgrxuspkts_match_y_jgumu1nlovf_ypg_bwh_e2iqnnhvpl_wqjbc_x_mf1_vxtw_yae0_d07ef706_expr1,\n"
+         "             &t_sort_by)) != ANVIL_OK) {\n"},
+        {4,
+         "if ((rc = jpc_sort(scratch, &t_lqe_oeo, aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa, &t_sort_by)) < 0) {",
+         "if ((rc = jpc_sort(\n"
+         "             scratch, &t_lqe_oeo,\n"
+         "             aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa,\n"
+         "             &t_sort_by)) < 0) {\n"},
     };
     s_check_shapes(t, shapes, sizeof shapes / sizeof shapes[0]);
 }
