@@ -206,6 +206,14 @@ bool anvil__c_ident_char(char c) {
     return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
+/* Where the run of name characters from t[from] ends (`from` itself when there is none), at `to` at the latest. */
+static size_t s_name_end(const char *t, size_t from, size_t to) {
+    while (from < to && anvil__c_ident_char(t[from])) {
+        from++;
+    }
+    return from;
+}
+
 /* Whether the string literal `t` (its quotes included) reads as a label: its text, blanks trimmed, longer than one
  * character and ending in ':' or '='. */
 static bool s_label_text(const char *t, size_t len) {
@@ -255,10 +263,7 @@ static bool s_goes_here(const struct s_piece *pieces, size_t n, size_t i, int co
  * out[1..]: their count, 0 when the piece starts with no call. */
 static size_t s_call_args(struct s_piece piece, struct s_piece *out) {
     const char *p = piece.ptr;
-    size_t name = p[0] == '!' ? 1 : 0, open = name;
-    while (open < piece.len && anvil__c_ident_char(p[open])) {
-        open++;
-    }
+    size_t name = p[0] == '!' ? 1 : 0, open = s_name_end(p, name, piece.len);
     size_t close = open > name && open < piece.len && p[open] == '(' ? s_close_of(p, piece.len, open) : piece.len;
     size_t n = close < piece.len ? s_split(p, open + 1, close, ",", out + 1, S_PIECES) : 0;
     out[0] = (struct s_piece){p, open + 1};
@@ -313,7 +318,7 @@ static bool s_pack_call(struct s_wrap *w, struct s_piece piece, struct s_piece s
     /* Where the call starts (after the operator, or on a line of its own), and whether its arguments go on the
        line after its '(', four columns in from the call, or after the '(' itself. */
     bool call_here, args_below;
-    if (after > 0 && own > 0 && own + 1 <= after && (best == 0 || own + 2 < best)) {
+    if (own > 0 && own + 1 <= after && (best == 0 || own + 2 < best)) {
         call_here = false, args_below = true;
     } else if (after > 0 && (best == 0 || after + 1 < best)) {
         call_here = true, args_below = true;
@@ -908,10 +913,7 @@ static int s_wrap_call(struct s_wrap *w, const char *t, size_t len, char opener,
  * lines it takes (0: not this shape); `dry` writes nothing.
  */
 static int s_wrap_single(struct s_wrap *w, const char *t, size_t len, bool dry) {
-    size_t open = 0;
-    while (open < len && anvil__c_ident_char(t[open])) {
-        open++;
-    }
+    size_t open = s_name_end(t, 0, len);
     int best = 0;
     size_t best_open = 0;
     bool best_args = false; /* the best breaks the arguments of the call at best_open */
@@ -948,10 +950,7 @@ static int s_wrap_single(struct s_wrap *w, const char *t, size_t len, bool dry) 
             }
         }
         /* Inward, when the argument is a call and all of it. */
-        size_t inner = open + 1;
-        while (inner < close && anvil__c_ident_char(t[inner])) {
-            inner++;
-        }
+        size_t inner = s_name_end(t, open + 1, close);
         if (inner == open + 1 || t[inner] != '(' || s_close_of(t, len, inner) != close - 1) {
             break;
         }
@@ -1950,10 +1949,7 @@ static bool s_wrap_declaration(struct s_wrap *w, const char *t, size_t len) {
  * `.member = VALUE},`) too wide for its line: broken after the '=', VALUE four columns in, however wide, as
  * clang-format breaks it. False for any other line. */
 static bool s_wrap_designator(struct s_wrap *w, const char *t, size_t len) {
-    size_t eq = 1;
-    while (eq < len && anvil__c_ident_char(t[eq])) {
-        eq++;
-    }
+    size_t eq = s_name_end(t, 1, len);
     if (len < 6 || t[0] != '.' || eq == 1 || t[len - 1] != ',' || eq + 3 >= len || memcmp(t + eq, " = ", 3) != 0) {
         return false;
     }
@@ -2044,10 +2040,7 @@ static bool s_wrap_at(struct s_wrap *w, const char *t, size_t len) {
         }
         /* A call broken after its '(' goes on eight columns in, not four: clang-format's continuation inside the
          * condition's own parenthesis; nine in `if ((rc = f(`, four from the assignment's left side. */
-        size_t name = 5;
-        while (name < len && anvil__c_ident_char(t[name])) {
-            name++;
-        }
+        size_t name = s_name_end(t, 5, len);
         int inner = t[4] == '(' && name > 5 && name + 3 < len && memcmp(t + name, " = ", 3) == 0 ? 5 : 4;
         size_t mark = w->out->len;
         int col = w->col;
